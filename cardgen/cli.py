@@ -1,0 +1,152 @@
+"""The `cardgen` command line. Library code raises `CardgenError`s; only this module prints them."""
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from cardgen import __version__
+from cardgen.cache import Cache
+from cardgen.competitions import COMPETITIONS, Competition, get_competition, normalise_season
+from cardgen.errors import CardgenError
+
+DEFAULT_OUT = Path("output")
+
+
+def friendly_errors(func: Callable) -> Callable:
+    """Turn library errors into a one-line message and exit code 2 (never a traceback)."""
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except CardgenError as exc:
+            raise click.ClickException(str(exc)) from None
+    return wrapper
+
+
+def resolve(competition: str, season: str) -> tuple[Competition, str]:
+    comp = get_competition(competition)
+    return comp, normalise_season(comp, season)
+
+
+def competition_options(func: Callable) -> Callable:
+    """--competition, --season and --source, shared by every command that reads a season."""
+    func = click.option("--source", envvar="CARDGEN_SOURCE", default=None, metavar="DIR|URL",
+                        help="Cricsheet mirror: a folder of match files or a base URL "
+                             "(default: cricsheet.org; env CARDGEN_SOURCE).")(func)
+    func = click.option("--season", "-s", required=True,
+                        help="Season, e.g. 2024-25 (split seasons) or 2024 (calendar year).")(func)
+    func = click.option("--competition", "-c", required=True,
+                        help="Competition code or alias, e.g. BBL, HUNDRED, IPL "
+                             "(see `cardgen competitions`).")(func)
+    return func
+
+
+def out_option(func: Callable) -> Callable:
+    return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                        default=DEFAULT_OUT, show_default=True,
+                        help="Output folder; the set is written under OUT/<CODE>_<season>/.")(func)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="cardgen")
+def main() -> None:
+    """Print-and-play Quicket Cricket kits from real cricket seasons (data: Cricsheet, ODC-By)."""
+
+
+@main.command()
+@click.option("--source", envvar="CARDGEN_SOURCE", default=None, metavar="DIR|URL",
+              help="Local mirror to look in for offline seasons (env CARDGEN_SOURCE).")
+@friendly_errors
+def competitions(source: str | None) -> None:
+    """List the supported competitions and the seasons available offline."""
+    from cardgen.sources.fetch import is_url, offline_seasons
+    cache = Cache()
+    cached_names = {p.name for p in cache.root.iterdir() if p.is_dir()} if cache.root.is_dir() else set()
+    root = Path(source) if source and not is_url(source) else None
+    click.echo(f"{'code':<10} {'format':<9} {'sex':<6} {'name':<32} offline seasons")
+    for comp in COMPETITIONS:
+        seasons = set(offline_seasons(root, comp)) if root else set()
+        seasons |= {n.split("_", 1)[1] for n in cached_names if n.split("_", 1)[0] == comp.code}
+        listed = ", ".join(sorted(seasons)) or "-"
+        click.echo(f"{comp.code:<10} {comp.format:<9} {comp.sex:<6} {comp.name:<32} {listed}")
+
+
+@main.command()
+@competition_options
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="How to print the tables.")
+@click.option("--table", "which", type=click.Choice(["batting", "bowling", "fielding", "league", "all"]),
+              default="all", show_default=True, help="Which table to print.")
+@click.option("--refresh", is_flag=True, help="Rebuild the tables from the source, ignoring the cache.")
+@friendly_errors
+def stats(competition: str, season: str, source: str | None, fmt: str, which: str,
+          refresh: bool) -> None:
+    """Print a season's batting, bowling, fielding and league tables."""
+    import pandas as pd
+    from cardgen.stats.load import season_stats
+    comp, season = resolve(competition, season)
+    st = season_stats(comp, season, source, refresh=refresh)
+    names = ["batting", "bowling", "fielding", "league"] if which == "all" else [which]
+    if fmt == "json":
+        doc = {n: (st.league if n == "league" else json.loads(getattr(st, n).to_json(orient="records")))
+               for n in names}
+        click.echo(json.dumps(doc, indent=1))
+        return
+    for n in names:
+        if n == "league":
+            df = pd.DataFrame([{k: v for k, v in st.league.items() if not isinstance(v, dict)}])
+        else:
+            df = getattr(st, n)
+        if fmt == "csv":
+            click.echo(f"# {n}")
+            click.echo(df.to_csv(index=False, lineterminator="\n"), nl=False)
+        else:
+            click.echo(f"== {comp.code} {season} {n} ==")
+            with pd.option_context("display.max_rows", None, "display.max_columns", None,
+                                   "display.width", 250):
+                click.echo(df.to_string(index=False))
+            click.echo()
+
+
+@main.command()
+@click.option("--clear", is_flag=True, help="Remove cached downloads and derived tables.")
+@click.option("--raw-only", is_flag=True, help="With --clear: remove only raw downloads.")
+@friendly_errors
+def cache(clear: bool, raw_only: bool) -> None:
+    """Show or clear the stats cache (stats_cache/)."""
+    c = Cache()
+    if clear:
+        removed = c.clear(raw_only=raw_only)
+        click.echo(f"removed {len(removed)} cache entr{'y' if len(removed) == 1 else 'ies'} from {c.root}")
+        return
+    click.echo(f"cache: {c.root}")
+    if c.root.is_dir():
+        for child in sorted(c.root.iterdir()):
+            if child.is_dir():
+                state = "complete" if c.is_complete(child.name) else "raw" if child.name == "raw" else "incomplete"
+                click.echo(f"  {child.name:<24} {state}")
+
+
+# Commands from the other layers register themselves here, one module each.
+def _register() -> None:
+    import importlib
+    for module in ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli"):
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        for cmd in getattr(mod, "COMMANDS", ()):
+            main.add_command(cmd)
+
+
+_register()
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

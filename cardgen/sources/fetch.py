@@ -1,0 +1,183 @@
+"""Find a season's Cricsheet match files: on cricsheet.org, on a mirror URL, or in a local folder.
+
+A *source* is either a base URL that serves Cricsheet's zip downloads
+(`{base}/bbl_male_json.zip`, default https://cricsheet.org/downloads) or a folder holding
+a mirror: per-season folders (`bbl_2024-25/*.json`, the layout of `shared/data/cricsheet`),
+Cricsheet zips, or loose match files. Raw downloads are kept in the cache (`stats_cache/raw/`).
+"""
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util.retry import Retry
+
+from cardgen import __version__
+from cardgen.cache import Cache
+from cardgen.competitions import Competition, cricsheet_season, normalise_season
+from cardgen.errors import ParseError, SourceError, UnknownSeason
+
+DEFAULT_SOURCE = "https://cricsheet.org/downloads"
+SOURCE_ENV = "CARDGEN_SOURCE"
+USER_AGENT = f"cardgen/{__version__} (print-and-play cricket cards; polite, cached)"
+TIMEOUT = (10, 120)  # connect, read: season zips are tens of MB
+
+
+@dataclass(frozen=True)
+class MatchFile:
+    match_id: str
+    raw: bytes
+
+
+def resolve_source(source: str | None) -> str:
+    """The source to use: the argument, else $CARDGEN_SOURCE, else cricsheet.org."""
+    return source or os.environ.get(SOURCE_ENV) or DEFAULT_SOURCE
+
+
+def is_url(source: str) -> bool:
+    return source.startswith(("http://", "https://"))
+
+
+def make_session() -> requests.Session:
+    """One polite session per source: a clear User-Agent and retries with back-off."""
+    session = requests.Session()
+    session.headers["User-Agent"] = USER_AGENT
+    retry = Retry(total=3, backoff_factor=0.5, status_forcelist=(429, 500, 502, 503, 504),
+                  allowed_methods=("GET", "HEAD"))
+    adapter = HTTPAdapter(max_retries=retry)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    return session
+
+
+def belongs_to(info: dict, comp: Competition, season: str) -> bool:
+    """Whether a match's info block is a match of this competition season."""
+    if str(info.get("season", "")) != cricsheet_season(comp, season):
+        return False
+    if info.get("gender") and info.get("gender") != comp.gender:
+        return False
+    if comp.event_names:
+        event = info.get("event") or {}
+        return isinstance(event, dict) and event.get("name") in comp.event_names
+    return info.get("team_type") == comp.team_type and info.get("match_type") == "T20"
+
+
+def _match_id(name: str) -> str:
+    return Path(name).stem
+
+
+def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) -> list[MatchFile]:
+    out = []
+    for name, raw in files:
+        try:
+            info = json.loads(raw).get("info", {})
+        except (ValueError, AttributeError):
+            raise ParseError(f"{name}: not a Cricsheet JSON match file")
+        if isinstance(info, dict) and belongs_to(info, comp, season):
+            out.append(MatchFile(_match_id(name), raw))
+    return sorted(out, key=lambda m: m.match_id)
+
+
+def _zip_members(data: bytes, origin: str) -> Iterator[tuple[str, bytes]]:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            for name in zf.namelist():
+                if name.endswith(".json"):
+                    yield name, zf.read(name)
+    except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile) as exc:
+        raise ParseError(f"{origin}: not a readable zip ({exc})") from exc
+
+
+def season_folder(root: Path, comp: Competition, season: str) -> Path:
+    return root / f"{comp.mirror_folder}_{normalise_season(comp, season)}"
+
+
+def offline_seasons(root: Path, comp: Competition) -> list[str]:
+    """Seasons of a competition present as per-season folders in a local mirror."""
+    if not root.is_dir():
+        return []
+    pattern = re.compile(rf"^{re.escape(comp.mirror_folder)}_(\d{{4}}(?:-\d{{2}})?)$")
+    seasons = []
+    for child in root.iterdir():
+        m = pattern.match(child.name)
+        if m and child.is_dir():
+            seasons.append(m.group(1))
+    return sorted(seasons)
+
+
+def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
+    folder = season_folder(root, comp, season)
+    if folder.is_dir():
+        files = ((p.name, p.read_bytes()) for p in sorted(folder.glob("*.json")))
+        return _filter(files, comp, season)
+    for zip_name in (comp.download_file, f"{comp.cricsheet_name}_json.zip"):
+        zpath = root / zip_name
+        if zpath.is_file():
+            return _filter(_zip_members(zpath.read_bytes(), str(zpath)), comp, season)
+    loose = sorted(root.glob("*.json"))
+    if loose:
+        return _filter(((p.name, p.read_bytes()) for p in loose), comp, season)
+    available = offline_seasons(root, comp)
+    hint = f"available here: {', '.join(available)}" if available else "no season of it is here"
+    raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)} is not in {root} ({hint})")
+
+
+def download_zip(base_url: str, comp: Competition, cache: Cache,
+                 session: requests.Session | None = None, refresh: bool = False) -> bytes:
+    """The competition's Cricsheet zip, from the cache or downloaded (atomically cached)."""
+    url = f"{base_url.rstrip('/')}/{comp.download_file}"
+    key = cache.key("cricsheet", url)
+    if not refresh:
+        cached = cache.get_raw(key, validate=_valid_zip)
+        if cached is not None:
+            return cached
+    session = session or make_session()
+    try:
+        resp = session.get(url, timeout=TIMEOUT)
+    except requests.RequestException as exc:
+        raise SourceError(f"could not download {url} ({exc.__class__.__name__}); "
+                          f"check the network or pass --source with a local mirror") from exc
+    if resp.status_code != 200:
+        raise SourceError(f"{url} answered HTTP {resp.status_code}; "
+                          f"check the competition or pass --source with a mirror")
+    data = resp.content
+    if not _valid_zip(data):
+        raise SourceError(f"{url} did not return a complete zip (download cut short?); try again")
+    cache.put_raw(key, data)
+    return data
+
+
+def _valid_zip(data: bytes) -> bool:
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            return zf.testzip() is None
+    except (zipfile.BadZipFile, EOFError, ValueError):
+        return False
+
+
+def match_files(comp: Competition, season: str, source: str | None = None,
+                cache: Cache | None = None, refresh: bool = False) -> list[MatchFile]:
+    """Every match file of a competition season from the chosen source."""
+    src = resolve_source(source)
+    if is_url(src):
+        cache = cache or Cache()
+        data = download_zip(src, comp, cache, refresh=refresh)
+        files = _filter(_zip_members(data, src), comp, season)
+    else:
+        root = Path(src).expanduser()
+        if not root.exists():
+            raise SourceError(f"source folder {root} does not exist; pass --source DIR or URL")
+        files = from_folder(root, comp, season)
+    if not files:
+        raise UnknownSeason(
+            f"{comp.code} {normalise_season(comp, season)} has no matches at {src}; "
+            f"check the season (e.g. 2024-25 for split seasons)")
+    return files

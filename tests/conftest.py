@@ -1,0 +1,42 @@
+"""Shared fixtures: the local Cricsheet mirror in ../shared and a throwaway cache."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardgen.cache import Cache
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+MIRROR = SHARED / "data" / "cricsheet"
+PLAYERS = SHARED / "data" / "players"
+
+
+@pytest.fixture(scope="session")
+def mirror() -> Path:
+    if not MIRROR.is_dir():
+        pytest.fail(f"the Cricsheet mirror is missing at {MIRROR} (clone beside ../shared)")
+    return MIRROR
+
+
+@pytest.fixture
+def tmp_cache(tmp_path: Path) -> Cache:
+    return Cache(tmp_path / "stats_cache")
+
+
+@pytest.fixture(scope="session")
+def bbl_stats(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
+    """BBL 2024-25 tables built from the mirror (not the committed cache)."""
+    from cardgen.competitions import get_competition
+    from cardgen.stats.load import season_stats
+    cache = Cache(tmp_path_factory.mktemp("cache"))
+    return season_stats(get_competition("BBL"), "2024-25", str(mirror), cache=cache)
+
+
+@pytest.fixture(scope="session")
+def hundred_stats(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
+    from cardgen.competitions import get_competition
+    from cardgen.stats.load import season_stats
+    cache = Cache(tmp_path_factory.mktemp("cache"))
+    return season_stats(get_competition("HUNDRED"), "2024", str(mirror), cache=cache)

@@ -1,0 +1,74 @@
+"""Stats tables on the real data: the figures printed on the rules' example cards."""
+from __future__ import annotations
+
+import pandas as pd
+
+from cardgen.competitions import get_competition
+from cardgen.sources.cricsheet import combine, parse_match
+from cardgen.sources.fetch import match_files
+from cardgen.stats.tables import build_stats
+
+
+def _row(df: pd.DataFrame, player: str, team: str) -> pd.Series:
+    rows = df[(df["player"] == player) & (df["team"] == team)]
+    assert len(rows) == 1, f"{player} ({team}) should have exactly one row"
+    return rows.iloc[0]
+
+
+def test_cj_green_bowling(bbl_stats):
+    g = _row(bbl_stats.bowling, "CJ Green", "Sydney Thunder")
+    assert g["overs"] == "41.0"
+    assert g["legal_balls"] == 246
+    assert g["runs_conceded"] == 301
+    assert g["economy"] == 7.34
+    assert g["wickets"] == 12
+    assert g["innings"] == 11
+
+
+def test_connolly_batting(bbl_stats):
+    c = _row(bbl_stats.batting, "C Connolly", "Perth Scorchers")
+    assert (c["balls"], c["runs"], c["fours"], c["sixes"], c["high_score"]) == (267, 351, 20, 19, 66)
+    assert c["strike_rate"] == 131.46
+
+
+def test_rates_recomputed_from_counts(bbl_stats):
+    b = bbl_stats.batting[bbl_stats.batting["balls"] > 0]
+    assert ((100 * b["runs"] / b["balls"]).round(2) == b["strike_rate"]).all()
+    outcome_runs = b["ones"] + 2 * b["twos"] + 3 * b["threes"] + 4 * b["fours"] + 5 * b["fives"] + 6 * b["sixes"]
+    assert (outcome_runs == b["runs"]).all()
+    assert (b[["dots", "ones", "twos", "threes", "fours", "fives", "sixes"]].sum(axis=1) == b["balls"]).all()
+    w = bbl_stats.bowling
+    assert ((6 * w["runs_conceded"] / w["legal_balls"]).round(2) == w["economy"]).all()
+
+
+def test_totals_reconcile_per_match(mirror):
+    """Every match: runs in the batting + extras tables equal the innings totals from deliveries."""
+    comp = get_competition("BBL")
+    files = match_files(comp, "2024-25", str(mirror))
+    for f in files:
+        data = combine([parse_match(f.raw, f.match_id)])
+        st = build_stats(data, comp)
+        season_innings = st.innings[~st.innings["super_over"].astype(bool)]
+        d = data.deliveries[~data.deliveries["super_over"]]
+        extras = int((d["wides"] + d["noballs"] + d["byes"] + d["legbyes"] + d["penalty"]).sum())
+        assert int(st.batting["runs"].sum()) + extras == int(season_innings["runs"].sum()), f.match_id
+        # bowlers' conceded runs + byes + leg byes + penalties make the same total
+        conceded = int(st.bowling["runs_conceded"].sum())
+        others = int((d["byes"] + d["legbyes"] + d["penalty"]).sum())
+        assert conceded + others == int(season_innings["runs"].sum()), f.match_id
+
+
+def test_hundred_is_100_ball(hundred_stats):
+    lg = hundred_stats.league
+    assert lg["format"] == "100-ball"
+    assert lg["balls_per_over"] == 5
+    inn = hundred_stats.innings
+    assert inn["legal_balls"].max() == 100
+
+
+def test_super_overs_excluded(hundred_stats):
+    # the Eliminator 1417822 went to a super over: its super-over balls are not in season figures
+    inn = hundred_stats.innings
+    assert inn[inn["match_id"] == "1417822"]["super_over"].astype(bool).sum() == 2
+    season_balls = int(inn.loc[~inn["super_over"].astype(bool), "legal_balls"].sum())
+    assert hundred_stats.league["legal_balls"] == season_balls
