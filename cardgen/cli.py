@@ -135,11 +135,12 @@ def cache(clear: bool, raw_only: bool) -> None:
 # Commands from the other layers register themselves here, one module each.
 def _register() -> None:
     import importlib
-    for module in ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli"):
+    for module in ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli",
+                   "cardgen.site.cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != module:
+            if exc.name is None or not module.startswith(exc.name):
                 raise
             continue
         for cmd in getattr(mod, "COMMANDS", ()):
