@@ -1,0 +1,200 @@
+"""Selection like a real captain: XIs, batting orders and bowling plans from the real season.
+
+The bowling plan of an innings is fixed before the first ball (rules decision R10): each bowler's
+number of overs (T20) or 5-ball sets (100-ball) follows his real share of the team's balls,
+capped at the format's limit, rounded at random so the shares hold on average, then ordered so
+that no T20 bowler bowls two overs in a row and no 100-ball bowler bowls more than 10 balls in a
+row.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from cardgen.sim.model import CardSetError, CompiledSet, Format, Side
+
+
+def bowling_quotas(weights: np.ndarray, fmt: Format, rng: np.random.Generator) -> np.ndarray:
+    """Units (overs or sets) per bowler: real shares, capped, randomly rounded to sum exactly."""
+    units, cap = fmt.units, fmt.max_units_per_bowler
+    w = np.asarray(weights, dtype=float)
+    if len(w) * cap < units:
+        raise CardSetError(f"{len(w)} bowlers cannot bowl {units} units at {cap} each")
+    w = np.where(w > 0, w, 1e-6)  # everyone listed may be needed; zero-share bowlers last
+    target = np.zeros(len(w))
+    free = np.ones(len(w), dtype=bool)
+    left = float(units)
+    while True:  # water-filling: cap the heavy bowlers, share the rest out again
+        target[free] = left * w[free] / w[free].sum()
+        over = free & (target > cap)
+        if not over.any():
+            break
+        target[over] = cap
+        free &= ~over
+        left = units - target[~free].sum()
+    quota = np.floor(target + 1e-9).astype(int)
+    short = units - int(quota.sum())
+    if short:
+        frac = target - quota
+        frac = np.where(quota < cap, np.maximum(frac, 0), 0)
+        chosen = rng.choice(len(w), size=short, replace=False, p=frac / frac.sum())
+        quota[chosen] += 1
+    return quota
+
+
+def order_plan(quota: np.ndarray, fmt: Format) -> list[int]:
+    """Bowler index for each unit, obeying the format's consecutive-ball rules.
+
+    T20: never two overs in a row. 100-ball: spells of one or two 5-ball sets (5 or 10
+    consecutive balls); a bowler who has bowled one set carries on for a second if he has one
+    left. Greedy on most units remaining, which always succeeds when no bowler has more than
+    half the units (the cap of 4 of 20 ensures it).
+    """
+    remaining = quota.astype(int).copy()
+    plan: list[int] = []
+    spell = 0
+    for _ in range(int(remaining.sum())):
+        last = plan[-1] if plan else -1
+        if fmt.name == "100-ball" and spell == 1 and remaining[last] > 0:
+            pick = last
+        else:
+            allowed = remaining.copy()
+            if last >= 0:
+                allowed[last] = -1
+            pick = int(np.argmax(allowed))
+            if allowed[pick] <= 0:
+                raise CardSetError("no bowler can take the next over within the limits")
+        spell = spell + 1 if pick == last else 1
+        remaining[pick] -= 1
+        plan.append(pick)
+    return plan
+
+
+def plan_pool(bowler_cards: list[int], weights: Iterable[float], fmt: Format,
+              rng: np.random.Generator, size: int) -> list[list[int]]:
+    """`size` bowling plans (bowler-card rows per unit) drawn from the real shares."""
+    w = np.array(list(weights), dtype=float)
+    plans = []
+    for _ in range(size):
+        order = order_plan(bowling_quotas(w, fmt, rng), fmt)
+        plans.append([bowler_cards[i] for i in order])
+    return plans
+
+
+def check_plan(plan: list[int], fmt: Format) -> None:
+    """Raise if a plan breaks a limit (used by tests and as a guard)."""
+    if len(plan) != fmt.units:
+        raise CardSetError(f"plan has {len(plan)} units, expected {fmt.units}")
+    counts = Counter(plan)
+    if max(counts.values()) > fmt.max_units_per_bowler:
+        raise CardSetError("a bowler exceeds his limit")
+    run = 1
+    for a, b in zip(plan, plan[1:]):
+        run = run + 1 if a == b else 1
+        if fmt.name == "T20" and run > 1:
+            raise CardSetError("a T20 bowler bowls two overs in a row")
+        if fmt.name == "100-ball" and run > 2:
+            raise CardSetError("a 100-ball bowler bowls more than 10 balls in a row")
+
+
+class Captain:
+    """Picks sides for a card set from the real season's line-ups and bowling usage."""
+
+    def __init__(self, cs: CompiledSet, lineups: pd.DataFrame, bowling: pd.DataFrame,
+                 rng: np.random.Generator, plans_per_side: int = 16) -> None:
+        self.cs = cs
+        self.lineups = lineups
+        self.rng = rng
+        self.plans_per_side = plans_per_side
+        # each bowler's share of his team's legal balls over the season
+        b = bowling[bowling["legal_balls"] > 0]
+        totals = b.groupby("team")["legal_balls"].transform("sum")
+        self.share = {(str(p), str(t)): float(x) for p, t, x in
+                      zip(b["player_id"], b["team"], b["legal_balls"] / totals)}
+        self.appearances = Counter(zip(lineups["player_id"].astype(str), lineups["team"].astype(str)))
+
+    # striker cards -------------------------------------------------------------------------
+    def _fallback_striker(self, team: str) -> int:
+        """A player with no striker card bats with his team's lowest-placed striker card."""
+        rows = [(int(c.get("position") or 99), -i, i) for i, c in enumerate(self.cs.striker_cards)
+                if c["team"] == team]
+        if not rows:
+            raise CardSetError(f"team {team!r} has no striker cards")
+        return max(rows)[2]
+
+    def side(self, team: str, xi: list[str], keeper_id: str | None) -> Side:
+        """A side from 11 player ids in batting order."""
+        cs = self.cs
+        if len(xi) != 11:
+            raise CardSetError(f"{team}: XI has {len(xi)} players")
+        players, batters = [], []
+        for pid in xi:
+            key = (pid, team)
+            if key not in cs.player_of:  # a player with no card at all: fielder with defaults
+                cs.player_of[key] = len(cs.player_ids)
+                cs.player_ids.append(pid)
+                cs.player_names.append(pid)
+                cs.player_teams.append(team)
+                cs.catch = np.append(cs.catch, np.int16(10))
+                cs.run_out = np.append(cs.run_out, np.int16(10))
+                cs.keeper = np.append(cs.keeper, np.int16(0))
+            players.append(cs.player_of[key])
+            batters.append(cs.striker_card_of.get(key, self._fallback_striker(team)))
+        if keeper_id in xi:
+            keeper_slot = xi.index(keeper_id)
+        else:  # the best keeping rating in the XI, else the best catcher
+            keeper_slot = int(np.argmax([cs.keeper[p] * 100 + cs.catch[p] for p in players]))
+        cards = [cs.bowler_card_of[(pid, team)] for pid in xi if (pid, team) in cs.bowler_card_of]
+        weights = [self.share.get((pid, team), 0.0) for pid in xi
+                   if (pid, team) in cs.bowler_card_of]
+        cap = self.cs.fmt.max_units_per_bowler
+        if len(cards) * cap < self.cs.fmt.units:
+            # too few card-holding bowlers in this XI (rare): squad bowlers by usage step in
+            extra = sorted(((s, pid) for (pid, t), s in self.share.items()
+                            if t == team and pid not in xi and (pid, t) in cs.bowler_card_of),
+                           reverse=True)
+            for s, pid in extra:
+                if len(cards) * cap >= self.cs.fmt.units:
+                    break
+                cards.append(cs.bowler_card_of[(pid, team)])
+                weights.append(s)
+        plans = plan_pool(cards, weights, self.cs.fmt, self.rng, self.plans_per_side)
+        top = cards[int(np.argmax(weights))]
+        return Side(team=team, players=players, batters=batters, keeper_slot=keeper_slot,
+                    plans=plans, super_over_bowler=top)
+
+    def match_side(self, match_id: str, team: str) -> Side:
+        """The side a team really fielded in one match, in its real batting order."""
+        rows = self.lineups[(self.lineups["match_id"].astype(str) == str(match_id))
+                            & (self.lineups["team"] == team)].sort_values("batting_position")
+        if len(rows) != 11:
+            raise CardSetError(f"{team} in match {match_id}: line-up has {len(rows)} players")
+        keeper = rows.loc[rows["keeper"].astype(bool), "player_id"]
+        return self.side(team, [str(x) for x in rows["player_id"]],
+                         str(keeper.iloc[0]) if len(keeper) else None)
+
+    def usual_xi(self, team: str) -> tuple[list[str], str | None]:
+        """The most-used XI in its usual order (the set's `batting_order` when it has one)."""
+        entry = self.cs.teams.get(team, {})
+        order = [str(x) for x in entry.get("batting_order", [])]
+        keeper = entry.get("wicketkeeper")
+        if len(order) == 11:
+            return order, keeper
+        rows = self.lineups[self.lineups["team"] == team]
+        if rows.empty:
+            raise CardSetError(f"no line-ups for team {team!r}")
+        counts = rows.groupby("player_id").agg(n=("match_id", "size"),
+                                               pos=("batting_position", "median"),
+                                               kept=("keeper", "sum"))
+        xi = counts.sort_values(["n", "pos"], ascending=[False, True]).head(11)
+        xi = xi.sort_values(["pos", "n"], ascending=[True, False])
+        if keeper is None and xi["kept"].max() > 0:
+            keeper = str(xi["kept"].idxmax())
+        return [str(x) for x in xi.index], keeper
+
+    def usual_side(self, team: str) -> Side:
+        xi, keeper = self.usual_xi(team)
+        return self.side(team, xi, keeper)

@@ -1,0 +1,238 @@
+"""The card set in the form the engines play with: result codes, lookup tables and sides.
+
+A card's chart becomes a 100-entry lookup table (index = 2d10 roll - 1) of small integer result
+codes; the fielding chart becomes a 6 x 20 table. Both engines (the readable reference engine and
+the vectorised one) read these same tables, so they cannot disagree about what a card says.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from cardgen.errors import CardgenError
+
+
+class CardSetError(CardgenError):
+    """A card set the simulator cannot play (bad chart, unknown team, missing cards)."""
+
+
+# Result codes. Runs 0-6 are their own value; everything else is 10+.
+DOT, ONE, TWO, THREE, FOUR, SIX = 0, 1, 2, 3, 4, 6
+BOWLED = 10
+CARD_W = 11          # "W" on a card: caught by a random fielder (rule 3.4.3.2)
+FIELD = 12           # "F": consult the fielding chart
+LBW = 13
+RUN_OUT = 14
+CAUGHT = 15          # "caught" on the fielding chart (rule 4.3.4)
+STUMPED = 16
+CATCH_CHANCE = 17
+RUN_OUT_CHANCE = 18
+STUMPING_CHANCE = 19
+LEG_BYE = 20
+BYE = 21
+WIDE = 22
+NO_BALL = 23
+N_CODES = 24
+
+CARD_CODES = {"B": BOWLED, "W": CARD_W, "F": FIELD, "0": DOT, "1": ONE, "2": TWO, "3": THREE,
+              "4": FOUR, "6": SIX}
+FIELDING_CODES = {"bowled": BOWLED, "lbw": LBW, "run_out": RUN_OUT, "caught": CAUGHT,
+                  "stumped": STUMPED, "catch_chance": CATCH_CHANCE,
+                  "run_out_chance": RUN_OUT_CHANCE, "stumping_chance": STUMPING_CHANCE,
+                  "leg_bye": LEG_BYE, "bye": BYE, "wide": WIDE, "no_ball": NO_BALL,
+                  "0": DOT, "1": ONE, "2": TWO, "3": THREE, "4": FOUR, "6": SIX}
+CODE_NAMES = {v: k for k, v in FIELDING_CODES.items()} | {CARD_W: "W", FIELD: "F"}
+
+# Dismissals credited to the bowler (everything but a run-out)
+BOWLER_CREDITED = frozenset({BOWLED, CARD_W, LBW, CAUGHT, STUMPED})
+# What a free hit turns each result into (rule decision R6 in docs/rules.md): the striker
+# cannot be out except run out, so a would-be dismissal is a dot and a catch chance is the
+# "not out" branch (one run).
+FREE_HIT_MAP = {BOWLED: DOT, CARD_W: DOT, LBW: DOT, CAUGHT: DOT, STUMPED: DOT,
+                CATCH_CHANCE: ONE, STUMPING_CHANCE: DOT}
+
+# Fallback ratings when a card set leaves a rating out (schema makes them optional)
+DEFAULT_CATCH = 10
+DEFAULT_RUN_OUT = 10
+DEFAULT_KEEPER = 10
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str               # "T20" | "100-ball"
+    balls_per_over: int     # 6 | 5 (a "set" in 100-ball)
+    balls_per_innings: int  # 120 | 100
+    max_units_per_bowler: int   # 4 overs | 4 sets (20 balls)
+    balls_per_end: int      # ends change every 6 (T20) or 10 (100-ball) legal balls
+    phase_edges: tuple[int, int]  # last legal ball of powerplay and of middle overs
+
+    @property
+    def units(self) -> int:
+        return self.balls_per_innings // self.balls_per_over
+
+
+T20 = Format("T20", 6, 120, 4, 6, (36, 90))
+HUNDRED = Format("100-ball", 5, 100, 4, 10, (25, 75))
+
+
+def format_named(name: str) -> Format:
+    if name == "T20":
+        return T20
+    if name == "100-ball":
+        return HUNDRED
+    raise CardSetError(f"unknown format {name!r}; expected 'T20' or '100-ball'")
+
+
+def chart_table(chart: list[dict[str, Any]], where: str) -> np.ndarray:
+    """100 result codes from a card's ranges; the ranges must tile 1..100 exactly."""
+    table = np.full(100, -1, dtype=np.int8)
+    for cell in chart:
+        lo, hi, result = int(cell["lo"]), int(cell["hi"]), str(cell["result"])
+        if result not in CARD_CODES:
+            raise CardSetError(f"{where}: unknown chart result {result!r}")
+        if not 1 <= lo <= hi <= 100:
+            raise CardSetError(f"{where}: bad range {lo}-{hi}")
+        if (table[lo - 1:hi] != -1).any():
+            raise CardSetError(f"{where}: range {lo}-{hi} overlaps another")
+        table[lo - 1:hi] = CARD_CODES[result]
+    if (table == -1).any():
+        missing = int(np.flatnonzero(table == -1)[0]) + 1
+        raise CardSetError(f"{where}: chart leaves roll {missing} uncovered")
+    return table
+
+
+@dataclass
+class CompiledSet:
+    """A card set as arrays. Player index p refers to `player_ids[p]` (one per id and team)."""
+    fmt: Format
+    fielding: np.ndarray                 # (6, 20) int8
+    striker_lut: np.ndarray              # (n_striker_cards, 100) int8
+    bowler_lut: np.ndarray               # (n_bowler_cards, 100) int8
+    striker_player: np.ndarray           # (n_striker_cards,) player index
+    bowler_player: np.ndarray            # (n_bowler_cards,) player index
+    player_ids: list[str]
+    player_names: list[str]
+    player_teams: list[str]
+    catch: np.ndarray                    # (n_players,) C rating
+    run_out: np.ndarray                  # (n_players,) RO rating
+    keeper: np.ndarray                   # (n_players,) keeper rating (0 = none)
+    striker_card_of: dict[tuple[str, str], int]   # (player id, team) -> striker row
+    bowler_card_of: dict[tuple[str, str], int]
+    player_of: dict[tuple[str, str], int]
+    teams: dict[str, dict[str, Any]]     # name -> team entry of the card set
+    striker_cards: list[dict[str, Any]]
+    bowler_cards: list[dict[str, Any]]
+    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+
+def _rating(value: Any, default: int) -> int:
+    return int(value) if isinstance(value, (int, np.integer)) and 1 <= int(value) <= 20 else default
+
+
+def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
+    """Check a card set is playable and turn it into lookup tables."""
+    try:
+        fmt = format_named(card_set["format"])
+        cells = card_set["fielding_chart"]["cells"]
+        cards = card_set["cards"]
+    except (KeyError, TypeError) as exc:
+        raise CardSetError(f"card set is missing {exc}") from None
+    if len(cells) != 6 or any(len(row) != 20 for row in cells):
+        raise CardSetError("fielding chart must be 6 rows (d6) of 20 cells (d20)")
+    fielding = np.empty((6, 20), dtype=np.int8)
+    for r, row in enumerate(cells):
+        for c, cell in enumerate(row):
+            if cell not in FIELDING_CODES:
+                raise CardSetError(f"fielding chart cell d6={r + 1} d20={c + 1}: unknown {cell!r}")
+            fielding[r, c] = FIELDING_CODES[cell]
+
+    player_of: dict[tuple[str, str], int] = {}
+    ids: list[str] = []
+    names: list[str] = []
+    teams_of: list[str] = []
+    catch: list[int] = []
+    run_out: list[int] = []
+    keeper: list[int] = []
+    s_rows: list[np.ndarray] = []
+    b_rows: list[np.ndarray] = []
+    s_player: list[int] = []
+    b_player: list[int] = []
+    s_of: dict[tuple[str, str], int] = {}
+    b_of: dict[tuple[str, str], int] = {}
+    s_cards: list[dict] = []
+    b_cards: list[dict] = []
+    for card in cards:
+        player = card["player"]
+        key = (str(player["id"]), str(card["team"]))
+        where = f"card {player.get('name', key[0])} ({card['team']}, {card['kind']})"
+        if key not in player_of:
+            player_of[key] = len(ids)
+            ids.append(key[0])
+            names.append(str(player.get("name", key[0])))
+            teams_of.append(key[1])
+            catch.append(_rating(player.get("catch"), DEFAULT_CATCH))
+            run_out.append(_rating(player.get("run_out"), DEFAULT_RUN_OUT))
+            keeper.append(_rating(player.get("keeper"), 0))
+        else:  # a second card of the same player may carry ratings the first left out
+            p = player_of[key]
+            if player.get("catch") is not None:
+                catch[p] = _rating(player.get("catch"), catch[p])
+            if player.get("run_out") is not None:
+                run_out[p] = _rating(player.get("run_out"), run_out[p])
+            if player.get("keeper") is not None:
+                keeper[p] = _rating(player.get("keeper"), keeper[p])
+        p = player_of[key]
+        table = chart_table(card["chart"], where)
+        if card["kind"] == "striker":
+            if (table == BOWLED).any():
+                raise CardSetError(f"{where}: B (bowled) appears only on bowler cards")
+            s_of[key] = len(s_rows)
+            s_rows.append(table)
+            s_player.append(p)
+            s_cards.append(card)
+        elif card["kind"] == "bowler":
+            b_of[key] = len(b_rows)
+            b_rows.append(table)
+            b_player.append(p)
+            b_cards.append(card)
+        else:
+            raise CardSetError(f"{where}: unknown kind")
+    if not s_rows or not b_rows:
+        raise CardSetError("a card set needs at least one striker and one bowler card")
+    teams = {str(t["name"]): t for t in card_set.get("teams", [])}
+    return CompiledSet(
+        fmt=fmt, fielding=fielding, striker_lut=np.stack(s_rows), bowler_lut=np.stack(b_rows),
+        striker_player=np.array(s_player, dtype=np.int32),
+        bowler_player=np.array(b_player, dtype=np.int32),
+        player_ids=ids, player_names=names, player_teams=teams_of,
+        catch=np.array(catch, dtype=np.int16), run_out=np.array(run_out, dtype=np.int16),
+        keeper=np.array(keeper, dtype=np.int16), striker_card_of=s_of, bowler_card_of=b_of,
+        player_of=player_of, teams=teams, striker_cards=s_cards, bowler_cards=b_cards,
+        raw=card_set)
+
+
+@dataclass
+class Side:
+    """One team as it takes the field in one match: XI in batting order and its bowling plans.
+
+    `batters` are striker-card rows in batting order; `players` the XI's player indices in the
+    same order (they are also the fielders); `keeper_slot` indexes `players`. Each plan is one
+    bowler-card row per over (T20) or per 5-ball set (100-ball), already obeying the limits.
+    """
+    team: str
+    players: list[int]
+    batters: list[int]
+    keeper_slot: int
+    plans: list[list[int]]
+    super_over_bowler: int
+    super_over_batters: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(self.players) != 11 or len(self.batters) != 11:
+            raise CardSetError(f"{self.team}: a side needs 11 players, got {len(self.players)}")
+        if not self.plans:
+            raise CardSetError(f"{self.team}: no bowling plan")
+        if not self.super_over_batters:
+            self.super_over_batters = list(self.batters[:3])
