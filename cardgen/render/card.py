@@ -1,0 +1,341 @@
+"""One player card: the printed strings (CardView) and the drawing (draw_card, draw_back).
+
+The strings follow the rules' "How to read a card": competition line, name upper-cased, season
+and team, role and home nation, BOWLER/STRIKER, C(x) / RO(y) on strikers, the 1-100 chart in two
+columns, usage and stats, and the data credit.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardgen import ATTRIBUTION
+from cardgen.competitions import get_competition, season_label
+from cardgen.errors import CardgenError, UnknownCompetition
+from cardgen.render.fonts import fit_text, text_width_mm
+from cardgen.render.layout import load_layout, mix
+from cardgen.render.painter import Painter
+
+RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
+BLACK, WHITE = "#000000", "#ffffff"
+
+
+class CardSetError(CardgenError):
+    """A card set that lacks something the printable kit needs."""
+
+
+@dataclass(frozen=True)
+class CardView:
+    """Everything printed on one card, as text, plus how to colour it."""
+    kind: str  # "striker" | "bowler"
+    team: str
+    team_colour: str
+    competition_line: str
+    name: str
+    season_team: str
+    role: str
+    nation: str
+    ratings: str  # striker: "C(3) / RO(4)"; bowler: ""
+    chart: tuple[tuple[str, str], ...]  # (range, result) in order
+    usage: str  # bowler: "A/11"; striker: ""
+    stats: tuple[tuple[str, ...], ...]  # lines of items, e.g. (("SR: 131.46", "Balls: 267"), ...)
+    small_sample: bool = False
+    credit: str = ATTRIBUTION
+    sort_key: tuple = field(default=(), compare=False)
+
+    def all_text(self) -> list[str]:
+        """Every figure printed on the card (what a reader of the PDF must find)."""
+        items = [self.name, self.role_bar, self.usage, self.ratings]
+        items += [i for line in self.stats for i in line]
+        items += [r for r, _ in self.chart]
+        return [i for i in items if i]
+
+    @property
+    def role_bar(self) -> str:
+        return "BOWLER" if self.kind == "bowler" else "STRIKER"
+
+
+def competition_line(card_set: dict[str, Any]) -> str:
+    comp = card_set["competition"]
+    try:
+        return get_competition(comp["code"]).code_label
+    except UnknownCompetition:
+        sex = "Women's" if comp.get("sex") == "women" else "Men's"
+        code = "100-Ball" if card_set.get("format") == "100-ball" else "T20"
+        return f"{comp.get('nation', '')} {sex} Pro {code} Cricket".strip()
+
+
+def printed_season(card_set: dict[str, Any]) -> str:
+    try:
+        return season_label(get_competition(card_set["competition"]["code"]), card_set["season"])
+    except CardgenError:
+        return card_set["season"]
+
+
+def overs_printed(text: str) -> str:
+    """'41.0' -> '41' (as the rules' example prints it); '20.1' stays."""
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _range_text(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def team_colours(team_names: list[str]) -> dict[str, str]:
+    """Colour per team: the template's known colours, else the palette in order of first use."""
+    spec = load_layout("teams")
+    palette = list(spec["palette"])
+    colours: dict[str, str] = {}
+    for name in team_names:
+        if name in spec["colours"]:
+            colours[name] = spec["colours"][name]
+        else:
+            # a stable pick (sha256, not hash()) so a team keeps its colour between runs
+            index = int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(palette)
+            while palette[index] in colours.values() and len(colours) < len(palette):
+                index = (index + 1) % len(palette)
+            colours[name] = palette[index]
+    return colours
+
+
+def _role(card: dict[str, Any]) -> str:
+    player = card["player"]
+    batting = player.get("batting_role") or ""
+    bowling = player.get("bowling_role") or ""
+    keeper = player.get("keeper")
+    if card["kind"] == "striker":
+        if batting == "Wicketkeeper" and keeper:
+            return f"Wicketkeeper ({keeper})"
+        return batting or "Batter"
+    if batting == "All-Rounder":
+        return "All-Rounder" if bowling in ("", "*") else f"All-Rounder \u00b7 {bowling}"
+    return bowling or "Bowler"
+
+
+def _stats(card: dict[str, Any], balls_per_over: int) -> tuple[tuple[str, ...], ...]:
+    real = card.get("real") or {}
+    balls = int(real.get("balls", 0))
+    runs = int(real.get("runs", 0))
+    if card["kind"] == "bowler":
+        economy = real.get("economy")
+        if economy is None:
+            economy = runs / balls * balls_per_over if balls else 0.0
+        overs = real.get("overs") or f"{balls // balls_per_over}.{balls % balls_per_over}"
+        return ((f"Econ: {float(economy):.2f}",), (f"Overs: {overs_printed(str(overs))}",),
+                (f"Wickets: {int(real.get('dismissals', 0))}",))
+    strike_rate = real.get("strike_rate")
+    if strike_rate is None:
+        strike_rate = runs / balls * 100 if balls else 0.0
+    return ((f"SR: {float(strike_rate):.2f}", f"Balls: {balls}"),
+            (f"High: {int(real.get('high_score', 0))}", f"4s: {int(real.get('fours', 0))}",
+             f"6s: {int(real.get('sixes', 0))}"))
+
+
+def card_views(card_set: dict[str, Any]) -> list[CardView]:
+    """Every card of the set as printed, sorted by team, then batting order (striker first)."""
+    teams = card_set.get("teams") or []
+    team_order = [t["name"] for t in teams]
+    for card in card_set["cards"]:
+        if card["team"] not in team_order:
+            team_order.append(card["team"])
+    short = {t["name"]: t.get("short_name") or t["name"] for t in teams}
+    colours = team_colours(team_order)
+    balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
+    line_a = competition_line(card_set)
+    season = printed_season(card_set)
+    views = []
+    for card in card_set["cards"]:
+        player = card["player"]
+        ratings = ""
+        if card["kind"] == "striker":
+            parts = []
+            if player.get("catch") is not None:
+                parts.append(f"C({player['catch']})")
+            if player.get("run_out") is not None:
+                parts.append(f"RO({player['run_out']})")
+            if player.get("keeper") and player.get("batting_role") != "Wicketkeeper":
+                parts.append(f"WK({player['keeper']})")
+            ratings = " / ".join(parts)
+        usage = ""
+        if card["kind"] == "bowler" and card.get("usage"):
+            usage = f"{card['usage'].get('letter', '')}/{card['usage'].get('innings', 0)}"
+        chart = tuple((_range_text(int(r["lo"]), int(r["hi"])), RESULT_GLYPHS.get(r["result"], r["result"]))
+                      for r in card["chart"])
+        position = card.get("position") if isinstance(card.get("position"), int) else 99
+        views.append(CardView(
+            kind=card["kind"], team=card["team"], team_colour=colours[card["team"]],
+            competition_line=line_a, name=player["name"].upper(),
+            season_team=f"{season} {short.get(card['team'], card['team'])}",
+            role=_role(card), nation=player.get("country") or "",
+            ratings=ratings, chart=chart, usage=usage, stats=_stats(card, balls_per_over),
+            small_sample=bool(card.get("small_sample")),
+            credit=card_set.get("attribution") or ATTRIBUTION,
+            sort_key=(team_order.index(card["team"]), position, 0 if card["kind"] == "striker" else 1,
+                      player["name"], player["id"])))
+    return sorted(views, key=lambda v: v.sort_key)
+
+
+# ---------------------------------------------------------------------------------------- drawing
+
+def _fitted_line(p: Painter, text: str, x: float, baseline: float, width: float, spec: dict,
+                 colour: str, align: str = "left") -> None:
+    fitted = fit_text(text, spec["font"], width, spec["max_pt"], spec["min_pt"])
+    p.text(x, baseline, fitted.lines[0], spec["font"], fitted.size_pt, colour, align)
+
+
+def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float = 0.0) -> None:
+    """Draw one card with its top-left corner at the painter's origin (bleed extends outside)."""
+    L = load_layout("card")
+    W, H, m = L["width_mm"], L["height_mm"], L["margin_mm"]
+    inner = W - 2 * m
+    bowler = view.kind == "bowler"
+    band_h = L["band"]["height_mm"]
+
+    # A: the band. Bowler: solid team colour, white text. Striker: a light tint, dark text.
+    # In greyscale that is dark vs light; --ink-saver keeps only outlines (double for bowlers).
+    if ink_saver:
+        band_text = BLACK
+        p.rect(0.6, 0.6, W - 1.2, band_h - 1.2, stroke=view.team_colour, width=0.5)
+        if bowler:
+            p.rect(1.5, 1.5, W - 3.0, band_h - 3.0, stroke=view.team_colour, width=0.3)
+    else:
+        fill = view.team_colour if bowler else mix(view.team_colour, 1 - L["band"]["striker_tint"])
+        band_text = WHITE if bowler else BLACK
+        p.rect(-bleed, -bleed, W + 2 * bleed, band_h + bleed, fill=fill)
+        if not bowler:
+            p.rect(0, band_h - 1.2, W, 1.2, fill=view.team_colour)
+    if not bleed:
+        p.rect(0, 0, W, H, stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
+
+    _fitted_line(p, view.competition_line, m, L["competition"]["baseline_mm"], inner,
+                 L["competition"], band_text)
+    # B: the name, shrunk (and if need be wrapped) to fit
+    ns = L["name"]
+    name = fit_text(view.name, ns["font"], inner, ns["max_pt"], ns["min_pt"], ns["max_lines"],
+                    ns["wrap_below_pt"])
+    line_h = name.size_pt * 1.08 / 72 * 25.4
+    block_h = line_h * (len(name.lines) - 1)
+    centre = (ns["top_mm"] + ns["bottom_mm"]) / 2
+    cap_h = name.size_pt * 0.73 / 72 * 25.4
+    first_baseline = centre - block_h / 2 + cap_h / 2
+    for i, line in enumerate(name.lines):
+        p.text(m, first_baseline + i * line_h, line, ns["font"], name.size_pt, band_text)
+    # C: season and team
+    _fitted_line(p, view.season_team, m, L["season_team"]["baseline_mm"], inner,
+                 L["season_team"], band_text)
+    # D: role and home nation
+    rs = L["role_line"]
+    nation_w = inner * 0.42
+    _fitted_line(p, view.role, m, rs["baseline_mm"], inner - nation_w - 1, rs, BLACK)
+    if view.nation:
+        _fitted_line(p, view.nation, W - m, rs["baseline_mm"], nation_w, rs, BLACK, "right")
+    # E: role bar. Bowler: solid black; striker: outlined (clear in greyscale and ink-saver).
+    rb = L["role_bar"]
+    bar_y, bar_h = rb["top_mm"], rb["height_mm"]
+    baseline = bar_y + bar_h / 2 + rb["pt"] * 0.36 / 72 * 25.4
+    if bowler and not ink_saver:
+        p.rect(m, bar_y, inner, bar_h, fill=BLACK)
+        p.text(W / 2, baseline, "B O W L E R", rb["font"], rb["pt"], WHITE, "centre")
+    else:
+        p.rect(m, bar_y, inner, bar_h, stroke=BLACK, width=rb["border_mm"])
+        if bowler:  # ink-saver bowler: a second, inner outline instead of the fill
+            p.rect(m + 0.9, bar_y + 0.9, inner - 1.8, bar_h - 1.8, stroke=BLACK, width=0.25)
+        p.text(W / 2, baseline, "B O W L E R" if bowler else "S T R I K E R", rb["font"], rb["pt"],
+               BLACK, "centre")
+    # F (striker): defensive ratings
+    if view.ratings:
+        _fitted_line(p, view.ratings, W / 2, L["ratings"]["baseline_mm"], inner, L["ratings"],
+                     BLACK, "centre")
+    _draw_chart(p, view, L, ink_saver)
+    _draw_stats(p, view, L)
+    # credit line
+    cs = L["credit"]
+    credit = fit_text(view.credit, cs["font"], inner, cs["max_pt"], cs["min_pt"], cs["max_lines"], cs["max_pt"])
+    step = credit.size_pt * 1.15 / 72 * 25.4
+    top = cs["bottom_mm"] - step * (len(credit.lines) - 1)
+    for i, line in enumerate(credit.lines):
+        p.text(W / 2, top + i * step, line, cs["font"], credit.size_pt, "#333333", "centre")
+
+
+def _draw_chart(p: Painter, view: CardView, L: dict, ink_saver: bool) -> None:
+    cs = L["chart"]
+    W, m = L["width_mm"], L["margin_mm"]
+    rows = max(1, -(-len(view.chart) // 2))
+    if rows > cs["max_rows"]:
+        raise CardSetError(f"{view.name}: a chart of {len(view.chart)} ranges does not fit the card")
+    half = (W - 2 * m) / 2
+    top, row_h = cs["top_mm"], cs["row_mm"]
+    columns = [view.chart[:rows], view.chart[rows:]]
+    for col, entries in enumerate(columns):
+        x0 = m + col * half
+        for r, (span, result) in enumerate(entries):
+            baseline = top + (r + 0.72) * row_h
+            p.text(x0 + cs["range_right_mm"], baseline, span, cs["range_font"], cs["range_pt"],
+                   BLACK, "right")
+            weight = cs["result_font"]
+            p.text(x0 + cs["result_centre_mm"], baseline, result, weight, cs["result_pt"], BLACK,
+                   "centre")
+    for r in range(rows + 1):
+        y = top + r * row_h
+        p.line(m, y, W - m, y, cs["rule_colour"], cs["rule_width_mm"])
+    p.line(W / 2, top, W / 2, top + rows * row_h, cs["rule_colour"], cs["rule_width_mm"])
+
+
+def _draw_stats(p: Painter, view: CardView, L: dict) -> None:
+    ss = L["stats"]
+    W, m = L["width_mm"], L["margin_mm"]
+    top, bottom = ss["top_mm"], ss["bottom_mm"]
+    label_base = top + 2.6
+    x = m
+    if view.kind == "bowler":
+        uw = ss["usage_width_mm"]
+        p.rect(m, top, uw, bottom - top, stroke=BLACK, width=ss["box_width_mm"])
+        p.text(m + uw / 2, label_base, "Usage", ss["label_font"], ss["label_pt"], BLACK, "centre")
+        fitted = fit_text(view.usage, ss["usage_font"], uw - 2, ss["usage_pt"], ss["min_pt"])
+        p.text(m + uw / 2, (label_base + bottom) / 2 + 2.0, fitted.lines[0], ss["usage_font"],
+               fitted.size_pt, BLACK, "centre")
+        x = m + uw + 1.5
+    width = W - m - x
+    p.rect(x, top, width, bottom - top, stroke=BLACK, width=ss["box_width_mm"])
+    label = "Stats (small sample)" if view.small_sample else "Stats"
+    p.text(x + 1.5, label_base, label, ss["label_font"], ss["label_pt"], BLACK)
+    lines = view.stats
+    area_top, area_bottom = label_base + 1.0, bottom - 1.0
+    step = (area_bottom - area_top) / len(lines)
+    gap = 2.0
+    for i, items in enumerate(lines):
+        text_width = width - 3 - gap * (len(items) - 1)
+        # one size for the whole line: shrink until every item fits its share of the width
+        size = ss["max_pt"]
+        total = sum(text_width_mm(t, ss["font"], 1.0) for t in items)
+        size = max(ss["min_pt"], min(size, text_width / total if total else size))
+        baseline = area_top + (i + 0.5) * step + size * 0.36 / 72 * 25.4
+        if len(items) == 1:
+            p.text(x + 1.5, baseline, items[0], ss["font"], size, BLACK)
+            continue
+        slot = (width - 3) / len(items)
+        for j, item in enumerate(items):
+            align = "left" if j == 0 else "right" if j == len(items) - 1 else "centre"
+            ax = {"left": x + 1.5, "centre": x + 1.5 + slot * (j + 0.5),
+                  "right": x + width - 1.5}[align]
+            p.text(ax, baseline, item, ss["font"], size, BLACK, align)
+
+
+def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float = 0.0) -> None:
+    """The card back: game title, team and card kind, so decks can be told apart face down."""
+    L = load_layout("card")
+    W, H = L["width_mm"], L["height_mm"]
+    bs = L["back"]
+    f = bs["frame_mm"]
+    if ink_saver:
+        p.rect(f, f, W - 2 * f, H - 2 * f, stroke=view.team_colour, width=0.8)
+        colour = BLACK
+    else:
+        p.rect(-bleed, -bleed, W + 2 * bleed, H + 2 * bleed, fill=view.team_colour)
+        p.rect(f, f, W - 2 * f, H - 2 * f, stroke=WHITE, width=0.5)
+        colour = WHITE
+    p.text(W / 2, H / 2 - 6, bs["title"], "bold", bs["title_pt"], colour, "centre")
+    fitted = fit_text(view.team.upper(), "bold", W - 2 * f - 4, 9.0, 5.0)
+    p.text(W / 2, H / 2 + 2, fitted.lines[0], "bold", fitted.size_pt, colour, "centre")
+    p.text(W / 2, H / 2 + 9, view.role_bar, "regular", 8.0, colour, "centre")

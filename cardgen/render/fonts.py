@@ -1,0 +1,107 @@
+"""Fonts and fitting text into boxes.
+
+The cards use Bitstream Vera, which ships inside reportlab, so the PDF (embedded subset) and the
+PNGs (Pillow) draw with the same outlines and the same metrics on every machine.
+"""
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from cardgen.render.layout import MM
+
+_FONT_DIR = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf",
+              "bolditalic": "VeraBI.ttf"}
+PDF_NAMES = {style: f"CardgenVera-{style}" for style in FONT_FILES}
+ELLIPSIS = "\u2026"
+
+
+def font_path(style: str) -> str:
+    return os.path.join(_FONT_DIR, FONT_FILES[style])
+
+
+@functools.lru_cache(maxsize=None)
+def register_fonts() -> None:
+    """Register the Vera faces with reportlab (once per process)."""
+    for style, pdf_name in PDF_NAMES.items():
+        pdfmetrics.registerFont(TTFont(pdf_name, font_path(style)))
+
+
+def text_width_mm(text: str, style: str, size_pt: float) -> float:
+    register_fonts()
+    return pdfmetrics.stringWidth(text, PDF_NAMES[style], size_pt) / MM
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """Text laid out to fit: the font size and the lines to draw."""
+    size_pt: float
+    lines: tuple[str, ...]
+    truncated: bool = False
+
+
+def _sizes(max_pt: float, min_pt: float, step: float = 0.25) -> list[float]:
+    sizes, size = [], max_pt
+    while size >= min_pt - 1e-9:
+        sizes.append(round(size, 2))
+        size -= step
+    return sizes
+
+
+def _balanced_split(text: str, style: str) -> tuple[str, ...] | None:
+    """The two-line split at a space that makes the longer line shortest."""
+    words = text.split(" ")
+    if len(words) < 2:
+        return None
+    best, best_width = None, float("inf")
+    for i in range(1, len(words)):
+        first, second = " ".join(words[:i]), " ".join(words[i:])
+        width = max(text_width_mm(first, style, 10), text_width_mm(second, style, 10))
+        if width < best_width:
+            best, best_width = (first, second), width
+    return best
+
+
+def _largest_fitting(lines: tuple[str, ...], style: str, max_pt: float, min_pt: float,
+                     width_mm: float) -> float | None:
+    widest = max(text_width_mm(line, style, 1.0) for line in lines)
+    for size in _sizes(max_pt, min_pt):
+        if widest * size <= width_mm + 1e-6:
+            return size
+    return None
+
+
+def fit_text(text: str, style: str, width_mm: float, max_pt: float, min_pt: float,
+             max_lines: int = 1, wrap_below_pt: float | None = None) -> Fitted:
+    """Largest size in [min_pt, max_pt] at which `text` fits `width_mm`.
+
+    One line is preferred; with `max_lines` = 2 the text wraps at a space when one line would
+    need a size below `wrap_below_pt` (or would not fit at all) and two lines allow a larger size.
+    Only when nothing fits at `min_pt` is the last line cut with an ellipsis, never below min_pt.
+    """
+    one_line = (text,)
+    single = _largest_fitting(one_line, style, max_pt, min_pt, width_mm)
+    threshold = wrap_below_pt if wrap_below_pt is not None else max_pt
+    if single is not None and (max_lines < 2 or single >= threshold):
+        return Fitted(single, one_line)
+    if max_lines >= 2:
+        split = _balanced_split(text, style)
+        if split is not None:
+            double = _largest_fitting(split, style, max_pt, min_pt, width_mm)
+            if double is not None and (single is None or double > single):
+                return Fitted(double, split)
+    if single is not None:
+        return Fitted(single, one_line)
+    lines = list(_balanced_split(text, style) or one_line) if max_lines >= 2 else [text]
+    for i, line in enumerate(lines):
+        if text_width_mm(line, style, min_pt) > width_mm:
+            while line and text_width_mm(line + ELLIPSIS, style, min_pt) > width_mm:
+                line = line[:-1]
+            lines[i] = line.rstrip() + ELLIPSIS
+    return Fitted(min_pt, tuple(lines), truncated=True)

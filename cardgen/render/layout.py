@@ -1,0 +1,39 @@
+"""Layouts as data: the JSON files in `templates/` (lengths in mm), loaded once per process."""
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import Any
+
+from cardgen.errors import CardgenError
+
+TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+MM = 72.0 / 25.4  # PDF points per millimetre
+
+
+class TemplateError(CardgenError):
+    """A layout or text template in templates/ is missing or unreadable."""
+
+
+@functools.lru_cache(maxsize=None)
+def load_layout(name: str) -> dict[str, Any]:
+    """`templates/<name>.json` as a dict (cached; treat it as read-only)."""
+    path = TEMPLATES_DIR / f"{name}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise TemplateError(f"cannot read layout {path}: {exc}") from None
+
+
+def hex_to_rgb(colour: str) -> tuple[float, float, float]:
+    """'#0b4f9c' -> (r, g, b) in 0..1."""
+    text = colour.lstrip("#")
+    return tuple(int(text[i:i + 2], 16) / 255.0 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def mix(colour: str, with_white: float) -> str:
+    """A tint of `colour`: `with_white` = 0 keeps it, 1 gives white."""
+    r, g, b = hex_to_rgb(colour)
+    parts = [round(255 * (c + (1 - c) * with_white)) for c in (r, g, b)]
+    return "#" + "".join(f"{p:02x}" for p in parts)

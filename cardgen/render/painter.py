@@ -1,0 +1,109 @@
+"""One drawing vocabulary, two back ends: reportlab (PDF) and Pillow (PNG).
+
+Coordinates are millimetres from the top-left corner of a frame (a card or a page), y downwards,
+so a layout in templates/ reads the same in both. Text is placed by its baseline.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Protocol, Sequence
+
+from PIL import Image, ImageDraw, ImageFont
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.render.fonts import PDF_NAMES, font_path, register_fonts
+from cardgen.render.layout import MM, hex_to_rgb
+
+
+class Painter(Protocol):
+    def rect(self, x: float, y: float, w: float, h: float, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.2) -> None: ...
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, colour: str = "#000000",
+             width: float = 0.2, dash: Sequence[float] | None = None) -> None: ...
+
+    def text(self, x: float, y: float, text: str, style: str, size_pt: float,
+             colour: str = "#000000", align: str = "left") -> None: ...
+
+
+class PdfPainter:
+    """Draws on a reportlab canvas; the frame's top-left corner is at (left_pt, top_pt)."""
+
+    def __init__(self, canvas: Canvas, left_pt: float, top_pt: float) -> None:
+        register_fonts()
+        self.canvas = canvas
+        self.left = left_pt
+        self.top = top_pt
+
+    def _x(self, x: float) -> float:
+        return self.left + x * MM
+
+    def _y(self, y: float) -> float:
+        return self.top - y * MM
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.2) -> None:
+        c = self.canvas
+        if fill:
+            c.setFillColorRGB(*hex_to_rgb(fill))
+        if stroke:
+            c.setStrokeColorRGB(*hex_to_rgb(stroke))
+            c.setLineWidth(width * MM)
+        c.rect(self._x(x), self._y(y + h), w * MM, h * MM, stroke=1 if stroke else 0,
+               fill=1 if fill else 0)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, colour: str = "#000000",
+             width: float = 0.2, dash: Sequence[float] | None = None) -> None:
+        c = self.canvas
+        c.setStrokeColorRGB(*hex_to_rgb(colour))
+        c.setLineWidth(width * MM)
+        if dash:
+            c.setDash([d * MM for d in dash])
+        c.line(self._x(x1), self._y(y1), self._x(x2), self._y(y2))
+        if dash:
+            c.setDash([])
+
+    def text(self, x: float, y: float, text: str, style: str, size_pt: float,
+             colour: str = "#000000", align: str = "left") -> None:
+        c = self.canvas
+        c.setFillColorRGB(*hex_to_rgb(colour))
+        c.setFont(PDF_NAMES[style], size_pt)
+        draw = {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align]
+        draw(self._x(x), self._y(y), text)
+
+
+@functools.lru_cache(maxsize=256)
+def _pil_font(style: str, size_px: float) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(font_path(style), size=size_px)
+
+
+class PilPainter:
+    """Draws on a Pillow RGB image at `dpi`; the frame's top-left corner is pixel (0, 0)."""
+
+    def __init__(self, image: Image.Image, dpi: int) -> None:
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.px_per_mm = dpi / 25.4
+        self.px_per_pt = dpi / 72.0
+
+    def _p(self, v: float) -> float:
+        return v * self.px_per_mm
+
+    def _w(self, width_mm: float) -> int:
+        return max(1, round(width_mm * self.px_per_mm))
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.2) -> None:
+        box = [self._p(x), self._p(y), self._p(x + w) - 1, self._p(y + h) - 1]
+        self.draw.rectangle(box, fill=fill, outline=stroke, width=self._w(width) if stroke else 0)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, colour: str = "#000000",
+             width: float = 0.2, dash: Sequence[float] | None = None) -> None:
+        self.draw.line([self._p(x1), self._p(y1), self._p(x2), self._p(y2)], fill=colour,
+                       width=self._w(width))
+
+    def text(self, x: float, y: float, text: str, style: str, size_pt: float,
+             colour: str = "#000000", align: str = "left") -> None:
+        anchor = {"left": "ls", "centre": "ms", "right": "rs"}[align]
+        self.draw.text((self._p(x), self._p(y)), text, fill=colour, anchor=anchor,
+                       font=_pil_font(style, round(size_pt * self.px_per_pt, 1)))

@@ -1,0 +1,53 @@
+// Progressive enhancement for the set page: the filter links are ordinary links to static pages
+// (so filtering works without JavaScript); on the full card list this filters in place instead.
+(function () {
+  "use strict";
+  var all = document.querySelector("[data-all-cards]");
+  var nav = document.querySelector("[data-set-filters]");
+  if (!all || !nav) { return; }
+  var count = document.querySelector("[data-card-count]");
+  var state = { team: "", kind: "" };
+
+  function apply() {
+    var shown = 0;
+    all.querySelectorAll("section.team").forEach(function (section) {
+      var visible = 0;
+      section.querySelectorAll("li.card").forEach(function (card) {
+        var ok = (!state.team || card.dataset.team === state.team) &&
+                 (!state.kind || card.dataset.kind === state.kind);
+        card.hidden = !ok;
+        if (ok) { visible += 1; }
+      });
+      section.hidden = visible === 0;
+      shown += visible;
+    });
+    nav.querySelectorAll("a[data-team]").forEach(function (link) {
+      var isTeamLink = link.parentNode === nav.children[0];
+      var current = isTeamLink ? link.dataset.team === state.team : link.dataset.kind === state.kind;
+      if (current) { link.setAttribute("aria-current", "page"); } else { link.removeAttribute("aria-current"); }
+      // keep each link's target in step with the other filter, for middle-click and no-JS reloads
+      var team = isTeamLink ? link.dataset.team : state.team;
+      var kind = isTeamLink ? state.kind : link.dataset.kind;
+      link.dataset.targetTeam = team;
+      link.dataset.targetKind = kind;
+      link.setAttribute("href", pageFor(team, kind));
+    });
+    if (count) { count.textContent = "Showing " + shown + " card" + (shown === 1 ? "" : "s") + "."; }
+  }
+
+  function pageFor(team, kind) {
+    if (!team) { return kind ? kind + "s.html" : "index.html"; }
+    return "team-" + team + (kind ? "-" + kind + "s" : "") + ".html";
+  }
+
+  nav.addEventListener("click", function (event) {
+    var link = event.target.closest("a[data-team]");
+    if (!link || event.ctrlKey || event.metaKey || event.shiftKey || event.button !== 0) { return; }
+    event.preventDefault();
+    state.team = link.dataset.targetTeam !== undefined ? link.dataset.targetTeam : link.dataset.team;
+    state.kind = link.dataset.targetKind !== undefined ? link.dataset.targetKind : link.dataset.kind;
+    apply();
+    if (window.history && history.replaceState) { history.replaceState(null, "", pageFor(state.team, state.kind)); }
+  });
+  apply();
+}());
