@@ -1,0 +1,1 @@
+"""The download site: a static site of every built set (`cardgen site`, `cardgen serve`)."""

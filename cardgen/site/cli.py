@@ -1,0 +1,63 @@
+"""`cardgen site` and `cardgen serve`: publish every built set as a static download site."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardgen.cli import friendly_errors, out_option
+
+SITE_DIR_OPTION = click.option(
+    "--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="Where the site is written (default: OUT/site).")
+
+
+def _report(report) -> None:  # a SiteReport
+    for problem in report.skipped:
+        click.echo(f"skipped: {problem}", err=True)
+    sets = ", ".join(report.sets) or "no sets yet"
+    click.echo(f"site: {len(report.sets)} set(s) ({sets}), {report.pages} pages, "
+               f"{report.files} files -> {report.site_dir}")
+
+
+@click.command("site")
+@out_option
+@SITE_DIR_OPTION
+@friendly_errors
+def site(out_dir: Path, site_dir: Path | None) -> None:
+    """Render the download site (static HTML) from every set built in OUT."""
+    from cardgen.site.generate import generate_site
+    _report(generate_site(out_dir, site_dir))
+
+
+@click.command("serve")
+@out_option
+@SITE_DIR_OPTION
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+              help="Port on 127.0.0.1 (0 picks a free one).")
+@click.option("--refresh/--no-refresh", default=True, show_default=True,
+              help="Re-render the site from OUT before serving it.")
+@click.option("--quiet", is_flag=True, help="Do not log each request.")
+@friendly_errors
+def serve(out_dir: Path, site_dir: Path | None, port: int, refresh: bool, quiet: bool) -> None:
+    """Serve the download site on http://127.0.0.1:PORT/ (Ctrl+C stops)."""
+    from cardgen.site.generate import default_site_dir, generate_site
+    from cardgen.site.serve import make_server
+    site_dir = site_dir if site_dir is not None else default_site_dir(out_dir)
+    if refresh or not (site_dir / "index.html").is_file():
+        _report(generate_site(out_dir, site_dir))
+    try:
+        server = make_server(site_dir, port, quiet=quiet)
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+    host, bound = server.server_address[:2]
+    click.echo(f"serving {site_dir} at http://{host}:{bound}/ (Ctrl+C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+COMMANDS = [site, serve]

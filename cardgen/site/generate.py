@@ -1,0 +1,407 @@
+"""Render the download site: a static folder of HTML pages built from everything in `output/`.
+
+Layout of the site folder (all links relative, so it works from any static host or from disk):
+
+    index.html                      every built set with its downloads
+    how-to-print.html               printing, cutting and dice
+    assets/site.css, assets/filter.js
+    sets/<SET>/index.html           every card, team by team (+ static filter pages beside it)
+    sets/<SET>/players/<id>.html    one player's card(s), real stats, real vs expected
+    sets/<SET>/files/...            the kit's files (hard links to output/, or copies)
+    sets/<SET>/thumbs/...           card thumbnails
+    sets/<SET>/<SET>-kit.zip        the whole kit in one zip
+
+The site is written into a temporary folder beside the target and swapped in, so a running
+`cardgen serve` never sees half a site. Output is deterministic: no clocks, sorted listings,
+fixed zip timestamps.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+import jinja2
+from PIL import Image
+
+from cardgen import ATTRIBUTION
+from cardgen.cache import atomic_write_bytes
+from cardgen.site.kit import Download, KitSet, SiteError, find_sets, read_set
+
+TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "site"
+THUMB_WIDTH = 240  # px; a 63 x 88 mm card is then 335 px tall
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # fixed zip entry time, so the zip is byte-identical per kit
+STORED_SUFFIXES = {".png", ".zip", ".jpg", ".jpeg"}  # already compressed: deflating wastes time
+
+KIND_LABEL = {"striker": "Striker", "bowler": "Bowler"}
+KIND_PLURAL = {"striker": "Strikers", "bowler": "Bowlers"}
+RESULT_LABEL = {
+    "B": "Bowled", "W": "Wicket", "F": "Fielding chart", "0": "Dot ball (no run)",
+    "1": "1 run", "2": "2 runs", "3": "3 runs", "4": "Four", "6": "Six",
+}
+REAL_LABEL = {
+    "innings": "Innings", "balls": "Balls", "runs": "Runs", "fours": "4s", "sixes": "6s",
+    "high_score": "High score", "wides": "Wides", "no_balls": "No-balls", "overs": "Overs",
+    "economy": "Economy", "strike_rate": "Strike rate", "dots": "Dot balls",
+}
+
+
+def default_site_dir(out_dir: Path) -> Path:
+    return out_dir / "site"
+
+
+def slug(text: str) -> str:
+    """A file-name-safe, lower-case form of a name (only a-z, 0-9 and '-')."""
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "x"
+
+
+def _unique_slugs(names: Iterable[str]) -> dict[str, str]:
+    seen: dict[str, int] = {}
+    out: dict[str, str] = {}
+    for name in names:
+        base = slug(name)
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out[name] = base if n == 0 else f"{base}-{n + 1}"
+    return out
+
+
+def human_size(size: int) -> str:
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size / (1024 * 1024):.1f} MB"
+
+
+def _number(value: Any, places: int = 2) -> str:
+    if isinstance(value, bool) or value is None:
+        return "—"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.{places}f}"
+    return str(value)
+
+
+def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | None:
+    """The real-season figure that an `expected` figure estimates, from the card's counts."""
+    if key in real and isinstance(real[key], (int, float)) and not isinstance(real[key], bool) \
+            and ("rate" in key or key == "economy"):
+        return float(real[key])
+    balls = real.get("balls")
+    if not isinstance(balls, (int, float)) or balls <= 0:
+        return None
+    runs, outs = real.get("runs"), real.get("dismissals")
+    if key == "strike_rate" and isinstance(runs, (int, float)):
+        return 100.0 * runs / balls
+    if key == "economy" and isinstance(runs, (int, float)):
+        return runs * balls_per_over / balls
+    if key in ("dismissal_rate", "wicket_rate") and isinstance(outs, (int, float)):
+        return outs / balls
+    base = key.removesuffix("_per_ball")
+    if base in ("fours", "sixes", "dots", "wides", "no_balls") and isinstance(real.get(base), (int, float)):
+        return real[base] / balls
+    return None
+
+
+def _places(key: str) -> int:
+    return 2 if key in ("strike_rate", "economy") else 3
+
+
+def _humanise(key: str) -> str:
+    return key.replace("_", " ").capitalize()
+
+
+@dataclass
+class CardView:
+    """What a page needs to show one card."""
+    index: int
+    player_id: str
+    name: str
+    full_name: str
+    team: str
+    team_slug: str
+    kind: str
+    kind_label: str
+    position: int | None
+    player_page: str  # relative to the set folder
+    png: str | None  # relative to the set folder
+    thumb: str | None
+    thumb_size: tuple[int, int] | None
+    alt: str
+    ratings: list[tuple[str, str]] = field(default_factory=list)
+    chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
+    real: list[tuple[str, str]] = field(default_factory=list)
+    versus: list[tuple[str, str, str, str]] = field(default_factory=list)  # figure, real, expected, diff
+    card: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class SiteReport:
+    site_dir: Path
+    sets: list[str]
+    pages: int
+    files: int
+    skipped: list[str]
+
+
+def _environment() -> jinja2.Environment:
+    if not TEMPLATE_DIR.is_dir():
+        raise SiteError(f"site templates are missing at {TEMPLATE_DIR}")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATE_DIR)),
+                             autoescape=True, trim_blocks=True, lstrip_blocks=True,
+                             undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
+    env.filters["size"] = human_size
+    return env
+
+
+def _card_views(kit: KitSet) -> list[CardView]:
+    card_set = kit.card_set
+    balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
+    teams = [t.get("name") for t in card_set.get("teams", []) if isinstance(t, dict) and t.get("name")]
+    for card in card_set["cards"]:
+        if card.get("team") not in teams:
+            teams.append(card.get("team"))
+    team_slugs = _unique_slugs(str(t) for t in teams)
+    player_slugs = _unique_slugs(sorted({str(c["player"].get("id") or c["player"]["name"])
+                                         for c in card_set["cards"]}))
+    views: list[CardView] = []
+    for index, card in enumerate(card_set["cards"]):
+        player = card["player"]
+        pid = str(player.get("id") or player["name"])
+        kind = card["kind"]
+        name = str(player.get("name", ""))
+        team = str(card.get("team", ""))
+        ratings: list[tuple[str, str]] = []
+        if kind == "striker":
+            for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO"), ("keeper", "Keeper")):
+                if isinstance(player.get(key), int):
+                    ratings.append((label, str(player[key])))
+        usage = card.get("usage")
+        if isinstance(usage, dict) and usage.get("letter"):
+            ratings.append(("Usage", f"{usage['letter']}/{usage.get('innings', '')}"))
+        chart = []
+        for row in card.get("chart", []):
+            lo, hi, code = row.get("lo"), row.get("hi"), str(row.get("result"))
+            chart.append((f"{lo}" if lo == hi else f"{lo}–{hi}", "•" if code == "0" else code,
+                          RESULT_LABEL.get(code, code)))
+        real = card.get("real") if isinstance(card.get("real"), dict) else {}
+        real_rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
+                                     if k == "dismissals" else _humanise(k)), _number(v))
+                     for k, v in sorted(real.items()) if not isinstance(v, (dict, list))]
+        expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
+        versus = []
+        for key, exp in sorted(expected.items()):
+            if not isinstance(exp, (int, float)) or isinstance(exp, bool):
+                continue
+            got = _real_rate(key, real, balls_per_over)
+            places = _places(key)
+            diff = f"{got - exp:+.{places}f}" if got is not None else "—"
+            versus.append((_humanise(key), _number(got, places) if got is not None else "—",
+                           _number(float(exp), places), diff))
+        png = kit.card_pngs.get(index)
+        kind_label = KIND_LABEL[kind]
+        views.append(CardView(
+            index=index, player_id=pid, name=name, full_name=str(player.get("full_name") or name),
+            team=team, team_slug=team_slugs[team], kind=kind, kind_label=kind_label,
+            position=card.get("position") if isinstance(card.get("position"), int) else None,
+            player_page=f"players/{player_slugs[pid]}.html",
+            png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
+            alt=f"{kind_label} card: {name}, {team}", ratings=ratings, chart=chart,
+            real=real_rows, versus=versus, card=card))
+    return views
+
+
+def _team_order(kit: KitSet, views: list[CardView]) -> list[tuple[str, str]]:
+    order: list[tuple[str, str]] = []
+    for view in views:
+        if (view.team, view.team_slug) not in order:
+            order.append((view.team, view.team_slug))
+    declared = [t.get("name") for t in kit.card_set.get("teams", []) if isinstance(t, dict)]
+    return sorted(order, key=lambda t: declared.index(t[0]) if t[0] in declared else len(declared))
+
+
+def _sorted_cards(views: list[CardView], teams: list[tuple[str, str]]) -> list[CardView]:
+    team_rank = {name: i for i, (name, _) in enumerate(teams)}
+    return sorted(views, key=lambda v: (team_rank[v.team], v.position if v.position is not None else 99,
+                                        v.kind != "striker", v.name, v.index))
+
+
+def _link_or_copy(src: Path, dst: Path) -> None:
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(src, dst)
+    except OSError:  # another file system, or links not allowed: copy the bytes
+        shutil.copyfile(src, dst)
+
+
+def _write_zip(kit: KitSet, dst: Path) -> None:
+    """The whole kit as one zip, entries sorted with a fixed timestamp (byte-identical per kit)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as zf:
+        for path in kit.all_files():
+            info = zipfile.ZipInfo(f"{kit.name}/{path.relative_to(kit.folder).as_posix()}", ZIP_EPOCH)
+            info.external_attr = 0o644 << 16
+            info.compress_type = (zipfile.ZIP_STORED if path.suffix.lower() in STORED_SUFFIXES
+                                  else zipfile.ZIP_DEFLATED)
+            zf.writestr(info, path.read_bytes())
+    atomic_write_bytes(dst, buffer.getvalue())
+
+
+def _write_thumb(src: Path, dst: Path) -> tuple[int, int]:
+    with Image.open(src) as image:
+        image = image.convert("RGB")
+        height = round(image.height * THUMB_WIDTH / image.width)
+        thumb = image.resize((THUMB_WIDTH, height), Image.Resampling.LANCZOS)
+    data = io.BytesIO()
+    thumb.save(data, format="PNG", optimize=False)
+    atomic_write_bytes(dst, data.getvalue())
+    return thumb.size
+
+
+class _Writer:
+    """Writes pages into the site being built and counts them."""
+
+    def __init__(self, root: Path, env: jinja2.Environment) -> None:
+        self.root, self.env, self.pages = root, env, 0
+
+    def page(self, relpath: str, template: str, **context: Any) -> None:
+        depth = relpath.count("/")
+        html = self.env.get_template(template).render(root="../" * depth, page_path=relpath,
+                                                      attribution=ATTRIBUTION, **context)
+        atomic_write_bytes(self.root / relpath, html.encode("utf-8"))
+        self.pages += 1
+
+
+def _filter_pages(teams: list[tuple[str, str]]) -> list[tuple[str | None, str | None, str]]:
+    """Every (team slug, kind, file name) combination, each one a static page (works without JS)."""
+    pages: list[tuple[str | None, str | None, str]] = [(None, None, "index.html")]
+    pages += [(None, kind, f"{kind}s.html") for kind in ("striker", "bowler")]
+    for _, team_slug in teams:
+        pages.append((team_slug, None, f"team-{team_slug}.html"))
+        pages += [(team_slug, kind, f"team-{team_slug}-{kind}s.html") for kind in ("striker", "bowler")]
+    return pages
+
+
+def filter_page_name(team_slug: str | None, kind: str | None) -> str:
+    if team_slug is None:
+        return "index.html" if kind is None else f"{kind}s.html"
+    return f"team-{team_slug}.html" if kind is None else f"team-{team_slug}-{kind}s.html"
+
+
+def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]]) -> dict[str, Any]:
+    comp = kit.card_set.get("competition", {})
+    return {
+        "name": kit.name, "title": kit.title, "competition": comp,
+        "season": kit.card_set.get("season", ""), "format": kit.card_set.get("format", ""),
+        "teams": teams, "cards": len(views),
+        "strikers": sum(v.kind == "striker" for v in views),
+        "bowlers": sum(v.kind == "bowler" for v in views),
+        "build_date": kit.build_date,
+        "credit": kit.card_set.get("attribution") or ATTRIBUTION,
+        "generator": kit.card_set.get("generator", ""),
+        "downloads": kit.downloads, "tts": kit.tts_sheets, "other": kit.other_files,
+        "zip": f"{kit.name}-kit.zip", "validation": kit.validation,
+    }
+
+
+def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
+    set_rel = f"sets/{kit.name}"
+    set_root = site_root / set_rel
+    for path in kit.all_files():
+        _link_or_copy(path, set_root / "files" / path.relative_to(kit.folder))
+    zip_name = f"{kit.name}-kit.zip"
+    _write_zip(kit, set_root / zip_name)
+    zip_size = (set_root / zip_name).stat().st_size
+
+    views = _card_views(kit)
+    teams = _team_order(kit, views)
+    views = _sorted_cards(views, teams)
+    for view in views:
+        if view.png:
+            thumb = f"thumbs/{Path(view.png).stem}.png"
+            view.thumb_size = _write_thumb(set_root / view.png, set_root / thumb)
+            view.thumb = thumb
+    summary = _set_summary(kit, views, teams)
+    summary["zip_size"] = zip_size
+
+    for team_slug, kind, filename in _filter_pages(teams):
+        shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
+                 and (kind is None or v.kind == kind)]
+        groups = [(name, tslug, [v for v in shown if v.team_slug == tslug]) for name, tslug in teams]
+        groups = [g for g in groups if g[2]]
+        writer.page(f"{set_rel}/{filename}", "set.html.j2", kit=summary, groups=groups,
+                    current_team=team_slug, current_kind=kind, shown=len(shown),
+                    filter_page=filter_page_name, kind_plural=KIND_PLURAL,
+                    team_names=dict((s, n) for n, s in teams))
+    by_page: dict[str, list[CardView]] = {}
+    for view in views:
+        by_page.setdefault(view.player_page, []).append(view)
+    for page, cards in sorted(by_page.items()):
+        writer.page(f"{set_rel}/{page}", "player.html.j2", kit=summary, cards=cards, player=cards[0])
+    return summary
+
+
+def _assets(root: Path) -> None:
+    for name in ("site.css", "filter.js"):
+        atomic_write_bytes(root / "assets" / name, (TEMPLATE_DIR / name).read_bytes())
+
+
+def _swap_in(built: Path, site_dir: Path) -> None:
+    """Replace `site_dir` by `built` with renames, so readers see the old or the new site."""
+    old = None
+    if site_dir.exists():
+        old = Path(tempfile.mkdtemp(dir=site_dir.parent, prefix=f".{site_dir.name}.old."))
+        os.replace(site_dir, old / site_dir.name)
+    os.replace(built, site_dir)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
+    """Render the site for every set built under `out_dir` into `site_dir` (default OUT/site).
+
+    A set whose card-set.json cannot be read is skipped and named in the report; the other sets
+    are still published.
+    """
+    out_dir = Path(out_dir)
+    site_dir = Path(site_dir) if site_dir is not None else default_site_dir(out_dir)
+    env = _environment()
+    folders = find_sets(out_dir, skip=site_dir)
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    build_root = Path(tempfile.mkdtemp(dir=site_dir.parent, prefix=f".{site_dir.name}.new."))
+    try:
+        writer = _Writer(build_root, env)
+        sets: list[dict[str, Any]] = []
+        skipped: list[str] = []
+        for folder in folders:
+            try:
+                kit = read_set(folder)
+            except SiteError as exc:
+                skipped.append(str(exc))
+                continue
+            sets.append(_render_set(writer, kit, build_root))
+        sets.sort(key=lambda s: (str(s["competition"].get("name", s["name"])), s["season"]))
+        writer.page("index.html", "home.html.j2", sets=sets, skipped=len(skipped))
+        writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets)
+        _assets(build_root)
+        files = sum(1 for p in build_root.rglob("*") if p.is_file())
+        build_root.chmod(0o755)  # mkdtemp makes it 0700; a static host needs to read it
+        _swap_in(build_root, site_dir)
+    except BaseException:
+        shutil.rmtree(build_root, ignore_errors=True)
+        raise
+    return SiteReport(site_dir=site_dir, sets=[s["name"] for s in sets], pages=writer.pages,
+                      files=files, skipped=skipped)
+
+
+def refresh_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
+    """Re-render the site after a build (what `cardgen build --site` calls)."""
+    return generate_site(out_dir, site_dir)

@@ -1,0 +1,334 @@
+"""The download site on a small synthetic kit: pages, escaping, links, determinism, CLI, server.
+
+The synthetic kit is what `cardgen build` writes, in miniature: a schema-valid card-set.json,
+tiny PDFs (reportlab) and card PNGs (pillow). The real BBL 2024-25 build is used by
+test_site_browser.py.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import re
+import threading
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+from PIL import Image, ImageDraw
+from reportlab.lib.pagesizes import A4, letter
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.cli import main
+from cardgen.site.generate import generate_site
+from cardgen.site.kit import SiteError
+from cardgen.site.linkcheck import check_links
+from cardgen.site.serve import make_server
+
+SCHEMA = Path(__file__).resolve().parent.parent.parent / "shared" / "schemas" / "card-set.schema.json"
+EVIL_NAME = '<script>alert("owned")</script>'
+EVIL_TEAM = "Sydney & <Co>"
+PDFS = ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
+        "team-sheets.pdf", "quick-reference.pdf")
+
+
+def _pdf(path: Path, title: str, size=A4) -> None:
+    canvas = Canvas(str(path), pagesize=size, invariant=1)
+    canvas.drawString(72, 720, title)
+    canvas.showPage()
+    canvas.save()
+
+
+def _png(path: Path, text: str, colour: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    image = Image.new("RGB", (189, 264), "white")  # 63 x 88 mm at 76 dpi
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, 188, 40), fill=colour)
+    draw.text((8, 60), text, fill="black")
+    image.save(path, format="PNG")
+
+
+def _chart(kind: str) -> list[dict]:
+    if kind == "bowler":
+        spans = [(1, 1, "B"), (2, 2, "W"), (3, 6, "F"), (7, 41, "0"), (42, 70, "1"),
+                 (71, 89, "2"), (90, 96, "4"), (97, 100, "6")]
+    else:
+        spans = [(1, 1, "W"), (2, 3, "F"), (4, 36, "0"), (37, 67, "1"), (68, 86, "2"),
+                 (87, 93, "4"), (94, 100, "6")]
+    return [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in spans]
+
+
+PLAYERS = [  # id, name, team, kind, position
+    ("aa000001", "Chris Green", "Sydney Thunder", "bowler", 7),
+    ("aa000001", "Chris Green", "Sydney Thunder", "striker", 7),
+    ("aa000002", "Cooper Connolly", "Perth Scorchers", "striker", 4),
+    ("aa000003", EVIL_NAME, EVIL_TEAM, "striker", 1),
+    ("aa000004", "Lance Morris", "Perth Scorchers", "bowler", 12),
+]
+
+
+def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25",
+                       validation: bool = False) -> Path:
+    """Write a miniature built kit to out_dir/<code>_<season>/ and return that folder."""
+    folder = out_dir / f"{code}_{season}"
+    folder.mkdir(parents=True)
+    cards = []
+    for pid, name, team, kind, position in PLAYERS:
+        card = {"player": {"id": pid, "name": name, "full_name": name + " (full)", "country": "Australia",
+                           "batting_role": "All-Rounder", "bowling_role": "Spin", "catch": 10,
+                           "run_out": 8, "keeper": None},
+                "team": team, "kind": kind, "chart": _chart(kind), "position": position,
+                "real": {"innings": 11, "balls": 246, "runs": 301, "dismissals": 12, "fours": 20,
+                         "sixes": 19},
+                "expected": ({"economy": 7.30, "wicket_rate": 0.05} if kind == "bowler"
+                             else {"strike_rate": 130.1, "dismissal_rate": 0.04})}
+        if kind == "bowler":
+            card["usage"] = {"letter": "A", "innings": 11}
+            card["real"].update({"overs": "41.0", "economy": 7.34})
+        cards.append(card)
+        _png(folder / "png" / f"{pid}-{kind}.png", f"{name} {kind}",
+             "#0b4f9c" if kind == "striker" else "#8a1c1c")
+    card_set = {
+        "schema_version": 1, "season": season, "format": "T20",
+        "competition": {"code": code, "name": "Big Bash League", "nation": "Australia", "sex": "men"},
+        "fielding_chart": {"cells": [["0"] * 20 for _ in range(6)]},
+        "teams": [{"name": "Sydney Thunder", "short_name": "Sydney (T)"},
+                  {"name": "Perth Scorchers", "short_name": "Perth"},
+                  {"name": EVIL_TEAM, "short_name": "Evil"}],
+        "cards": cards, "attribution": "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0.",
+        "built": "2026-11-20",
+    }
+    (folder / "card-set.json").write_text(json.dumps(card_set, indent=1, sort_keys=True))
+    for name in PDFS:
+        _pdf(folder / name, f"{code} {season} {name}", letter if "letter" in name else A4)
+    _png(folder / "tts" / "deck-1.png", "TTS sheet", "#0d3b1e")
+    if validation:
+        (folder / "validation").mkdir()
+        (folder / "validation" / "summary.csv").write_text("team,real_runs,sim_runs\nPerth,170,168.2\n")
+        _png(folder / "validation" / "runs.png", "plot", "#333333")
+        (folder / "validation" / "report.md").write_text("# Validation\nAll <b>good</b>.\n")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    out = tmp_path_factory.mktemp("out")
+    folder = make_synthetic_kit(out)
+    report = generate_site(out)
+    return out, folder, report.site_dir
+
+
+def _pages(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
+
+
+def test_synthetic_card_set_is_valid_against_the_contract(built_site):
+    _, folder, _ = built_site
+    schema = json.loads(SCHEMA.read_text())
+    jsonschema.validate(json.loads((folder / "card-set.json").read_text()), schema)
+
+
+def test_every_page_type_is_written(built_site):
+    _, _, site = built_site
+    pages = _pages(site)
+    for page in ("index.html", "how-to-print.html", "sets/BBL_2024-25/index.html",
+                 "sets/BBL_2024-25/strikers.html", "sets/BBL_2024-25/bowlers.html",
+                 "sets/BBL_2024-25/team-perth-scorchers.html",
+                 "sets/BBL_2024-25/team-perth-scorchers-bowlers.html",
+                 "sets/BBL_2024-25/players/aa000001.html"):
+        assert page in pages, page
+    home = pages["index.html"]
+    for name in PDFS + ("card-set.json", "BBL_2024-25-kit.zip", "deck-1.png"):
+        assert name in home, name
+    assert "Not validated yet" in pages["sets/BBL_2024-25/index.html"]
+    assert "not validated yet" in home
+
+
+def test_filter_pages_hold_only_their_cards(built_site):
+    _, _, site = built_site
+    pages = _pages(site)
+    kinds = lambda html: re.findall(r'class="card (striker|bowler)" data-team="([a-z0-9-]+)"', html)
+    assert sorted(kinds(pages["sets/BBL_2024-25/index.html"])) == sorted(
+        [("bowler", "sydney-thunder"), ("striker", "sydney-thunder"), ("striker", "perth-scorchers"),
+         ("striker", "sydney-co"), ("bowler", "perth-scorchers")])
+    assert kinds(pages["sets/BBL_2024-25/bowlers.html"]) == [("bowler", "sydney-thunder"),
+                                                            ("bowler", "perth-scorchers")]
+    assert kinds(pages["sets/BBL_2024-25/team-perth-scorchers-strikers.html"]) == [
+        ("striker", "perth-scorchers")]
+    # the filter is plain links, so it works with JavaScript off; the current one is marked
+    perth = pages["sets/BBL_2024-25/team-perth-scorchers.html"]
+    assert re.search(r'<a href="team-perth-scorchers.html"[^>]*aria-current="page"', perth)
+
+
+def test_player_names_are_escaped(built_site):
+    _, _, site = built_site
+    for rel, html in _pages(site).items():
+        assert "<script>alert" not in html, rel
+        assert "& <Co>" not in html, rel
+    html = _pages(site)["sets/BBL_2024-25/index.html"]
+    assert "&lt;script&gt;alert(&#34;owned&#34;)&lt;/script&gt;" in html
+    assert "Sydney &amp; &lt;Co&gt;" in html
+
+
+def test_every_image_has_alt_text_and_every_page_a_language(built_site):
+    from bs4 import BeautifulSoup
+    _, _, site = built_site
+    for rel, html in _pages(site).items():
+        soup = BeautifulSoup(html, "html.parser")
+        assert soup.html.get("lang") == "en", rel
+        assert soup.find("a", class_="skip")["href"] == "#main", rel
+        for img in soup.find_all("img"):
+            assert img.get("alt", "").strip(), (rel, img)
+
+
+def test_player_page_shows_card_real_and_expected(built_site):
+    _, _, site = built_site
+    html = _pages(site)["sets/BBL_2024-25/players/aa000001.html"]
+    assert "Bowler card" in html and "Striker card" in html
+    assert "A/11" in html  # usage
+    # real economy printed on the card (7.34) against the expected 7.30: difference +0.04
+    assert re.search(r"<th scope=\"row\">Economy</th><td>7.34</td><td>7.30</td><td>\+0.04</td>", html)
+    # strike rate from the counts: 100 * 301 / 246 = 122.36 against 130.10 expected
+    assert re.search(r"Strike rate</th><td>122.36</td><td>130.10</td><td>-7.74</td>", html)
+    assert "42–70" in html  # the chart as text
+
+
+def test_downloads_are_the_kit_files_byte_for_byte(built_site):
+    _, folder, site = built_site
+    for name in PDFS + ("card-set.json",):
+        assert (site / "sets/BBL_2024-25/files" / name).read_bytes() == (folder / name).read_bytes()
+    with zipfile.ZipFile(site / "sets/BBL_2024-25/BBL_2024-25-kit.zip") as zf:
+        names = zf.namelist()
+        assert zf.read("BBL_2024-25/cards-a4.pdf") == (folder / "cards-a4.pdf").read_bytes()
+    expected = sorted(f"BBL_2024-25/{p.relative_to(folder).as_posix()}" for p in folder.rglob("*") if p.is_file())
+    assert names == expected
+
+
+def test_every_link_and_image_resolves(built_site):
+    _, _, site = built_site
+    report = check_links(site)
+    assert report.checked > 100
+    assert report.broken == []
+    assert {link.target for link in report.external} == {"http://shortseasongames.com"}
+
+
+def test_link_check_finds_a_broken_link(tmp_path):
+    (tmp_path / "index.html").write_text('<a href="gone.html">x</a><img src="a.png" alt="a">'
+                                         '<a href="index.html#nowhere">y</a><a href="#here" id="here">z</a>')
+    (tmp_path / "a.png").write_bytes(b"png")
+    report = check_links(tmp_path)
+    assert sorted(link.target for link in report.broken) == ["gone.html", "index.html#nowhere"]
+
+
+def _digests(site: Path) -> dict[str, str]:
+    return {p.relative_to(site).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_output_is_deterministic_and_regeneration_replaces_the_site(built_site, tmp_path):
+    out, _, site = built_site
+    first = _digests(site)
+    second_dir = tmp_path / "again"
+    generate_site(out, second_dir)
+    assert _digests(second_dir) == first
+    (second_dir / "stale.html").write_text("old")
+    generate_site(out, second_dir)
+    assert not (second_dir / "stale.html").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["again"]  # no temp folders left behind
+
+
+def test_validation_folder_is_shown_when_present(tmp_path):
+    make_synthetic_kit(tmp_path, validation=True)
+    site = generate_site(tmp_path).site_dir
+    html = (site / "sets/BBL_2024-25/index.html").read_text()
+    assert "Not validated yet" not in html
+    assert "<td>168.2</td>" in html
+    assert 'src="files/validation/runs.png"' in html
+    assert "All &lt;b&gt;good&lt;/b&gt;." in html
+    assert check_links(site).broken == []
+
+
+def test_unreadable_set_is_skipped_and_named(tmp_path):
+    make_synthetic_kit(tmp_path)
+    bad = tmp_path / "HUNDRED_2024"
+    bad.mkdir()
+    (bad / "card-set.json").write_text("{not json")
+    report = generate_site(tmp_path)
+    assert report.sets == ["BBL_2024-25"]
+    assert len(report.skipped) == 1 and "HUNDRED_2024" in report.skipped[0]
+
+
+def test_missing_output_folder_is_a_named_error(tmp_path):
+    with pytest.raises(SiteError, match="run `cardgen build` first"):
+        generate_site(tmp_path / "nothing")
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "nothing")])
+    assert result.exit_code != 0
+    assert "Traceback" not in result.output
+    assert result.output.strip().startswith("Error: no output folder at")
+
+
+def test_empty_output_folder_gives_a_home_page_that_says_so(tmp_path):
+    report = generate_site(tmp_path)
+    assert report.sets == []
+    assert "No sets have been built yet" in (report.site_dir / "index.html").read_text()
+
+
+def test_site_command(built_site, tmp_path):
+    out, _, _ = built_site
+    result = CliRunner().invoke(main, ["site", "--out", str(out), "--site-dir", str(tmp_path / "s")])
+    assert result.exit_code == 0, result.output
+    assert "1 set(s) (BBL_2024-25)" in result.output
+    assert (tmp_path / "s" / "index.html").is_file()
+    help_text = CliRunner().invoke(main, ["serve", "--help"]).output
+    assert "--port" in help_text and "127.0.0.1" in help_text
+
+
+def test_server_serves_the_site_on_loopback(built_site):
+    _, folder, site = built_site
+    server = make_server(site, 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        assert host == "127.0.0.1"
+        with urllib.request.urlopen(f"http://{host}:{port}/sets/BBL_2024-25/files/cards-a4.pdf") as resp:
+            assert resp.headers["Content-Type"] == "application/pdf"
+            assert resp.read() == (folder / "cards-a4.pdf").read_bytes()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_serve_reports_a_busy_port_in_one_line(built_site):
+    out, _, site = built_site
+    server = make_server(site, 0, quiet=True)
+    try:
+        port = server.server_address[1]
+        result = CliRunner().invoke(main, ["serve", "--out", str(out), "--site-dir", str(site),
+                                           "--no-refresh", "--port", str(port)])
+        assert result.exit_code == 1
+        assert result.output.strip().splitlines()[-1].startswith(f"Error: cannot listen on 127.0.0.1:{port}")
+    finally:
+        server.server_close()
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def test_text_colours_meet_wcag_aa_contrast(built_site):
+    _, _, site = built_site
+    css = (site / "assets/site.css").read_text()
+    palette = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-f]{6});", css))
+    pairs = [("ink", "paper"), ("muted", "paper"), ("link", "paper"), ("band-ink", "band"),
+             ("ink", "panel"), ("muted", "panel"), ("link", "panel"), ("striker", "paper"),
+             ("bowler", "paper"), ("ink", "focus")]
+    for fg, bg in pairs:
+        hi, lo = sorted((_luminance(palette[fg]), _luminance(palette[bg])), reverse=True)
+        ratio = (hi + 0.05) / (lo + 0.05)
+        assert ratio >= 4.5, (fg, bg, round(ratio, 2))  # WCAG 2 AA for normal text
