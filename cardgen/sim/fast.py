@@ -1,0 +1,319 @@
+"""The fast engine: the same rules as `cardgen.sim.reference`, one delivery at a time but for
+thousands of innings at once (numpy arrays across matches, one "lane" per innings).
+
+It draws the same dice (d6 card choice, 1-100 roll, chart d6 + d20, a fielder, a d20 chance) from
+the one Generator, in bulk per step, so its results agree with the reference engine in
+distribution (tested) though not ball for ball. Fielders are tracked only as far as the rules
+need them (ratings); scorecards keep batters, bowlers per over/set, extras and phases.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardgen.sim import model as m
+from cardgen.sim.model import CompiledSet, Side
+
+BIG = np.iinfo(np.int32).max // 2
+SLOTS = 12  # 11 batters + one padding slot (never batting: the innings ends at 10 wickets)
+
+
+def _table(pairs: dict[int, int], default: int = 0, dtype=np.int32) -> np.ndarray:
+    t = np.full(m.N_CODES, default, dtype=dtype)
+    for k, v in pairs.items():
+        t[k] = v
+    return t
+
+
+BAT_RUNS = _table({r: r for r in (m.DOT, m.ONE, m.TWO, m.THREE, m.FOUR, m.SIX)})
+EXTRAS = _table({m.LEG_BYE: 1, m.BYE: 1, m.WIDE: 1, m.NO_BALL: 1})
+BOWLER_EXTRAS = _table({m.WIDE: 1, m.NO_BALL: 1})
+LEGAL = _table({m.WIDE: 0, m.NO_BALL: 0}, default=1)
+FACED = _table({m.WIDE: 0}, default=1)
+STRIKER_OUT = _table({c: 1 for c in m.BOWLER_CREDITED})
+FREE_HIT = np.arange(m.N_CODES, dtype=np.int8)
+for _k, _v in m.FREE_HIT_MAP.items():
+    FREE_HIT[_k] = _v
+
+
+@dataclass
+class Lanes:
+    """Inputs for a batch of innings (one per lane)."""
+    bat_cards: np.ndarray      # (L, SLOTS) striker-card rows in batting order
+    catch: np.ndarray          # (L, 11) fielders' C ratings
+    run_out: np.ndarray        # (L, 11) fielders' RO ratings
+    keeper_slot: np.ndarray    # (L,)
+    keeper_rating: np.ndarray  # (L,)
+    plan: np.ndarray           # (L, units) bowler-card row per over / set
+    target: np.ndarray         # (L,) runs to win, BIG when batting first
+
+    def __len__(self) -> int:
+        return len(self.target)
+
+    def subset(self, rows: np.ndarray) -> "Lanes":
+        return Lanes(*(getattr(self, f)[rows] for f in
+                       ("bat_cards", "catch", "run_out", "keeper_slot", "keeper_rating",
+                        "plan", "target")))
+
+
+@dataclass
+class InningsBatch:
+    """Scorecards of a batch of innings."""
+    runs: np.ndarray
+    wickets: np.ndarray
+    legal_balls: np.ndarray
+    wides: np.ndarray
+    no_balls: np.ndarray
+    byes: np.ndarray           # byes + leg byes
+    phase_runs: np.ndarray     # (L, 3)
+    bat_runs: np.ndarray       # (L, SLOTS)
+    bat_balls: np.ndarray
+    bat_fours: np.ndarray
+    bat_sixes: np.ndarray
+    bat_out: np.ndarray
+    bat_in: np.ndarray         # came to the crease
+    unit_runs: np.ndarray      # (L, units) conceded by the bowler of that over/set
+    unit_wickets: np.ndarray
+    unit_balls: np.ndarray     # legal balls in that over/set
+    deliveries: int            # total deliveries simulated (for speed figures)
+
+
+def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
+                       max_balls: int | None = None, max_wickets: int = 10) -> InningsBatch:
+    fmt = cs.fmt
+    L = len(lanes)
+    units = lanes.plan.shape[1]
+    max_balls = fmt.balls_per_innings if max_balls is None else max_balls
+    bpo, bpe = fmt.balls_per_over, fmt.balls_per_end
+    n_bowler_cards = len(cs.bowler_lut)
+    # one flat table: bowler cards first, then striker cards; and the fielding chart
+    lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int8).ravel()
+    fielding = cs.fielding.astype(np.int8).ravel()
+    phase_of = np.zeros(max_balls + 2, dtype=np.int64)
+    edges = fmt.phase_edges
+    ball_no = np.maximum(np.arange(max_balls + 2), 1)
+    phase_of[:] = np.where(ball_no <= edges[0], 0, np.where(ball_no <= edges[1], 1, 2))
+
+    runs = np.zeros(L, np.int32)
+    wickets = np.zeros(L, np.int32)
+    legal = np.zeros(L, np.int32)
+    wides = np.zeros(L, np.int32)
+    no_balls = np.zeros(L, np.int32)
+    byes = np.zeros(L, np.int32)
+    phase_runs = np.zeros(L * 3, np.int32)
+    striker = np.zeros(L, np.int32)
+    non_striker = np.ones(L, np.int32)
+    next_in = np.full(L, 2, np.int32)
+    free_hit = np.zeros(L, bool)
+    bat = {k: np.zeros(L * SLOTS, np.int32) for k in ("runs", "balls", "fours", "sixes", "out", "in")}
+    bat["in"].reshape(L, SLOTS)[:, :2] = 1
+    unit_runs = np.zeros(L * units, np.int32)
+    unit_wk = np.zeros(L * units, np.int32)
+    unit_balls = np.zeros(L * units, np.int32)
+    bat_cards = lanes.bat_cards.astype(np.int64).ravel()
+    plan = lanes.plan.astype(np.int64).ravel()
+    catch = lanes.catch.astype(np.int32).ravel()
+    ro = lanes.run_out.astype(np.int32).ravel()
+    kslot = lanes.keeper_slot.astype(np.int64)
+    krating = lanes.keeper_rating.astype(np.int32)
+    target = lanes.target.astype(np.int32)
+
+    active = np.arange(L)
+    deliveries = 0
+    while len(active):
+        n = len(active)
+        deliveries += n
+        i = active
+        st = striker[i]
+        nst = non_striker[i]
+        lg = legal[i]
+        unit = lg // bpo
+        bowler = plan[i * units + unit]
+        s_card = bat_cards[i * SLOTS + st]
+        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20
+        card_d6 = rng.integers(0, 6, n)
+        roll = rng.integers(0, 100, n)
+        chart_d6 = rng.integers(0, 6, n)
+        chart_d20 = rng.integers(0, 20, n)
+        pick = rng.random(n)
+        chance = rng.integers(1, 21, n)
+
+        row = np.where(card_d6 < 3, bowler, n_bowler_cards + s_card)
+        code = lut[row * 100 + roll]
+        is_f = code == m.FIELD
+        code = np.where(is_f, fielding[chart_d6 * 20 + chart_d20], code)
+        fh = free_hit[i]
+        code = np.where(fh, FREE_HIT[code], code)
+
+        # chances and run-outs (rules 4.3.3, 4.3.6-4.3.8)
+        pick11 = (pick * 11).astype(np.int64)
+        ks = kslot[i]
+        with_keeper = (chart_d6 != 1) & (chart_d6 != 4)     # chart d6 1,3,4,6 (0-based 0,2,3,5)
+        pick10 = (pick * 10).astype(np.int64)
+        ro_fielder = np.where(with_keeper, pick10 + (pick10 >= ks), pick11)
+        cc = code == m.CATCH_CHANCE
+        if cc.any():
+            caught = chance <= catch[i * 11 + pick11]
+            code = np.where(cc, np.where(caught, m.CAUGHT, m.ONE), code)
+        sc = code == m.STUMPING_CHANCE
+        if sc.any():
+            code = np.where(sc, np.where(chance <= krating[i], m.STUMPED, m.DOT), code)
+        run_out = code == m.RUN_OUT
+        roc = code == m.RUN_OUT_CHANCE
+        if roc.any():
+            made = (chance <= ro[i * 11 + ro_fielder]) & (
+                ~with_keeper | (chance <= ro[i * 11 + ks]))
+            run_out |= roc & made
+            code = np.where(roc & ~made, m.ONE, code)
+        code = np.where(run_out, m.DOT, code)   # a run-out scores nothing (R4)
+
+        b_runs = BAT_RUNS[code]
+        extras = EXTRAS[code]
+        is_legal = LEGAL[code]
+        total = b_runs + extras
+        striker_out = STRIKER_OUT[code].astype(bool) | (run_out & (chart_d6 < 3))
+        non_striker_out = run_out & (chart_d6 >= 3)
+        credited = STRIKER_OUT[code]
+
+        runs[i] += total
+        lg_after = lg + is_legal
+        legal[i] = lg_after
+        wides[i] += code == m.WIDE
+        no_balls[i] += code == m.NO_BALL
+        byes[i] += (code == m.LEG_BYE) | (code == m.BYE)
+        phase_runs[i * 3 + phase_of[lg_after]] += total
+        fi = i * SLOTS + st
+        bat["runs"][fi] += b_runs
+        bat["balls"][fi] += FACED[code]
+        bat["fours"][fi] += b_runs == 4
+        bat["sixes"][fi] += b_runs == 6
+        ui = i * units + unit
+        unit_runs[ui] += b_runs + BOWLER_EXTRAS[code]
+        unit_wk[ui] += credited
+        unit_balls[ui] += is_legal
+
+        out = striker_out | non_striker_out
+        wk = wickets[i] + out
+        wickets[i] = wk
+        out_slot = np.where(striker_out, st, nst)
+        bat["out"][i * SLOTS + out_slot] += out
+        nxt = next_in[i]
+        comes_in = out & (wk < max_wickets)
+        bat["in"][i * SLOTS + np.minimum(nxt, SLOTS - 1)] |= comes_in
+        st = np.where(striker_out & comes_in, nxt, st)      # R4/R5: new batter takes that end
+        nst = np.where(non_striker_out & comes_in, nxt, nst)
+        next_in[i] = nxt + comes_in
+        swap = ((b_runs + EXTRAS[code] * ((code == m.LEG_BYE) | (code == m.BYE))) & 1).astype(bool)
+        swap ^= (is_legal == 1) & (lg_after % bpe == 0)     # ends change every over / 10 balls
+        striker[i] = np.where(swap, nst, st)
+        non_striker[i] = np.where(swap, st, nst)
+        free_hit[i] = (code == m.NO_BALL) | (fh & (code == m.WIDE))
+        still = (wk < max_wickets) & (lg_after < max_balls) & (runs[i] < target[i])
+        active = i[still]
+
+    def grid(a: np.ndarray, w: int) -> np.ndarray:
+        return a.reshape(L, w)
+
+    return InningsBatch(runs=runs, wickets=wickets, legal_balls=legal, wides=wides,
+                        no_balls=no_balls, byes=byes, phase_runs=grid(phase_runs, 3),
+                        bat_runs=grid(bat["runs"], SLOTS), bat_balls=grid(bat["balls"], SLOTS),
+                        bat_fours=grid(bat["fours"], SLOTS), bat_sixes=grid(bat["sixes"], SLOTS),
+                        bat_out=grid(bat["out"], SLOTS), bat_in=grid(bat["in"], SLOTS),
+                        unit_runs=grid(unit_runs, units), unit_wickets=grid(unit_wk, units),
+                        unit_balls=grid(unit_balls, units), deliveries=deliveries)
+
+
+@dataclass
+class SideTable:
+    """Sides stacked as arrays so a batch of matches can gather them by index."""
+    bat_cards: np.ndarray      # (S, SLOTS)
+    players: np.ndarray        # (S, 11) player indices in batting order
+    catch: np.ndarray          # (S, 11)
+    run_out: np.ndarray        # (S, 11)
+    keeper_slot: np.ndarray    # (S,)
+    keeper_rating: np.ndarray  # (S,)
+    plans: np.ndarray          # (S, P, units)
+    so_bowler: np.ndarray      # (S,)
+    so_batters: np.ndarray     # (S, SLOTS): three batters then padding
+    teams: list[str]
+
+    @classmethod
+    def build(cls, cs: CompiledSet, sides: list[Side]) -> "SideTable":
+        from cardgen.sim.reference import keeper_rating_of
+        n_plans = max(len(s.plans) for s in sides)
+        pad = lambda xs: list(xs) + [xs[-1]] * (SLOTS - len(xs))  # noqa: E731
+        return cls(
+            bat_cards=np.array([pad(s.batters) for s in sides], np.int32),
+            players=np.array([s.players for s in sides], np.int32),
+            catch=np.array([[cs.catch[p] for p in s.players] for s in sides], np.int32),
+            run_out=np.array([[cs.run_out[p] for p in s.players] for s in sides], np.int32),
+            keeper_slot=np.array([s.keeper_slot for s in sides], np.int32),
+            keeper_rating=np.array([keeper_rating_of(cs, s) for s in sides], np.int32),
+            plans=np.array([[s.plans[k % len(s.plans)] for k in range(n_plans)] for s in sides],
+                           np.int32),
+            so_bowler=np.array([s.super_over_bowler for s in sides], np.int32),
+            so_batters=np.array([pad(s.super_over_batters) for s in sides], np.int32),
+            teams=[s.team for s in sides])
+
+    def lanes(self, batting: np.ndarray, bowling: np.ndarray, plan_choice: np.ndarray,
+              target: np.ndarray, super_over: bool = False) -> Lanes:
+        if super_over:
+            bat, plan = self.so_batters[batting], self.so_bowler[bowling][:, None]
+        else:
+            bat, plan = self.bat_cards[batting], self.plans[bowling, plan_choice]
+        return Lanes(bat_cards=bat, catch=self.catch[bowling], run_out=self.run_out[bowling],
+                     keeper_slot=self.keeper_slot[bowling],
+                     keeper_rating=self.keeper_rating[bowling], plan=plan, target=target)
+
+
+@dataclass
+class MatchBatch:
+    home: np.ndarray           # side index batting first
+    away: np.ndarray
+    first: InningsBatch
+    second: InningsBatch
+    first_plan: np.ndarray     # (M, units) bowler cards used in each innings
+    second_plan: np.ndarray
+    winner: np.ndarray         # side index, -1 for a tie after every super over
+    super_overs: np.ndarray    # super overs played per match
+    deliveries: int
+
+
+MAX_SUPER_OVERS = 5
+
+
+def play_matches(cs: CompiledSet, table: SideTable, home: np.ndarray, away: np.ndarray,
+                 rng: np.random.Generator) -> MatchBatch:
+    """Full matches, `home[k]` batting first against `away[k]`; ties go to super overs (R8)."""
+    M = len(home)
+    n_plans = table.plans.shape[1]
+    plan1 = rng.integers(0, n_plans, M)
+    plan2 = rng.integers(0, n_plans, M)
+    first = play_innings_batch(cs, table.lanes(home, away, plan1, np.full(M, BIG)), rng)
+    second = play_innings_batch(cs, table.lanes(away, home, plan2, first.runs + 1), rng)
+    winner = np.where(second.runs > first.runs, away, home)
+    tied = np.flatnonzero(second.runs == first.runs)
+    supers = np.zeros(M, np.int32)
+    deliveries = first.deliveries + second.deliveries
+    bat_first, bat_second = away.copy(), home.copy()   # 3.7.1: second-innings side bats first
+    balls = cs.fmt.balls_per_over
+    for _ in range(MAX_SUPER_OVERS):
+        if not len(tied):
+            break
+        supers[tied] += 1
+        zeros = np.zeros(len(tied), np.int64)
+        a, b = bat_first[tied], bat_second[tied]
+        so1 = play_innings_batch(cs, table.lanes(a, b, zeros, np.full(len(tied), BIG), True),
+                                 rng, max_balls=balls, max_wickets=2)
+        so2 = play_innings_batch(cs, table.lanes(b, a, zeros, so1.runs + 1, True),
+                                 rng, max_balls=balls, max_wickets=2)
+        deliveries += so1.deliveries + so2.deliveries
+        winner[tied] = np.where(so1.runs > so2.runs, a, b)
+        still = so1.runs == so2.runs
+        bat_first[tied], bat_second[tied] = b, a
+        tied = tied[still]
+    winner[tied] = -1
+    return MatchBatch(home=home, away=away, first=first, second=second,
+                      first_plan=table.plans[away, plan1], second_plan=table.plans[home, plan2],
+                      winner=winner, super_overs=supers, deliveries=deliveries)
