@@ -79,6 +79,35 @@ class InningsBatch:
     deliveries: int            # total deliveries simulated (for speed figures)
 
 
+def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: np.ndarray,
+            s_card: np.ndarray, free_hit: np.ndarray, card_d6: np.ndarray, roll: np.ndarray,
+            chart_d6: np.ndarray, chart_d20: np.ndarray, chance: np.ndarray, *,
+            catcher_c: np.ndarray, fielder_ro: np.ndarray, keeper_ro: np.ndarray,
+            keeper_rating: np.ndarray, with_keeper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dice (0-based d6/roll/d20 except `chance` 1-20) -> final result code and run-out flag.
+
+    Run-outs come back as DOT with the flag set (R4: no runs); the chart d6 (`chart_d6 < 3`)
+    says whether the striker or the non-striker is out.
+    """
+    row = np.where(card_d6 < 3, bowler, n_bowler_cards + s_card)
+    code = lut[row * 100 + roll]
+    code = np.where(code == m.FIELD, fielding[chart_d6 * 20 + chart_d20], code)
+    cc = code == m.CATCH_CHANCE
+    if cc.any():                                            # 4.3.7: d20 <= C, else one run
+        code = np.where(cc, np.where(chance <= catcher_c, m.CAUGHT, m.ONE), code)
+    sc = code == m.STUMPING_CHANCE
+    if sc.any():                                            # 4.3.6: d20 <= keeper, else dot
+        code = np.where(sc, np.where(chance <= keeper_rating, m.STUMPED, m.DOT), code)
+    run_out = code == m.RUN_OUT
+    roc = code == m.RUN_OUT_CHANCE
+    if roc.any():                                           # 4.3.8: both ratings with keeper
+        made = (chance <= fielder_ro) & (~with_keeper | (chance <= keeper_ro))
+        run_out |= roc & made
+        code = np.where(roc & ~made, m.ONE, code)
+    code = np.where(free_hit, FREE_HIT[code], code)         # R6: only a run-out stands
+    return np.where(run_out, m.DOT, code), run_out
+
+
 def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
                        max_balls: int | None = None, max_wickets: int = 10) -> InningsBatch:
     fmt = cs.fmt
@@ -139,35 +168,16 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         pick = rng.random(n)
         chance = rng.integers(1, 21, n)
 
-        row = np.where(card_d6 < 3, bowler, n_bowler_cards + s_card)
-        code = lut[row * 100 + roll]
-        is_f = code == m.FIELD
-        code = np.where(is_f, fielding[chart_d6 * 20 + chart_d20], code)
-        fh = free_hit[i]
-        code = np.where(fh, FREE_HIT[code], code)
-
-        # chances and run-outs (rules 4.3.3, 4.3.6-4.3.8)
-        pick11 = (pick * 11).astype(np.int64)
         ks = kslot[i]
         with_keeper = (chart_d6 != 1) & (chart_d6 != 4)     # chart d6 1,3,4,6 (0-based 0,2,3,5)
-        pick10 = (pick * 10).astype(np.int64)
+        pick11 = (pick * 11).astype(np.int64)
+        pick10 = (pick * 10).astype(np.int64)             # R3: the keeper's partner is another
         ro_fielder = np.where(with_keeper, pick10 + (pick10 >= ks), pick11)
-        cc = code == m.CATCH_CHANCE
-        if cc.any():
-            caught = chance <= catch[i * 11 + pick11]
-            code = np.where(cc, np.where(caught, m.CAUGHT, m.ONE), code)
-        sc = code == m.STUMPING_CHANCE
-        if sc.any():
-            code = np.where(sc, np.where(chance <= krating[i], m.STUMPED, m.DOT), code)
-        run_out = code == m.RUN_OUT
-        roc = code == m.RUN_OUT_CHANCE
-        if roc.any():
-            made = (chance <= ro[i * 11 + ro_fielder]) & (
-                ~with_keeper | (chance <= ro[i * 11 + ks]))
-            run_out |= roc & made
-            code = np.where(roc & ~made, m.ONE, code)
-        code = np.where(run_out, m.DOT, code)   # a run-out scores nothing (R4)
-
+        fh = free_hit[i]
+        code, run_out = resolve(
+            lut, fielding, n_bowler_cards, bowler, s_card, fh, card_d6, roll, chart_d6, chart_d20,
+            chance, catcher_c=catch[i * 11 + pick11], fielder_ro=ro[i * 11 + ro_fielder],
+            keeper_ro=ro[i * 11 + ks], keeper_rating=krating[i], with_keeper=with_keeper)
         b_runs = BAT_RUNS[code]
         extras = EXTRAS[code]
         is_legal = LEGAL[code]

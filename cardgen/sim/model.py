@@ -47,11 +47,9 @@ CODE_NAMES = {v: k for k, v in FIELDING_CODES.items()} | {CARD_W: "W", FIELD: "F
 
 # Dismissals credited to the bowler (everything but a run-out)
 BOWLER_CREDITED = frozenset({BOWLED, CARD_W, LBW, CAUGHT, STUMPED})
-# What a free hit turns each result into (rule decision R6 in docs/rules.md): the striker
-# cannot be out except run out, so a would-be dismissal is a dot and a catch chance is the
-# "not out" branch (one run).
-FREE_HIT_MAP = {BOWLED: DOT, CARD_W: DOT, LBW: DOT, CAUGHT: DOT, STUMPED: DOT,
-                CATCH_CHANCE: ONE, STUMPING_CHANCE: DOT}
+# What a free hit turns a resolved result into (rule decision R6 in docs/rules.md): the
+# striker cannot be out except run out, so a dismissal (after any chance is rolled) is a dot.
+FREE_HIT_MAP = {BOWLED: DOT, CARD_W: DOT, LBW: DOT, CAUGHT: DOT, STUMPED: DOT}
 
 # Fallback ratings when a card set leaves a rating out (schema makes them optional)
 DEFAULT_CATCH = 10

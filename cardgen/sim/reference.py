@@ -205,8 +205,6 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
         code = int(cs.fielding[chart_d6 - 1, dice.d20() - 1])
     ball = Ball(legal_no=0, bowler=bowler, striker=striker_slot,
                 card="bowler" if on_bowler else "striker", result="", free_hit=free_hit)
-    if free_hit:
-        code = m.FREE_HIT_MAP.get(code, code)
     if code in (m.DOT, m.ONE, m.TWO, m.THREE, m.FOUR, m.SIX):
         ball.bat_runs = code
     elif code == m.BOWLED:
@@ -259,6 +257,10 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
     else:  # pragma: no cover - compile_card_set rejects unknown codes
         raise ValueError(f"unhandled result code {code}")
     ball.result = m.CODE_NAMES.get(code, str(code))
+    if free_hit and ball.out_slot is not None and ball.how_out != "run out":
+        # R6: on a free hit only a run-out dismisses; the dismissal becomes a dot
+        ball.out_slot, ball.how_out, ball.fielders = None, "", ()
+        ball.result += " (free hit: not out)"
     return ball
 
 MAX_SUPER_OVERS = 5
