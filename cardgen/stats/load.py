@@ -10,12 +10,12 @@ from cardgen.cache import Cache
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match
 from cardgen.sources.fetch import match_files, resolve_source
-from cardgen.sources.players import default_players_dir, load_attributes
+from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
 from cardgen.stats.tables import SeasonStats, build_stats
 
 TABLES = ("batting", "bowling", "fielding", "lineups", "innings", "matches", "attributes")
 # bump when the derived tables change shape, so stale caches are rebuilt
-TABLES_VERSION = 1
+TABLES_VERSION = 2
 
 
 def load_season_data(comp: Competition, season: str, source: str | None = None,
@@ -29,8 +29,27 @@ def build_season_stats(comp: Competition, season: str, source: str | None = None
                        players_dir: Path | None = None) -> SeasonStats:
     data = load_season_data(comp, season, source, cache=cache, refresh=refresh)
     ids = sorted(set(data.players["player_id"]))
-    attrs = load_attributes(players_dir or default_players_dir(resolve_source(source)), ids)
+    folder = players_dir or default_players_dir(resolve_source(source))
+    attrs = load_attributes(folder, ids)
+    attrs = _add_scraped(attrs, folder, ids, cache)
     return build_stats(data, comp, attrs)
+
+
+def _add_scraped(attrs: pd.DataFrame, players_dir: Path | None, ids: list[str],
+                 cache: Cache | None) -> pd.DataFrame:
+    """ESPNcricinfo attributes for players the tables lack, only when scraping is allowed."""
+    from cardgen.sources.cricinfo import scrape_attributes, scraping_base_url
+    base_url = scraping_base_url()
+    if base_url is None:
+        return attrs
+    missing = sorted(set(ids) - set(attrs["player_id"]))
+    keys = cricinfo_keys(players_dir, missing)
+    if not keys:
+        return attrs
+    scraped = scrape_attributes(sorted(keys.items()), base_url, cache=cache)
+    if not len(scraped):
+        return attrs
+    return pd.concat([attrs, scraped], ignore_index=True) if len(attrs) else scraped
 
 
 def _read_cached(cache: Cache, name: str) -> SeasonStats:
@@ -61,3 +80,33 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
 def _describe(source: str | None) -> str:
     src = resolve_source(source)
     return src if src.startswith(("http://", "https://")) else "local mirror"
+
+
+# The seasons whose derived tables are committed in stats_cache/ (the mirror in ../shared holds them)
+BUNDLED_SEASONS: tuple[tuple[str, str], ...] = (
+    ("BBL", "2023-24"), ("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", "2024"),
+    ("IPL", "2025"), ("SMASH", "2024-25"),
+)
+
+
+def rebuild_bundled(source: str, cache: Cache | None = None) -> list[Path]:
+    """Rebuild the committed tables of every bundled season from a Cricsheet mirror.
+
+    Deterministic: the same mirror and players folder give byte-identical files, so
+    `python -m cardgen.stats.load ../shared/data/cricsheet` followed by `git status` shows
+    whether the committed tables are current.
+    """
+    from cardgen.competitions import get_competition
+    cache = cache or Cache()
+    folders = []
+    for code, season in BUNDLED_SEASONS:
+        comp = get_competition(code)
+        season_stats(comp, season, source, cache=cache, refresh=True)
+        folders.append(cache.table_dir(set_name(comp, season)))
+    return folders
+
+
+if __name__ == "__main__":  # pragma: no cover - maintenance entry point
+    import sys
+    for folder in rebuild_bundled(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/cricsheet"):
+        print(folder)

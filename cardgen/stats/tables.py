@@ -13,6 +13,7 @@ import pandas as pd
 
 from cardgen.competitions import Competition
 from cardgen.sources.cricsheet import SeasonData
+from cardgen.stats.attributes import complete_attributes
 
 # Dismissals credited to the bowler (the rest are run-outs and the rare oddities)
 BOWLER_WICKETS = ("bowled", "caught", "caught and bowled", "lbw", "stumped", "hit wicket")
@@ -193,34 +194,73 @@ def keepers_by_match(data: SeasonData, w: pd.DataFrame,
                      attributes: pd.DataFrame | None) -> pd.DataFrame:
     """Who kept wicket for each team in each match.
 
-    Evidence, strongest first: a stumping in this match; a player who stumped for the team
-    elsewhere this season and is in this XI; a player the attributes call a wicketkeeper; else
-    the XI member with the most catches this match (keepers take the most).
+    Evidence, strongest first: a stumping in this match; not bowling in this match (keepers
+    do not bowl); a stumping for the team elsewhere this season; attributes that call him a
+    wicketkeeper; never bowling for the team all season; then a season "glove score" (stumpings,
+    run-outs he took part in, catches per match) so one player keeps consistently instead of
+    whoever happened to hold the most catches that day.
     """
     xi = data.players[["match_id", "team", "player", "player_id", "order_in_list"]]
-    stumps = w[w["kind"] == "stumped"].assign(player_id=w["fielder_ids"].str.split(";").str[0])
+    d = data.deliveries[~data.deliveries["super_over"].astype(bool)]
+    first_id = w["fielder_ids"].astype(str).str.split(";").str[0]
+    stumps = w[w["kind"] == "stumped"].assign(player_id=first_id)
     season_stumps = stumps.groupby(["bowling_team", "player_id"]).size().rename("season_stumps")
     match_stumps = stumps.groupby(["match_id", "bowling_team", "player_id"]).size().rename("match_stumps")
-    catches = w[w["kind"] == "caught"].assign(player_id=w["fielder_ids"].str.split(";").str[0])
-    match_catches = catches.groupby(["match_id", "bowling_team", "player_id"]).size().rename("match_catches")
+    catches = w[w["kind"] == "caught"].assign(player_id=first_id)
     season_catches = catches.groupby(["bowling_team", "player_id"]).size().rename("season_catches")
+    run_outs = (w[w["kind"] == "run out"].assign(player_id=w["fielder_ids"].astype(str).str.split(";"))
+                .explode("player_id"))
+    season_run_outs = run_outs.groupby(["bowling_team", "player_id"]).size().rename("season_run_outs")
+    match_bowled = d.groupby(["match_id", "bowling_team", "bowler_id"]).size().rename("match_bowled")
+    match_bowled.index = match_bowled.index.set_names(["match_id", "bowling_team", "player_id"])
+    season_bowled = d.groupby(["bowling_team", "bowler_id"]).size().rename("season_bowled")
+    season_bowled.index = season_bowled.index.set_names(["bowling_team", "player_id"])
+    played = xi.groupby(["team", "player_id"]).size().rename("season_matches")
+    played.index = played.index.set_names(["bowling_team", "player_id"])
+
     c = xi.rename(columns={"team": "bowling_team"})
-    c = c.join(match_stumps, on=["match_id", "bowling_team", "player_id"])
-    c = c.join(season_stumps, on=["bowling_team", "player_id"])
-    c = c.join(match_catches, on=["match_id", "bowling_team", "player_id"])
-    c = c.join(season_catches, on=["bowling_team", "player_id"])
-    if attributes is not None and "is_keeper" in attributes:
-        flags = attributes.set_index("player_id")["is_keeper"]
-        flags = flags[~flags.index.duplicated()]
-        c["attr_keeper"] = c["player_id"].map(flags).fillna(False).astype(bool)
+    for series in (match_stumps, match_bowled):
+        c = c.join(series, on=["match_id", "bowling_team", "player_id"])
+    for series in (season_stumps, season_catches, season_run_outs, season_bowled, played):
+        c = c.join(series, on=["bowling_team", "player_id"])
+    c = c.fillna({"match_stumps": 0, "match_bowled": 0, "season_stumps": 0, "season_catches": 0,
+                  "season_run_outs": 0, "season_bowled": 0})
+    if attributes is not None and len(attributes) and "is_keeper" in attributes:
+        flags = attributes.drop_duplicates("player_id").set_index("player_id")["is_keeper"]
+        c["attr_keeper"] = c["player_id"].map(flags.astype("boolean")).fillna(False).astype(bool)
     else:
         c["attr_keeper"] = False
-    c = c.fillna({"match_stumps": 0, "season_stumps": 0, "match_catches": 0, "season_catches": 0})
-    c = c.sort_values(["match_id", "bowling_team", "match_stumps", "season_stumps", "attr_keeper",
-                       "match_catches", "season_catches", "order_in_list"],
-                      ascending=[True, True, False, False, False, False, False, True])
+    c["not_bowling"] = c["match_bowled"] == 0
+    c["not_outranked"] = _not_outranked(c, stumps)
+    c["stumped_elsewhere"] = c["season_stumps"] > 0
+    c["never_bowled"] = c["season_bowled"] == 0
+    c["glove_score"] = (3 * c["season_stumps"] + c["season_run_outs"]
+                        + c["season_catches"] / c["season_matches"]).round(6)
+    c = c.sort_values(["match_id", "bowling_team", "match_stumps", "not_bowling", "not_outranked",
+                       "attr_keeper", "stumped_elsewhere", "never_bowled", "glove_score",
+                       "order_in_list"],
+                      ascending=[True, True, False, False, False, False, False, False, False, True],
+                      kind="mergesort")
     best = c.drop_duplicates(["match_id", "bowling_team"])
     return best.rename(columns={"bowling_team": "team"})[["match_id", "team", "player_id", "player"]]
+
+
+def _not_outranked(candidates: pd.DataFrame, stumps: pd.DataFrame) -> list[bool]:
+    """False for a player whose teammate, also in this XI, made a stumping in a match they both
+    played: that teammate had the gloves ahead of him (unless the evidence points both ways)."""
+    xi_of = candidates.groupby(["match_id", "bowling_team"])["player_id"].agg(frozenset).to_dict()
+    ahead_of: dict[tuple[str, str], set[str]] = {}  # (team, player) -> teammates who kept over him
+    for r in stumps.drop_duplicates(["match_id", "bowling_team", "player_id"]).itertuples():
+        for mate in xi_of.get((r.match_id, r.bowling_team), ()):
+            if mate != r.player_id:
+                ahead_of.setdefault((r.bowling_team, mate), set()).add(r.player_id)
+    flags = []
+    for m, team, pid in zip(candidates["match_id"], candidates["bowling_team"], candidates["player_id"]):
+        present = xi_of[(m, team)]
+        rivals = {a for a in ahead_of.get((team, pid), ()) if a in present
+                  and pid not in ahead_of.get((team, a), ())}
+        flags.append(not rivals)
+    return flags
 
 
 def fielding_table(data: SeasonData, w: pd.DataFrame, keepers: pd.DataFrame) -> pd.DataFrame:
@@ -359,6 +399,7 @@ def build_stats(data: SeasonData, comp: Competition,
     positions = batting_positions(d, w)
     keepers = keepers_by_match(data, w, attributes)
     innings = innings_table(data, comp.balls_per_innings)
+    stumpers = set(w.loc[w["kind"] == "stumped", "fielder_ids"].astype(str).str.split(";").str[0])
     return SeasonStats(
         batting=batting_table(d, w, positions),
         bowling=bowling_table(d, w, comp.balls_per_over),
@@ -367,5 +408,5 @@ def build_stats(data: SeasonData, comp: Competition,
         innings=innings,
         matches=data.matches.copy(),
         league=league_rates(d, w, innings, comp),
-        attributes=attributes if attributes is not None else pd.DataFrame(),
+        attributes=complete_attributes(data.players, positions, d, keepers, stumpers, attributes),
     )
