@@ -204,7 +204,7 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         band_text = WHITE if bowler else BLACK
         p.rect(-bleed, -bleed, W + 2 * bleed, band_h + bleed, fill=fill)
         if not bowler:
-            p.rect(0, band_h - 1.2, W, 1.2, fill=view.team_colour)
+            p.rect(-bleed, band_h - 1.2, W + 2 * bleed, 1.2, fill=view.team_colour)
     if not bleed:
         p.rect(0, 0, W, H, stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
 
@@ -322,8 +322,9 @@ def _draw_stats(p: Painter, view: CardView, L: dict) -> None:
             p.text(ax, baseline, item, ss["font"], size, BLACK, align)
 
 
-def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float = 0.0) -> None:
-    """The card back: game title, team and card kind, so decks can be told apart face down."""
+def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float = 0.0,
+              show_kind: bool = True) -> None:
+    """The card back: game title, team and (unless a shared deck back) the card kind."""
     L = load_layout("card")
     W, H = L["width_mm"], L["height_mm"]
     bs = L["back"]
@@ -338,4 +339,5 @@ def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     p.text(W / 2, H / 2 - 6, bs["title"], "bold", bs["title_pt"], colour, "centre")
     fitted = fit_text(view.team.upper(), "bold", W - 2 * f - 4, 9.0, 5.0)
     p.text(W / 2, H / 2 + 2, fitted.lines[0], "bold", fitted.size_pt, colour, "centre")
-    p.text(W / 2, H / 2 + 9, view.role_bar, "regular", 8.0, colour, "centre")
+    if show_kind:
+        p.text(W / 2, H / 2 + 9, view.role_bar, "regular", 8.0, colour, "centre")

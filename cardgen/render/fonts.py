@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import reportlab
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase.pdfmetrics import registerFontFamily
 
 from cardgen.render.layout import MM
 
@@ -31,6 +32,9 @@ def register_fonts() -> None:
     """Register the Vera faces with reportlab (once per process)."""
     for style, pdf_name in PDF_NAMES.items():
         pdfmetrics.registerFont(TTFont(pdf_name, font_path(style)))
+    # so <b> and <i> in platypus paragraphs pick the matching faces
+    registerFontFamily(PDF_NAMES["regular"], normal=PDF_NAMES["regular"], bold=PDF_NAMES["bold"],
+                       italic=PDF_NAMES["italic"], boldItalic=PDF_NAMES["bolditalic"])
 
 
 def text_width_mm(text: str, style: str, size_pt: float) -> float:

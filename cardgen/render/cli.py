@@ -1,0 +1,60 @@
+"""`cardgen build`: the printable kit for a competition season."""
+from __future__ import annotations
+
+import inspect
+import time
+from pathlib import Path
+
+import click
+
+from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+from cardgen.errors import CardgenError
+
+
+def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None) -> dict:
+    from cardgen.calibrate import cardset
+    if card_set_path is not None:
+        return cardset.load_card_set(card_set_path)
+    kwargs = {}
+    if seed is not None:
+        if "seed" not in inspect.signature(cardset.build_card_set).parameters:
+            raise CardgenError("this card-set builder takes no --seed (calibration is deterministic)")
+        kwargs["seed"] = seed
+    return cardset.build_card_set(comp, season, source, **kwargs)
+
+
+@click.command("build")
+@competition_options
+@out_option
+@click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True,
+              help="Paper for the card sheets (the other sheets use A4 unless only letter is asked for).")
+@click.option("--team", default=None, metavar="NAME", help="Print one team only (name or short name).")
+@click.option("--bleed", is_flag=True, help="Add a 3 mm bleed around every card.")
+@click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
+@click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
+@click.option("--no-images", is_flag=True, help="Skip the card PNGs and Tabletop Simulator sheets.")
+@click.option("--seed", type=int, default=None, help="Seed passed to the calibration, if it uses one.")
+@click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
+              default=None, help="Print an existing card-set.json instead of calibrating the season.")
+@friendly_errors
+def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
+          bleed: bool, ink_saver: bool, backs: bool, no_images: bool, seed: int | None,
+          card_set_path: Path | None) -> None:
+    """Write the print-and-play kit to OUT/<CODE>_<season>/: card sheets (A4, Letter), fielding
+    chart, scoresheet, team sheets, quick reference, card-set.json, card PNGs and TTS deck sheets."""
+    from cardgen.render.kit import KitOptions, build_kit
+    comp, season = resolve(competition, season)
+    started = time.perf_counter()
+    card_set = _card_set(comp, season, source, seed, card_set_path)
+    if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
+        raise CardgenError(f"the card set is for {card_set.get('competition', {}).get('code')} "
+                           f"{card_set.get('season')}, not {comp.code} {season}")
+    papers = ("a4", "letter") if paper == "both" else (paper,)
+    result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed,
+                                                     ink_saver=ink_saver, backs=backs,
+                                                     images=not no_images))
+    click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
+               f"in {time.perf_counter() - started:.1f} s")
+
+
+COMMANDS = [build]

@@ -1,0 +1,34 @@
+"""Helpers shared by the one-page sheets: a canvas in invariant mode and page sizes."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardgen.render.fonts import register_fonts
+from cardgen.render.layout import MM, load_layout
+
+
+def page_size_mm(paper: str, landscape: bool = False) -> tuple[float, float]:
+    page = load_layout("sheets")["papers"][paper]
+    w, h = page["width_mm"], page["height_mm"]
+    return (h, w) if landscape else (w, h)
+
+
+def new_canvas(paper: str, title: str, credit: str, landscape: bool = False) -> tuple[Canvas, io.BytesIO, float, float]:
+    """A reportlab canvas in invariant mode (byte-identical output for identical drawing)."""
+    register_fonts()
+    w, h = page_size_mm(paper, landscape)
+    buf = io.BytesIO()
+    canvas = Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=1)
+    canvas.setTitle(title)
+    canvas.setAuthor("cardgen")
+    canvas.setCreator("cardgen")
+    canvas.setSubject(credit)
+    return canvas, buf, w, h
+
+
+def set_title(card_set: dict[str, Any]) -> str:
+    """'BBL 2024-25' for page titles."""
+    return f"{card_set['competition']['code']} {card_set['season']}"

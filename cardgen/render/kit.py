@@ -1,0 +1,162 @@
+"""The whole printable kit for one card set, written atomically to <out>/<CODE>_<season>/."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from cardgen import ATTRIBUTION
+from cardgen.cache import atomic_write_bytes
+from cardgen.errors import CardgenError
+from cardgen.render.card import CardView, card_views
+from cardgen.render.fielding import render_fielding_pdf
+from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_sheets
+from cardgen.render.layout import load_layout
+from cardgen.render.scoresheet import render_scoresheet_pdf
+from cardgen.render.sheets import render_cards_pdf
+from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
+
+PAPERS = ("a4", "letter")
+
+
+class UnknownTeam(CardgenError):
+    """A --team that matches no team (or several) in the card set."""
+
+
+@dataclass(frozen=True)
+class KitOptions:
+    papers: tuple[str, ...] = PAPERS
+    team: str | None = None
+    bleed: bool = False
+    ink_saver: bool = False
+    backs: bool = False
+    images: bool = True  # card PNGs and TTS sheets
+    progress: bool = True
+
+
+@dataclass
+class KitResult:
+    folder: Path
+    files: list[Path] = field(default_factory=list)
+    cards: int = 0
+
+
+def set_folder_name(card_set: dict[str, Any]) -> str:
+    return f"{card_set['competition']['code']}_{card_set['season']}"
+
+
+def select_team(card_set: dict[str, Any], wanted: str) -> dict[str, Any]:
+    """The card set restricted to one team, matched by name or printed short name (any case)."""
+    names = list(dict.fromkeys([t["name"] for t in card_set.get("teams") or []] +
+                               [c["team"] for c in card_set["cards"]]))
+    shorts = {t["name"]: t.get("short_name", "") for t in card_set.get("teams") or []}
+    key = wanted.strip().casefold()
+    exact = [n for n in names if key in (n.casefold(), shorts.get(n, "").casefold())]
+    found = exact or [n for n in names if key in n.casefold()]
+    if len(found) != 1:
+        what = "matches several teams" if found else "matches no team"
+        raise UnknownTeam(f"--team {wanted!r} {what}; choose one of: {', '.join(names)}")
+    team = found[0]
+    return {**card_set, "teams": [t for t in card_set.get("teams") or [] if t["name"] == team],
+            "cards": [c for c in card_set["cards"] if c["team"] == team]}
+
+
+def _write_card_set_json(card_set: dict[str, Any], out_parent: Path) -> Path:
+    try:
+        from cardgen.calibrate.cardset import write_card_set
+    except ModuleNotFoundError:  # TEMPORARY until the calibrate layer lands: same format as the contract
+        import json
+        path = out_parent / set_folder_name(card_set) / "card-set.json"
+        atomic_write_bytes(path, (json.dumps(card_set, sort_keys=True, indent=1) + "\n").encode())
+        return path
+    return write_card_set(card_set, out_parent)
+
+
+def _publish_permissions(folder: Path) -> None:
+    """Temp files are created private (0600/0700); the finished kit gets ordinary permissions."""
+    umask = os.umask(0)
+    os.umask(umask)
+    folder.chmod(0o777 & ~umask)
+    for path in folder.rglob("*"):
+        path.chmod((0o777 if path.is_dir() else 0o666) & ~umask)
+
+
+def _swap_in(new: Path, final: Path) -> None:
+    """Replace `final` with the finished `new` folder (rename, so readers never see a half kit)."""
+    _publish_permissions(new)
+    old = None
+    if final.exists():
+        old = final.parent / f".{final.name}.old-{os.getpid()}"
+        os.replace(final, old)
+    os.replace(new, final)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
+    """Write every PDF, the card PNGs, TTS sheets and card-set.json; return what was written."""
+    for paper in options.papers:
+        if paper not in PAPERS:
+            raise CardgenError(f"unknown paper {paper!r}; choose a4 or letter")
+    printed = select_team(card_set, options.team) if options.team else card_set
+    views: list[CardView] = card_views(printed)
+    if not views:
+        raise CardgenError("the card set has no cards to print")
+    credit = card_set.get("attribution") or ATTRIBUTION
+    title = f"{card_set['competition']['code']} {card_set['season']}"
+    sheet_paper = options.papers[0]
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    final = out_dir / set_folder_name(card_set)
+    staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=f".{final.name}.build-"))
+    work = staging / final.name
+    work.mkdir()
+    steps = len(views) * (len(options.papers) + (1 if options.images else 0)) + 5
+    bar = tqdm(total=steps, desc=f"build {title}", unit="step", file=sys.stderr,
+               disable=not options.progress or not sys.stderr.isatty())
+    written: list[Path] = []
+
+    def put(name: str, data: bytes) -> None:
+        path = work / name
+        atomic_write_bytes(path, data)
+        written.append(final / name)
+
+    try:
+        written.append(final / _write_card_set_json(card_set, staging).name)
+        for paper in options.papers:
+            put(f"cards-{paper}.pdf", render_cards_pdf(
+                views, paper, f"{title} cards", credit, bleed=options.bleed, ink_saver=options.ink_saver,
+                backs=options.backs, progress=bar.update))
+        for name, render in (("fielding-chart.pdf", lambda: render_fielding_pdf(printed, sheet_paper, credit, options.ink_saver)),
+                             ("scoresheet.pdf", lambda: render_scoresheet_pdf(printed, sheet_paper, credit)),
+                             ("team-sheets.pdf", lambda: render_team_sheets_pdf(printed, sheet_paper, credit)),
+                             ("quick-reference.pdf", lambda: render_quick_reference_pdf(printed, sheet_paper, credit))):
+            put(name, render())
+            bar.update(1)
+        if options.images:
+            dpi = load_layout("sheets")["png_dpi"]
+            by_team: dict[str, list] = {}
+            for index, view in enumerate(views, 1):
+                image = card_image(view, dpi, options.ink_saver)
+                put(f"png/{png_name(index, view)}", png_bytes(image))
+                by_team.setdefault(view.team, []).append(image)
+                bar.update(1)
+            for team, images in by_team.items():
+                for n, sheet in enumerate(tts_sheets(images), 1):
+                    put(f"tts/{slug(team)}-{n}.png", png_bytes(sheet))
+                back = card_image(next(v for v in views if v.team == team), dpi, options.ink_saver, back=True,
+                                  show_kind=False)
+                put(f"tts/{slug(team)}-back.png", png_bytes(back))
+            bar.update(1)
+        bar.close()
+        _swap_in(work, final)
+    finally:
+        bar.close()
+        shutil.rmtree(staging, ignore_errors=True)
+    return KitResult(final, written, len(views))

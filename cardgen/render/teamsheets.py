@@ -1,0 +1,194 @@
+"""Team sheets (the "decks" of rules 1.5) and the quick-reference page, with reportlab platypus."""
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import jinja2
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, PageBreak, PageTemplate,
+                                Paragraph, Spacer, Table, TableStyle)
+from xml.sax.saxutils import escape
+
+from cardgen.render.card import CardView, card_views, printed_season
+from cardgen.render.common import page_size_mm, set_title
+from cardgen.render.fonts import PDF_NAMES, register_fonts
+from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
+
+
+def _styles(spec: dict) -> dict[str, ParagraphStyle]:
+    register_fonts()
+    base = ParagraphStyle("body", fontName=PDF_NAMES["regular"], fontSize=spec["text_pt"],
+                          leading=spec["text_pt"] * 1.3)
+    return {
+        "body": base,
+        "title": ParagraphStyle("title", parent=base, fontName=PDF_NAMES["bold"],
+                                fontSize=spec["title_pt"], leading=spec["title_pt"] * 1.3, spaceAfter=4),
+        "heading": ParagraphStyle("heading", parent=base, fontName=PDF_NAMES["bold"],
+                                  fontSize=spec["heading_pt"], leading=spec["heading_pt"] * 1.3,
+                                  spaceBefore=7, spaceAfter=3),
+        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, bulletIndent=2),
+        "small": ParagraphStyle("small", parent=base, fontSize=spec["text_pt"] - 1.5,
+                                leading=(spec["text_pt"] - 1.5) * 1.3, textColor=colors.HexColor("#404040")),
+    }
+
+
+def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseDocTemplate, io.BytesIO]:
+    buf = io.BytesIO()
+    w, h = page_size_mm(paper)
+    doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title, author="cardgen",
+                          creator="cardgen", subject=credit, leftMargin=margin * MM,
+                          rightMargin=margin * MM, topMargin=margin * MM, bottomMargin=margin * MM)
+
+    def footer(canvas, _doc) -> None:
+        canvas.saveState()
+        canvas.setFont(PDF_NAMES["regular"], 6.5)
+        canvas.setFillColorRGB(0.25, 0.25, 0.25)
+        canvas.drawCentredString(w * MM / 2, 6 * MM, f"{title} \u00b7 page {canvas.getPageNumber()} \u00b7 {credit}")
+        canvas.restoreState()
+
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
+    return doc, buf
+
+
+def _table(rows: list[list[str]], widths: list[float], font_pt: float) -> Table:
+    table = Table(rows, colWidths=[w * MM for w in widths], repeatRows=1)
+    table.setStyle(TableStyle([
+        ("FONTNAME", (0, 0), (-1, -1), PDF_NAMES["regular"]),
+        ("FONTNAME", (0, 0), (-1, 0), PDF_NAMES["bold"]),
+        ("FONTSIZE", (0, 0), (-1, -1), font_pt),
+        ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
+        ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#999999")),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+    ]))
+    return table
+
+
+def team_decks(card_set: dict[str, Any]) -> list[dict[str, Any]]:
+    """Per team: the batting deck (usual XI), the reserves deck and the bowlers by usage."""
+    views = card_views(card_set)
+    by_id: dict[str, dict[str, Any]] = {}
+    for card in card_set["cards"]:
+        entry = by_id.setdefault(card["player"]["id"], {"player": card["player"], "cards": {}})
+        entry["cards"][(card["team"], card["kind"])] = card
+    decks = []
+    teams = card_set.get("teams") or [{"name": n} for n in dict.fromkeys(v.team for v in views)]
+    for team in teams:
+        name = team["name"]
+        xi = list(team.get("batting_order") or [])
+        keeper = team.get("wicketkeeper")
+        reserves = list(team.get("reserves") or [])
+        if not xi:  # no line-up in the set: the team's strikers in printed order
+            xi = [c["player"]["id"] for c in card_set["cards"] if c["team"] == name and c["kind"] == "striker"]
+        bowlers = list(team.get("bowlers") or [c["player"]["id"] for c in card_set["cards"]
+                                                if c["team"] == name and c["kind"] == "bowler"])
+        decks.append({"team": team, "xi": xi, "keeper": keeper, "reserves": reserves, "bowlers": bowlers,
+                      "players": by_id})
+    return decks
+
+
+def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
+    info = deck["players"].get(pid)
+    if info is None:
+        return [str(position or ""), pid, "", "", "", ""]
+    player = info["player"]
+    name = player["name"].upper()
+    mark = ""
+    if pid == deck["keeper"]:
+        name += " \u2020"
+        mark = f"WK ({player.get('keeper') or '-'})"
+    kinds = "+".join(k[0].upper() for (t, k) in sorted(info["cards"]) if t == deck["team"]["name"])
+    return [str(position or ""), name, player.get("batting_role") or "", mark,
+            f"C({player.get('catch', '-')}) / RO({player.get('run_out', '-')})", kinds]
+
+
+def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+    spec = load_layout("sheets")["team_sheet"]
+    st = _styles(spec)
+    title = f"{set_title(card_set)} team sheets"
+    doc, buf = _document(paper, title, credit, spec["margin_mm"])
+    season = printed_season(card_set)
+    story: list = []
+    widths = [8, 62, 28, 20, 28, 14]
+    for i, deck in enumerate(team_decks(card_set)):
+        team = deck["team"]
+        if i:
+            story.append(PageBreak())
+        short = team.get("short_name")
+        story.append(Paragraph(escape(f"{team['name']} \u2014 {season}"
+                                      + (f" (cards: {short})" if short and short != team["name"] else "")),
+                               st["title"]))
+        story.append(Paragraph("Deck 1: batting order (usual XI). \u2020 = wicketkeeper; cards S = striker, "
+                               "B = bowler.", st["heading"]))
+        rows = [["#", "Player", "Role", "Keeper", "Fielding", "Cards"]]
+        rows += [_player_row(pid, deck, n) for n, pid in enumerate(deck["xi"], 1)]
+        story.append(_table(rows, widths, spec["text_pt"]))
+        story.append(Paragraph("Deck 2: reserves", st["heading"]))
+        if deck["reserves"]:
+            rows = [["", "Player", "Role", "Keeper", "Fielding", "Cards"]]
+            rows += [_player_row(pid, deck, None) for pid in deck["reserves"]]
+            story.append(_table(rows, widths, spec["text_pt"]))
+        else:
+            story.append(Paragraph("(none in this set)", st["body"]))
+        story.append(Paragraph("Bowlers by usage (letter = average overs per innings; number = innings)",
+                               st["heading"]))
+        rows = [["", "Bowler", "Usage", "Overs", "Econ", "Wickets"]]
+        for pid in deck["bowlers"]:
+            card = deck["players"].get(pid, {}).get("cards", {}).get((team["name"], "bowler"))
+            if card is None:
+                continue
+            usage = card.get("usage") or {}
+            real = card.get("real") or {}
+            overs = str(real.get("overs", ""))
+            econ = real.get("economy")
+            rows.append(["", card["player"]["name"].upper(), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
+                         overs[:-2] if overs.endswith(".0") else overs,
+                         f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
+                         str(real.get("dismissals", ""))])
+        story.append(_table(rows, [8, 62, 20, 20, 20, 20], spec["text_pt"]))
+    story.append(Spacer(1, 6 * MM))
+    story.append(Paragraph(escape(credit), st["small"]))
+    doc.build(story)
+    return buf.getvalue()
+
+
+def quick_reference_text(card_set: dict[str, Any]) -> str:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=False,
+                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    words = load_layout("fielding")
+    hundred = card_set.get("format") == "100-ball"
+    return env.get_template("quick-reference.txt.j2").render(
+        competition=card_set["competition"], season=card_set["season"], format=card_set.get("format", "T20"),
+        hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
+        card_results=words["card_results"], fielding=words["results"], run_out_rows=words["run_out_rows"])
+
+
+def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+    """One page: dice procedure, card and chart codes, format rules. Text from a jinja2 template:
+    lines starting '# ' are headings, '- ' bullets, anything else a paragraph."""
+    spec = load_layout("sheets")["quick_reference"]
+    st = _styles(spec)
+    title = f"{set_title(card_set)} quick reference"
+    doc, buf = _document(paper, title, credit, spec["margin_mm"])
+    story: list = []
+    for n, line in enumerate(quick_reference_text(card_set).splitlines()):
+        text = line.rstrip()
+        if not text:
+            continue
+        # the template may use <b>/<i>; everything else is escaped text
+        if n == 0:
+            story.append(Paragraph(text, st["title"]))
+        elif text.startswith("# "):
+            story.append(Paragraph(text[2:], st["heading"]))
+        elif text.startswith("- "):
+            story.append(Paragraph(text[2:], st["bullet"], bulletText="\u2022"))
+        else:
+            story.append(Paragraph(text, st["body"]))
+    story.append(Spacer(1, 4 * MM))
+    story.append(Paragraph(escape(credit), st["small"]))
+    doc.build(story)
+    return buf.getvalue()
