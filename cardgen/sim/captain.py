@@ -38,10 +38,12 @@ def bowling_quotas(weights: np.ndarray, fmt: Format, rng: np.random.Generator) -
     quota = np.floor(target + 1e-9).astype(int)
     short = units - int(quota.sum())
     if short:
-        frac = target - quota
-        frac = np.where(quota < cap, np.maximum(frac, 0), 0)
-        chosen = rng.choice(len(w), size=short, replace=False, p=frac / frac.sum())
-        quota[chosen] += 1
+        # systematic sampling: bowler i gets his extra unit with probability exactly frac[i]
+        frac = np.where(quota < cap, np.clip(target - quota, 0, 1), 0)
+        frac *= short / frac.sum()
+        edges = np.concatenate([[0.0], np.cumsum(frac)])
+        points = rng.random() + np.arange(short)
+        quota += np.histogram(points, bins=edges)[0]
     return quota
 
 
