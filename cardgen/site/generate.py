@@ -45,6 +45,8 @@ RESULT_LABEL = {
     "B": "Bowled", "W": "Wicket", "F": "Fielding chart", "0": "Dot ball (no run)",
     "1": "1 run", "2": "2 runs", "3": "3 runs", "4": "Four", "6": "Six",
 }
+REAL_ORDER = ("innings", "balls", "overs", "runs", "dismissals", "strike_rate", "economy", "high_score",
+              "fours", "sixes", "dots", "wides", "no_balls")
 REAL_LABEL = {
     "innings": "Innings", "balls": "Balls", "runs": "Runs", "fours": "4s", "sixes": "6s",
     "high_score": "High score", "wides": "Wides", "no_balls": "No-balls", "overs": "Overs",
@@ -195,7 +197,9 @@ def _card_views(kit: KitSet) -> list[CardView]:
         real = card.get("real") if isinstance(card.get("real"), dict) else {}
         real_rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
                                      if k == "dismissals" else _humanise(k)), _number(v))
-                     for k, v in sorted(real.items()) if not isinstance(v, (dict, list))]
+                     for k, v in sorted(real.items(), key=lambda kv: (REAL_ORDER.index(kv[0]) if kv[0] in REAL_ORDER
+                                                                 else len(REAL_ORDER), kv[0]))
+                     if not isinstance(v, (dict, list))]
         expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
         versus = []
         for key, exp in sorted(expected.items()):
@@ -350,7 +354,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
 
 
 def _assets(root: Path) -> None:
-    for name in ("site.css", "filter.js"):
+    for name in ("site.css", "filter.js", "favicon.svg"):
         atomic_write_bytes(root / "assets" / name, (TEMPLATE_DIR / name).read_bytes())
 
 

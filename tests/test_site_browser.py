@@ -1,0 +1,224 @@
+"""End to end in a real browser: `cardgen build` -> `cardgen serve` -> headless Debian Chromium.
+
+Chromium is driven by Playwright (only its driver; the browser is Debian's /usr/bin/chromium,
+installed by .ci/run). If Chromium cannot start, these tests FAIL: a skipped browser test would
+hide a site nobody has opened.
+
+Set CARDGEN_SITE_SCREENSHOTS=docs/images to refresh the README's screenshots.
+"""
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import main
+
+CHROMIUM = "/usr/bin/chromium"
+# The flags that let Chromium start on a machine with no network: no sandbox (root in CI), no GPU,
+# and none of the background connections (QUIC, component updates, sync) that would be refused.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SET = "BBL_2024-25"
+SET_LINK = "Big Bash League 2024-25"
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+@pytest.fixture(scope="session")
+def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
+    """The real BBL 2024-25 kit, built once by `cardgen build` into a temporary OUT folder."""
+    out = tmp_path_factory.mktemp("site-out")
+    if os.environ.get("CARDGEN_SITE_SYNTHETIC"):  # only while `cardgen build` is being written
+        from test_site_generate import make_synthetic_kit
+        make_synthetic_kit(out)
+        return out
+    assert "build" in main.commands, "`cardgen build` is not available: the site has no kit to publish"
+    result = CliRunner().invoke(main, ["build", "--competition", "BBL", "--season", "2024-25",
+                                       "--source", str(mirror), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert (out / SET / "cards-a4.pdf").is_file()
+    return out
+
+
+@pytest.fixture(scope="session")
+def served(bbl_out: Path) -> Iterator[str]:
+    """`cardgen serve --port 0` in a child process; yields its base URL."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen.cli", "serve", "--out", str(bbl_out),
+                             "--port", "0", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url, lines = None, []
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            lines.append(line)
+            found = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
+            url = found.group(1) if found else None
+        assert url, f"cardgen serve did not start: {''.join(lines)}"
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _launch(playwright, user_data_dir: Path, javascript: bool = True):
+    try:
+        return playwright.chromium.launch_persistent_context(
+            str(user_data_dir), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
+            viewport=VIEWPORT, java_script_enabled=javascript, accept_downloads=True)
+    except Exception as exc:  # noqa: BLE001 - any failure to start is the same loud failure
+        pytest.fail(f"headless Chromium ({CHROMIUM}) could not start: {exc}\n"
+                    "install Debian's chromium (see .ci/run)", pytrace=False)
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture
+def browser(playwright, tmp_path: Path):
+    context = _launch(playwright, tmp_path / "profile")
+    yield context
+    context.close()
+
+
+def _screenshot(page, name: str, tmp_path: Path, height: int = 900) -> Path:
+    """Save the top of the page to tmp (always) and to $CARDGEN_SITE_SCREENSHOTS (when set)."""
+    path = tmp_path / f"site-{name}.png"
+    page.evaluate("window.scrollTo(0, 0)")
+    page.screenshot(path=str(path), full_page=True, clip={"x": 0, "y": 0, "width": VIEWPORT["width"], "height": height})
+    assert path.stat().st_size > 10_000  # a blank page compresses to a few hundred bytes
+    target = os.environ.get("CARDGEN_SITE_SCREENSHOTS")
+    if target:
+        Path(target).mkdir(parents=True, exist_ok=True)
+        (Path(target) / path.name).write_bytes(path.read_bytes())
+    return path
+
+
+def _load_all_images(page) -> list[dict]:
+    """Make lazy images load now, wait for them, and return each image's loaded and shown size."""
+    return page.evaluate("""async () => {
+        const imgs = Array.from(document.images);
+        imgs.forEach(img => { img.loading = 'eager'; });
+        await Promise.all(imgs.map(img => img.decode().catch(() => null)));
+        return imgs.map(img => ({src: img.currentSrc, natural: img.naturalWidth,
+                                 shown: img.getBoundingClientRect().width, alt: img.alt}));
+    }""")
+
+
+def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser, tmp_path: Path):
+    import json
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.on("response", lambda response: failed.append(response.url) if response.status >= 400 else None)
+
+    page.goto(served)
+    assert page.title().startswith("All sets")
+    _screenshot(page, "home", tmp_path)
+
+    # keyboard: the first Tab lands on the skip link, Enter takes focus to the content
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+
+    page.get_by_role("link", name=SET_LINK, exact=True).click()
+    page.wait_for_load_state()
+    assert page.url == f"{served}sets/{SET}/index.html"
+    images = _load_all_images(page)
+    card_images = [i for i in images if "/thumbs/" in i["src"]]
+    assert len(card_images) == len(card_set["cards"])
+    assert all(i["natural"] > 0 and i["shown"] > 0 for i in images), [i for i in images if not i["natural"]]
+    assert all(i["alt"] for i in images)
+    _screenshot(page, "set", tmp_path, height=1400)
+
+    # filtering in place (JavaScript): bowlers of one team only
+    page.get_by_role("navigation", name="Filter cards").get_by_role("link", name="Bowlers", exact=True).click()
+    first_team = card_set["teams"][0]["name"]
+    page.get_by_role("navigation", name="Filter cards").get_by_role("link", name=first_team, exact=True).click()
+    shown = page.locator("li.card:visible")
+    expected = [c for c in card_set["cards"] if c["kind"] == "bowler" and c["team"] == first_team]
+    assert shown.count() == len(expected) > 0
+    assert page.url.endswith("-bowlers.html")
+    page.get_by_role("navigation", name="Filter cards").get_by_role("link", name="All teams", exact=True).click()
+    page.get_by_role("navigation", name="Filter cards").get_by_role("link", name="All cards", exact=True).click()
+    assert page.locator("li.card:visible").count() == len(card_set["cards"])
+
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name="Player cards (A4)").first.click()
+    download = download_info.value
+    saved = tmp_path / "downloaded-cards-a4.pdf"
+    download.save_as(saved)
+    assert download.suggested_filename == "cards-a4.pdf"
+    assert saved.read_bytes() == (bbl_out / SET / "cards-a4.pdf").read_bytes()
+
+    # player page: the full-size card loads, with its chart as text
+    page.locator("li.card a").first.click()
+    page.wait_for_load_state()
+    assert "/players/" in page.url
+    full = _load_all_images(page)
+    assert full and all(i["natural"] > 0 for i in full)
+    assert page.locator("table.chart tbody tr").count() >= 3
+    _screenshot(page, "player", tmp_path, height=1100)
+
+    page.get_by_role("link", name="How to print").click()
+    page.wait_for_load_state()
+    assert "100" in page.locator("main").inner_text()
+    _screenshot(page, "how-to-print", tmp_path)
+
+    assert errors == [] and failed == []
+
+
+def test_filters_and_downloads_work_without_javascript(served: str, bbl_out: Path, playwright,
+                                                       tmp_path: Path):
+    import json
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    context = _launch(playwright, tmp_path / "profile-nojs", javascript=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{served}sets/{SET}/index.html")
+        page.get_by_role("link", name="Strikers", exact=True).click()
+        page.wait_for_load_state()
+        assert page.url.endswith(f"/sets/{SET}/strikers.html")
+        strikers = sum(c["kind"] == "striker" for c in card_set["cards"])
+        assert page.locator("li.card").count() == strikers
+        with page.expect_download() as download_info:
+            page.get_by_role("link", name="Card set data (JSON)").click()
+        saved = tmp_path / "card-set.json"
+        download_info.value.save_as(saved)
+        assert saved.read_bytes() == (bbl_out / SET / "card-set.json").read_bytes()
+    finally:
+        context.close()
+
+
+def test_a_script_name_renders_as_text_from_disk(browser, tmp_path: Path):
+    """A player called `<script>...` shows as those characters, and runs nothing (site opened from disk)."""
+    from test_site_generate import EVIL_NAME, make_synthetic_kit
+    from cardgen.site.generate import generate_site
+    make_synthetic_kit(tmp_path / "out")
+    site = generate_site(tmp_path / "out").site_dir
+    page = browser.new_page()
+    dialogs: list[str] = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    page.goto((site / "sets" / SET / "players" / "aa000003.html").as_uri())
+    assert page.locator("h1").inner_text() == EVIL_NAME
+    page.goto((site / "sets" / SET / "index.html").as_uri())
+    assert page.get_by_text(EVIL_NAME).first.is_visible()
+    assert _load_all_images(page) and dialogs == []
