@@ -29,6 +29,7 @@ DEFAULT_SOURCE = "https://cricsheet.org/downloads"
 SOURCE_ENV = "CARDGEN_SOURCE"
 USER_AGENT = f"cardgen/{__version__} (print-and-play cricket cards; polite, cached)"
 TIMEOUT = (10, 120)  # connect, read: season zips are tens of MB
+DOWNLOAD_ATTEMPTS = 2  # a body cut short (or an unreadable zip) is fetched once more
 
 
 @dataclass(frozen=True)
@@ -140,18 +141,30 @@ def download_zip(base_url: str, comp: Competition, cache: Cache,
         if cached is not None:
             return cached
     session = session or make_session()
-    try:
-        resp = session.get(url, timeout=TIMEOUT)
-    except requests.RequestException as exc:
-        raise SourceError(f"could not download {url} ({exc.__class__.__name__}); "
-                          f"check the network or pass --source with a local mirror") from exc
-    if resp.status_code != 200:
-        raise SourceError(f"{url} answered HTTP {resp.status_code}; "
-                          f"check the competition or pass --source with a mirror")
-    data = resp.content
-    if not _valid_zip(data):
+    data = b""
+    for attempt in range(1, DOWNLOAD_ATTEMPTS + 1):
+        # the adapter retries refused connections and 5xx answers; this loop retries a body
+        # that was cut short, which urllib3 cannot retry once the headers have arrived
+        try:
+            resp = session.get(url, timeout=TIMEOUT)
+        except (requests.exceptions.ChunkedEncodingError,
+                requests.exceptions.ContentDecodingError) as exc:
+            if attempt < DOWNLOAD_ATTEMPTS:
+                continue
+            raise SourceError(f"download of {url} was cut short ({exc.__class__.__name__}); "
+                              f"try again") from exc
+        except requests.RequestException as exc:
+            raise SourceError(f"could not download {url} ({exc.__class__.__name__}); "
+                              f"check the network or pass --source with a local mirror") from exc
+        if resp.status_code != 200:
+            raise SourceError(f"{url} answered HTTP {resp.status_code}; "
+                              f"check the competition or pass --source with a mirror")
+        data = resp.content
+        if _valid_zip(data):
+            break
+    else:
         raise SourceError(f"{url} did not return a complete zip (download cut short?); try again")
-    cache.put_raw(key, data)
+    cache.put_raw(key, data)  # atomic: an interrupted run never leaves half a zip behind
     return data
 
 
