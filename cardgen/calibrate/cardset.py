@@ -1,0 +1,215 @@
+"""Build, write and load a card set (`card-set.json`, valid against the shared schema)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cardgen import ATTRIBUTION, __version__
+from cardgen.cache import Cache, atomic_write_text
+from cardgen.calibrate.calibrate import Calibration, CardFit, calibrate
+from cardgen.calibrate.model import slots_to_chart
+from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
+                                      team_sheets, usage_letter, usual_positions)
+from cardgen.competitions import Competition, normalise_season, set_name
+from cardgen.errors import CardgenError
+from cardgen.stats.tables import SeasonStats, overs_text
+
+SCHEMA_VERSION = 1
+FILE_NAME = "card-set.json"
+
+
+class CardSetError(CardgenError):
+    """A card set file that is missing or not a valid card set."""
+
+
+def _attrs_by_id(stats: SeasonStats) -> dict[str, dict]:
+    a = stats.attributes
+    if a is None or len(a) == 0:
+        return {}
+    a = a.drop_duplicates("player_id")
+    return {r["player_id"]: r for r in a.to_dict("records")}
+
+
+def _clean(v):
+    if v is None or (isinstance(v, float) and np.isnan(v)):
+        return None
+    return v
+
+
+def _r(x: float, nd: int = 4) -> float:
+    return round(float(x), nd)
+
+
+def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str) -> dict:
+    stats = cal.stats
+    attrs = _attrs_by_id(stats)
+    ratings = cal.ratings.lookup()
+    positions = usual_positions(stats.lineups)
+    teams = sorted(set(stats.lineups["team"]) | set(stats.batting["team"]) | set(stats.bowling["team"]))
+    shorts = short_names(teams)
+    sheets = team_sheets(stats.lineups, stats.bowling)
+    bowl = stats.bowling.set_index(["player_id", "team"])
+    bat = stats.batting.set_index(["player_id", "team"])
+    kept = {(r.player_id, r.team) for r in stats.fielding.itertuples() if r.matches_kept > 0}
+    names = {}
+    for df in (stats.batting, stats.bowling, stats.fielding):
+        for r in df.itertuples():
+            names.setdefault(r.player_id, r.player)
+    model = cal.model
+
+    def player_block(pid: str, team: str) -> dict:
+        a = attrs.get(pid)
+        b = bowl.loc[(pid, team)] if (pid, team) in bowl.index else None
+        s = bat.loc[(pid, team)] if (pid, team) in bat.index else None
+        pos = positions.get((pid, team), 12)
+        rating = ratings.get((pid, team), {"catch": 1, "run_out": 1, "keeper": None})
+        block = {
+            "id": pid,
+            "name": printed_name(names.get(pid, pid), a),
+            "full_name": _clean((a or {}).get("full_name")) or names.get(pid, pid),
+            "cricsheet_name": names.get(pid, pid),
+            "batting_role": batting_role(a, pos if s is not None else None,
+                                         int(b["legal_balls"]) if b is not None else 0,
+                                         int(b["innings"]) if b is not None else 0,
+                                         int(s["balls"]) if s is not None else 0,
+                                         (pid, team) in kept),
+            "bowling_role": bowling_role(a),
+            "catch": rating["catch"],
+            "run_out": rating["run_out"],
+            "keeper": rating["keeper"],
+        }
+        country = _clean((a or {}).get("country"))
+        if country:
+            block["country"] = country
+        return block
+
+    cards = []
+    for fit in cal.strikers:
+        s = bat.loc[(fit.player_id, fit.team)]
+        exp = model.striker(fit.slots.astype(float))
+        card = {
+            "player": player_block(fit.player_id, fit.team), "team": fit.team,
+            "team_short": shorts[fit.team], "kind": "striker",
+            "position": positions.get((fit.player_id, fit.team), 12),
+            "chart": slots_to_chart(fit.slots),
+            "real": {"innings": int(s["innings"]), "balls": int(s["balls"]), "runs": int(s["runs"]),
+                     "dismissals": int(s["dismissals"]), "fours": int(s["fours"]),
+                     "sixes": int(s["sixes"]), "high_score": int(s["high_score"]),
+                     "high_score_not_out": bool(s["high_score_not_out"]),
+                     "strike_rate": _r(s["strike_rate"], 2) if pd.notna(s["strike_rate"]) else None},
+            "expected": {"strike_rate": _r(exp["strike_rate"], 3),
+                         "dismissal_rate": _r(exp["dismissal_rate"], 5),
+                         "fours": _r(exp["fours"], 5), "sixes": _r(exp["sixes"], 5),
+                         "dots": _r(exp["dots"], 5)},
+            "small_sample": fit.small_sample,
+        }
+        cards.append(card)
+    for fit in cal.bowlers:
+        b = bowl.loc[(fit.player_id, fit.team)]
+        exp = model.bowler(fit.slots.astype(float))
+        card = {
+            "player": player_block(fit.player_id, fit.team), "team": fit.team,
+            "team_short": shorts[fit.team], "kind": "bowler",
+            "position": positions.get((fit.player_id, fit.team), 12),
+            "chart": slots_to_chart(fit.slots),
+            "usage": {"letter": usage_letter(int(b["legal_balls"]), int(b["innings"]),
+                                             comp.balls_per_over),
+                      "innings": int(b["innings"])},
+            "real": {"innings": int(b["innings"]), "balls": int(b["legal_balls"]),
+                     "runs": int(b["runs_conceded"]), "dismissals": int(b["wickets"]),
+                     "fours": int(b["conceded_n4"]), "sixes": int(b["conceded_n6"]),
+                     "wides": int(b["wides"]), "no_balls": int(b["no_balls"]),
+                     "overs": overs_text(int(b["legal_balls"]), comp.balls_per_over),
+                     "economy": _r(b["economy"], 2)},
+            "expected": {"economy": _r(exp["economy"], 4),
+                         "wicket_rate": _r(exp["wicket_rate"], 5),
+                         "fours": _r(exp["fours"], 5), "sixes": _r(exp["sixes"], 5),
+                         "dots": _r(exp["dots"], 5)},
+            "small_sample": fit.small_sample,
+        }
+        cards.append(card)
+    cards.sort(key=lambda c: (c["team"], c["kind"], c["position"], c["player"]["id"]))
+
+    skill = cal.ratings.skill()
+    team_list = []
+    for t in teams:
+        sheet = sheets.get(t, {"batting_order": [], "wicketkeeper": None, "reserves": [], "bowlers": []})
+        entry = {"name": t, "short_name": shorts[t], "batting_order": sheet["batting_order"],
+                 "reserves": sheet["reserves"], "bowlers": sheet["bowlers"]}
+        if sheet["wicketkeeper"]:
+            entry["wicketkeeper"] = sheet["wicketkeeper"]
+        team_list.append(entry)
+    league_fig = model.league()
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "competition": {"code": comp.code, "name": comp.name, "nation": comp.nation, "sex": comp.sex},
+        "season": normalise_season(comp, season),
+        "format": comp.format,
+        "generator": f"cardgen {__version__}",
+        "attribution": ATTRIBUTION,
+        "fielding_chart": {"cells": cal.cells},
+        "fielding": {"catch": _r(skill.catch, 6), "run_out_single": _r(skill.run_out_single, 6),
+                     "run_out_with_keeper": _r(skill.run_out_with_keeper, 6),
+                     "stumping": _r(skill.stumping, 6)},
+        "teams": team_list,
+        "league": stats.league,
+        "expected_league": _round_tree(league_fig),
+        "cards": cards,
+    }
+
+
+def _round_tree(x):
+    if isinstance(x, dict):
+        return {k: _round_tree(v) for k, v in x.items()}
+    if isinstance(x, float):
+        return round(x, 6)
+    return x
+
+
+def build_card_set(comp: Competition, season: str, source: str | None = None,
+                   cache: Cache | None = None) -> dict:
+    """The season's card set as a dict valid against card-set.schema.json."""
+    from cardgen.stats.load import season_stats
+    season = normalise_season(comp, season)
+    stats = season_stats(comp, season, source, cache=cache)
+    return card_set_from_stats(stats, comp, season)
+
+
+def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str) -> dict:
+    return card_sets_from_calibration(calibrate(stats), comp, season)
+
+
+def card_set_path(card_set: dict, out_dir: Path) -> Path:
+    from cardgen.competitions import get_competition
+    comp = get_competition(card_set["competition"]["code"])
+    return Path(out_dir) / set_name(comp, card_set["season"]) / FILE_NAME
+
+
+def dumps(card_set: dict) -> str:
+    return json.dumps(card_set, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
+
+
+def write_card_set(card_set: dict, out_dir: Path) -> Path:
+    """Write `<out_dir>/<CODE>_<season>/card-set.json` atomically; return its path."""
+    path = card_set_path(card_set, out_dir)
+    atomic_write_text(path, dumps(card_set))
+    return path
+
+
+def load_card_set(path: Path | str) -> dict:
+    """Read a card set (a card-set.json file, or a set folder containing one)."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / FILE_NAME
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CardSetError(f"no card set at {p}") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise CardSetError(f"{p} is not a readable card set: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION or "cards" not in doc:
+        raise CardSetError(f"{p} is not a version-{SCHEMA_VERSION} card set")
+    return doc

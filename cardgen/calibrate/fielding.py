@@ -1,0 +1,103 @@
+"""The set's fielding chart (6 x 20 cells): the league's extras, LBWs, run-outs, stumpings and chances.
+
+Every `F` reads one of the 120 cells with equal probability, so the league rate of a result is
+(share of deliveries reaching the chart) x (cells holding it) / 120. The share is common to all
+results, so what the chart fixes is the *ratio* between them, and with whole cells those ratios
+are rational numbers n_k / n_wide. We pick the number of wide cells whose rounded partners
+(no-balls, leg byes, byes, LBWs) come closest to the league's ratios, then meet run-outs and
+stumpings exactly with a mix of certain cells and chances (their conversion is tuned through
+the RO and keeper ratings). Extras are counted in runs, each chart extra being one run, so team
+totals and economies keep every real extra run. The remaining cells are catch chances.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from cardgen.calibrate.model import FIELD_COLS, FIELD_ROWS
+
+CELLS = FIELD_ROWS * FIELD_COLS
+MIN_CATCH_CHANCES = 4
+
+
+@dataclass
+class ChartPlan:
+    counts: dict[str, int]  # fielding result -> number of cells
+    wide_cells: int
+    ratio_errors: dict[str, float]  # relative error of each rounded ratio to wides
+
+
+def league_event_counts(league: dict) -> dict[str, float]:
+    kinds = league.get("dismissal_kinds", {})
+    return {"wide": league["wide_runs"], "no_ball": league["no_ball_runs"],
+            "leg_bye": league["leg_byes"], "bye": league["byes"],
+            "lbw": kinds.get("lbw", 0), "run_out": kinds.get("run out", 0),
+            "stumped": kinds.get("stumped", 0)}
+
+
+def plan_counts(league: dict, run_out_p: float = 0.5, stumping_p: float = 0.7) -> ChartPlan:
+    """Cell counts for the fixed results; run-out/stumping split into certain cells and chances."""
+    ev = league_event_counts(league)
+    if ev["wide"] <= 0:
+        ev["wide"] = 1.0  # a league without wides still gets one cell so the chart can scale
+    best: tuple | None = None
+    for n_wide in range(8, 90):
+        scale = n_wide / ev["wide"]
+        counts = {"wide": n_wide}
+        errors = {}
+        for k in ("no_ball", "leg_bye", "bye", "lbw"):
+            want = ev[k] * scale
+            n = int(round(want))
+            if want > 0 and n == 0:
+                n = 1
+            counts[k] = n
+            errors[k] = abs(n / want - 1) if want > 0 else 0.0
+        need_ro, need_st = ev["run_out"] * scale, ev["stumped"] * scale
+        ro_fixed = int(np.floor(need_ro * 0.6))
+        ro_chance = max(1, int(np.ceil((need_ro - ro_fixed) / run_out_p)))
+        st_fixed = int(np.floor(need_st * 0.5))
+        st_chance = max(1, int(np.ceil((need_st - st_fixed) / stumping_p)))
+        counts.update(run_out=ro_fixed, run_out_chance=ro_chance, stumped=st_fixed,
+                      stumping_chance=st_chance)
+        used = sum(counts.values())
+        if used + MIN_CATCH_CHANCES > CELLS:
+            break
+        # the listed targets (no-balls, leg byes, LBWs) count fully, byes half
+        score = max(errors["no_ball"], errors["leg_bye"], errors["lbw"], 0.5 * errors["bye"])
+        key = (round(score, 4), -n_wide)
+        if best is None or key < best[0]:
+            best = (key, counts, errors)
+    assert best is not None
+    counts = dict(best[1])
+    counts["catch_chance"] = CELLS - sum(counts.values())
+    return ChartPlan(counts=counts, wide_cells=counts["wide"], ratio_errors=best[2])
+
+
+def layout(counts: dict[str, int]) -> list[list[str]]:
+    """Place the cells: run-outs and their chances spread over the six d6 rows (so both ends and
+    both kinds of run-out occur), everything else filled row by row in a fixed order."""
+    cells: list[list[str | None]] = [[None] * FIELD_COLS for _ in range(FIELD_ROWS)]
+    row_cycle = [1, 4, 0, 3, 2, 5]  # d6 = 2, 5, 1, 4, 3, 6: single-fielder rows first
+    fill = [0] * FIELD_ROWS
+
+    def put(result: str, row: int) -> None:
+        cells[row][fill[row]] = result
+        fill[row] += 1
+
+    i = 0
+    for result in ("run_out", "run_out_chance"):
+        for _ in range(counts.get(result, 0)):
+            put(result, row_cycle[i % FIELD_ROWS])
+            i += 1
+    order = ("wide", "no_ball", "leg_bye", "bye", "lbw", "stumped", "stumping_chance",
+             "caught", "bowled", "catch_chance", "0", "1", "2", "3", "4", "6")
+    rest = [r for r in order for _ in range(counts.get(r, 0))]
+    # spread each result across rows: walk the free cells column by column
+    free = [(r, c) for c in range(FIELD_COLS) for r in range(FIELD_ROWS) if c >= fill[r]]
+    free.sort(key=lambda rc: (rc[1], rc[0]))
+    if len(rest) != len(free):
+        raise ValueError(f"fielding plan has {len(rest) + sum(fill)} cells, not {CELLS}")
+    for (r, c), result in zip(free, rest):
+        cells[r][c] = result
+    return [[str(x) for x in row] for row in cells]

@@ -1,0 +1,150 @@
+"""Who is on a card: printed name, roles, country, teams (short names, usual XI, keeper), usage."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
+from cardgen.competitions import Competition
+
+BATTING_ROLES = ("Opening", "Top", "Middle", "Wicketkeeper", "All-Rounder", "*")
+ALL_ROUNDER_BALLS_PER_INNINGS = 12  # bowls at least two overs an innings he bowls...
+ALL_ROUNDER_MIN_BALLS = 60          # ...over a real spell of the season, and also bats
+
+
+def _text(value) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    s = str(value).strip()
+    return s or None
+
+
+def printed_name(cricsheet_name: str, attrs: dict | None) -> str:
+    """Known-as name where a source gives one, else first and last word of the full name, else
+    the Cricsheet name."""
+    attrs = attrs or {}
+    known = _text(attrs.get("known_as"))
+    if known:
+        return known
+    full = _text(attrs.get("full_name"))
+    if full:
+        words = full.split()
+        return words[0] if len(words) == 1 else f"{words[0]} {words[-1]}"
+    return cricsheet_name
+
+
+def role_from_attributes(playing_role: str | None) -> str | None:
+    role = (playing_role or "").casefold()
+    if not role:
+        return None
+    if "keeper" in role:
+        return "Wicketkeeper"
+    if "allrounder" in role or "all-rounder" in role or "all rounder" in role:
+        return "All-Rounder"
+    if "opening" in role:
+        return "Opening"
+    if "top" in role:
+        return "Top"
+    if "middle" in role:
+        return "Middle"
+    if role.startswith("bowler"):
+        return "*"
+    return None  # "Batter": position decides
+
+
+def inferred_batting_role(position: int | None, balls_bowled: int, innings_bowled: int,
+                          balls_faced: int, kept: bool) -> str:
+    if kept:
+        return "Wicketkeeper"
+    bowls = (balls_bowled >= ALL_ROUNDER_MIN_BALLS and innings_bowled > 0
+             and balls_bowled / innings_bowled >= ALL_ROUNDER_BALLS_PER_INNINGS)
+    if bowls and balls_faced > 0 and position is not None and position <= 8:
+        return "All-Rounder"
+    if position is None or position > 8:
+        return "*"
+    if position <= 2:
+        return "Opening"
+    if position == 3:
+        return "Top"
+    return "Middle"
+
+
+def batting_role(attrs: dict | None, position: int | None, balls_bowled: int,
+                 innings_bowled: int, balls_faced: int, kept: bool) -> str:
+    from_attr = role_from_attributes(_text((attrs or {}).get("playing_role")))
+    if from_attr is not None:
+        return from_attr
+    return inferred_batting_role(position, balls_bowled, innings_bowled, balls_faced, kept)
+
+
+def bowling_role(attrs: dict | None) -> str:
+    t = _text((attrs or {}).get("bowling_type"))
+    return t if t in ("Spin", "Medium", "Pace") else "*"
+
+
+def usage_letter(legal_balls: int, innings: int, balls_per_over: int) -> str:
+    """A+ = the maximum (4 overs / 20 balls) every innings bowled; A 3-4, B 2-3, C 1-2, D < 1
+    average overs per innings bowled (100-ball: balls / 5, so 20 balls = 4)."""
+    if innings <= 0:
+        return "D"
+    units = legal_balls / balls_per_over / innings
+    if legal_balls >= 4 * balls_per_over * innings:
+        return "A+"
+    if units >= 3:
+        return "A"
+    if units >= 2:
+        return "B"
+    if units >= 1:
+        return "C"
+    return "D"
+
+
+def short_names(teams: list[str]) -> dict[str, str]:
+    """Team names as printed on cards: the city; a city two teams share gets the nickname's
+    initial in parentheses ("Sydney (T)")."""
+    def city(name: str) -> str:
+        words = name.split()
+        return " ".join(words[:-1]) if len(words) > 1 else name
+    counts = Counter(city(t) for t in teams)
+    out = {}
+    for t in teams:
+        c = city(t)
+        out[t] = f"{c} ({t.split()[-1][0]})" if counts[c] > 1 else c
+    return out
+
+
+def team_sheets(lineups: pd.DataFrame, bowling: pd.DataFrame) -> dict[str, dict]:
+    """Per team: usual XI in batting order, wicketkeeper, reserves, bowlers by usage."""
+    sheets = {}
+    for team, g in lineups.groupby("team", sort=True):
+        per = g.groupby("player_id").agg(matches=("match_id", "nunique"),
+                                         position=("batting_position", "median"),
+                                         kept=("keeper", "sum"))
+        per = per.reset_index().sort_values(["matches", "position", "player_id"],
+                                            ascending=[False, True, True])
+        keeper_rows = per[per["kept"] > 0].sort_values(["kept", "matches", "player_id"],
+                                                       ascending=[False, False, True])
+        keeper = keeper_rows["player_id"].iloc[0] if len(keeper_rows) else None
+        xi = list(per["player_id"].iloc[:11])
+        if keeper is not None and keeper not in xi:
+            xi = xi[:10] + [keeper]
+        order = per.set_index("player_id").loc[xi].sort_values(["position", "matches"],
+                                                                 ascending=[True, False])
+        batting_order = list(order.index)
+        reserves = [p for p in per["player_id"] if p not in set(batting_order)]
+        b = bowling[bowling["team"] == team].sort_values(["legal_balls", "player_id"],
+                                                          ascending=[False, True])
+        sheets[team] = {"batting_order": batting_order, "wicketkeeper": keeper,
+                        "reserves": reserves, "bowlers": list(b["player_id"])}
+    return sheets
+
+
+def usual_positions(lineups: pd.DataFrame) -> dict[tuple[str, str], int]:
+    """Median batting position per (player, team) over the innings he batted; 12+ if he never did."""
+    out: dict[tuple[str, str], int] = {}
+    for (pid, team), g in lineups.groupby(["player_id", "team"]):
+        batted = g[g["batted"]]
+        out[(pid, team)] = int(np.floor(batted["batting_position"].median())) if len(batted) else 12
+    return out

@@ -1,0 +1,111 @@
+"""Fielding ratings: C (catching), RO (run-outs) and the wicketkeeper's rating, all 1-20.
+
+A rating is a success probability in twentieths (a chance succeeds when d20 <= rating). Each
+player's rate per match (catches, run-outs; stumpings per match kept) is shrunk toward the league
+rate with a prior worth PRIOR_MATCHES matches (empirical Bayes: a player with few matches is
+mostly league average), then scaled so the rating is proportional to his rate and the league's
+match-weighted mean rating equals the conversion rate calibration assumes. Rounding and the 1..20
+clip move that mean, so the scale is solved for (bisection) rather than fixed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from cardgen.calibrate.expect import FieldingSkill
+
+PRIOR_MATCHES = 3.0  # prior weight, in matches, of the league rate in each player's shrunk rate
+CATCH_MEAN = 15.0    # catch chances convert 75% on average (T20 drop rates run about 20-25%)
+RUN_OUT_MEAN = 10.0  # nominal; re-solved so the chart's run-outs match the league's
+KEEPER_MEAN = 14.0   # nominal; re-solved so the chart's stumpings match the league's
+
+
+def shrunk_rate(events: np.ndarray, exposure: np.ndarray, prior: float = PRIOR_MATCHES) -> np.ndarray:
+    events = np.asarray(events, float)
+    exposure = np.asarray(exposure, float)
+    league = events.sum() / exposure.sum() if exposure.sum() > 0 else 0.0
+    return (events + prior * league) / (exposure + prior)
+
+
+def ratings_for_mean(rate: np.ndarray, weights: np.ndarray, target_mean: float) -> np.ndarray:
+    """Integer ratings 1..20 proportional to `rate` whose weighted mean is as close as possible to
+    `target_mean` (bisection on the scale; the mean is monotone in it)."""
+    rate = np.asarray(rate, float)
+    w = np.asarray(weights, float)
+    if len(rate) == 0:
+        return np.zeros(0, dtype=int)
+    ref = (w @ rate) / w.sum() if w.sum() > 0 and (w @ rate) > 0 else 0.0
+    if ref <= 0:
+        return np.full(len(rate), int(np.clip(round(target_mean), 1, 20)))
+
+    def make(scale: float) -> np.ndarray:
+        return np.clip(np.floor(scale * rate / ref + 0.5), 1, 20).astype(int)
+
+    lo, hi = 0.0, 40.0 * 20
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if (w @ make(mid)) / w.sum() < target_mean:
+            lo = mid
+        else:
+            hi = mid
+    best = min((make(lo), make(hi)), key=lambda r: abs((w @ r) / w.sum() - target_mean))
+    return best
+
+
+@dataclass
+class Ratings:
+    """Ratings per (player_id, team) row of the fielding table."""
+    table: pd.DataFrame  # player_id, team, matches, matches_kept, catch, run_out, keeper (nullable)
+
+    def skill(self) -> FieldingSkill:
+        t = self.table
+        keepers = t[t["matches_kept"] > 0]
+        return FieldingSkill.from_ratings(
+            t["catch"].to_numpy(), t["run_out"].to_numpy(),
+            keepers["keeper"].to_numpy(float), keepers["run_out"].to_numpy(),
+            fielder_weights=t["matches"].to_numpy(float),
+            keeper_weights=keepers["matches_kept"].to_numpy(float))
+
+    def lookup(self) -> dict[tuple[str, str], dict]:
+        out = {}
+        for r in self.table.itertuples():
+            out[(r.player_id, r.team)] = {
+                "catch": int(r.catch), "run_out": int(r.run_out),
+                "keeper": None if pd.isna(r.keeper) else int(r.keeper)}
+        return out
+
+
+def compute_ratings(fielding: pd.DataFrame, run_out_mean: float = RUN_OUT_MEAN,
+                    keeper_mean: float = KEEPER_MEAN, catch_mean: float = CATCH_MEAN) -> Ratings:
+    f = fielding[fielding["matches"] > 0].reset_index(drop=True)
+    matches = f["matches"].to_numpy(float)
+    t = f[["player_id", "team", "matches", "matches_kept"]].copy()
+    t["catch"] = ratings_for_mean(shrunk_rate(f["catches"], matches), matches, catch_mean)
+    t["run_out"] = ratings_for_mean(shrunk_rate(f["run_outs"], matches), matches, run_out_mean)
+    kept = f["matches_kept"].to_numpy(float)
+    is_keeper = kept > 0
+    keeper = np.full(len(f), np.nan)
+    if is_keeper.any():
+        keeper[is_keeper] = ratings_for_mean(
+            shrunk_rate(f.loc[is_keeper, "stumpings"], kept[is_keeper]), kept[is_keeper], keeper_mean)
+    t["keeper"] = pd.array([None if np.isnan(k) else int(k) for k in keeper], dtype="Int64")
+    return Ratings(t)
+
+
+def skill_from_card_set(card_set: dict) -> FieldingSkill:
+    """League-average fielding skill from a card set's printed ratings (one entry per player and
+    team; weights: matches and matches kept when the set records them, else equal)."""
+    seen: dict[tuple[str, str], dict] = {}
+    for c in card_set["cards"]:
+        seen.setdefault((c["player"]["id"], c["team"]), c)
+    if "fielding" in card_set:
+        f = card_set["fielding"]
+        return FieldingSkill(f["catch"], f["run_out_single"], f["run_out_with_keeper"], f["stumping"])
+    catch = [c["player"].get("catch", 10) for c in seen.values()]
+    ro = [c["player"].get("run_out", 10) for c in seen.values()]
+    keepers = [c for c in seen.values() if c["player"].get("keeper")]
+    k = [c["player"]["keeper"] for c in keepers] or [10]
+    kro = [c["player"].get("run_out", 10) for c in keepers] or [10]
+    return FieldingSkill.from_ratings(catch, ro, k, kro)

@@ -1,0 +1,199 @@
+"""Solve each card so the player, against the league-average opponent, reproduces his real season.
+
+In play a delivery reads the bowler's card half the time and the striker's half the time, so
+    P(outcome | player vs average) = 1/2 (card_player A) + 1/2 (mean_card_opponent A)
+where A maps card results to outcomes (F through the fielding chart). Setting that equal to the
+player's real rates gives the "2 x player - average" card, done exactly: each figure that
+matters is a ratio of linear functions of the slots (e.g. runs off the bat / balls faced), so
+"figure = target" is one linear equation in the slots. We solve the weighted equations with
+non-negative slots summing to 100 (bounded least squares), then search whole-slot moves (one or
+two slots at a time) on the exact, non-linear expectation, minimising the weighted error of runs,
+dismissals, 4s, 6s and dots. League means are iterated to a fixed point.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+import numpy as np
+from scipy.optimize import lsq_linear
+
+from cardgen.calibrate.expect import LeagueModel
+from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
+                                     CHARGED_TO_BOWLER, FACED, LEGAL, N_OUT, OUT, SLOTS,
+                                     STRIKER_OUT)
+
+STRIKER_RESULTS = ("W", "F", "0", "1", "2", "4", "6")
+BOWLER_RESULTS = ("B", "W", "F", "0", "1", "2", "4", "6")
+
+# Tolerances used as error units (relative for the headline figures). The headline rates are
+# weighted far above the shape terms so the search never trades them away.
+HEADLINE_TOL = {"strike_rate": 0.005, "economy": 0.005, "dismissal_rate": 0.0125,
+                "wicket_rate": 0.0125}
+
+
+@dataclass
+class Target:
+    """A card's real per-ball figures (after shrinkage) and the weights of each in the fit."""
+    kind: str  # "striker" | "bowler"
+    figures: dict[str, float]
+    weights: dict[str, float] = field(default_factory=dict)
+    scales: dict[str, float] = field(default_factory=dict)  # error unit of each figure
+
+
+def _indicator(name: str) -> np.ndarray:
+    v = np.zeros(N_OUT)
+    v[OUT[name]] = 1.0
+    return v
+
+
+DOTS = FACED - (BAT_RUNS > 0).astype(float)
+F_DISMISSAL = _indicator("lbw") + _indicator("stumped") + _indicator("run_out_striker")
+EXTRAS_BOWLER = _indicator("wide") + _indicator("no_ball")
+
+
+def _ratio_terms(kind: str, model: LeagueModel) -> dict[str, tuple[np.ndarray, np.ndarray, float]]:
+    """figure -> (numerator vector, denominator vector, constant added to numerator per delivery)."""
+    if kind == "striker":
+        ns = model.non_striker_run_out
+        return {
+            "runs": (BAT_RUNS, FACED, 0.0),
+            "dismissal_rate": (STRIKER_OUT, FACED, ns),
+            "fours": (_indicator("4"), FACED, 0.0),
+            "sixes": (_indicator("6"), FACED, 0.0),
+            "dots": (DOTS, FACED, 0.0),
+            "ones": (_indicator("1"), FACED, 0.0),
+            "field_outs": (F_DISMISSAL, FACED, ns),
+        }
+    return {
+        "conceded": (BAT_RUNS + CHARGED_TO_BOWLER, LEGAL, 0.0),
+        "wicket_rate": (BOWLER_WICKET, LEGAL, 0.0),
+        "fours": (_indicator("4"), LEGAL, 0.0),
+        "sixes": (_indicator("6"), LEGAL, 0.0),
+        "dots": (DOTS, LEGAL, 0.0),
+        "ones": (_indicator("1"), LEGAL, 0.0),
+        "extras": (EXTRAS_BOWLER, LEGAL, 0.0),
+        "bowled": (_indicator("bowled"), LEGAL, 0.0),
+    }
+
+
+def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
+    """Bounded least-squares card (real-valued slots >= 0 summing to 100)."""
+    opponent = model.mean_bowler if target.kind == "striker" else model.mean_striker
+    allowed = STRIKER_RESULTS if target.kind == "striker" else BOWLER_RESULTS
+    half = model.a / (2 * SLOTS)  # d p / d slot
+    const = opponent @ half        # opponent's half of the delivery
+    rows, rhs = [], []
+    for name, (num, den, extra) in _ratio_terms(target.kind, model).items():
+        w = target.weights.get(name, 0.0)
+        t = target.figures.get(name)
+        if not w or t is None:
+            continue
+        vec = num - t * den
+        scale = w / target.scales.get(name, max(abs(t), 1e-3))
+        rows.append(scale * (half @ vec))
+        rhs.append(-scale * (const @ vec + extra))
+    big = 1e4
+    rows.append(big * np.ones(len(CARD_RESULTS)))
+    rhs.append(big * SLOTS)
+    ub = np.array([SLOTS if r in allowed else 1e-9 for r in CARD_RESULTS], float)
+    res = lsq_linear(np.array(rows), np.array(rhs), bounds=(np.zeros(len(ub)), ub), method="bvls")
+    x = np.clip(res.x, 0, None)
+    x[ub < 1] = 0.0
+    return x * SLOTS / x.sum()
+
+
+def round_slots(x: np.ndarray) -> np.ndarray:
+    """Largest-remainder rounding to whole slots summing to 100."""
+    base = np.floor(x).astype(int)
+    short = SLOTS - base.sum()
+    order = np.argsort(-(x - base), kind="stable")
+    base[order[:short]] += 1
+    return base
+
+
+class Scorer:
+    """Weighted error of stacks of integer cards for one target (exact expectation)."""
+
+    def __init__(self, target: Target, model: LeagueModel) -> None:
+        self.target = target
+        self.model = model
+
+    def figures(self, slots: np.ndarray) -> dict[str, np.ndarray]:
+        if self.target.kind == "striker":
+            f = self.model.striker(slots)
+            f["runs"] = f["strike_rate"] / 100
+            p = None
+        else:
+            f = self.model.bowler(slots)
+            f["conceded"] = f["economy"] / 6
+        return f
+
+    def error(self, slots: np.ndarray) -> np.ndarray:
+        t = self.target
+        if t.kind == "striker":
+            from cardgen.calibrate.expect import delivery
+            p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit)
+            faced = p @ FACED
+            ns = self.model.non_striker_run_out
+            fig = {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
+                   "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
+                   "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
+                   "field_outs": (p @ F_DISMISSAL + ns) / faced}
+        else:
+            from cardgen.calibrate.expect import delivery
+            p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
+            legal = p @ LEGAL
+            fig = {"conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
+                   "wicket_rate": p @ BOWLER_WICKET / legal,
+                   "fours": p[..., OUT["4"]] / legal, "sixes": p[..., OUT["6"]] / legal,
+                   "dots": p @ DOTS / legal, "ones": p[..., OUT["1"]] / legal,
+                   "extras": p @ EXTRAS_BOWLER / legal, "bowled": p[..., OUT["bowled"]] / legal}
+        err = np.zeros(slots.shape[:-1])
+        for name, w in t.weights.items():
+            if not w or name not in fig:
+                continue
+            tv = t.figures[name]
+            rel = (fig[name] - tv) / t.scales.get(name, max(abs(tv), 1e-3))
+            err = err + (w * rel) ** 2
+        return err
+
+
+def _moves(allowed: tuple[str, ...]) -> np.ndarray:
+    idx = [CARD_INDEX[r] for r in allowed]
+    singles = []
+    for i, j in product(idx, idx):
+        if i != j:
+            m = np.zeros(len(CARD_RESULTS), int)
+            m[i] -= 1
+            m[j] += 1
+            singles.append(m)
+    singles = np.array(singles)
+    doubles = (singles[:, None, :] + singles[None, :, :]).reshape(-1, len(CARD_RESULTS))
+    moves = np.unique(np.vstack([singles, doubles]), axis=0)
+    return moves[np.abs(moves).sum(axis=1) > 0]
+
+
+_MOVES = {"striker": _moves(STRIKER_RESULTS), "bowler": _moves(BOWLER_RESULTS)}
+
+
+def integer_card(target: Target, model: LeagueModel, start: np.ndarray,
+                 max_steps: int = 60) -> np.ndarray:
+    """Steepest descent over one- and two-slot moves from `start` on the exact error."""
+    scorer = Scorer(target, model)
+    moves = _MOVES[target.kind]
+    current = start.astype(int).copy()
+    best = float(scorer.error(current[None, :].astype(float))[0])
+    for _ in range(max_steps):
+        cand = current[None, :] + moves
+        cand = cand[(cand >= 0).all(axis=1)]
+        errs = scorer.error(cand.astype(float))
+        k = int(np.argmin(errs))
+        if errs[k] >= best - 1e-12:
+            break
+        best, current = float(errs[k]), cand[k]
+    return current
+
+
+def solve_card(target: Target, model: LeagueModel) -> np.ndarray:
+    return integer_card(target, model, round_slots(continuous_card(target, model)))

@@ -1,0 +1,109 @@
+"""Card sets built from the real BBL 2024-25 and Hundred 2024 data: schema, printed facts, CLI."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from cardgen.calibrate.cardset import (CardSetError, card_set_from_stats, load_card_set,
+                                       write_card_set)
+from cardgen.calibrate.model import chart_to_slots
+from cardgen.competitions import get_competition
+
+SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "card-set.schema.json"
+
+
+@pytest.fixture(scope="session")
+def bbl_set(bbl_stats) -> dict:
+    return card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25")
+
+
+@pytest.fixture(scope="session")
+def hundred_set(hundred_stats) -> dict:
+    return card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")
+
+
+def _card(card_set: dict, cricsheet_name: str, kind: str) -> dict:
+    found = [c for c in card_set["cards"]
+             if c["player"]["cricsheet_name"] == cricsheet_name and c["kind"] == kind]
+    assert len(found) == 1, f"{cricsheet_name} {kind}: {len(found)} cards"
+    return found[0]
+
+
+@pytest.mark.parametrize("which", ["bbl_set", "hundred_set"])
+def test_card_set_is_schema_valid_and_charts_cover_1_to_100(which, request):
+    card_set = request.getfixturevalue(which)
+    jsonschema.validate(card_set, json.loads(SCHEMA.read_text()))
+    for card in card_set["cards"]:
+        slots = chart_to_slots(card["chart"])  # raises unless 1..100 is covered exactly once
+        assert slots.sum() == 100
+        if card["kind"] == "striker":
+            assert all(r["result"] != "B" for r in card["chart"])
+        else:
+            assert card["usage"]["letter"] in ("A+", "A", "B", "C", "D")
+        assert card["player"]["batting_role"] in ("Opening", "Top", "Middle", "Wicketkeeper",
+                                                  "All-Rounder", "*")
+    cells = card_set["fielding_chart"]["cells"]
+    assert len(cells) == 6 and all(len(row) == 20 for row in cells)
+    results = {c for row in cells for c in row}
+    assert {"wide", "no_ball", "leg_bye", "lbw", "catch_chance", "run_out_chance",
+            "stumping_chance"} <= results
+
+
+def test_teams_have_short_names_orders_and_keepers(bbl_set):
+    teams = {t["name"]: t for t in bbl_set["teams"]}
+    assert len(teams) == 8
+    assert teams["Sydney Thunder"]["short_name"] == "Sydney (T)"
+    assert teams["Sydney Sixers"]["short_name"] == "Sydney (S)"
+    assert teams["Perth Scorchers"]["short_name"] == "Perth"
+    ids = {c["player"]["id"] for c in bbl_set["cards"]}
+    for t in teams.values():
+        assert len(t["batting_order"]) == 11
+        assert t["wicketkeeper"] in t["batting_order"]
+        assert set(t["bowlers"]) <= ids
+        assert not set(t["reserves"]) & set(t["batting_order"])
+
+
+def test_cj_green_bowler_card(bbl_set):
+    card = _card(bbl_set, "CJ Green", "bowler")
+    assert card["usage"] == {"letter": "A", "innings": 11}
+    assert card["real"]["economy"] == 7.34
+    assert card["real"]["overs"] == "41.0"
+    assert card["real"]["dismissals"] == 12
+    assert card["team"] == "Sydney Thunder"
+
+
+def test_c_connolly_striker_card(bbl_set):
+    card = _card(bbl_set, "C Connolly", "striker")
+    real = card["real"]
+    assert (real["strike_rate"], real["balls"], real["high_score"], real["fours"], real["sixes"]) \
+        == (131.46, 267, 66, 20, 19)
+    assert card["player"]["name"] == "Cooper Connolly"
+
+
+def test_write_and_load_round_trip(bbl_set, tmp_path):
+    path = write_card_set(bbl_set, tmp_path)
+    assert path == tmp_path / "BBL_2024-25" / "card-set.json"
+    assert load_card_set(path) == json.loads(json.dumps(bbl_set))
+    assert load_card_set(path.parent)["season"] == "2024-25"
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(CardSetError):
+        load_card_set(tmp_path / "bad.json")
+    with pytest.raises(CardSetError):
+        load_card_set(tmp_path / "missing.json")
+
+
+def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
+    from cardgen.cli import main
+    monkeypatch.setenv("CARDGEN_CACHE", str(tmp_path / "cache"))
+    runner = CliRunner()
+    result = runner.invoke(main, ["calibrate", "--competition", "BBL", "--season", "2024-25",
+                                  "--source", str(mirror), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    path = tmp_path / "out" / "BBL_2024-25" / "card-set.json"
+    assert path.is_file() and "wrote" in result.output
+    bad = runner.invoke(main, ["calibrate", "--competition", "NOPE", "--season", "2024"])
+    assert bad.exit_code != 0 and "Traceback" not in bad.output
