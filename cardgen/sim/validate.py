@@ -1,0 +1,244 @@
+"""`validate`: every card against the league-average opponent, real beside simulated.
+
+Each striker card faces the league-average bowler (each delivery's bowler card drawn in
+proportion to real balls bowled, which is the calibration layer's ball-weighted mean card) and
+each bowler card the league-average striker, for N balls, with the league-average fielding
+side (`cardgen.calibrate.ratings.skill_from_card_set`). Deliveries run in sequence per stream
+so no-balls give real free hits.
+
+Tolerance (the pass/fail rule): a qualified card (>= 60 real balls) passes a metric when its real
+rate lies inside the 95% interval of what the simulated card would produce over the same number
+of balls: sim +/- 1.96 * sqrt(v / n_real + v / n_sim), v the simulated per-ball variance (ratio
+estimator for strike rate and economy). This is the same question as the calibration layer's
+analytic report (is the real figure a plausible draw from the card?), asked by simulation.
+A card passes when all four of its metrics pass; the run passes when at least 95% of qualified
+cards pass. Separately, the simulated figure must agree with the analytic `expected` figure of
+the card within 4 simulation standard errors (a check of the engine, not of the cards).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from cardgen.sim import fast
+from cardgen.sim import model as m
+from cardgen.sim.model import CompiledSet
+
+QUALIFY_BALLS = 60
+Z95 = 1.959964
+ENGINE_Z = 4.0          # |sim - analytic| / sim s.e. above this flags an engine disagreement
+PASS_SHARE = 0.95
+STREAMS_PER_CARD = 40   # independent delivery streams per card, run side by side
+
+STRIKER_METRICS = ("strike_rate", "dismissal_rate", "fours", "sixes")
+BOWLER_METRICS = ("economy", "wicket_rate", "fours", "sixes")
+SCALE = {"strike_rate": 100.0, "economy": 6.0}
+
+
+@dataclass
+class FieldingOdds:
+    catch: float
+    run_out_single: float
+    run_out_with_keeper: float
+    stumping: float
+
+
+def league_fielding(card_set: dict[str, Any]) -> FieldingOdds:
+    from cardgen.calibrate.ratings import skill_from_card_set
+    s = skill_from_card_set(card_set)
+    return FieldingOdds(s.catch, s.run_out_single, s.run_out_with_keeper, s.stumping)
+
+
+def _opponent_weights(cards: list[dict[str, Any]]) -> np.ndarray:
+    w = np.array([max(int((c.get("real") or {}).get("balls", 0) or 0), 0) for c in cards], float)
+    return w / w.sum() if w.sum() > 0 else np.full(len(cards), 1 / len(cards))
+
+
+def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, rows: np.ndarray,
+                        n_balls: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Per card row (of `kind`), sums over ~n_balls deliveries against the average opponent.
+
+    Returns per-card sums of the denominator (balls faced / legal balls), of each metric's
+    numerator and of the moments the intervals need.
+    """
+    k = STREAMS_PER_CARD
+    lanes = np.repeat(rows, k)
+    n_lanes = len(lanes)
+    steps = int(np.ceil(n_balls / k))
+    opp_cards = cs.bowler_cards if kind == "striker" else cs.striker_cards
+    cum = np.cumsum(_opponent_weights(opp_cards))
+    cum[-1] = 1.0
+    odds = league_fielding(card_set)
+    lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int8).ravel()
+    fielding = cs.fielding.astype(np.int8).ravel()
+    n_b = len(cs.bowler_lut)
+    names = ("y", "runs", "out", "fours", "sixes", "deliveries", "non_striker_out")
+    sums = {n: np.zeros(n_lanes) for n in names}
+    sq = {n: np.zeros(n_lanes) for n in ("runs", "out", "fours", "sixes")}
+    cross = {n: np.zeros(n_lanes) for n in ("runs", "out", "fours", "sixes")}
+    y2 = np.zeros(n_lanes)
+    free_hit = np.zeros(n_lanes, bool)
+    for _ in range(steps):
+        opp = np.searchsorted(cum, rng.random(n_lanes), side="right")
+        bowler, striker = (opp, lanes) if kind == "striker" else (lanes, opp)
+        card_d6 = rng.integers(0, 6, n_lanes)
+        roll = rng.integers(0, 100, n_lanes)
+        chart_d6 = rng.integers(0, 6, n_lanes)
+        chart_d20 = rng.integers(0, 20, n_lanes)
+        chance = 20.0 * (1.0 - rng.random(n_lanes))        # uniform on (0, 20]
+        with_keeper = (chart_d6 != 1) & (chart_d6 != 4)
+        code, run_out = fast.resolve(
+            lut, fielding, n_b, bowler, striker, free_hit, card_d6, roll, chart_d6, chart_d20,
+            chance, catcher_c=20 * odds.catch,
+            fielder_ro=np.where(with_keeper, 20 * odds.run_out_with_keeper, 20 * odds.run_out_single),
+            keeper_ro=20.0, keeper_rating=20 * odds.stumping, with_keeper=with_keeper)
+        bat = fast.BAT_RUNS[code]
+        if kind == "striker":
+            y = fast.FACED[code]
+            runs = bat
+            out = fast.STRIKER_OUT[code] + (run_out & (chart_d6 < 3))
+        else:
+            y = fast.LEGAL[code]
+            runs = bat + fast.BOWLER_EXTRAS[code]
+            out = fast.STRIKER_OUT[code]
+        x = {"runs": runs, "out": out, "fours": bat == 4, "sixes": bat == 6}
+        sums["y"] += y
+        y2 += y * y
+        for n, v in x.items():
+            sums[n] += v
+            sq[n] += v * v
+            cross[n] += v * y
+        sums["deliveries"] += 1
+        sums["non_striker_out"] += run_out & (chart_d6 >= 3)
+        free_hit = (code == m.NO_BALL) | (free_hit & (code == m.WIDE))
+
+    def per_card(a: np.ndarray) -> np.ndarray:
+        return a.reshape(len(rows), k).sum(axis=1)
+
+    out = {n: per_card(v) for n, v in sums.items()}
+    out["y2"] = per_card(y2)
+    out.update({f"{n}_sq": per_card(v) for n, v in sq.items()})
+    out.update({f"{n}_xy": per_card(v) for n, v in cross.items()})
+    return out
+
+
+def _ratio_stats(s: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Rate R = sum x / sum y and the per-unit variance v (delta method), per card."""
+    n = s["deliveries"]
+    r = s[name] / s["y"]
+    ey = s["y"] / n
+    ed2 = (s[f"{name}_sq"] - 2 * r * s[f"{name}_xy"] + r * r * s["y2"]) / n
+    return r, ed2 / ey
+
+
+def _real_rates(card: dict[str, Any], kind: str) -> tuple[int, dict[str, float]]:
+    real = card.get("real") or {}
+    balls = int(real.get("balls", 0) or 0)
+    if balls <= 0:
+        return 0, {}
+    runs = float(real.get("runs", 0) or 0)
+    rates = {"fours": real.get("fours", 0) / balls, "sixes": real.get("sixes", 0) / balls}
+    if kind == "striker":
+        rates |= {"strike_rate": 100 * runs / balls,
+                  "dismissal_rate": real.get("dismissals", 0) / balls}
+    else:
+        rates |= {"economy": 6 * runs / balls, "wicket_rate": real.get("dismissals", 0) / balls}
+    return balls, rates
+
+
+def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Generator,
+                   cs: CompiledSet | None = None) -> pd.DataFrame:
+    """One row per card: real, simulated and analytic figures, intervals and pass flags."""
+    cs = cs or m.compile_card_set(card_set)
+    # the non-striker's run-outs: a batter spends as many deliveries at the other end as on
+    # strike (the calibration layer's model); measured from average-vs-average deliveries
+    weights = _opponent_weights(cs.striker_cards)
+    avg_rows = np.searchsorted(np.cumsum(weights), rng.random(STREAMS_PER_CARD * 25),
+                               side="right").clip(max=len(weights) - 1)
+    avg = simulate_deliveries(cs, card_set, "striker", avg_rows, 200, rng)
+    nsro_per_delivery = avg["non_striker_out"].sum() / avg["deliveries"].sum()
+
+    frames = []
+    for kind, cards, metrics in (("striker", cs.striker_cards, STRIKER_METRICS),
+                                 ("bowler", cs.bowler_cards, BOWLER_METRICS)):
+        rows = np.arange(len(cards))
+        s = simulate_deliveries(cs, card_set, kind, rows, n_balls, rng)
+        if kind == "striker":
+            # add non-striker run-outs to the striker's dismissals, per delivery at the other end
+            s["out"] = s["out"] + nsro_per_delivery * s["deliveries"]
+            s["out_sq"] = s["out_sq"] + nsro_per_delivery * s["deliveries"]
+            s["out_xy"] = s["out_xy"] + nsro_per_delivery * s["deliveries"]
+        table = []
+        for i, card in enumerate(cards):
+            n_real, real = _real_rates(card, kind)
+            row = {"kind": kind, "player_id": card["player"]["id"],
+                   "name": card["player"].get("name", card["player"]["id"]),
+                   "team": card["team"], "real_balls": n_real,
+                   "sim_balls": int(s["y"][i]), "qualified": n_real >= QUALIFY_BALLS}
+            ok_all = True
+            engine_ok = True
+            expected = card.get("expected") or {}
+            for metric in metrics:
+                num = {"strike_rate": "runs", "economy": "runs", "dismissal_rate": "out",
+                       "wicket_rate": "out", "fours": "fours", "sixes": "sixes"}[metric]
+                r, v = _ratio_stats({k: (a[i] if isinstance(a, np.ndarray) else a)
+                                     for k, a in s.items()}, num)
+                scale = SCALE.get(metric, 1.0)
+                sim = float(r * scale)
+                sim_se = float(np.sqrt(v / s["y"][i]) * scale)
+                row[f"sim_{metric}"] = round(sim, 4)
+                row[f"real_{metric}"] = round(real[metric], 4) if metric in real else None
+                if n_real > 0:
+                    half = Z95 * float(np.sqrt(v / n_real + v / s["y"][i])) * scale
+                    row[f"lo_{metric}"] = round(sim - half, 4)
+                    row[f"hi_{metric}"] = round(sim + half, 4)
+                    ok = bool(abs(real[metric] - sim) <= half + 1e-9)
+                else:
+                    row[f"lo_{metric}"] = row[f"hi_{metric}"] = None
+                    ok = True
+                row[f"ok_{metric}"] = ok
+                ok_all &= ok
+                if metric in expected and expected[metric] is not None:
+                    exp = float(expected[metric])
+                    row[f"expected_{metric}"] = exp
+                    z = (sim - exp) / sim_se if sim_se > 0 else 0.0
+                    row[f"engine_z_{metric}"] = round(z, 3)
+                    engine_ok &= abs(z) <= ENGINE_Z
+            row["ok"] = ok_all
+            row["engine_ok"] = engine_ok
+            table.append(row)
+        frames.append(pd.DataFrame(table))
+    return pd.concat(frames, ignore_index=True)
+
+
+@dataclass
+class ValidationSummary:
+    qualified: int
+    passed: int
+    pass_share: float
+    metric_pass: dict[str, float]
+    engine_disagreements: int
+    failures: pd.DataFrame
+
+    @property
+    def ok(self) -> bool:
+        return self.pass_share >= PASS_SHARE
+
+
+def summarise(table: pd.DataFrame) -> ValidationSummary:
+    q = table[table["qualified"]]
+    metric_pass = {}
+    for col in [c for c in table.columns if c.startswith("ok_")]:
+        vals = q[col].dropna()
+        vals = vals[q.loc[vals.index, col.replace("ok_", "real_")].notna()]
+        if len(vals):
+            metric_pass[col[3:]] = round(float(vals.astype(bool).mean()), 4)
+    passed = int(q["ok"].sum())
+    share = passed / len(q) if len(q) else 1.0
+    return ValidationSummary(qualified=len(q), passed=passed, pass_share=share,
+                             metric_pass=metric_pass,
+                             engine_disagreements=int((~table["engine_ok"]).sum()),
+                             failures=q[~q["ok"]])
