@@ -47,7 +47,8 @@ def _require(mapping: Any, key: str, where: str) -> Any:
 
 
 def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+    if (isinstance(value, bool) or not isinstance(value, (int, float))
+            or (isinstance(value, float) and not value.is_integer())):
         raise ParseError(f"{where}: expected an integer, got {value!r}")
     return int(value)
 
@@ -57,7 +58,7 @@ def parse_match(raw: bytes | str | dict, match_id: str) -> ParsedMatch:
     if isinstance(raw, (bytes, str)):
         try:
             data = json.loads(raw)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, UnicodeDecodeError, RecursionError) as exc:
             raise ParseError(f"match {match_id}: not valid JSON ({exc.__class__.__name__})") from exc
     else:
         data = raw
@@ -66,7 +67,8 @@ def parse_match(raw: bytes | str | dict, match_id: str) -> ParsedMatch:
         return _parse(data, match_id, where)
     except ParseError:
         raise
-    except (TypeError, AttributeError, KeyError, ValueError) as exc:
+    except (TypeError, AttributeError, KeyError, IndexError, ValueError, OverflowError,
+            RecursionError) as exc:
         raise ParseError(f"{where}: unexpected structure ({exc})") from exc
 
 

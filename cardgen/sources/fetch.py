@@ -12,6 +12,7 @@ import json
 import os
 import re
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -80,8 +81,8 @@ def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) 
     for name, raw in files:
         try:
             info = json.loads(raw).get("info", {})
-        except (ValueError, AttributeError):
-            raise ParseError(f"{name}: not a Cricsheet JSON match file")
+        except (ValueError, AttributeError, RecursionError) as exc:
+            raise ParseError(f"{name}: not a Cricsheet JSON match file") from exc
         if isinstance(info, dict) and belongs_to(info, comp, season):
             out.append(MatchFile(_match_id(name), raw))
     return sorted(out, key=lambda m: m.match_id)
@@ -93,8 +94,10 @@ def _zip_members(data: bytes, origin: str) -> Iterator[tuple[str, bytes]]:
             for name in zf.namelist():
                 if name.endswith(".json"):
                     yield name, zf.read(name)
-    except (zipfile.BadZipFile, EOFError, zipfile.LargeZipFile) as exc:
-        raise ParseError(f"{origin}: not a readable zip ({exc})") from exc
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
+            NotImplementedError, RuntimeError, zlib.error) as exc:
+        # truncated, corrupt, encrypted or oddly compressed: all "not a readable zip"
+        raise ParseError(f"{origin}: not a readable zip ({exc.__class__.__name__})") from exc
 
 
 def season_folder(root: Path, comp: Competition, season: str) -> Path:
@@ -172,7 +175,8 @@ def _valid_zip(data: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             return zf.testzip() is None
-    except (zipfile.BadZipFile, EOFError, ValueError):
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
+            NotImplementedError, RuntimeError, zlib.error):
         return False
 
 

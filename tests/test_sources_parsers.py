@@ -1,0 +1,223 @@
+"""Parsers on real and broken input: the Cricsheet match parser, the zip reader, the cricinfo page.
+
+Property tests (hypothesis) feed broken JSON, zips and HTML: the only exception allowed out is
+the named `ParseError`; anything else (KeyError, TypeError, RecursionError...) is a crash.
+"""
+from __future__ import annotations
+
+import copy
+import io
+import json
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from cardgen.errors import ParseError
+from cardgen.sources.cricinfo import CricinfoProfile, parse_player_page
+from cardgen.sources.cricsheet import ParsedMatch, parse_match
+from cardgen.sources.fetch import _zip_members
+
+FIXTURES = Path(__file__).parent / "fixtures"
+MIRROR = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "cricsheet"
+# a real match: the first BBL 2024-25 file of the mirror
+REAL_MATCH_PATH = sorted((MIRROR / "bbl_2024-25").glob("*.json"))[0]
+REAL_MATCH = REAL_MATCH_PATH.read_bytes()
+REAL_DOC = json.loads(REAL_MATCH)
+PAGE = (FIXTURES / "cricinfo_player_787073.html").read_text()
+
+PROPERTY = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _paths(doc: Any, prefix: tuple = ()) -> list[tuple]:
+    """Paths into a JSON document, for targeted damage (two items of each list are enough)."""
+    out = [prefix]
+    if isinstance(doc, dict):
+        for k, v in doc.items():
+            out.extend(_paths(v, prefix + (k,)))
+    elif isinstance(doc, list):
+        for i, v in enumerate(doc[:2]):
+            out.extend(_paths(v, prefix + (i,)))
+    return out
+
+
+DOC_PATHS = [p for p in _paths(REAL_DOC) if p]
+
+
+def _replace(doc: Any, path: tuple, value: Any) -> Any:
+    doc = copy.deepcopy(doc)
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return doc
+
+
+def _delete(doc: Any, path: tuple) -> Any:
+    doc = copy.deepcopy(doc)
+    node = doc
+    for key in path[:-1]:
+        node = node[key]
+    del node[path[-1]]
+    return doc
+
+
+def _parses_or_parse_error(call) -> object | None:
+    try:
+        return call()
+    except ParseError:
+        return None
+
+
+# -- Cricsheet match files ---------------------------------------------------------------
+
+def test_real_match_parses():
+    parsed = parse_match(REAL_MATCH, REAL_MATCH_PATH.stem)
+    assert parsed.match["balls_per_over"] == 6
+    assert {p["team"] for p in parsed.players} == set(REAL_DOC["info"]["teams"])
+    assert sum(d["runs_total"] for d in parsed.deliveries) == sum(
+        dl["runs"]["total"] for inn in REAL_DOC["innings"] for ov in inn["overs"] for dl in ov["deliveries"])
+
+
+@pytest.mark.parametrize("raw", [b"", b"{", b"[]", b"null", b'{"info": 3}', b"\xff\xfe\x00",
+                                 b'{"info": {"teams": ["A"]}, "innings": []}', b"[" * 100_000])
+def test_broken_json_is_a_parse_error(raw):
+    with pytest.raises(ParseError):
+        parse_match(raw, "broken")
+
+
+@PROPERTY
+@given(cut=st.integers(min_value=0, max_value=len(REAL_MATCH) - 2))
+def test_truncated_match_file_is_a_parse_error(cut):
+    with pytest.raises(ParseError):
+        parse_match(REAL_MATCH[:cut], "cut")
+
+
+@PROPERTY
+@given(raw=st.binary(max_size=200))
+def test_random_bytes_never_crash_the_match_parser(raw):
+    _parses_or_parse_error(lambda: parse_match(raw, "random"))
+
+
+@PROPERTY
+@given(doc=json_values)
+def test_random_json_never_crashes_the_match_parser(doc):
+    _parses_or_parse_error(lambda: parse_match(json.dumps(doc), "random"))
+
+
+@PROPERTY
+@given(path=st.sampled_from(DOC_PATHS), value=json_values, delete=st.booleans())
+def test_damaged_real_match_is_parsed_or_refused_by_name(path, value, delete):
+    damaged = _delete(REAL_DOC, path) if delete else _replace(REAL_DOC, path, value)
+    result = _parses_or_parse_error(lambda: parse_match(damaged, "damaged"))
+    assert result is None or isinstance(result, ParsedMatch)
+
+
+@pytest.mark.parametrize("path, value", [(("info", "teams"), 3), (("info", "balls_per_over"), 1e309),
+                                         (("info", "registry"), {"people": ["x"]}), (("innings", 0, "overs"), {"x": 1})])
+def test_damage_that_must_be_refused(path, value):
+    with pytest.raises(ParseError):
+        parse_match(_replace(REAL_DOC, path, value), "damaged")
+
+
+# -- zips ----------------------------------------------------------------------------------
+
+def _real_zip() -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path in sorted((MIRROR / "bbl_2024-25").glob("*.json"))[:3]:
+            zf.writestr(path.name, path.read_bytes())
+    return buf.getvalue()
+
+
+REAL_ZIP = _real_zip()
+
+
+def test_real_zip_reads():
+    assert len(list(_zip_members(REAL_ZIP, "test"))) == 3
+
+
+@PROPERTY
+@given(cut=st.integers(min_value=0, max_value=len(REAL_ZIP) - 1))
+def test_truncated_zip_is_a_parse_error(cut):
+    with pytest.raises(ParseError):
+        list(_zip_members(REAL_ZIP[:cut], "cut"))
+
+
+@PROPERTY
+@given(offset=st.integers(min_value=0, max_value=len(REAL_ZIP) - 1), junk=st.binary(min_size=1, max_size=16))
+def test_corrupted_zip_reads_or_is_a_parse_error(offset, junk):
+    damaged = REAL_ZIP[:offset] + junk + REAL_ZIP[offset + len(junk):]
+    _parses_or_parse_error(lambda: list(_zip_members(damaged, "damaged")))
+
+
+# -- ESPNcricinfo player page ------------------------------------------------------------------
+
+def test_cricinfo_page_gives_known_as_full_name_and_styles():
+    p = parse_player_page(PAGE)
+    assert p == CricinfoProfile(
+        cricinfo_id="787073", known_as="Chris Green", full_name="Christopher James Green",
+        country="Australia", born="October 01, 1993, Durban, Natal, South Africa",
+        batting_style="Right hand Bat", bowling_style="Right arm Offbreak",
+        playing_role="Bowling Allrounder")
+
+
+def test_cricinfo_page_without_next_data_uses_visible_blocks():
+    start = PAGE.index('<script id="__NEXT_DATA__"')
+    page = PAGE[:start] + PAGE[PAGE.index("</script>", start) + len("</script>"):]
+    p = parse_player_page(page, "787073")
+    assert (p.known_as, p.full_name, p.playing_role) == ("Chris Green", "Christopher James Green",
+                                                         "Bowling Allrounder")
+    assert p.country is None  # the country comes only from the page data
+    assert p.cricinfo_id == "787073"
+
+
+def test_cricinfo_page_with_broken_next_data_still_reads():
+    page = PAGE.replace('{"props":{"appPageProps"', '{"props":{"appPageProps"::', 1)
+    p = parse_player_page(page)
+    assert (p.full_name, p.batting_style) == ("Christopher James Green", "Right hand Bat")
+
+
+def test_cricinfo_next_data_only():
+    start = PAGE.index('<main>')
+    page = PAGE[:start] + PAGE[PAGE.index("</main>") + len("</main>"):]
+    p = parse_player_page(page)
+    # the data's own lower-case styles, when the visible blocks are gone
+    assert (p.batting_style, p.bowling_style, p.playing_role) == (
+        "right-hand bat", "right-arm offbreak", "bowling allrounder")
+
+
+@pytest.mark.parametrize("html", ["", "<html><body><p>Not a player</p></body></html>", "<<<>>>"])
+def test_non_player_page_is_a_parse_error(html):
+    with pytest.raises(ParseError):
+        parse_player_page(html)
+
+
+@PROPERTY
+@given(cut=st.integers(min_value=0, max_value=len(PAGE)))
+def test_truncated_cricinfo_page_reads_or_is_a_parse_error(cut):
+    result = _parses_or_parse_error(lambda: parse_player_page(PAGE[:cut]))
+    assert result is None or isinstance(result, CricinfoProfile)
+
+
+@PROPERTY
+@given(text=st.text(max_size=300))
+def test_random_html_never_crashes_the_cricinfo_parser(text):
+    _parses_or_parse_error(lambda: parse_player_page(text))
+
+
+@PROPERTY
+@given(data=json_values)
+def test_random_next_data_never_crashes_the_cricinfo_parser(data):
+    page = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
+    _parses_or_parse_error(lambda: parse_player_page(page))
