@@ -66,7 +66,8 @@ def competitions(source: str | None) -> None:
     """List the supported competitions and the seasons available offline."""
     from cardgen.sources.fetch import is_url, offline_seasons
     cache = Cache()
-    cached_names = {p.name for p in cache.root.iterdir() if p.is_dir()} if cache.root.is_dir() else set()
+    cached_names = ({p.name for p in cache.root.iterdir() if p.is_dir() and cache.is_complete(p.name)}
+                    if cache.root.is_dir() else set())
     root = Path(source) if source and not is_url(source) else None
     click.echo(f"{'code':<10} {'format':<9} {'sex':<6} {'name':<32} offline seasons")
     for comp in COMPETITIONS:
@@ -80,8 +81,11 @@ def competitions(source: str | None) -> None:
 @competition_options
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
               show_default=True, help="How to print the tables.")
-@click.option("--table", "which", type=click.Choice(["batting", "bowling", "fielding", "league", "all"]),
-              default="all", show_default=True, help="Which table to print.")
+@click.option("--table", "which",
+              type=click.Choice(["batting", "bowling", "fielding", "league", "attributes", "lineups",
+                                 "innings", "matches", "all"]),
+              default="all", show_default=True,
+              help="Which table to print (all = batting, bowling, fielding and league).")
 @click.option("--refresh", is_flag=True, help="Rebuild the tables from the source, ignoring the cache.")
 @friendly_errors
 def stats(competition: str, season: str, source: str | None, fmt: str, which: str,
