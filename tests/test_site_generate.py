@@ -89,7 +89,8 @@ def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25"
             card["usage"] = {"letter": "A", "innings": 11}
             card["real"].update({"overs": "41.0", "economy": 7.34})
         cards.append(card)
-        _png(folder / "png" / f"{pid}-{kind}.png", f"{name} {kind}",
+        slug = lambda text: re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+        _png(folder / "png" / f"{len(cards):03d}-{slug(team)}-{slug(name)}-{kind}.png", f"{name} {kind}",
              "#0b4f9c" if kind == "striker" else "#8a1c1c")
     card_set = {
         "schema_version": 1, "season": season, "format": "T20",
@@ -332,3 +333,20 @@ def test_text_colours_meet_wcag_aa_contrast(built_site):
         hi, lo = sorted((_luminance(palette[fg]), _luminance(palette[bg])), reverse=True)
         ratio = (hi + 0.05) / (lo + 0.05)
         assert ratio >= 4.5, (fg, bg, round(ratio, 2))  # WCAG 2 AA for normal text
+
+
+def test_a_minimal_card_set_still_publishes(tmp_path):
+    """Only the schema's required fields: no teams, real figures, PNGs or PDFs."""
+    folder = tmp_path / "HUNDRED_2024"
+    folder.mkdir()
+    minimal = {"schema_version": 1, "competition": {"code": "HUNDRED", "name": "The Hundred (men)"},
+               "season": "2024", "format": "100-ball", "fielding_chart": {"cells": [["0"] * 20] * 6},
+               "cards": [{"player": {"id": "x1", "name": "Solo"}, "team": "Oval Invincibles",
+                          "kind": "striker", "chart": _chart("striker")}]}
+    jsonschema.validate(minimal, json.loads(SCHEMA.read_text()))
+    (folder / "card-set.json").write_text(json.dumps(minimal))
+    site = generate_site(tmp_path).site_dir
+    html = (site / "sets/HUNDRED_2024/index.html").read_text()
+    assert "no image in this build" in html and "Not validated yet" in html
+    assert "Solo" in (site / "sets/HUNDRED_2024/players/x1.html").read_text()
+    assert check_links(site).broken == []

@@ -94,7 +94,7 @@ def _number(value: Any, places: int = 2) -> str:
 
 def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | None:
     """The real-season figure that an `expected` figure estimates, from the card's counts."""
-    if key in real and isinstance(real[key], (int, float)) and not isinstance(real[key], bool) \
+    if isinstance(real.get(key), (int, float)) and not isinstance(real[key], bool) \
             and ("rate" in key or key == "economy"):
         return float(real[key])
     balls = real.get("balls")
@@ -115,6 +115,10 @@ def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | N
 
 def _places(key: str) -> int:
     return 2 if key in ("strike_rate", "economy") else 3
+
+
+EXPECTED_LABEL = {"fours": "4s per ball", "sixes": "6s per ball", "dots": "Dot balls per ball",
+                  "wicket_rate": "Wickets per ball", "dismissal_rate": "Dismissals per ball"}
 
 
 def _humanise(key: str) -> str:
@@ -194,7 +198,9 @@ def _card_views(kit: KitSet) -> list[CardView]:
             lo, hi, code = row.get("lo"), row.get("hi"), str(row.get("result"))
             chart.append((f"{lo}" if lo == hi else f"{lo}–{hi}", "•" if code == "0" else code,
                           RESULT_LABEL.get(code, code)))
-        real = card.get("real") if isinstance(card.get("real"), dict) else {}
+        real = dict(card["real"]) if isinstance(card.get("real"), dict) else {}
+        if real.pop("high_score_not_out", False) and isinstance(real.get("high_score"), int):
+            real["high_score"] = f"{real['high_score']}*"  # not out, as scorecards print it
         real_rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
                                      if k == "dismissals" else _humanise(k)), _number(v))
                      for k, v in sorted(real.items(), key=lambda kv: (REAL_ORDER.index(kv[0]) if kv[0] in REAL_ORDER
@@ -208,7 +214,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
             got = _real_rate(key, real, balls_per_over)
             places = _places(key)
             diff = f"{got - exp:+.{places}f}" if got is not None else "—"
-            versus.append((_humanise(key), _number(got, places) if got is not None else "—",
+            versus.append((EXPECTED_LABEL.get(key, _humanise(key)), _number(got, places) if got is not None else "—",
                            _number(float(exp), places), diff))
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
@@ -301,7 +307,9 @@ def filter_page_name(team_slug: str | None, kind: str | None) -> str:
 
 
 def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]]) -> dict[str, Any]:
-    comp = kit.card_set.get("competition", {})
+    raw = kit.card_set.get("competition") if isinstance(kit.card_set.get("competition"), dict) else {}
+    comp = {"code": str(raw.get("code", "")), "name": str(raw.get("name") or raw.get("code") or kit.name),
+            "nation": str(raw.get("nation") or "")}
     return {
         "name": kit.name, "title": kit.title, "competition": comp,
         "season": kit.card_set.get("season", ""), "format": kit.card_set.get("format", ""),

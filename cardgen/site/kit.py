@@ -111,28 +111,42 @@ def _card_key(card: dict[str, Any]) -> tuple[str, str]:
 def match_card_pngs(folder: Path, cards: list[dict[str, Any]]) -> dict[int, str]:
     """Find each card's PNG under `png/`.
 
-    A card may name its file (`png` field); otherwise the file whose name holds the player id and
-    the card kind (striker/bowler) is taken, which is how the renderer names them.
+    A card may name its file (`png` field). Otherwise the renderer's name is matched:
+    `NNN-<team>-<name>-<kind>.png` (NNN = print order). A file name holding the player id and the
+    kind is accepted too. Files are never given to two cards.
     """
     png_dir = folder / "png"
     if not png_dir.is_dir():
         return {}
     files = sorted(p for p in png_dir.rglob("*.png") if p.is_file())
+    taken: set[Path] = set()
     found: dict[int, str] = {}
+
+    def take(index: int, path: Path) -> None:
+        taken.add(path)
+        found[index] = path.relative_to(folder).as_posix()
+
     for index, card in enumerate(cards):
         named = card.get("png")
         if isinstance(named, str) and (folder / named).is_file():
-            found[index] = Path(named).as_posix()
+            take(index, folder / named)
+    # same team, name and kind twice is possible (two players called J Smith): the print order
+    # (batting position, then id) decides, as it does for the renderer's numbering
+    order = sorted(range(len(cards)), key=lambda i: (cards[i].get("position") if isinstance(
+        cards[i].get("position"), int) else 99, str(cards[i]["player"].get("id", ""))))
+    for index in order:
+        if index in found:
             continue
+        card = cards[index]
+        suffix = f"-{_slug(str(card.get('team', '')))}-{_slug(str(card['player'].get('name', '')))}-{card['kind']}.png"
         player_id, kind = _card_key(card)
-        if not player_id:
-            continue
-        team = _slug(str(card.get("team", "")))
-        candidates = [p for p in files if player_id in p.stem and kind in p.stem.lower()]
-        if len(candidates) > 1 and team:  # a player who moved clubs has a card per team
-            candidates = [p for p in candidates if team in _slug(p.relative_to(png_dir).as_posix())] or candidates
-        if candidates:
-            found[index] = candidates[0].relative_to(folder).as_posix()
+        match = next((p for p in files if p not in taken and re.fullmatch(r"\d+", p.name[:-len(suffix)] or "-")
+                      and p.name.endswith(suffix)), None)
+        if match is None and player_id:
+            match = next((p for p in files if p not in taken and player_id in p.stem
+                          and kind in p.stem.lower()), None)
+        if match is not None:
+            take(index, match)
     return found
 
 
