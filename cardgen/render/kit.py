@@ -1,10 +1,12 @@
 """The whole printable kit for one card set, written atomically to <out>/<CODE>_<season>/."""
 from __future__ import annotations
 
+import multiprocessing
 import os
 import shutil
 import sys
 import tempfile
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,6 +40,7 @@ class KitOptions:
     backs: bool = False
     images: bool = True  # card PNGs and TTS sheets
     progress: bool = True
+    workers: int = min(2, os.cpu_count() or 1)  # processes for the images (1 = no pool)
 
 
 @dataclass
@@ -99,8 +102,59 @@ def _swap_in(new: Path, final: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+def _image_jobs(views: list[CardView]) -> list[list[tuple[int, CardView]]]:
+    """Cards grouped by team, with their index in the printed order (for the PNG names)."""
+    by_team: dict[str, list[tuple[int, CardView]]] = {}
+    for index, view in enumerate(views, 1):
+        by_team.setdefault(view.team, []).append((index, view))
+    return list(by_team.values())
+
+
+def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -> list[str]:
+    """One team's card PNGs (300 dpi), TTS face sheets and TTS back; returns the names written."""
+    dpi = load_layout("sheets")["png_dpi"]
+    names = []
+    for index, view in job:
+        name = f"png/{png_name(index, view)}"
+        atomic_write_bytes(work / name, png_bytes(card_image(view, dpi, ink_saver)))
+        names.append(name)
+    team_views = [view for _, view in job]
+    team = slug(team_views[0].team)
+    for n, sheet in enumerate(tts_sheets(team_views, ink_saver), 1):
+        names.append(f"tts/{team}-{n}.png")
+        atomic_write_bytes(work / names[-1], png_bytes(sheet))
+    back = card_image(team_views[0], dpi, ink_saver, back=True, show_kind=False)
+    names.append(f"tts/{team}-back.png")
+    atomic_write_bytes(work / names[-1], png_bytes(back))
+    return names
+
+
+class _InlinePool:
+    """The executor interface without processes (workers = 1)."""
+
+    def submit(self, fn, *args):  # type: ignore[no-untyped-def]
+        future: Future = Future()
+        future.set_result(fn(*args))
+        return future
+
+    def shutdown(self, cancel_futures: bool = False) -> None:
+        pass
+
+
+def _pool(workers: int):  # type: ignore[no-untyped-def]
+    if workers <= 1:
+        return _InlinePool()
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+
+
 def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
-    """Write every PDF, the card PNGs, TTS sheets and card-set.json; return what was written."""
+    """Write every PDF, the card PNGs, TTS sheets and card-set.json to <out>/<CODE>_<season>/.
+
+    Everything goes to a staging folder beside it first and is renamed into place at the end, so
+    an interrupted build leaves the previous kit intact and a finished one replaces it whole.
+    """
     for paper in options.papers:
         if paper not in PAPERS:
             raise CardgenError(f"unknown paper {paper!r}; choose a4 or letter")
@@ -110,53 +164,52 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         raise CardgenError("the card set has no cards to print")
     credit = card_set.get("attribution") or ATTRIBUTION
     title = f"{card_set['competition']['code']} {card_set['season']}"
-    sheet_paper = options.papers[0]
+    sheet_paper = options.papers[0]  # the one-page sheets follow the first paper asked for
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / set_folder_name(card_set)
     staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=f".{final.name}.build-"))
     work = staging / final.name
     work.mkdir()
-    steps = len(views) * (len(options.papers) + (1 if options.images else 0)) + 5
-    bar = tqdm(total=steps, desc=f"build {title}", unit="step", file=sys.stderr,
-               disable=not options.progress or not sys.stderr.isatty())
     written: list[Path] = []
 
     def put(name: str, data: bytes) -> None:
-        path = work / name
-        atomic_write_bytes(path, data)
+        atomic_write_bytes(work / name, data)
         written.append(final / name)
 
+    sheets = {
+        "fielding-chart.pdf": lambda: render_fielding_pdf(printed, sheet_paper, credit, options.ink_saver),
+        "scoresheet.pdf": lambda: render_scoresheet_pdf(printed, sheet_paper, credit),
+        "team-sheets.pdf": lambda: render_team_sheets_pdf(printed, sheet_paper, credit),
+        "quick-reference.pdf": lambda: render_quick_reference_pdf(printed, sheet_paper, credit),
+    }
+    jobs = _image_jobs(views) if options.images else []
+    pool = _pool(options.workers) if jobs else None
+    bar = None
     try:
+        # images are independent per team: worker processes draw them while this process draws
+        # the PDFs (each file is written on its own, so the output is the same either way)
+        futures = [pool.submit(_team_images, job, work, options.ink_saver) for job in jobs] if pool else []
+        bar = tqdm(total=len(views) * len(options.papers) + len(sheets) + len(jobs),
+                   desc=f"build {title}", unit="step", file=sys.stderr,
+                   disable=not options.progress or not sys.stderr.isatty())
         written.append(final / _write_card_set_json(card_set, staging).name)
         for paper in options.papers:
             put(f"cards-{paper}.pdf", render_cards_pdf(
                 views, paper, f"{title} cards", credit, bleed=options.bleed, ink_saver=options.ink_saver,
                 backs=options.backs, progress=bar.update))
-        for name, render in (("fielding-chart.pdf", lambda: render_fielding_pdf(printed, sheet_paper, credit, options.ink_saver)),
-                             ("scoresheet.pdf", lambda: render_scoresheet_pdf(printed, sheet_paper, credit)),
-                             ("team-sheets.pdf", lambda: render_team_sheets_pdf(printed, sheet_paper, credit)),
-                             ("quick-reference.pdf", lambda: render_quick_reference_pdf(printed, sheet_paper, credit))):
+        for name, render in sheets.items():
             put(name, render())
             bar.update(1)
-        if options.images:
-            dpi = load_layout("sheets")["png_dpi"]
-            by_team: dict[str, list] = {}
-            for index, view in enumerate(views, 1):
-                image = card_image(view, dpi, options.ink_saver)
-                put(f"png/{png_name(index, view)}", png_bytes(image))
-                by_team.setdefault(view.team, []).append(image)
-                bar.update(1)
-            for team, images in by_team.items():
-                for n, sheet in enumerate(tts_sheets(images), 1):
-                    put(f"tts/{slug(team)}-{n}.png", png_bytes(sheet))
-                back = card_image(next(v for v in views if v.team == team), dpi, options.ink_saver, back=True,
-                                  show_kind=False)
-                put(f"tts/{slug(team)}-back.png", png_bytes(back))
+        for future in futures:
+            written.extend(final / name for name in future.result())
             bar.update(1)
         bar.close()
         _swap_in(work, final)
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         shutil.rmtree(staging, ignore_errors=True)
     return KitResult(final, written, len(views))
