@@ -110,13 +110,16 @@ _YEAR = re.compile(r"^(\d{4})$")
 def normalise_season(comp: Competition, season: str) -> str:
     """CLI form of a season: '2024-25' for split seasons, '2024' for calendar-year leagues.
 
-    Accepts '2024/25', '2024-2025' and, for a split-season league, a bare start year.
+    Accepts '2024/25' and '2024-2025'; a bare year for a split-season league (or a split season
+    for a calendar-year league) is an error that suggests the right form.
     """
     text = season.strip()
     m = _SPLIT.match(text)
     if m:
         start, end = int(m.group(1)), m.group(2)
         end_year = int(end) if len(end) == 4 else (start // 100) * 100 + int(end)
+        if len(end) == 2 and end_year < start:  # the century turns: 1999-00
+            end_year += 100
         if end_year != start + 1:
             raise UnknownSeason(f"season {season!r} is not two consecutive years (e.g. 2024-25)")
         if not comp.split_season:

@@ -32,6 +32,7 @@ def build_season_stats(comp: Competition, season: str, source: str | None = None
     folder = players_dir or default_players_dir(resolve_source(source))
     attrs = load_attributes(folder, ids)
     attrs = _add_scraped(attrs, folder, ids, cache)
+    attrs = _add_register_keys(attrs, folder, ids)
     return build_stats(data, comp, attrs)
 
 
@@ -50,6 +51,17 @@ def _add_scraped(attrs: pd.DataFrame, players_dir: Path | None, ids: list[str],
     if not len(scraped):
         return attrs
     return pd.concat([attrs, scraped], ignore_index=True) if len(attrs) else scraped
+
+
+def _add_register_keys(attrs: pd.DataFrame, players_dir: Path | None, ids: list[str]) -> pd.DataFrame:
+    """Players no source describes still get their ESPNcricinfo id (the rest is inferred later)."""
+    missing = sorted(set(ids) - set(attrs["player_id"]))
+    keys = cricinfo_keys(players_dir, missing)
+    if not keys:
+        return attrs
+    stubs = pd.DataFrame([{"player_id": pid, "key_cricinfo": key} for pid, key in sorted(keys.items())],
+                         columns=attrs.columns)
+    return pd.concat([attrs, stubs], ignore_index=True) if len(attrs) else stubs
 
 
 def _read_cached(cache: Cache, name: str) -> SeasonStats:
