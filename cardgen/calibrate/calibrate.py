@@ -21,15 +21,27 @@ from cardgen.stats.tables import SeasonStats
 
 SMALL_SAMPLE_BALLS = 60
 PRIOR_BALLS = 30.0
-FIXED_POINT_ROUNDS = 8
-INTEGER_ROUNDS = 2
+DEBUG = False
+FIXED_POINT_ROUNDS = 4
+INTEGER_ROUNDS = 3
 
-# weights of each figure in the fit: relative error / tolerance, headline figures dominate
-STRIKER_WEIGHTS = {"runs": 1 / 0.004, "dismissal_rate": 1 / 0.01, "fours": 1 / 0.08,
-                   "sixes": 1 / 0.08, "dots": 1 / 0.05, "ones": 1 / 0.15, "field_outs": 1 / 0.5}
-BOWLER_WEIGHTS = {"conceded": 1 / 0.004, "wicket_rate": 1 / 0.01, "fours": 1 / 0.08,
-                  "sixes": 1 / 0.08, "dots": 1 / 0.05, "ones": 1 / 0.15, "extras": 1 / 0.2,
-                  "bowled": 1 / 0.3}
+# Weights of each figure in the fit. Headline figures (runs, dismissals) are measured relative to
+# the player's own figure and dominate; shape figures (4s, 6s, dots, 1s, extras, kind of
+# dismissal) are measured relative to the league's figure, so an unreachable shape figure (a
+# batter with no sixes still faces bowlers who concede them) cannot drag a headline figure.
+HEADLINE = {"runs", "dismissal_rate", "bat", "wicket_rate"}
+STRIKER_WEIGHTS = {"runs": 1 / 0.004, "dismissal_rate": 1 / 0.01, "fours": 3.0, "sixes": 3.0,
+                   "dots": 3.0, "ones": 1.0, "field_outs": 0.5}
+BOWLER_WEIGHTS = {"bat": 1 / 0.004, "wicket_rate": 1 / 0.01, "fours": 3.0, "sixes": 3.0,
+                  "dots": 3.0, "ones": 1.0, "extras": 10.0, "bowled": 3.0}
+# Share of the chart's F content carried by the striker cards' F slots at the seed (the rest by
+# bowler cards): enough F on striker cards for fine control of dismissal rates.
+STRIKER_F_SHARE = 0.35
+# ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
+# own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
+# economical bowlers with more wides than they bowled.
+STRIKER_F_PRIOR_WEIGHT = 0.0
+STRIKER_F_PRIOR_SCALE = 5.0
 
 
 @dataclass
@@ -74,7 +86,8 @@ def league_bowler_rates(league: dict) -> dict[str, float]:
     legal = league["legal_balls"]
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"conceded": (league["runs_batter"] + league["wide_runs"] + league["no_ball_runs"]) / legal,
+    return {"bat": league["runs_batter"] / legal,
+            "conceded": (league["runs_batter"] + league["wide_runs"] + league["no_ball_runs"]) / legal,
             "wicket_rate": league["bowler_wickets"] / legal, "fours": o["4"] / legal,
             "sixes": o["6"] / legal, "dots": o["0"] / legal, "ones": o["1"] / legal,
             "extras": (league["wide_runs"] + league["no_ball_runs"]) / legal,
@@ -87,31 +100,99 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
               "sixes": row.sixes, "dots": row.dots, "ones": row.ones,
               "field_outs": row.out_lbw + row.out_stumped + row.out_run_out}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
-    scales = {k: max(abs(figs[k]), 0.25 * league_rates[k]) for k in figs}
+    scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
+              for k in figs}
     return Target("striker", figs, dict(STRIKER_WEIGHTS), scales)
 
 
 def bowler_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.legal_balls)
-    counts = {"conceded": row.runs_conceded, "wicket_rate": row.wickets, "fours": row.conceded_n4,
+    counts = {"bat": row.runs_off_bat, "conceded": row.runs_conceded, "wicket_rate": row.wickets, "fours": row.conceded_n4,
               "sixes": row.conceded_n6, "dots": row.dots, "ones": row.conceded_n1,
               "extras": row.wides + row.no_balls, "bowled": row.wk_bowled + row.wk_hit_wicket}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
-    scales = {k: max(abs(figs[k]), 0.25 * league_rates[k]) for k in figs}
+    scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
+              for k in figs}
     return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales)
 
 
-def _league_card(rates: dict[str, float], kind: str) -> np.ndarray:
-    """A rough starting card from league rates (only used to seed the fixed point)."""
-    x = np.zeros(len(CARD_RESULTS))
-    x[CARD_INDEX["W"]] = 100 * rates.get("dismissal_rate", rates.get("wicket_rate", 0.05))
-    x[CARD_INDEX["F"]] = 8.0
-    x[CARD_INDEX["1"]] = 100 * rates["ones"]
-    x[CARD_INDEX["4"]] = 100 * rates["fours"]
-    x[CARD_INDEX["6"]] = 100 * rates["sixes"]
-    x[CARD_INDEX["2"]] = 8.0
-    x[CARD_INDEX["0"]] = max(SLOTS - x.sum(), 0)
-    return x * SLOTS / x.sum()
+def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) -> None:
+    """Keep the ball-weighted mean of the targets equal to the league's.
+
+    Shrinking small samples toward the league moves their ball-weighted mean away from the
+    league (short stays are unlike the rest: tail-enders score slowly, part-time bowlers go for
+    plenty), and then the bowler and striker sides no longer describe the same deliveries, so the
+    league means have no fixed point. The difference is spread over the small samples in
+    proportion to their balls; qualified players keep their real figures."""
+    small = [f for f in fits if f.small_sample and f.balls > 0]
+    w_small = sum(f.balls for f in small)
+    w_all = sum(f.balls for f in fits)
+    if not small or w_small <= 0 or w_all <= 0:
+        return
+    for name, league_value in league_rates.items():
+        if name not in fits[0].target.figures:
+            continue
+        mean = sum(f.balls * f.target.figures[name] for f in fits) / w_all
+        shift = (league_value - mean) * w_all / w_small
+        for f in small:
+            f.target.figures[name] = max(f.target.figures[name] + shift, 0.0)
+
+
+def _qualified_rates(fits: list[CardFit], name: str) -> np.ndarray:
+    return np.array([f.target.figures[name] for f in fits if not f.small_sample])
+
+
+def seed_means(a: np.ndarray, league: dict, strikers: list[CardFit],
+               bowlers: list[CardFit]) -> tuple[np.ndarray, np.ndarray]:
+    """Starting mean cards for the fixed point, choosing the split the equations leave free.
+
+    Only the sum (bowler half + striker half) of each rate is pinned by the league, so how much
+    of, say, the dismissal rate sits on bowler cards is a free choice (a gauge). A striker can
+    never be less likely to be out than the bowler half alone makes him, and a bowler never take
+    fewer wickets than the striker half gives him; we pick the split that leaves the fewest
+    qualified players (then the smallest total relative gap) below those floors.
+    """
+    from cardgen.calibrate.model import BOWLER_WICKET, OUT, STRIKER_OUT
+    fvec = a[CARD_INDEX["F"]]
+    deliveries = league["deliveries"]
+    phi = (league["wide_runs"] / deliveries) / max(fvec[OUT["wide"]], 1e-9)  # P(F) per delivery
+    f_total = 200 * phi
+    f_s, f_b = STRIKER_F_SHARE * f_total, (1 - STRIKER_F_SHARE) * f_total
+    d_out, d_wkt = float(fvec @ STRIKER_OUT), float(fvec @ BOWLER_WICKET)
+    kinds = league["dismissal_kinds"]
+    ns_ro = phi * float(fvec[OUT["run_out_non_striker"]])
+    card_outs = league["dismissals"] / deliveries - phi * d_out - ns_ro  # from B/W slots
+    total_bw = max(200 * card_outs, 0.0)  # W_b + B_b + W_s in slots
+    r_s = _qualified_rates(strikers, "dismissal_rate")
+    r_b = _qualified_rates(bowlers, "wicket_rate")
+    best = None
+    for x in np.linspace(0, total_bw, 401):
+        floor_s = 0.5 * x / 100 + 0.5 * f_b / 100 * d_out + ns_ro
+        floor_b = 0.5 * (total_bw - x) / 100 + 0.5 * f_s / 100 * d_wkt
+        gap_s = np.clip(floor_s - r_s, 0, None) / np.maximum(r_s, 1e-3)
+        gap_b = np.clip(floor_b - r_b, 0, None) / np.maximum(r_b, 1e-3)
+        key = (int((gap_s > 0).sum() + (gap_b > 0).sum()), float(gap_s.sum() + gap_b.sum()))
+        if best is None or key < best[0]:
+            best = (key, x)
+    x = best[1]
+    bowled = kinds.get("bowled", 0) + kinds.get("hit wicket", 0)
+    caught = kinds.get("caught", 0) + kinds.get("caught and bowled", 0)
+    b_share = bowled / max(bowled + caught, 1)
+    o = league["outcomes_faced"]
+    faced = league["balls_faced"]
+
+    def card(w: float, b: float, f: float) -> np.ndarray:
+        c = np.zeros(len(CARD_RESULTS))
+        c[CARD_INDEX["B"]], c[CARD_INDEX["W"]], c[CARD_INDEX["F"]] = b, w, f
+        for r in ("1", "2", "4", "6"):
+            c[CARD_INDEX[r]] = 100 * o[r] / faced
+        c[CARD_INDEX["2"]] += 150 * o["3"] / faced  # a 3 is worth 1.5 twos
+        c[CARD_INDEX["0"]] = max(SLOTS - c.sum(), 0.0)
+        return c * SLOTS / c.sum()
+
+    mean_bowler = card(x * (1 - b_share), x * b_share, f_b)
+    mean_striker = card(total_bw - x, 0.0, f_s)
+    return mean_bowler, mean_striker
 
 
 def _weighted_mean(fits: list[CardFit], cards: list[np.ndarray]) -> np.ndarray:
@@ -169,15 +250,22 @@ def calibrate(stats: SeasonStats) -> Calibration:
     bowlers = [CardFit("bowler", r.player_id, r.team, int(r.legal_balls),
                        int(r.legal_balls) < SMALL_SAMPLE_BALLS, bowler_target(r, lb))
                for r in stats.bowling.itertuples() if r.legal_balls > 0]
-    model = LeagueModel(a, _league_card(lb, "bowler"), _league_card(ls, "striker"))
-    for _ in range(FIXED_POINT_ROUNDS):
+    recentre_small_samples(strikers, ls)
+    recentre_small_samples(bowlers, lb)
+    model = LeagueModel(a, *seed_means(a, stats.league, strikers, bowlers))
+    f_seed = float(model.mean_striker[CARD_INDEX["F"]])
+    for f in strikers if STRIKER_F_PRIOR_WEIGHT else ():
+        f.target.slot_prior["F"] = (f_seed, STRIKER_F_PRIOR_WEIGHT / STRIKER_F_PRIOR_SCALE)
+    for i in range(FIXED_POINT_ROUNDS):
+        if DEBUG: print("cont", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
         s_cards = [continuous_card(f.target, model) for f in strikers]
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_cards))
         b_cards = [continuous_card(f.target, model) for f in bowlers]
         model = LeagueModel(a, _weighted_mean(bowlers, b_cards), model.mean_striker)
     s_int = [round_slots(x) for x in s_cards]
     b_int = [round_slots(x) for x in b_cards]
-    for _ in range(INTEGER_ROUNDS):
+    for i in range(INTEGER_ROUNDS):
+        if DEBUG: print("int", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
         s_int = [integer_card(f.target, model, x) for f, x in zip(strikers, s_int)]
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
         b_int = [integer_card(f.target, model, x) for f, x in zip(bowlers, b_int)]

@@ -39,6 +39,7 @@ class Target:
     figures: dict[str, float]
     weights: dict[str, float] = field(default_factory=dict)
     scales: dict[str, float] = field(default_factory=dict)  # error unit of each figure
+    slot_prior: dict[str, tuple[float, float]] = field(default_factory=dict)  # result -> (slots, weight per slot)
 
 
 def _indicator(name: str) -> np.ndarray:
@@ -66,6 +67,7 @@ def _ratio_terms(kind: str, model: LeagueModel) -> dict[str, tuple[np.ndarray, n
             "field_outs": (F_DISMISSAL, FACED, ns),
         }
     return {
+        "bat": (BAT_RUNS, LEGAL, 0.0),
         "conceded": (BAT_RUNS + CHARGED_TO_BOWLER, LEGAL, 0.0),
         "wicket_rate": (BOWLER_WICKET, LEGAL, 0.0),
         "fours": (_indicator("4"), LEGAL, 0.0),
@@ -93,6 +95,11 @@ def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
         scale = w / target.scales.get(name, max(abs(t), 1e-3))
         rows.append(scale * (half @ vec))
         rhs.append(-scale * (const @ vec + extra))
+    for result, (value, w) in target.slot_prior.items():
+        row = np.zeros(len(CARD_RESULTS))
+        row[CARD_INDEX[result]] = w
+        rows.append(row)
+        rhs.append(w * value)
     big = 1e4
     rows.append(big * np.ones(len(CARD_RESULTS)))
     rhs.append(big * SLOTS)
@@ -144,7 +151,8 @@ class Scorer:
             from cardgen.calibrate.expect import delivery
             p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
             legal = p @ LEGAL
-            fig = {"conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
+            fig = {"bat": p @ BAT_RUNS / legal,
+                   "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
                    "wicket_rate": p @ BOWLER_WICKET / legal,
                    "fours": p[..., OUT["4"]] / legal, "sixes": p[..., OUT["6"]] / legal,
                    "dots": p @ DOTS / legal, "ones": p[..., OUT["1"]] / legal,
@@ -156,6 +164,8 @@ class Scorer:
             tv = t.figures[name]
             rel = (fig[name] - tv) / t.scales.get(name, max(abs(tv), 1e-3))
             err = err + (w * rel) ** 2
+        for result, (value, w) in t.slot_prior.items():
+            err = err + (w * (slots[..., CARD_INDEX[result]] - value)) ** 2
         return err
 
 
