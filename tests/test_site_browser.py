@@ -35,10 +35,6 @@ VIEWPORT = {"width": 1280, "height": 900}
 def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
     """The real BBL 2024-25 kit, built once by `cardgen build` into a temporary OUT folder."""
     out = tmp_path_factory.mktemp("site-out")
-    if os.environ.get("CARDGEN_SITE_SYNTHETIC"):  # only while `cardgen build` is being written
-        from test_site_generate import make_synthetic_kit
-        make_synthetic_kit(out)
-        return out
     assert "build" in main.commands, "`cardgen build` is not available: the site has no kit to publish"
     result = CliRunner().invoke(main, ["build", "--competition", "BBL", "--season", "2024-25",
                                        "--source", str(mirror), "--out", str(out)])

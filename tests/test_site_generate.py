@@ -183,6 +183,9 @@ def test_every_image_has_alt_text_and_every_page_a_language(built_site):
         assert soup.find("a", class_="skip")["href"] == "#main", rel
         for img in soup.find_all("img"):
             assert img.get("alt", "").strip(), (rel, img)
+        ids = [tag["id"] for tag in soup.find_all(id=True)]
+        assert len(ids) == len(set(ids)), rel  # duplicate ids break in-page links and labels
+        assert len(soup.find_all("h1")) == 1, rel
 
 
 def test_player_page_shows_card_real_and_expected(built_site):
