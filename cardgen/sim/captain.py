@@ -127,8 +127,14 @@ class Captain:
             raise CardSetError(f"team {team!r} has no striker cards")
         return max(rows)[2]
 
-    def side(self, team: str, xi: list[str], keeper_id: str | None) -> Side:
-        """A side from 11 player ids in batting order."""
+    def side(self, team: str, xi: list[str], keeper_id: str | None,
+             match_balls: dict[str, float] | None = None) -> Side:
+        """A side from 11 player ids in batting order.
+
+        Bowling weights: the real balls each bowled in this match when given (a replayed
+        fixture), with the season share as a small tie-breaker for the overs a shortened real
+        innings leaves over; else the season share.
+        """
         cs = self.cs
         if len(xi) != 11:
             raise CardSetError(f"{team}: XI has {len(xi)} players")
@@ -152,6 +158,9 @@ class Captain:
         cards = [cs.bowler_card_of[(pid, team)] for pid in xi if (pid, team) in cs.bowler_card_of]
         weights = [self.share.get((pid, team), 0.0) for pid in xi
                    if (pid, team) in cs.bowler_card_of]
+        if match_balls and sum(match_balls.values()) > 0:
+            weights = [match_balls.get(pid, 0.0) + 0.01 * w for pid, w in
+                       zip([p for p in xi if (p, team) in cs.bowler_card_of], weights)]
         cap = self.cs.fmt.max_units_per_bowler
         if len(cards) * cap < self.cs.fmt.units:
             # too few card-holding bowlers in this XI (rare): squad bowlers by usage step in
@@ -175,8 +184,9 @@ class Captain:
         if len(rows) != 11:
             raise CardSetError(f"{team} in match {match_id}: line-up has {len(rows)} players")
         keeper = rows.loc[rows["keeper"].astype(bool), "player_id"]
+        balls = {str(p): float(b) for p, b in zip(rows["player_id"], rows["balls_bowled"])}
         return self.side(team, [str(x) for x in rows["player_id"]],
-                         str(keeper.iloc[0]) if len(keeper) else None)
+                         str(keeper.iloc[0]) if len(keeper) else None, balls)
 
     def usual_xi(self, team: str) -> tuple[list[str], str | None]:
         """The most-used XI in its usual order (the set's `batting_order` when it has one)."""

@@ -11,8 +11,11 @@ rate lies inside the 95% interval of what the simulated card would produce over 
 of balls: sim +/- 1.96 * sqrt(v / n_real + v / n_sim), v the simulated per-ball variance (ratio
 estimator for strike rate and economy). This is the same question as the calibration layer's
 analytic report (is the real figure a plausible draw from the card?), asked by simulation.
-A card passes when all four of its metrics pass; the run passes when at least 95% of qualified
-cards pass. Separately, the simulated figure must agree with the analytic `expected` figure of
+A card passes when all four of its metrics pass. The command fails (exit 1) when fewer than 95%
+of qualified cards pass, or when any qualified card's real rate is outside its 99.9% interval
+(z = 3.29: with ~800 card-metric comparisons a 95% gate on every card would fail perfectly
+calibrated sets by chance alone), or when the engine disagrees with the analytic figures.
+Separately, the simulated figure must agree with the analytic `expected` figure of
 the card within 4 simulation standard errors (a check of the engine, not of the cards).
 """
 from __future__ import annotations
@@ -29,6 +32,7 @@ from cardgen.sim.model import CompiledSet
 
 QUALIFY_BALLS = 60
 Z95 = 1.959964
+GATE_Z = 3.290527       # 99.9% two-sided: the per-card gate of the exit code
 ENGINE_Z = 4.0          # |sim - analytic| / sim s.e. above this flags an engine disagreement
 PASS_SHARE = 0.95
 STREAMS_PER_CARD = 40   # independent delivery streams per card, run side by side
@@ -178,7 +182,7 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
                    "name": card["player"].get("name", card["player"]["id"]),
                    "team": card["team"], "real_balls": n_real,
                    "sim_balls": int(s["y"][i]), "qualified": n_real >= QUALIFY_BALLS}
-            ok_all = True
+            ok_all = gate_ok = True
             engine_ok = True
             expected = card.get("expected") or {}
             for metric in metrics:
@@ -196,6 +200,7 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
                     row[f"lo_{metric}"] = round(sim - half, 4)
                     row[f"hi_{metric}"] = round(sim + half, 4)
                     ok = bool(abs(real[metric] - sim) <= half + 1e-9)
+                    gate_ok &= bool(abs(real[metric] - sim) <= half * GATE_Z / Z95 + 1e-9)
                 else:
                     row[f"lo_{metric}"] = row[f"hi_{metric}"] = None
                     ok = True
@@ -208,6 +213,7 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
                     row[f"engine_z_{metric}"] = round(z, 3)
                     engine_ok &= abs(z) <= ENGINE_Z
             row["ok"] = ok_all
+            row["within_gate"] = gate_ok
             row["engine_ok"] = engine_ok
             table.append(row)
         frames.append(pd.DataFrame(table))
@@ -221,11 +227,13 @@ class ValidationSummary:
     pass_share: float
     metric_pass: dict[str, float]
     engine_disagreements: int
+    outside_gate: int
     failures: pd.DataFrame
 
     @property
     def ok(self) -> bool:
-        return self.pass_share >= PASS_SHARE
+        return (self.pass_share >= PASS_SHARE and self.outside_gate == 0
+                and self.engine_disagreements == 0)
 
 
 def summarise(table: pd.DataFrame) -> ValidationSummary:
@@ -241,4 +249,5 @@ def summarise(table: pd.DataFrame) -> ValidationSummary:
     return ValidationSummary(qualified=len(q), passed=passed, pass_share=share,
                              metric_pass=metric_pass,
                              engine_disagreements=int((~table["engine_ok"]).sum()),
+                             outside_gate=int((~q["within_gate"]).sum()),
                              failures=q[~q["ok"]])

@@ -1,0 +1,196 @@
+"""`cardgen validate` and `cardgen simulate`: play the card set and compare it with the real season."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+
+CARDS_HELP = ("card-set.json to play (default: OUT/<CODE>_<season>/card-set.json when it exists, "
+              "else the set is calibrated now from the season).")
+
+
+def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
+               cards: Path | None) -> tuple[dict, str]:
+    from cardgen.calibrate.cardset import build_card_set, load_card_set
+    from cardgen.competitions import set_name
+    path = cards or Path(out_dir) / set_name(comp, season) / "card-set.json"
+    if cards is not None or path.is_file():
+        card_set = load_card_set(path)
+        if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
+            from cardgen.sim.model import CardSetError
+            raise CardSetError(f"{path} is a {card_set.get('competition', {}).get('code')} "
+                               f"{card_set.get('season')} set, not {comp.code} {season}")
+        return card_set, str(path)
+    return build_card_set(comp, season, source), "calibrated from the season"
+
+
+def _seed_option(func: Any) -> Any:
+    return click.option("--seed", type=int, default=0, show_default=True,
+                        help="Random seed: the same seed gives identical reports.")(func)
+
+
+@click.command("validate")
+@competition_options
+@click.option("--balls", "n_balls", type=click.IntRange(min=200), default=20_000, show_default=True,
+              help="Balls each card plays against the league-average opponent.")
+@_seed_option
+@click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=CARDS_HELP)
+@out_option
+@friendly_errors
+def validate_cmd(competition: str, season: str, source: str | None, n_balls: int, seed: int,
+                 cards: Path | None, out_dir: Path) -> None:
+    """Play every card against the league-average opponent and compare with its real figures.
+
+    Tolerance: a qualified card (>= 60 real balls) passes when its real strike rate / economy,
+    dismissal / wicket rate, 4s and 6s per ball all lie in the 95% interval of what its simulated
+    card gives over the same number of balls. Exit status 1 when fewer than 95% of qualified
+    cards pass, when any is outside its 99.9% interval, or when simulated figures disagree with
+    the calibration layer's analytic expectation (|z| > 4).
+    """
+    import numpy as np
+    from tqdm import tqdm
+
+    from cardgen.competitions import set_name
+    from cardgen.sim import report
+    from cardgen.sim.model import compile_card_set
+    from cardgen.sim.validate import (BOWLER_METRICS, QUALIFY_BALLS, STRIKER_METRICS,
+                                      summarise, validate_cards)
+    comp, season = resolve(competition, season)
+    card_set, origin = load_cards(comp, season, source, out_dir, cards)
+    cs = compile_card_set(card_set)
+    rng = np.random.default_rng(seed)
+    with tqdm(total=1, desc=f"validate {comp.code} {season}", unit="set", leave=False) as bar:
+        table = validate_cards(card_set, n_balls, rng, cs)
+        bar.update(1)
+    summary = summarise(table)
+    folder = report.report_dir(out_dir, set_name(comp, season))
+    report.write_csv(folder / "validate_cards.csv", table)
+    doc = {"competition": comp.code, "season": season, "seed": seed, "balls_per_card": n_balls,
+           "card_set": origin if origin.startswith("calibrated") else Path(origin).name,
+           "qualified_cards": summary.qualified, "passed": summary.passed,
+           "pass_share": round(summary.pass_share, 4), "metric_pass_share": summary.metric_pass,
+           "outside_99_9": summary.outside_gate,
+           "engine_disagreements": summary.engine_disagreements, "ok": summary.ok}
+    report.write_json(folder / "validate_summary.json", doc)
+    drawings = []
+    for kind, metrics in (("striker", STRIKER_METRICS), ("bowler", BOWLER_METRICS)):
+        part = table[(table["kind"] == kind) & table["qualified"]]
+        for metric in metrics:
+            drawings.append(report.scatter(f"{kind} {metric.replace('_', ' ')}: real vs simulated",
+                                           part[f"real_{metric}"], part[f"sim_{metric}"],
+                                           ~part[f"ok_{metric}"].astype(bool)))
+    lines = [f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real balls) "
+             f"inside their 95% interval ({100 * summary.pass_share:.1f}%); "
+             f"{summary.outside_gate} outside the 99.9% interval; "
+             f"{summary.engine_disagreements} disagreements with the analytic expectation.",
+             f"{n_balls} balls per card against the league-average opponent; seed {seed}. "
+             "Red points: outside the 95% interval."]
+    fail_cols = ["kind", "name", "team", "real_balls"] + [
+        c for c in table.columns if c.startswith(("real_", "sim_")) and c not in ("real_balls", "sim_balls")]
+    failures = summary.failures[fail_cols].round(3) if len(summary.failures) else table.head(0)[fail_cols]
+    report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines,
+                     [("Qualified cards outside the 95% interval", failures)], drawings)
+    click.echo(f"{comp.code} {season}: {summary.passed}/{summary.qualified} qualified cards within "
+               f"their 95% interval ({100 * summary.pass_share:.1f}%, need 95%); "
+               f"{summary.outside_gate} outside 99.9%; engine vs analytic disagreements: "
+               f"{summary.engine_disagreements}")
+    click.echo("metric pass shares: " + ", ".join(f"{k} {100 * v:.1f}%"
+                                                  for k, v in summary.metric_pass.items()))
+    for r in summary.failures.itertuples():
+        click.echo(f"  outside: {r.kind} {r.name} ({r.team}, {r.real_balls} balls)")
+    click.echo(f"report: {folder}")
+    if not summary.ok:
+        raise SystemExit(1)
+
+
+@click.command("simulate")
+@competition_options
+@click.option("--seasons", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="How many times to replay the season's fixture list.")
+@_seed_option
+@click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=CARDS_HELP)
+@out_option
+@friendly_errors
+def simulate_cmd(competition: str, season: str, source: str | None, seasons: int, seed: int,
+                 cards: Path | None, out_dir: Path) -> None:
+    """Replay the season's fixture list many times: ladder, team totals, leaderboards, real beside simulated."""
+    import time
+
+    import numpy as np
+    from tqdm import tqdm
+
+    from cardgen.competitions import set_name
+    from cardgen.sim import report
+    from cardgen.sim.model import compile_card_set
+    from cardgen.sim.season import (ladder, leaderboards, league_summary, real_first_innings,
+                                    replay_season, team_totals)
+    from cardgen.stats.load import season_stats
+    comp, season = resolve(competition, season)
+    card_set, origin = load_cards(comp, season, source, out_dir, cards)
+    stats = season_stats(comp, season, source)
+    cs = compile_card_set(card_set)
+    rng = np.random.default_rng(seed)
+    n_matches = seasons * len(stats.matches)
+    start = time.perf_counter()
+    with tqdm(total=n_matches, desc=f"simulate {comp.code} {season}", unit="match",
+              leave=False) as bar:
+        rep = replay_season(cs, stats, seasons, rng, progress=bar.update)
+    elapsed = time.perf_counter() - start
+    summary = league_summary(cs, stats, rep)
+    totals = team_totals(cs, stats, rep)
+    table = ladder(stats, rep)
+    leaders = leaderboards(cs, stats, rep)
+    folder = report.report_dir(out_dir, set_name(comp, season))
+    report.write_csv(folder / "simulate_ladder.csv", table)
+    report.write_csv(folder / "simulate_team_totals.csv", totals)
+    report.write_csv(folder / "simulate_players.csv", leaders)
+    report.write_json(folder / "simulate_summary.json",
+                      {"competition": comp.code, "season": season, "seed": seed, **summary,
+                       "within_5_runs": abs(summary["first_innings_difference"]) <= 5})
+    first_real = real_first_innings(stats)["runs"].to_numpy()
+    drawings = [
+        report.histogram("first-innings totals", rep.first_runs, first_real),
+        report.histogram("second-innings totals", rep.second_runs,
+                         stats.innings[(stats.innings["innings"] == 2)
+                                       & ~stats.innings["super_over"].astype(bool)]["runs"].to_numpy()),
+        report.scatter("team first-innings total", totals["real_first_innings_total"],
+                       totals["sim_first_innings_total"]),
+        report.scatter("team wickets per innings", totals["real_wickets_per_innings"],
+                       totals["sim_wickets_per_innings"]),
+        report.scatter("player runs per season", leaders["real_runs"], leaders["sim_runs"]),
+        report.scatter("player wickets per season", leaders["real_wickets"], leaders["sim_wickets"]),
+    ]
+    for phase in ("powerplay", "middle", "death"):
+        drawings.append(report.scatter(f"team run rate, {phase}", totals[f"real_run_rate_{phase}"],
+                                       totals[f"sim_run_rate_{phase}"]))
+    lines = [f"{seasons} replays of the {len(stats.matches)}-match fixture list "
+             f"({summary['matches_simulated']} matches), seed {seed}.",
+             f"Mean first-innings total: real {summary['real_first_innings_total']} "
+             f"({summary['real_first_innings_count']} completed innings), simulated "
+             f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
+             f"Wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
+             f"{summary['sim_wickets_per_innings']}."]
+    top_runs = leaders.head(15)[["name", "team", "real_runs", "sim_runs"]]
+    top_wk = leaders.sort_values(["real_wickets", "player_id"], ascending=[False, True]).head(15)[
+        ["name", "team", "real_wickets", "sim_wickets"]]
+    report.write_pdf(folder / "simulate.pdf", f"Season replay: {comp.name} {season}", lines,
+                     [("Ladder (wins per season)", table), ("Team totals", totals),
+                      ("Run leaders", top_runs), ("Wicket leaders", top_wk)], drawings)
+    click.echo(f"{comp.code} {season}: {summary['matches_simulated']} matches in {elapsed:.1f}s "
+               f"({summary['matches_simulated'] / max(elapsed, 1e-9):,.0f} matches/s)")
+    click.echo(f"first-innings total: real {summary['real_first_innings_total']}, simulated "
+               f"{summary['sim_first_innings_total']} ({summary['first_innings_difference']:+})")
+    click.echo(f"wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
+               f"{summary['sim_wickets_per_innings']}")
+    click.echo("ladder (simulated wins per season, real wins):")
+    for r in table.itertuples():
+        click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f}  ({r.real_won})")
+    click.echo(f"report: {folder}")
+
+
+COMMANDS = [validate_cmd, simulate_cmd]

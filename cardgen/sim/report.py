@@ -1,0 +1,156 @@
+"""Validation reports: CSV tables and a PDF page of plots (reportlab graphics), written atomically.
+
+Everything written is a pure function of the tables, and the PDF is built with reportlab's
+invariant mode, so the same seed gives byte-identical files.
+"""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.units import mm
+from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+from cardgen.cache import atomic_write_bytes, atomic_write_text
+
+SIM_COLOUR = colors.HexColor("#1f6fb2")
+REAL_COLOUR = colors.HexColor("#d9622b")
+FAIL_COLOUR = colors.HexColor("#c0392b")
+
+
+def report_dir(out_dir: Path, set_folder: str) -> Path:
+    return Path(out_dir) / set_folder / "validation"
+
+
+def write_csv(path: Path, df: pd.DataFrame) -> None:
+    atomic_write_text(path, df.to_csv(index=False, lineterminator="\n", float_format="%.6g"))
+
+
+def write_json(path: Path, doc: dict[str, Any]) -> None:
+    atomic_write_text(path, json.dumps(doc, indent=1, sort_keys=True, default=_plain) + "\n")
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating,)):
+        return float(x)
+    if isinstance(x, np.bool_):
+        return bool(x)
+    raise TypeError(type(x))
+
+
+def _nice(lo: float, hi: float) -> tuple[float, float]:
+    if not np.isfinite(lo) or not np.isfinite(hi):
+        return 0.0, 1.0
+    if hi - lo < 1e-12:
+        return lo - 0.5, hi + 0.5
+    pad = 0.05 * (hi - lo)
+    return lo - pad, hi + pad
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3g}" if abs(v) < 10 else f"{v:.0f}"
+
+
+def scatter(title: str, real: Sequence[float], sim: Sequence[float], flagged: Sequence[bool] | None = None,
+            width: float = 85 * mm, height: float = 70 * mm) -> Drawing:
+    """Real (x) against simulated (y), with the y = x line; flagged points in red."""
+    d = Drawing(width, height)
+    x = np.asarray(real, float)
+    y = np.asarray(sim, float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    flags = np.asarray(flagged, bool)[ok] if flagged is not None else np.zeros(len(x), bool)
+    left, bottom, w, h = 28, 22, width - 36, height - 38
+    lo, hi = _nice(min(x.min(initial=0), y.min(initial=0)), max(x.max(initial=1), y.max(initial=1)))
+    d.add(String(width / 2, height - 10, title, fontSize=8, textAnchor="middle"))
+    d.add(Rect(left, bottom, w, h, fillColor=None, strokeColor=colors.grey, strokeWidth=0.5))
+    d.add(Line(left, bottom, left + w, bottom + h, strokeColor=colors.lightgrey, strokeWidth=0.7))
+
+    def px(v: float) -> float:
+        return left + (v - lo) / (hi - lo) * w
+
+    def py(v: float) -> float:
+        return bottom + (v - lo) / (hi - lo) * h
+
+    for xi, yi, f in zip(x, y, flags):
+        d.add(Circle(px(xi), py(yi), 1.6, fillColor=FAIL_COLOUR if f else SIM_COLOUR,
+                     strokeColor=None))
+    for v in np.linspace(lo, hi, 4):
+        d.add(String(px(v), bottom - 8, _fmt(v), fontSize=5.5, textAnchor="middle"))
+        d.add(String(left - 2, py(v) - 2, _fmt(v), fontSize=5.5, textAnchor="end"))
+    d.add(String(left + w / 2, 2, "real", fontSize=6, textAnchor="middle"))
+    d.add(String(6, bottom + h / 2, "sim", fontSize=6))
+    return d
+
+
+def histogram(title: str, sim: np.ndarray, real: np.ndarray, bins: int = 30,
+              width: float = 85 * mm, height: float = 60 * mm) -> Drawing:
+    """Simulated totals as a density histogram; real totals as orange ticks on the axis."""
+    d = Drawing(width, height)
+    sim = np.asarray(sim, float)
+    real = np.asarray(real, float)
+    lo = float(min(sim.min(), real.min() if len(real) else sim.min()))
+    hi = float(max(sim.max(), real.max() if len(real) else sim.max()))
+    edges = np.linspace(lo, hi + 1e-9, bins + 1)
+    dens, _ = np.histogram(sim, bins=edges, density=True)
+    rdens, _ = np.histogram(real, bins=edges, density=True) if len(real) else (np.zeros(bins), None)
+    left, bottom, w, h = 24, 20, width - 30, height - 36
+    top = max(dens.max(), rdens.max(), 1e-9)
+    d.add(String(width / 2, height - 10, title, fontSize=8, textAnchor="middle"))
+    d.add(Rect(left, bottom, w, h, fillColor=None, strokeColor=colors.grey, strokeWidth=0.5))
+    bw = w / bins
+    for k in range(bins):
+        d.add(Rect(left + k * bw, bottom, bw * 0.95, h * dens[k] / top, fillColor=SIM_COLOUR,
+                   strokeColor=None))
+        if rdens[k] > 0:  # real density as an outline
+            d.add(Rect(left + k * bw, bottom, bw * 0.95, h * rdens[k] / top, fillColor=None,
+                       strokeColor=REAL_COLOUR, strokeWidth=0.8))
+    for v in np.linspace(lo, hi, 5):
+        d.add(String(left + (v - lo) / (hi - lo + 1e-9) * w, bottom - 8, f"{v:.0f}", fontSize=5.5,
+                     textAnchor="middle"))
+    d.add(String(left + w, height - 20, "blue: simulated  orange: real", fontSize=5.5,
+                 textAnchor="end"))
+    return d
+
+
+def _table(rows: list[list[Any]], col_widths: list[float] | None = None) -> Table:
+    t = Table([[str(c) for c in r] for r in rows], colWidths=col_widths, repeatRows=1)
+    t.setStyle(TableStyle([("FONTSIZE", (0, 0), (-1, -1), 6.5),
+                           ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8eef5")),
+                           ("GRID", (0, 0), (-1, -1), 0.25, colors.lightgrey),
+                           ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    return t
+
+
+def _grid(drawings: list[Drawing]) -> Table:
+    rows = [drawings[i:i + 2] + [""] * (2 - len(drawings[i:i + 2])) for i in range(0, len(drawings), 2)]
+    return Table(rows)
+
+
+def write_pdf(path: Path, title: str, lines: list[str], tables: list[tuple[str, pd.DataFrame]],
+              drawings: list[Drawing]) -> None:
+    styles = getSampleStyleSheet()
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(buf, pagesize=A4, leftMargin=12 * mm, rightMargin=12 * mm,
+                            topMargin=12 * mm, bottomMargin=12 * mm, title=title,
+                            author="cardgen", invariant=1)
+    story: list[Any] = [Paragraph(title, styles["Title"])]
+    story += [Paragraph(line, styles["Normal"]) for line in lines]
+    story.append(Spacer(1, 4 * mm))
+    story.append(_grid(drawings))
+    for caption, df in tables:
+        story.append(Spacer(1, 4 * mm))
+        story.append(Paragraph(caption, styles["Heading3"]))
+        story.append(_table([list(df.columns)] + df.astype(object).where(df.notna(), "").values.tolist()))
+    doc.build(story)
+    atomic_write_bytes(path, buf.getvalue())

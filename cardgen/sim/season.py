@@ -1,0 +1,259 @@
+"""`simulate`: replay the real fixture list many times with the card set.
+
+Each fixture is played with both teams' real XIs of that match in their real batting order and
+the side that really batted first batting first (a fixture with no line-up, e.g. abandoned before
+a ball, uses the usual XIs and the toss). Seasons are independent replays of the whole list; all
+matches of all seasons run together in the vectorised engine, in chunks for the progress bar.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numpy as np
+import pandas as pd
+
+from cardgen.sim import fast
+from cardgen.sim.captain import Captain
+from cardgen.sim.model import CardSetError, CompiledSet, compile_card_set
+from cardgen.stats.tables import SeasonStats
+
+PHASES = ("powerplay", "middle", "death")
+CHUNK_MATCHES = 22_000
+
+
+@dataclass
+class Fixtures:
+    match_ids: list[str]
+    home: np.ndarray           # side index batting first
+    away: np.ndarray
+    table: fast.SideTable
+    side_players: np.ndarray   # (S, 11) player index per batting slot
+
+
+def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator) -> Fixtures:
+    captain = Captain(cs, stats.lineups, stats.bowling, rng)
+    innings = stats.innings[~stats.innings["super_over"].astype(bool)]
+    first_bat = {str(r.match_id): r.batting_team for r in innings.itertuples() if r.innings == 1}
+    sides, home, away, ids = [], [], [], []
+    usual: dict[str, int] = {}
+    known = set(cs.teams) | set(cs.player_teams)
+    for r in stats.matches.sort_values(["date", "match_id"]).itertuples():
+        mid = str(r.match_id)
+        t1, t2 = str(r.team1), str(r.team2)
+        if t1 not in known or t2 not in known:
+            raise CardSetError(f"match {mid}: team without cards ({t1} v {t2})")
+        bat_first = first_bat.get(mid)
+        if bat_first is None:  # no ball bowled: the toss decides
+            toss, decision = str(r.toss_winner), str(r.toss_decision)
+            bat_first = toss if decision == "bat" else (t2 if toss == t1 else t1)
+        bat_second = t2 if bat_first == t1 else t1
+        pair = []
+        for team in (bat_first, bat_second):
+            try:
+                side = captain.match_side(mid, team)
+            except CardSetError:
+                if team not in usual:
+                    usual[team] = len(sides)
+                    sides.append(captain.usual_side(team))
+                pair.append(usual[team])
+                continue
+            pair.append(len(sides))
+            sides.append(side)
+        home.append(pair[0])
+        away.append(pair[1])
+        ids.append(mid)
+    table = fast.SideTable.build(cs, sides)
+    return Fixtures(match_ids=ids, home=np.array(home), away=np.array(away), table=table,
+                    side_players=table.players)
+
+
+@dataclass
+class SeasonReplay:
+    """Totals over every simulated season (per-season means are totals / seasons)."""
+    seasons: int
+    fixtures: Fixtures
+    first_runs: np.ndarray      # (seasons * fixtures,) first-innings totals
+    second_runs: np.ndarray
+    first_wickets: np.ndarray
+    second_wickets: np.ndarray
+    team_rows: pd.DataFrame     # per innings: team, innings no, runs, wickets, legal, phases
+    winners: np.ndarray         # side index of the winner, -1 tie
+    player_runs: np.ndarray     # per player index, summed over seasons
+    player_balls: np.ndarray
+    player_wickets: np.ndarray
+    player_conceded: np.ndarray
+    player_bowled: np.ndarray   # legal balls bowled
+    super_overs: int
+    deliveries: int
+
+
+def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.random.Generator,
+                  progress: Callable[[int], Any] | None = None) -> SeasonReplay:
+    fx = build_fixtures(cs, stats, rng)
+    n_fix = len(fx.match_ids)
+    total = seasons * n_fix
+    n_players = len(cs.player_ids)
+    acc = {k: np.zeros(n_players) for k in ("runs", "balls", "wickets", "conceded", "bowled")}
+    firsts, seconds, fw, sw, winners, rows = [], [], [], [], [], []
+    supers = deliveries = 0
+    done = 0
+    while done < total:
+        n = min(CHUNK_MATCHES, total - done)
+        fixture = (np.arange(done, done + n) % n_fix)
+        home, away = fx.home[fixture], fx.away[fixture]
+        mb = fast.play_matches(cs, fx.table, home, away, rng)
+        for inn, batting, bowling, plan in ((mb.first, home, away, mb.first_plan),
+                                            (mb.second, away, home, mb.second_plan)):
+            players = fx.side_players[batting]                       # (n, 11)
+            np.add.at(acc["runs"], players.ravel(), inn.bat_runs[:, :11].ravel())
+            np.add.at(acc["balls"], players.ravel(), inn.bat_balls[:, :11].ravel())
+            bowlers = cs.bowler_player[plan]                          # (n, units)
+            np.add.at(acc["wickets"], bowlers.ravel(), inn.unit_wickets.ravel())
+            np.add.at(acc["conceded"], bowlers.ravel(), inn.unit_runs.ravel())
+            np.add.at(acc["bowled"], bowlers.ravel(), inn.unit_balls.ravel())
+        firsts.append(mb.first.runs)
+        seconds.append(mb.second.runs)
+        fw.append(mb.first.wickets)
+        sw.append(mb.second.wickets)
+        winners.append(mb.winner)
+        for no, inn, batting in ((1, mb.first, home), (2, mb.second, away)):
+            rows.append(pd.DataFrame({
+                "team": np.array(fx.table.teams)[batting], "innings": no, "runs": inn.runs,
+                "wickets": inn.wickets, "legal_balls": inn.legal_balls,
+                **{f"runs_{p}": inn.phase_runs[:, k] for k, p in enumerate(PHASES)}}))
+        supers += int((mb.super_overs > 0).sum())
+        deliveries += mb.deliveries
+        done += n
+        if progress:
+            progress(n)
+    return SeasonReplay(
+        seasons=seasons, fixtures=fx, first_runs=np.concatenate(firsts),
+        second_runs=np.concatenate(seconds), first_wickets=np.concatenate(fw),
+        second_wickets=np.concatenate(sw), team_rows=pd.concat(rows, ignore_index=True),
+        winners=np.concatenate(winners), player_runs=acc["runs"], player_balls=acc["balls"],
+        player_wickets=acc["wickets"], player_conceded=acc["conceded"],
+        player_bowled=acc["bowled"], super_overs=supers, deliveries=deliveries)
+
+
+# --- tables ------------------------------------------------------------------------------------
+
+def phase_balls(legal: pd.Series | np.ndarray, edges: tuple[int, int], total: int) -> list[np.ndarray]:
+    legal = np.asarray(legal)
+    return [np.minimum(legal, edges[0]),
+            np.clip(legal - edges[0], 0, edges[1] - edges[0]),
+            np.clip(legal - edges[1], 0, total - edges[1])]
+
+
+def real_first_innings(stats: SeasonStats) -> pd.DataFrame:
+    """Real completed first innings (no D/L, no no-result), as the league table counts them."""
+    inn = stats.innings[~stats.innings["super_over"].astype(bool)]
+    first = inn[(inn["innings"] == 1) & (inn["method"].fillna("") == "")
+                & (inn["result"] != "no result")]
+    return first
+
+
+def team_totals(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
+    """Per team: mean first-innings total, wickets per innings and run rate by phase."""
+    fmt = cs.fmt
+    real_inn = stats.innings[~stats.innings["super_over"].astype(bool)]
+    real_inn = real_inn[(real_inn["method"].fillna("") == "") & (real_inn["result"] != "no result")]
+    out = []
+    for source, df in (("real", real_inn.rename(columns={"batting_team": "team"})),
+                       ("sim", rep.team_rows)):
+        balls = phase_balls(df["legal_balls"], fmt.phase_edges, fmt.balls_per_innings)
+        d = df.assign(**{f"balls_{p}": b for p, b in zip(PHASES, balls)})
+        g = d.groupby("team")
+        t = pd.DataFrame({
+            "first_innings_total": d[d["innings"] == 1].groupby("team")["runs"].mean(),
+            "wickets_per_innings": g["wickets"].mean()})
+        for p in PHASES:
+            t[f"run_rate_{p}"] = fmt.balls_per_over * g[f"runs_{p}"].sum() / g[f"balls_{p}"].sum()
+        t.columns = [f"{source}_{c}" for c in t.columns]
+        out.append(t)
+    t = out[0].join(out[1], how="outer").round(2).reset_index()
+    cols = ["team"] + [f"{s}_{c}" for c in ("first_innings_total", "wickets_per_innings",
+                                             *[f"run_rate_{p}" for p in PHASES])
+                       for s in ("real", "sim")]
+    return t[cols]
+
+
+def ladder(stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
+    """Wins per season, real beside simulated (fixtures as played, finals included)."""
+    fx = rep.fixtures
+    teams = np.array(fx.table.teams)
+    n_fix = len(fx.match_ids)
+    winners = rep.winners
+    home = np.tile(fx.home, rep.seasons)
+    away = np.tile(fx.away, rep.seasons)
+    rows = []
+    real = stats.matches
+    for team in sorted(set(teams)):
+        played_real = int(((real["team1"] == team) | (real["team2"] == team)).sum())
+        won_real = int((real["winner"] == team).sum())
+        nr_real = int((((real["team1"] == team) | (real["team2"] == team))
+                       & real["winner"].isna()).sum())
+        mine = (teams[home] == team) | (teams[away] == team)
+        won = (winners >= 0) & (teams[np.maximum(winners, 0)] == team) & mine
+        tied = mine & (winners < 0)
+        rows.append({"team": team, "played": played_real, "real_won": won_real,
+                     "real_no_result_or_tie": nr_real,
+                     "sim_won": round(float(won.sum()) / rep.seasons, 2),
+                     "sim_lost": round(float((mine & ~won & ~tied).sum()) / rep.seasons, 2),
+                     "sim_tied": round(float(tied.sum()) / rep.seasons, 3),
+                     "sim_win_share": round(float(won.sum()) / max(int(mine.sum()), 1), 3)})
+    t = pd.DataFrame(rows).sort_values(["sim_won", "team"], ascending=[False, True])
+    t.insert(0, "sim_rank", range(1, len(t) + 1))
+    assert n_fix * rep.seasons == len(winners)
+    return t.reset_index(drop=True)
+
+
+def leaderboards(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
+    """Per player: real season runs/wickets beside the simulated mean per season."""
+    bat = stats.batting.groupby(["player_id", "team"])[["runs", "balls"]].sum()
+    bowl = stats.bowling.groupby(["player_id", "team"])[["wickets", "legal_balls",
+                                                          "runs_conceded"]].sum()
+    rows = []
+    for p, (pid, team) in enumerate(zip(cs.player_ids, cs.player_teams)):
+        key = (pid, team)
+        rb = bat.loc[key] if key in bat.index else None
+        bw = bowl.loc[key] if key in bowl.index else None
+        rows.append({
+            "player_id": pid, "name": cs.player_names[p], "team": team,
+            "real_runs": int(rb["runs"]) if rb is not None else 0,
+            "sim_runs": round(rep.player_runs[p] / rep.seasons, 2),
+            "real_balls_faced": int(rb["balls"]) if rb is not None else 0,
+            "sim_balls_faced": round(rep.player_balls[p] / rep.seasons, 2),
+            "real_wickets": int(bw["wickets"]) if bw is not None else 0,
+            "sim_wickets": round(rep.player_wickets[p] / rep.seasons, 3),
+            "real_balls_bowled": int(bw["legal_balls"]) if bw is not None else 0,
+            "sim_balls_bowled": round(rep.player_bowled[p] / rep.seasons, 2),
+            "real_runs_conceded": int(bw["runs_conceded"]) if bw is not None else 0,
+            "sim_runs_conceded": round(rep.player_conceded[p] / rep.seasons, 2)})
+    return pd.DataFrame(rows).sort_values(["real_runs", "player_id"], ascending=[False, True]) \
+        .reset_index(drop=True)
+
+
+def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dict[str, Any]:
+    first = real_first_innings(stats)
+    inn = stats.innings[~stats.innings["super_over"].astype(bool)]
+    n = len(rep.first_runs)
+    sim_first = float(rep.first_runs.mean())
+    return {
+        "seasons": rep.seasons, "matches_simulated": n, "deliveries": rep.deliveries,
+        "real_first_innings_total": round(float(first["runs"].mean()), 2),
+        "real_first_innings_count": int(len(first)),
+        "sim_first_innings_total": round(sim_first, 2),
+        "sim_first_innings_se": round(float(rep.first_runs.std() / np.sqrt(n)), 3),
+        "first_innings_difference": round(sim_first - float(first["runs"].mean()), 2),
+        "real_second_innings_total": round(float(inn[inn["innings"] == 2]["runs"].mean()), 2),
+        "sim_second_innings_total": round(float(rep.second_runs.mean()), 2),
+        "real_wickets_per_innings": round(float(inn["wickets"].mean()), 3),
+        "sim_wickets_per_innings": round(float(np.concatenate([rep.first_wickets,
+                                                               rep.second_wickets]).mean()), 3),
+        "sim_super_over_share": round(rep.super_overs / n, 4),
+    }
+
+
+def compiled(card_set: dict[str, Any]) -> CompiledSet:
+    return compile_card_set(card_set)
