@@ -127,7 +127,8 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
             "expected": {"economy": _r(exp["economy"], 4),
                          "wicket_rate": _r(exp["wicket_rate"], 5),
                          "fours": _r(exp["fours"], 5), "sixes": _r(exp["sixes"], 5),
-                         "dots": _r(exp["dots"], 5)},
+                         "dots": _r(exp["dots"], 5), "wides": _r(exp["wides"], 5),
+                         "no_balls": _r(exp["no_balls"], 5)},
             "small_sample": fit.small_sample,
         }
         cards.append(card)

@@ -1,0 +1,133 @@
+"""Calibration report: per card real vs expected figures, errors, and cards outside tolerance."""
+from __future__ import annotations
+
+import statistics
+
+from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS
+
+SR_TOL, ECON_TOL, RATE_TOL = 0.02, 0.02, 0.05
+LEAGUE_TOL = 0.02
+
+
+def _rel(expected: float, real: float) -> float | None:
+    return None if not real else expected / real - 1
+
+
+def card_rows(card_set: dict) -> list[dict]:
+    """One row per card: real and expected headline figures and relative errors."""
+    rows = []
+    for c in card_set["cards"]:
+        real, exp = c["real"], c["expected"]
+        balls = real.get("balls", 0) or 0
+        if c["kind"] == "striker":
+            r_sr = 100 * real["runs"] / balls if balls else None
+            r_rate = real["dismissals"] / balls if balls else None
+            e_sr, e_rate = exp["strike_rate"], exp["dismissal_rate"]
+        else:
+            r_sr = 6 * real["runs"] / balls if balls else None
+            r_rate = real["dismissals"] / balls if balls else None
+            e_sr, e_rate = exp["economy"], exp["wicket_rate"]
+        row = {"name": c["player"]["name"], "id": c["player"]["id"], "team": c["team"],
+               "kind": c["kind"], "balls": balls, "real_main": r_sr, "expected_main": e_sr,
+               "main_error": _rel(e_sr, r_sr) if r_sr else None,
+               "real_rate": r_rate, "expected_rate": e_rate,
+               "rate_error": _rel(e_rate, r_rate) if r_rate else None,
+               "real_fours": real["fours"] / balls if balls else None,
+               "expected_fours": exp["fours"],
+               "real_sixes": real["sixes"] / balls if balls else None,
+               "expected_sixes": exp["sixes"], "small_sample": c.get("small_sample", False)}
+        reasons = []
+        if balls >= SMALL_SAMPLE_BALLS:
+            tol_main = SR_TOL if c["kind"] == "striker" else ECON_TOL
+            if row["main_error"] is not None and abs(row["main_error"]) > tol_main:
+                reasons.append(_reason(c, "strike rate" if c["kind"] == "striker" else "economy"))
+            if r_rate == 0:
+                if e_rate > 0:
+                    reasons.append("never dismissed/no wickets: the opponent's half of every "
+                                   "delivery still carries dismissals (unreachable: rate > 0)")
+            elif row["rate_error"] is not None and abs(row["rate_error"]) > RATE_TOL:
+                reasons.append(_reason(c, "dismissal rate" if c["kind"] == "striker" else "wicket rate"))
+        row["outside"] = reasons
+        rows.append(row)
+    return rows
+
+
+def _reason(card: dict, what: str) -> str:
+    slots = {r["result"]: r["hi"] - r["lo"] + 1 for r in card["chart"]}
+    low = "dismissal" in what or "wicket" in what
+    if low and slots.get("W", 0) == 0 and slots.get("B", 0) == 0:
+        return (f"{what}: unreachable, card already at 0 W/B slots; the league-average "
+                f"opponent's half alone gives more")
+    if card["kind"] == "bowler" and "economy" in what:
+        real, exp = card["real"], card["expected"]
+        balls = real.get("balls") or 1
+        r_x = (real.get("wides", 0) + real.get("no_balls", 0)) / balls
+        e_x = exp.get("wides", 0) + exp.get("no_balls", 0)
+        if abs(e_x - r_x) * 6 > 0.01 * 6 * real["runs"] / balls:
+            return (f"{what}: wides+no-balls per ball {e_x:.4f} expected vs {r_x:.4f} real "
+                    f"(F slots cannot go below 0 / the chart's F also carries chances)")
+    return f"{what}: whole-slot resolution and the other figures it trades against"
+
+
+def summary(card_set: dict) -> dict:
+    rows = [r for r in card_rows(card_set) if r["balls"] >= SMALL_SAMPLE_BALLS]
+    out = {}
+    for kind, tol_main in (("striker", SR_TOL), ("bowler", ECON_TOL)):
+        k = [r for r in rows if r["kind"] == kind]
+        main = [abs(r["main_error"]) for r in k if r["main_error"] is not None]
+        rate = [abs(r["rate_error"]) for r in k if r["rate_error"] is not None]
+        out[kind] = {"cards": len(k),
+                     "main_within": sum(e <= tol_main for e in main),
+                     "rate_within": sum(e <= RATE_TOL for e in rate),
+                     "median_main_error": statistics.median(main) if main else None,
+                     "median_rate_error": statistics.median(rate) if rate else None}
+    out["league"] = league_errors(card_set)
+    return out
+
+
+def league_errors(card_set: dict) -> dict[str, float]:
+    L, E = card_set["league"], card_set["expected_league"]
+    legal = L["legal_balls"]
+    real = {"runs_per_ball": L["runs_total"] / legal, "wides_per_ball": L["wide_runs"] / legal,
+            "no_balls_per_ball": L["no_ball_runs"] / legal, "leg_byes_per_ball": L["leg_byes"] / legal}
+    errors = {k: E[k] / v - 1 for k, v in real.items() if v}
+    kinds = L["dismissal_kinds"]
+    game = {"bowled": ("bowled", "hit wicket"), "caught": ("caught", "caught and bowled"),
+            "lbw": ("lbw",), "run out": ("run out",), "stumped": ("stumped",)}
+    total = sum(kinds.get(k, 0) for ks in game.values() for k in ks)
+    for g, ks in game.items():
+        share = sum(kinds.get(k, 0) for k in ks) / total if total else 0
+        if share:
+            errors[f"share_{g.replace(' ', '_')}"] = E["dismissal_kinds"].get(g, 0) / share - 1
+    return errors
+
+
+def format_report(card_set: dict) -> str:
+    rows = card_rows(card_set)
+    lines = [f"Calibration report: {card_set['competition']['code']} {card_set['season']}",
+             "kind     name                      balls   real   exp    err%  | rate real  exp     err%  | 4s/b real exp | 6s/b real exp"]
+    for r in sorted(rows, key=lambda r: (r["kind"], -r["balls"])):
+        def f(x, spec):
+            return format(x, spec) if x is not None else "-"
+        lines.append(
+            f"{r['kind']:<8} {r['name'][:25]:<25} {r['balls']:>5} {f(r['real_main'], '7.2f')} "
+            f"{f(r['expected_main'], '7.2f')} {f(r['main_error'] and 100 * r['main_error'], '+6.2f')} | "
+            f"{f(r['real_rate'], '.4f')} {f(r['expected_rate'], '.4f')} "
+            f"{f(r['rate_error'] and 100 * r['rate_error'], '+6.1f')} | "
+            f"{f(r['real_fours'], '.3f')} {f(r['expected_fours'], '.3f')} | "
+            f"{f(r['real_sixes'], '.3f')} {f(r['expected_sixes'], '.3f')}"
+            + (" small_sample" if r["small_sample"] else ""))
+    s = summary(card_set)
+    lines.append("")
+    for kind, label in (("striker", "SR"), ("bowler", "economy")):
+        k = s[kind]
+        lines.append(f"{kind}s with >= {SMALL_SAMPLE_BALLS} balls: {k['cards']}; {label} within "
+                     f"+/-2%: {k['main_within']}; rate within +/-5%: {k['rate_within']}; median |error| "
+                     f"{label} {100 * (k['median_main_error'] or 0):.2f}%, rate "
+                     f"{100 * (k['median_rate_error'] or 0):.2f}%")
+    lines.append("league: " + ", ".join(f"{k} {100 * v:+.2f}%" for k, v in s["league"].items()))
+    outside = [r for r in rows if r["outside"]]
+    lines.append(f"cards outside tolerance: {len(outside)}")
+    for r in outside:
+        lines.append(f"  {r['kind']} {r['name']} ({r['team']}, {r['balls']} balls): " + "; ".join(r["outside"]))
+    return "\n".join(lines)
