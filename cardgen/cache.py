@@ -117,7 +117,8 @@ class Cache:
     def read_table(self, name: str, table: str) -> pd.DataFrame:
         return pd.read_csv(self.table_dir(name) / f"{table}.csv", keep_default_na=False,
                            na_values=[""], dtype={"player_id": str, "match_id": str, "overs": str,
-                                  "key_cricinfo": str})
+                                  "key_cricinfo": str, "known_as": str, "full_name": str,
+                                  "inferred_fields": str})
 
     def read_json(self, name: str, doc: str) -> dict:
         return json.loads((self.table_dir(name) / f"{doc}.json").read_text())

@@ -72,3 +72,41 @@ def test_super_overs_excluded(hundred_stats):
     assert inn[inn["match_id"] == "1417822"]["super_over"].astype(bool).sum() == 2
     season_balls = int(inn.loc[~inn["super_over"].astype(bool), "legal_balls"].sum())
     assert hundred_stats.league["legal_balls"] == season_balls
+
+
+def test_hundred_overs_are_five_ball_sets(mirror):
+    comp = get_competition("HUNDRED")
+    data = combine(parse_match(f.raw, f.match_id) for f in match_files(comp, "2024", str(mirror)))
+    legal = data.deliveries[data.deliveries["legal"] & ~data.deliveries["super_over"]]
+    per_set = legal.groupby(["match_id", "innings", "over"]).size()
+    assert per_set.max() == 5 and legal["over"].max() == 19  # 20 sets of 5 = 100 balls
+    assert (data.matches["balls_per_over"] == 5).all()
+    st = build_stats(data, comp)
+    # overs are written in 5-ball sets: 20 legal balls is "4.0", 23 is "4.3"
+    b = st.bowling
+    assert (b["overs"] == [f"{n // 5}.{n % 5}" for n in b["legal_balls"]]).all()
+    assert b["overs"].str.split(".").str[1].astype(int).max() <= 4
+
+
+def test_no_result_and_dl_matches_are_kept(bbl_stats):
+    m = bbl_stats.matches
+    kept = m[(m["result"] == "no result") | (m["method"] == "D/L")]["match_id"]
+    assert len(kept) == 2
+    inn = bbl_stats.innings[~bbl_stats.innings["super_over"].astype(bool)]
+    assert inn[inn["match_id"].isin(kept)]["legal_balls"].sum() > 0
+    assert bbl_stats.league["legal_balls"] == int(inn["legal_balls"].sum())
+    assert bbl_stats.league["matches"] == inn["match_id"].nunique()
+
+
+def test_player_who_moved_teams_gets_a_row_per_team(mirror):
+    """The same match played again under a renamed team: every player of it now has two teams."""
+    comp = get_competition("BBL")
+    files = match_files(comp, "2024-25", str(mirror))
+    first = next(f for f in files if b"CJ Green" in f.raw)
+    renamed = first.raw.replace(b"Sydney Thunder", b"Thunder Reserves")
+    data = combine([parse_match(first.raw, first.match_id), parse_match(renamed, "copy")])
+    st = build_stats(data, comp)
+    green = st.bowling[st.bowling["player"] == "CJ Green"]
+    assert sorted(green["team"]) == ["Sydney Thunder", "Thunder Reserves"]
+    assert green["legal_balls"].nunique() == 1 and green["innings"].tolist() == [1, 1]
+    assert set(st.lineups.loc[st.lineups["player"] == "CJ Green", "team"]) == set(green["team"])
