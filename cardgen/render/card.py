@@ -236,13 +236,12 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     baseline = bar_y + bar_h / 2 + rb["pt"] * 0.36 / 72 * 25.4
     if bowler and not ink_saver:
         p.rect(m, bar_y, inner, bar_h, fill=BLACK)
-        p.text(W / 2, baseline, "B O W L E R", rb["font"], rb["pt"], WHITE, "centre")
+        p.text(W / 2, baseline, view.role_bar, rb["font"], rb["pt"], WHITE, "centre")
     else:
         p.rect(m, bar_y, inner, bar_h, stroke=BLACK, width=rb["border_mm"])
         if bowler:  # ink-saver bowler: a second, inner outline instead of the fill
             p.rect(m + 0.9, bar_y + 0.9, inner - 1.8, bar_h - 1.8, stroke=BLACK, width=0.25)
-        p.text(W / 2, baseline, "B O W L E R" if bowler else "S T R I K E R", rb["font"], rb["pt"],
-               BLACK, "centre")
+        p.text(W / 2, baseline, view.role_bar, rb["font"], rb["pt"], BLACK, "centre")
     # F (striker): defensive ratings
     if view.ratings:
         _fitted_line(p, view.ratings, W / 2, L["ratings"]["baseline_mm"], inner, L["ratings"],

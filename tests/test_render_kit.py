@@ -1,0 +1,310 @@
+"""The printable kit built from the real BBL 2024-25 card set, read back from the files.
+
+The kit is built once per session (and a second time for the byte-identical check); every test
+reads those files: PDFs with pypdf (text and drawing operators), PNGs with Pillow.
+"""
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+from PIL import Image, ImageStat
+from pypdf.generic import ContentStream
+
+from cardgen.cache import Cache
+from cardgen.cli import main
+from cardgen.competitions import get_competition
+from cardgen.render.card import card_views
+from cardgen.render.fonts import fit_text, text_width_mm
+from cardgen.render.images import card_image, card_pixels, tts_geometry
+from cardgen.render.kit import KitOptions, build_kit
+from cardgen.render.layout import MM, load_layout
+from cardgen.render.sheets import pages_for, sheet_geometry
+
+PAGE_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}  # 210 x 297 mm, 8.5 x 11 in
+FILL_OPERATORS = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
+
+
+@pytest.fixture(scope="session")
+def bbl_card_set(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    from cardgen.calibrate.cardset import build_card_set
+    cache = Cache(tmp_path_factory.mktemp("render-cache"))
+    return build_card_set(get_competition("BBL"), "2024-25", str(mirror), cache=cache)
+
+
+@pytest.fixture(scope="session")
+def kit(bbl_card_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("kit")
+    return build_kit(bbl_card_set, out, KitOptions(progress=False)).folder
+
+
+@pytest.fixture(scope="session")
+def card_set_file(kit: Path) -> Path:
+    return kit / "card-set.json"
+
+
+def _card_texts(pdf: Path, paper: str, bleed: bool = False) -> list[list[str]]:
+    """Text drawn inside each card slot, slot by slot in printed order (fronts only)."""
+    geo = sheet_geometry(paper, bleed)
+    slots: list[list[str]] = []
+    for page in pypdf.PdfReader(pdf).pages:
+        page_slots: dict[int, list[str]] = {}
+
+        def visit(text, cm, tm, font_dict, font_size):  # noqa: ANN001 - pypdf's visitor signature
+            if not text.strip():
+                return
+            x_mm = tm[4] / MM
+            y_mm = geo.page_h - tm[5] / MM
+            for row in range(geo.rows):
+                for col in range(geo.columns):
+                    left, top = geo.card_origin(row, col)
+                    if left <= x_mm <= left + geo.card_w and top <= y_mm <= top + geo.card_h:
+                        page_slots.setdefault(row * geo.columns + col, []).append(text.strip())
+
+        page.extract_text(visitor_text=visit)
+        slots += [page_slots[i] for i in sorted(page_slots)]
+    return slots
+
+
+def _segments_at_page_level(page: pypdf.PageObject) -> list[tuple[float, float, float, float]]:
+    """Line segments (m ... l) drawn outside any q/Q block: the crop marks, in points."""
+    ops = ContentStream(page.get_contents(), page.pdf).operations
+    depth, start, segments = 0, None, []
+    for operands, op in ops:
+        if op == b"q":
+            depth += 1
+        elif op == b"Q":
+            depth -= 1
+        elif depth == 0 and op == b"m":
+            start = tuple(float(v) for v in operands)
+        elif depth == 0 and op == b"l" and start is not None:
+            segments.append((*start, *(float(v) for v in operands)))
+    return segments
+
+
+def _card_for(card_set: dict, team: str, kind: str, surname: str) -> dict:
+    found = [c for c in card_set["cards"] if c["team"] == team and c["kind"] == kind
+             and surname in c["player"].get("full_name", c["player"]["name"])]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_kit_has_every_output(kit: Path, bbl_card_set: dict):
+    for name in ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
+                 "team-sheets.pdf", "quick-reference.pdf", "card-set.json"):
+        assert (kit / name).stat().st_size > 1000, name
+    from cardgen.calibrate.cardset import load_card_set
+    assert load_card_set(kit / "card-set.json")["cards"] == bbl_card_set["cards"]
+    assert len(list((kit / "png").glob("*.png"))) == len(bbl_card_set["cards"])
+    assert not list(kit.parent.glob(".*")), "the staging folder is left behind"
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
+    reader = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
+    for page in reader.pages:
+        assert [round(float(v), 3) for v in page.mediabox] == [0, 0, *(round(v, 3) for v in PAGE_PT[paper])]
+    one_page = {"a4": ("fielding-chart", "scoresheet", "quick-reference", "team-sheets")}
+    for name in one_page.get(paper, ()):
+        width, height = (float(v) for v in pypdf.PdfReader(kit / f"{name}.pdf").pages[0].mediabox[2:])
+        assert {round(width, 3), round(height, 3)} == {round(v, 3) for v in PAGE_PT["a4"]}
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path, bbl_card_set: dict,
+                                                                       paper: str):
+    views = card_views(bbl_card_set)
+    slots = _card_texts(kit / f"cards-{paper}.pdf", paper)
+    assert len(slots) == len(views) == len(bbl_card_set["cards"])
+    pages = pages_for(views, 9)
+    assert len(pypdf.PdfReader(kit / f"cards-{paper}.pdf").pages) == len(pages)
+    teams = [t["name"] for t in bbl_card_set["teams"]]
+    by_key = {(c["player"]["id"], c["team"], c["kind"]): c for c in bbl_card_set["cards"]}
+    for view, texts in zip(views, slots):
+        printed = " ".join(texts)
+        for item in view.all_text():
+            # every figure is one drawn string; only a long name may wrap onto two lines
+            assert item in texts or (item == view.name and item in printed), (item, texts)
+        # the raw figures of the card set, independently of the view's formatting code
+        card = next(c for k, c in by_key.items() if c["player"]["name"].upper() == view.name
+                    and k[1] == view.team and k[2] == view.kind)
+        real = card["real"]
+        if view.kind == "striker":
+            assert f"Balls: {real['balls']}" in texts and f"6s: {real['sixes']}" in texts
+        else:
+            assert f"Wickets: {real['dismissals']}" in texts
+            assert f"{card['usage']['letter']}/{card['usage']['innings']}" in texts
+        assert "Ball-by-ball data from Cricsheet" in printed
+    # sorted by team, each team on its own sheets
+    assert [teams.index(v.team) for v in views] == sorted(teams.index(v.team) for v in views)
+    assert all(len({v.team for v in page}) == 1 for page in pages)
+
+
+def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path, bbl_card_set: dict):
+    views = card_views(bbl_card_set)
+    slots = _card_texts(kit / "cards-a4.pdf", "a4")
+    green = _card_for(bbl_card_set, "Sydney Thunder", "bowler", "Green")
+    connolly = _card_for(bbl_card_set, "Perth Scorchers", "striker", "Connolly")
+
+    def texts_of(card: dict) -> list[str]:
+        index = next(i for i, v in enumerate(views) if v.name == card["player"]["name"].upper()
+                     and v.team == card["team"] and v.kind == card["kind"])
+        return slots[index]
+
+    green_texts = texts_of(green)
+    for expected in ("A/11", "Econ: 7.34", "Overs: 41", "Wickets: 12", "BOWLER",
+                     green["player"]["name"].upper(), "2024-2025 Sydney (T)"):
+        assert expected in green_texts
+    connolly_texts = texts_of(connolly)
+    for expected in ("SR: 131.46", "Balls: 267", "High: 66", "4s: 20", "6s: 19", "STRIKER",
+                     "COOPER CONNOLLY", "2024-2025 Perth"):
+        assert expected in connolly_texts
+    assert any(t.startswith("C(") and "/ RO(" in t for t in connolly_texts)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_crop_marks_drawn_give_63_by_88_mm_cards(kit: Path, paper: str):
+    page = pypdf.PdfReader(kit / f"cards-{paper}.pdf").pages[0]
+    segments = _segments_at_page_level(page)
+    vertical = sorted({round(x1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(x1, x2)})
+    horizontal = sorted({round(y1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(y1, y2)})
+    # without bleed neighbouring cards share a cut line: 4 lines make 3 cards each way
+    assert len(vertical) == 4 and len(horizontal) == 4
+    assert all(math.isclose(b - a, 63.0, abs_tol=0.01) for a, b in zip(vertical, vertical[1:]))
+    assert all(math.isclose(b - a, 88.0, abs_tol=0.01) for a, b in zip(horizontal, horizontal[1:]))
+    width_mm, height_mm = (float(v) / MM for v in page.mediabox[2:])
+    assert math.isclose(vertical[0] + vertical[-1], width_mm, abs_tol=0.01)  # centred
+    assert math.isclose(horizontal[0] + horizontal[-1], height_mm, abs_tol=0.01)
+
+
+def test_second_build_is_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):
+    again = build_kit(bbl_card_set, tmp_path, KitOptions(progress=False)).folder
+    first = sorted(p.relative_to(kit) for p in kit.rglob("*") if p.is_file())
+    second = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
+    assert first == second
+    for rel in first:
+        assert (kit / rel).read_bytes() == (again / rel).read_bytes(), rel
+
+
+def test_longest_real_names_and_a_40_character_name_fit(bbl_card_set: dict):
+    layout = load_layout("card")
+    inner = layout["width_mm"] - 2 * layout["margin_mm"]
+    spec = layout["name"]
+    views = card_views(bbl_card_set)
+    longest = sorted(views, key=lambda v: len(v.name))[-3:]
+    synthetic_set = json.loads(json.dumps(bbl_card_set))
+    card = synthetic_set["cards"][0]
+    card["player"]["name"] = "Maximilian-Alexander Wolfeschlegelsteinh"  # 40 characters
+    assert len(card["player"]["name"]) == 40
+    synthetic = next(v for v in card_views(synthetic_set) if v.name == card["player"]["name"].upper())
+    for view in longest + [synthetic]:
+        fitted = fit_text(view.name, spec["font"], inner, spec["max_pt"], spec["min_pt"],
+                          spec["max_lines"], spec["wrap_below_pt"])
+        assert not fitted.truncated and fitted.size_pt >= spec["min_pt"]
+        assert " ".join(fitted.lines) == view.name
+        assert all(text_width_mm(line, spec["font"], fitted.size_pt) <= inner for line in fitted.lines)
+        # and on the drawn card no ink reaches the right-hand margin of the name band
+        image = card_image(view, 300)
+        px = 300 / 25.4
+        strip = image.crop((round((layout["width_mm"] - layout["margin_mm"] + 0.4) * px), round(spec["top_mm"] * px),
+                            round((layout["width_mm"] - 0.6) * px), round(spec["bottom_mm"] * px)))
+        assert all(lo == hi for lo, hi in strip.getextrema()), view.name  # one flat colour
+
+
+def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, bbl_card_set: dict):
+    pngs = sorted((kit / "png").glob("*.png"))
+    with Image.open(pngs[0]) as first:
+        assert first.size == card_pixels(300) == (744, 1039)
+    cols, rows, slot_w, slot_h = tts_geometry()
+    assert (cols, rows) == (10, 7)
+    teams = {t["name"] for t in bbl_card_set["teams"]}
+    faces = sorted(p for p in (kit / "tts").glob("*.png") if not p.name.endswith("-back.png"))
+    assert len(faces) == len(teams)  # every BBL squad fits one sheet of 69
+    for sheet in faces:
+        with Image.open(sheet) as im:
+            assert max(im.size) <= 4096 and im.size == (cols * slot_w, rows * slot_h)
+            last = im.convert("RGB").crop((9 * slot_w, 6 * slot_h, 10 * slot_w, 7 * slot_h))
+            # slot 70 is blank: one flat near-white (the 64-colour palette may store white as 254)
+            assert all(lo == hi >= 250 for lo, hi in last.getextrema())
+
+
+def test_striker_and_bowler_cards_differ_in_greyscale(bbl_card_set: dict):
+    views = card_views(bbl_card_set)
+    layout = load_layout("card")
+    px = 300 / 25.4
+    for team in {v.team for v in views}:
+        striker = next(v for v in views if v.team == team and v.kind == "striker")
+        bowler = next(v for v in views if v.team == team and v.kind == "bowler")
+
+        def band_grey(view) -> float:  # noqa: ANN001
+            grey = card_image(view, 300).convert("L")
+            band = grey.crop((0, 0, grey.width, round(layout["band"]["height_mm"] * px) - 20))
+            return ImageStat.Stat(band).mean[0]
+
+        # bowler bands are the dark team colour, striker bands a light tint: far apart in grey
+        assert band_grey(striker) - band_grey(bowler) > 80, team
+
+
+def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--source", str(mirror),
+                                       "--out", str(tmp_path), "--paper", "letter", "--team", "perth",
+                                       "--ink-saver", "--no-images", "--card-set", str(card_set_file)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "BBL_2024-25"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "card-set.json", "cards-letter.pdf", "fielding-chart.pdf", "quick-reference.pdf",
+        "scoresheet.pdf", "team-sheets.pdf"]
+    slots = _card_texts(folder / "cards-letter.pdf", "letter")
+    assert slots and all("2024-2025 Perth" in texts for texts in slots)
+    for name in ("cards-letter.pdf", "fielding-chart.pdf"):
+        for page in pypdf.PdfReader(folder / name).pages:
+            ops = {op for _, op in ContentStream(page.get_contents(), page.pdf).operations}
+            assert not ops & FILL_OPERATORS, name  # ink-saver: outlines only
+    # re-running replaces the kit
+    again = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path),
+                                      "--paper", "a4", "--no-images", "--card-set", str(card_set_file)])
+    assert again.exit_code == 0, again.output
+    assert not (folder / "cards-letter.pdf").exists() and (folder / "cards-a4.pdf").exists()
+
+
+def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path),
+                                       "--paper", "a4", "--team", "Sydney Thunder", "--bleed", "--backs",
+                                       "--no-images", "--card-set", str(card_set_file)])
+    assert result.exit_code == 0, result.output
+    reader = pypdf.PdfReader(tmp_path / "BBL_2024-25" / "cards-a4.pdf")
+    assert len(reader.pages) % 2 == 0
+    segments = _segments_at_page_level(reader.pages[0])
+    vertical = sorted({round(x1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(x1, x2)})
+    assert len(vertical) == 6  # with bleed every card has its own two cut lines
+    assert all(math.isclose(b - a, 63.0, abs_tol=0.01) for a, b in zip(vertical[::2], vertical[1::2]))
+    assert all(math.isclose(b - a, 6.0, abs_tol=0.01) for a, b in zip(vertical[1::2], vertical[2::2]))
+    # a back page puts the first card's back in the last column
+    geo = sheet_geometry("a4", bleed=True)
+    front_texts = reader.pages[0].extract_text()
+    back = reader.pages[1]
+    positions = []
+    back.extract_text(visitor_text=lambda t, cm, tm, fd, fs: positions.append((t, tm[4] / MM))
+                      if t.strip() == "QUICKET CRICKET" else None)
+    first_x = min(x for _, x in positions)
+    last_col_left, _ = geo.card_origin(0, 2)
+    assert "SYDNEY THUNDER" in back.extract_text() and "Sydney (T)" in front_texts
+    assert max(x for _, x in positions) > last_col_left and first_x < geo.card_origin(0, 1)[0]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--team", "Nowhere United"], "matches no team"),
+    (["--team", "Melbourne"], "matches several teams"),
+    (["--season", "2024-25", "-c", "HUNDRED"], "calendar years"),
+])
+def test_cli_bad_input_gives_one_line_error(card_set_file: Path, tmp_path: Path, args: list[str], message: str):
+    base = ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path), "--no-images",
+            "--card-set", str(card_set_file)]
+    result = CliRunner().invoke(main, base + args)
+    assert result.exit_code != 0
+    assert message in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "BBL_2024-25").exists()
