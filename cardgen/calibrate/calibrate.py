@@ -29,19 +29,20 @@ INTEGER_ROUNDS = 3
 # the player's own figure and dominate; shape figures (4s, 6s, dots, 1s, extras, kind of
 # dismissal) are measured relative to the league's figure, so an unreachable shape figure (a
 # batter with no sixes still faces bowlers who concede them) cannot drag a headline figure.
-HEADLINE = {"runs", "dismissal_rate", "bat", "wicket_rate"}
+HEADLINE = {"runs", "dismissal_rate", "bat", "wicket_rate", "extras"}
 STRIKER_WEIGHTS = {"runs": 1 / 0.004, "dismissal_rate": 1 / 0.01, "fours": 3.0, "sixes": 3.0,
-                   "dots": 3.0, "ones": 1.0, "field_outs": 0.5}
+                   "dots": 3.0, "ones": 1.0, "field_outs": 0.1}
 BOWLER_WEIGHTS = {"bat": 1 / 0.004, "wicket_rate": 1 / 0.01, "fours": 3.0, "sixes": 3.0,
-                  "dots": 3.0, "ones": 1.0, "extras": 10.0, "bowled": 3.0}
-# Share of the chart's F content carried by the striker cards' F slots at the seed (the rest by
-# bowler cards): enough F on striker cards for fine control of dismissal rates.
-STRIKER_F_SHARE = 0.35
+                  "dots": 3.0, "ones": 1.0, "extras": 1 / 0.03, "bowled": 3.0}
+# Striker cards' F at the seed: the striker half may carry no more wides and no-balls than the
+# 10th-percentile qualified bowler bowls, but at least MIN_STRIKER_F slots...
+STRIKER_F_BOWLER_QUANTILE = 0.1
+MIN_STRIKER_F = 2.0
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
-STRIKER_F_PRIOR_WEIGHT = 0.0
-STRIKER_F_PRIOR_SCALE = 5.0
+STRIKER_F_PRIOR_WEIGHT = 1.0
+STRIKER_F_PRIOR_SCALE = 3.0
 
 
 @dataclass
@@ -90,7 +91,8 @@ def league_bowler_rates(league: dict) -> dict[str, float]:
             "conceded": (league["runs_batter"] + league["wide_runs"] + league["no_ball_runs"]) / legal,
             "wicket_rate": league["bowler_wickets"] / legal, "fours": o["4"] / legal,
             "sixes": o["6"] / legal, "dots": o["0"] / legal, "ones": o["1"] / legal,
-            "extras": (league["wide_runs"] + league["no_ball_runs"]) / legal,
+            # a no-ball is one game extra (The Hundred awards two real runs): count deliveries
+            "extras": (league["wide_runs"] + league["no_ball_balls"]) / legal,
             "bowled": (k.get("bowled", 0) + k.get("hit wicket", 0)) / legal}
 
 
@@ -109,7 +111,7 @@ def bowler_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.legal_balls)
     counts = {"bat": row.runs_off_bat, "conceded": row.runs_conceded, "wicket_rate": row.wickets, "fours": row.conceded_n4,
               "sixes": row.conceded_n6, "dots": row.dots, "ones": row.conceded_n1,
-              "extras": row.wides + row.no_balls, "bowled": row.wk_bowled + row.wk_hit_wicket}
+              "extras": row.wides + row.no_ball_balls, "bowled": row.wk_bowled + row.wk_hit_wicket}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
     scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
               for k in figs}
@@ -157,7 +159,14 @@ def seed_means(a: np.ndarray, league: dict, strikers: list[CardFit],
     deliveries = league["deliveries"]
     phi = (league["wide_runs"] / deliveries) / max(fvec[OUT["wide"]], 1e-9)  # P(F) per delivery
     f_total = 200 * phi
-    f_s, f_b = STRIKER_F_SHARE * f_total, (1 - STRIKER_F_SHARE) * f_total
+    # striker cards' F: small enough that the striker half's wides and no-balls stay below what
+    # nearly all qualified bowlers bowl (a bowler's F cannot go below zero), at least a couple of
+    # slots for fine control of dismissal rates
+    extras_b = _qualified_rates(bowlers, "extras")
+    extras_per_f = float(fvec[OUT["wide"]] + fvec[OUT["no_ball"]])
+    floor = np.quantile(extras_b, STRIKER_F_BOWLER_QUANTILE) if len(extras_b) else 0.0
+    f_s = float(np.clip(2 * 100 * floor / max(extras_per_f, 1e-9), MIN_STRIKER_F, 0.5 * f_total))
+    f_b = f_total - f_s  # F_bowler + F_striker = 200 P(F)
     d_out, d_wkt = float(fvec @ STRIKER_OUT), float(fvec @ BOWLER_WICKET)
     kinds = league["dismissal_kinds"]
     ns_ro = phi * float(fvec[OUT["run_out_non_striker"]])

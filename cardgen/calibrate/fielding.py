@@ -7,7 +7,9 @@ are rational numbers n_k / n_wide. We pick the number of wide cells whose rounde
 (no-balls, leg byes, byes, LBWs) come closest to the league's ratios, then meet run-outs and
 stumpings exactly with a mix of certain cells and chances (their conversion is tuned through
 the RO and keeper ratings). Extras are counted in runs, each chart extra being one run, so team
-totals and economies keep every real extra run. The remaining cells are catch chances.
+totals and economies keep every real extra run;
+no-balls by deliveries (a game no-ball is one run; The Hundred's are two). The remaining cells are a few catch chances and
+fielded balls (dots and singles).
 """
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from cardgen.calibrate.model import FIELD_COLS, FIELD_ROWS
 
 CELLS = FIELD_ROWS * FIELD_COLS
 MIN_CATCH_CHANCES = 4
+# Catch chances beyond the minimum, as a share of the cells left over; the rest are fielded balls
+# (dots and singles in the league's ratio). Few dismissals per F keeps a bowler's F slots (which
+# carry his wides) from dragging his wicket rate, and lets F fine-tune dismissal rates.
+CATCH_CHANCE_SHARE_OF_REST = 0.25
 
 
 @dataclass
@@ -30,7 +36,9 @@ class ChartPlan:
 
 def league_event_counts(league: dict) -> dict[str, float]:
     kinds = league.get("dismissal_kinds", {})
-    return {"wide": league["wide_runs"], "no_ball": league["no_ball_runs"],
+    # no-balls by deliveries: they are faced but not legal, so their count (not their runs, two
+    # each in The Hundred) is what keeps balls faced and legal balls in the real proportion
+    return {"wide": league["wide_runs"], "no_ball": league["no_ball_balls"],
             "leg_bye": league["leg_byes"], "bye": league["byes"],
             "lbw": kinds.get("lbw", 0), "run_out": kinds.get("run out", 0),
             "stumped": kinds.get("stumped", 0)}
@@ -70,7 +78,14 @@ def plan_counts(league: dict, run_out_p: float = 0.5, stumping_p: float = 0.7) -
             best = (key, counts, errors)
     assert best is not None
     counts = dict(best[1])
-    counts["catch_chance"] = CELLS - sum(counts.values())
+    rest = CELLS - sum(counts.values())
+    catches = max(MIN_CATCH_CHANCES, int(round(CATCH_CHANCE_SHARE_OF_REST * rest)))
+    counts["catch_chance"] = min(catches, rest)
+    rest -= counts["catch_chance"]
+    out = league.get("outcomes_faced", {"0": 1, "1": 1})
+    dots, ones = float(out.get("0", 1)), float(out.get("1", 1))
+    counts["0"] = int(round(rest * dots / (dots + ones))) if dots + ones else rest
+    counts["1"] = rest - counts["0"]
     return ChartPlan(counts=counts, wide_cells=counts["wide"], ratio_errors=best[2])
 
 
