@@ -40,6 +40,12 @@ def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
                                        "--source", str(mirror), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert (out / SET / "cards-a4.pdf").is_file()
+    # the simulator's reports, for the validation panel (exit 1 = some cards off, still reported)
+    for command in (["validate"], ["simulate", "--seasons", "100"]):
+        result = CliRunner().invoke(main, [*command, "--competition", "BBL", "--season", "2024-25",
+                                           "--source", str(mirror), "--out", str(out)])
+        assert result.exit_code in (0, 1), result.output
+    assert (out / SET / "validation" / "validate_summary.json").is_file()
     return out
 
 
@@ -90,11 +96,12 @@ def browser(playwright, tmp_path: Path):
     context.close()
 
 
-def _screenshot(page, name: str, tmp_path: Path, height: int = 900) -> Path:
-    """Save the top of the page to tmp (always) and to $CARDGEN_SITE_SCREENSHOTS (when set)."""
+def _screenshot(page, name: str, tmp_path: Path, height: int = 900, top: int = 0) -> Path:
+    """Save part of the page to tmp (always) and to $CARDGEN_SITE_SCREENSHOTS (when set)."""
     path = tmp_path / f"site-{name}.png"
     page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(path=str(path), full_page=True, clip={"x": 0, "y": 0, "width": VIEWPORT["width"], "height": height})
+    page.screenshot(path=str(path), full_page=True,
+                    clip={"x": 0, "y": top, "width": VIEWPORT["width"], "height": height})
     assert path.stat().st_size > 10_000  # a blank page compresses to a few hundred bytes
     target = os.environ.get("CARDGEN_SITE_SCREENSHOTS")
     if target:
@@ -144,6 +151,11 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     assert all(i["natural"] > 0 and i["shown"] > 0 for i in images), [i for i in images if not i["natural"]]
     assert all(i["alt"] for i in images)
     _screenshot(page, "set", tmp_path, height=1400)
+    validation = page.locator("section[aria-labelledby=validation]")
+    assert "qualified cards play inside their 95% interval" in validation.inner_text()
+    assert validation.locator(".previews img").count() >= 1  # the report's pages, loaded above
+    _screenshot(page, "validation", tmp_path, height=1000,
+                top=int(validation.evaluate("e => e.getBoundingClientRect().top + window.scrollY")))
 
     # filtering in place (JavaScript): bowlers of one team only
     filters = page.get_by_role("navigation", name="Filter cards")

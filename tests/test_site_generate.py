@@ -10,6 +10,7 @@ import hashlib
 import io
 import json
 import re
+import shutil
 import threading
 import urllib.request
 import zipfile
@@ -111,6 +112,14 @@ def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25"
         (folder / "validation" / "summary.csv").write_text("team,real_runs,sim_runs\nPerth,170,168.2\n")
         _png(folder / "validation" / "runs.png", "plot", "#333333")
         (folder / "validation" / "report.md").write_text("# Validation\nAll <b>good</b>.\n")
+        # what `cardgen validate` writes: a JSON summary, a row per card, a PDF report
+        (folder / "validation" / "validate_summary.json").write_text(json.dumps(
+            {"qualified_cards": 4, "passed": 3, "pass_share": 0.75, "ok": False,
+             "metric_pass_share": {"economy": 1.0}}))
+        (folder / "validation" / "validate_cards.csv").write_text(
+            "kind,player_id,name,team,sim_economy,lo_economy,hi_economy,ok_economy\n"
+            "bowler,aa000001,Chris Green,Sydney Thunder,7.2871,6.9,7.7,True\n")
+        _pdf(folder / "validation" / "validate.pdf", "Card validation plots")
     return folder
 
 
@@ -145,6 +154,7 @@ def test_every_page_type_is_written(built_site):
     for name in PDFS + ("card-set.json", "BBL_2024-25-kit.zip", "deck-1.png"):
         assert name in home, name
     assert "Not validated yet" in pages["sets/BBL_2024-25/index.html"]
+    assert "Not validated yet." in pages["sets/BBL_2024-25/players/aa000001.html"]
     assert "not validated yet" in home
 
 
@@ -245,13 +255,25 @@ def test_output_is_deterministic_and_regeneration_replaces_the_site(built_site, 
 
 
 def test_validation_folder_is_shown_when_present(tmp_path):
-    make_synthetic_kit(tmp_path, validation=True)
+    folder = make_synthetic_kit(tmp_path, validation=True)
+    (folder / "validation" / "validate.pdf").chmod(0o600)  # as a temp-file write leaves it
     site = generate_site(tmp_path).site_dir
+    # the site is readable by a web server running as another user; the output is untouched
+    assert (site / "sets/BBL_2024-25/files/validation/validate.pdf").stat().st_mode & 0o777 == 0o644
+    assert (folder / "validation" / "validate.pdf").stat().st_mode & 0o777 == 0o600
+    assert all(p.stat().st_mode & 0o004 for p in site.rglob("*"))
     html = (site / "sets/BBL_2024-25/index.html").read_text()
     assert "Not validated yet" not in html
     assert "<td>168.2</td>" in html
     assert 'src="files/validation/runs.png"' in html
     assert "All &lt;b&gt;good&lt;/b&gt;." in html
+    assert "3 of 4 qualified cards play inside their 95% interval (75.0%): did not pass." in html
+    assert "metric pass share: economy" in html
+    if shutil.which("pdftoppm"):  # poppler-utils, installed by .ci/run
+        assert 'src="previews/validate-1.png"' in html
+    player = (site / "sets/BBL_2024-25/players/aa000001.html").read_text()
+    assert re.search(r"Economy</th><td>7.34</td><td>7.30</td><td>\+0.04</td><td>7.29</td>"
+                     r"<td>6.90 – 7.70</td><td>yes</td>", player)
     assert check_links(site).broken == []
 
 

@@ -21,6 +21,8 @@ import io
 import os
 import re
 import shutil
+import stat
+import subprocess
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
@@ -113,6 +115,13 @@ def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | N
     return None
 
 
+def _csv_number(text: str | None, places: int) -> str:
+    try:
+        return f"{float(text):.{places}f}" if text not in (None, "") else "—"
+    except ValueError:
+        return "—"
+
+
 def _places(key: str) -> int:
     return 2 if key in ("strike_rate", "economy") else 3
 
@@ -145,7 +154,9 @@ class CardView:
     ratings: list[tuple[str, str]] = field(default_factory=list)
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
-    versus: list[tuple[str, str, str, str]] = field(default_factory=list)  # figure, real, expected, diff
+    # figure, real, expected, difference, simulated, 95% interval, real inside the interval?
+    versus: list[tuple[str, str, str, str, str, str, str]] = field(default_factory=list)
+    checked: bool = False  # the simulator's validation checked this card
     card: dict[str, Any] = field(default_factory=dict)
 
 
@@ -208,14 +219,19 @@ def _card_views(kit: KitSet) -> list[CardView]:
                      if not isinstance(v, (dict, list))]
         expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
         versus = []
+        checks = kit.validation.card_checks.get((kind, pid, team), {})
         for key, exp in sorted(expected.items()):
             if not isinstance(exp, (int, float)) or isinstance(exp, bool):
                 continue
             got = _real_rate(key, real, balls_per_over)
             places = _places(key)
             diff = f"{got - exp:+.{places}f}" if got is not None else "—"
+            diff = diff[1:] if diff.strip("+-0.") == "" else diff  # no sign on a zero difference
+            sim, lo, hi = (_csv_number(checks.get(f"{part}_{key}"), places) for part in ("sim", "lo", "hi"))
+            interval = f"{lo} – {hi}" if lo != "—" and hi != "—" else "—"
+            inside = {"True": "yes", "False": "no"}.get(checks.get(f"ok_{key}", ""), "—")
             versus.append((EXPECTED_LABEL.get(key, _humanise(key)), _number(got, places) if got is not None else "—",
-                           _number(float(exp), places), diff))
+                           _number(float(exp), places), diff, sim, interval, inside))
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
         views.append(CardView(
@@ -225,7 +241,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
             player_page=f"players/{player_slugs[pid]}.html",
             png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, chart=chart,
-            real=real_rows, versus=versus, card=card))
+            real=real_rows, versus=versus, checked=bool(checks), card=card))
     return views
 
 
@@ -245,11 +261,29 @@ def _sorted_cards(views: list[CardView], teams: list[tuple[str, str]]) -> list[C
 
 
 def _link_or_copy(src: Path, dst: Path) -> None:
+    """Hard-link a kit file into the site (no extra disk), or copy it when a link cannot serve.
+
+    A file only its owner may read (a temp-file default) is copied, so the site can be made
+    world-readable for a static host without changing the output folder.
+    """
     dst.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(src, dst)
-    except OSError:  # another file system, or links not allowed: copy the bytes
-        shutil.copyfile(src, dst)
+    if src.stat().st_mode & stat.S_IROTH:
+        try:
+            os.link(src, dst)
+            return
+        except OSError:  # another file system, or links not allowed: copy the bytes
+            pass
+    shutil.copyfile(src, dst)
+
+
+def _publish_permissions(root: Path) -> None:
+    """Folders 755, own files 644: a web server running as another user can read the site."""
+    root.chmod(0o755)
+    for path in root.rglob("*"):
+        if path.is_dir():
+            path.chmod(0o755)
+        elif path.stat().st_nlink == 1:  # hard links stay as the output folder has them
+            path.chmod(0o644)
 
 
 def _write_zip(kit: KitSet, dst: Path) -> None:
@@ -263,6 +297,23 @@ def _write_zip(kit: KitSet, dst: Path) -> None:
                                   else zipfile.ZIP_DEFLATED)
             zf.writestr(info, path.read_bytes())
     atomic_write_bytes(dst, buffer.getvalue())
+
+
+PREVIEW_DPI = 60  # readable plot titles, small files
+PREVIEW_PAGES = 4
+
+
+def _pdf_previews(pdf: Path, out_dir: Path, stem: str) -> list[Path]:
+    """PNG previews of a report's first pages with poppler's pdftoppm; none if it is missing."""
+    if shutil.which("pdftoppm") is None:
+        return []
+    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        subprocess.run(["pdftoppm", "-png", "-r", str(PREVIEW_DPI), "-l", str(PREVIEW_PAGES), str(pdf),
+                        str(out_dir / stem)], check=True, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return []  # a report that poppler cannot read is still linked, just not previewed
+    return sorted(out_dir.glob(f"{stem}-*.png"), key=lambda p: int(p.stem.rsplit("-", 1)[1]))
 
 
 def _write_thumb(src: Path, dst: Path) -> tuple[int, int]:
@@ -343,13 +394,25 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
             view.thumb = thumb
     summary = _set_summary(kit, views, teams)
     summary["zip_size"] = zip_size
+    previews = []
+    for pdf in kit.validation.pdfs:
+        pages = _pdf_previews(kit.folder / pdf, set_root / "previews", slug(Path(pdf).stem))
+        if pages:
+            total = len(pages)
+            try:
+                from pypdf import PdfReader
+                total = len(PdfReader(str(kit.folder / pdf)).pages)
+            except Exception:  # noqa: BLE001 - the page count is only a caption
+                pass
+            previews.append((pdf, [(p.relative_to(set_root).as_posix(), n, total)
+                                   for n, p in enumerate(pages, 1)]))
 
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
                  and (kind is None or v.kind == kind)]
         groups = [(name, tslug, [v for v in shown if v.team_slug == tslug]) for name, tslug in teams]
         groups = [g for g in groups if g[2]]
-        writer.page(f"{set_rel}/{filename}", "set.html.j2", kit=summary, groups=groups,
+        writer.page(f"{set_rel}/{filename}", "set.html.j2", kit=summary, groups=groups, previews=previews,
                     current_team=team_slug, current_kind=kind, shown=len(shown),
                     filter_page=filter_page_name, kind_plural=KIND_PLURAL,
                     team_names=dict((s, n) for n, s in teams))
@@ -405,7 +468,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets)
         _assets(build_root)
         files = sum(1 for p in build_root.rglob("*") if p.is_file())
-        build_root.chmod(0o755)  # mkdtemp makes it 0700; a static host needs to read it
+        _publish_permissions(build_root)
         _swap_in(build_root, site_dir)
     except BaseException:
         shutil.rmtree(build_root, ignore_errors=True)

@@ -42,16 +42,31 @@ class Download:
     size: int
 
 
+SMALL_TABLE_ROWS = 20  # CSVs up to this many rows are shown as tables; longer ones are linked
+CARD_CHECK_KEYS = ("kind", "player_id", "team")
+
+
+@dataclass
+class Table:
+    source: str  # relpath inside the set folder
+    header: list[str]
+    rows: list[list[str]]
+
+
 @dataclass
 class Validation:
     """What the simulator's `validation/` folder holds, if anything."""
     files: list[Download] = field(default_factory=list)
     plots: list[str] = field(default_factory=list)  # relpaths of PNG/SVG plots
-    summary_header: list[str] = field(default_factory=list)
-    summary_rows: list[list[str]] = field(default_factory=list)
-    summary_source: str = ""
+    pdfs: list[str] = field(default_factory=list)  # relpaths of PDF reports (previewed as images)
+    headline: str = ""
+    passed: bool | None = None
+    summaries: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
     report_text: str = ""
     report_source: str = ""
+    # per card (kind, player id, team): the simulator's check of each figure
+    card_checks: dict[tuple[str, str, str], dict[str, str]] = field(default_factory=dict)
 
     @property
     def present(self) -> bool:
@@ -154,36 +169,96 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
+def _read_csv(path: Path) -> list[list[str]]:
+    try:
+        with path.open(newline="", encoding="utf-8") as fh:
+            return list(csv.reader(fh))
+    except (OSError, UnicodeDecodeError, csv.Error):
+        return []
+
+
+def _flat_items(doc: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+    items: list[tuple[str, str]] = []
+    for key, value in sorted(doc.items()):
+        label = f"{prefix}{key}".replace("_", " ")
+        if isinstance(value, dict):
+            items += _flat_items(value, f"{prefix}{key}: ")
+        elif isinstance(value, bool):
+            items.append((label, "yes" if value else "no"))
+        elif isinstance(value, (int, float, str)) or value is None:
+            items.append((label, "—" if value is None else str(value)))
+    return items
+
+
+def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
+    """The card check in one sentence, from the simulator's validate summary."""
+    qualified, passed, share = doc.get("qualified_cards"), doc.get("passed"), doc.get("pass_share")
+    if not isinstance(qualified, int) or not isinstance(passed, int):
+        return "", None
+    text = f"{passed} of {qualified} qualified cards play inside their 95% interval"
+    if qualified > 0:  # the exact share, as the simulator prints it
+        text += f" ({100 * passed / qualified:.1f}%)"
+    elif isinstance(share, (int, float)):
+        text += f" ({100 * share:.1f}%)"
+    ok = doc.get("ok") if isinstance(doc.get("ok"), bool) else None
+    if ok is not None:
+        text += ": passed." if ok else ": did not pass."
+    if ok is False:  # say which rule failed
+        reasons = [f"{doc[key]} {label}" for key, label in (
+            ("outside_99_9", "outside the 99.9% interval"),
+            ("engine_disagreements", "disagreement(s) between the simulator and the analytic expectation"))
+            if isinstance(doc.get(key), int) and doc[key] > 0]
+        if reasons:
+            text += " " + "; ".join(reasons).capitalize() + "."
+    return text, ok
+
+
+def _card_checks(rows: list[list[str]]) -> dict[tuple[str, str, str], dict[str, str]]:
+    if not rows or not all(k in rows[0] for k in CARD_CHECK_KEYS):
+        return {}
+    header = rows[0]
+    return {tuple(dict(zip(header, row))[k] for k in CARD_CHECK_KEYS): dict(zip(header, row))
+            for row in rows[1:] if len(row) == len(header)}
+
+
 def _read_validation(folder: Path) -> Validation:
     vdir = folder / "validation"
     result = Validation()
     if not vdir.is_dir():
         return result
-    files = sorted(p for p in vdir.rglob("*") if p.is_file() and not p.name.startswith("."))
+    # the card check (validate*) before the season replay (simulate*), then by name
+    files = sorted((p for p in vdir.rglob("*") if p.is_file() and not p.name.startswith(".")),
+                   key=lambda p: ("validat" not in p.name.lower(), p.relative_to(vdir).as_posix()))
     for path in files:
+        rel = path.relative_to(folder).as_posix()
         result.files.append(_download(folder, path, path.name))
-        if path.suffix.lower() in (".png", ".svg"):
-            result.plots.append(path.relative_to(folder).as_posix())
-    csvs = [p for p in files if p.suffix.lower() == ".csv"]
-    # the summary table: a CSV called *summary* if there is one, else the first CSV
-    summary = next((p for p in csvs if "summary" in p.stem.lower()), csvs[0] if csvs else None)
-    if summary is not None:
-        try:
-            with summary.open(newline="", encoding="utf-8") as fh:
-                rows = list(csv.reader(fh))
-        except (OSError, UnicodeDecodeError, csv.Error):
-            rows = []
-        if rows:
-            result.summary_header, result.summary_rows = rows[0], rows[1:41]
-            result.summary_source = summary.relative_to(folder).as_posix()
-    reports = [p for p in files if p.suffix.lower() in (".md", ".txt")]
-    report = next((p for p in reports if "report" in p.stem.lower()), reports[0] if reports else None)
-    if report is not None:
-        try:
-            result.report_text = report.read_text(encoding="utf-8")[:20000]
-            result.report_source = report.relative_to(folder).as_posix()
-        except (OSError, UnicodeDecodeError):
-            pass
+        suffix = path.suffix.lower()
+        if suffix in (".png", ".svg"):
+            result.plots.append(rel)
+        elif suffix == ".pdf":
+            result.pdfs.append(rel)
+        elif suffix == ".json" and "summary" in path.stem.lower():
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            if isinstance(doc, dict):
+                result.summaries.append((path.name, _flat_items(doc)))
+                if not result.headline:
+                    result.headline, result.passed = _headline(doc)
+        elif suffix == ".csv":
+            rows = _read_csv(path)
+            checks = _card_checks(rows)
+            if checks:
+                result.card_checks.update(checks)
+            elif rows and len(rows) - 1 <= SMALL_TABLE_ROWS:
+                result.tables.append(Table(rel, rows[0], rows[1:]))
+        elif suffix in (".md", ".txt") and not result.report_text:
+            try:
+                result.report_text = path.read_text(encoding="utf-8")[:20000]
+                result.report_source = rel
+            except (OSError, UnicodeDecodeError):
+                pass
     return result
 
 
