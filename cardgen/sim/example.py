@@ -28,10 +28,15 @@ def chart(ranges: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
     return [{"lo": lo, "hi": hi, "result": res} for lo, hi, res in ranges]
 
 
-def random_chart(rng: np.random.Generator, kind: str) -> list[dict[str, Any]]:
-    """A random chart: random widths for each result, tiling 1..100."""
+# Typical slot counts (per 100) of each result, centre of the random charts
+TYPICAL = {"B": 2, "W": 5, "F": 8, "0": 33, "1": 30, "2": 9, "4": 9, "6": 4}
+
+
+def random_chart(rng: np.random.Generator, kind: str, spread: float = 10.0) -> list[dict[str, Any]]:
+    """A random chart tiling 1..100: widths Dirichlet around TYPICAL (smaller spread: wilder)."""
     results = (["B"] if kind == "bowler" else []) + ["W", "F", "0", "1", "2", "4", "6"]
-    weights = rng.dirichlet(np.ones(len(results)))
+    alpha = np.array([TYPICAL[r] for r in results], float)
+    weights = rng.dirichlet(alpha / alpha.sum() * spread)
     cuts = np.round(np.cumsum(weights) * 100).astype(int)
     cuts[-1] = 100
     out, lo = [], 1

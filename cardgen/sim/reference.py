@@ -35,6 +35,9 @@ class Dice:
         """2d10 read as 1..100 (tens and units, 00 = 100): one uniform draw on 1..100."""
         return int(self.rng.integers(1, 101))
 
+    def begin_delivery(self) -> None:
+        """Called before each delivery's rolls (a hook for tests that script whole deliveries)."""
+
     def pick(self, n: int) -> int:
         """Shuffle the deck and take one card: index 0..n-1."""
         return int(self.rng.integers(0, n))
@@ -133,6 +136,7 @@ def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
         bowler = plan[unit]
         if len(inn.unit_bowler) <= unit:
             inn.unit_bowler.append(bowler)
+        dice.begin_delivery()
         ball = _deliver(cs, dice, bowler, order[striker], striker, non_striker, free_hit,
                         fielders, bowling.keeper_slot, keeper_rating)
         # --- score it -------------------------------------------------------------------

@@ -71,7 +71,8 @@ def scatter(title: str, real: Sequence[float], sim: Sequence[float], flagged: Se
     x, y = x[ok], y[ok]
     flags = np.asarray(flagged, bool)[ok] if flagged is not None else np.zeros(len(x), bool)
     left, bottom, w, h = 28, 22, width - 36, height - 38
-    lo, hi = _nice(min(x.min(initial=0), y.min(initial=0)), max(x.max(initial=1), y.max(initial=1)))
+    both = np.concatenate([x, y])
+    lo, hi = _nice(float(both.min()), float(both.max())) if len(both) else (0.0, 1.0)
     d.add(String(width / 2, height - 10, title, fontSize=8, textAnchor="middle"))
     d.add(Rect(left, bottom, w, h, fillColor=None, strokeColor=colors.grey, strokeWidth=0.5))
     d.add(Line(left, bottom, left + w, bottom + h, strokeColor=colors.lightgrey, strokeWidth=0.7))
@@ -104,7 +105,7 @@ def histogram(title: str, sim: np.ndarray, real: np.ndarray, bins: int = 30,
     edges = np.linspace(lo, hi + 1e-9, bins + 1)
     dens, _ = np.histogram(sim, bins=edges, density=True)
     rdens, _ = np.histogram(real, bins=edges, density=True) if len(real) else (np.zeros(bins), None)
-    left, bottom, w, h = 24, 20, width - 30, height - 36
+    left, bottom, w, h = 24, 20, width - 30, height - 42
     top = max(dens.max(), rdens.max(), 1e-9)
     d.add(String(width / 2, height - 10, title, fontSize=8, textAnchor="middle"))
     d.add(Rect(left, bottom, w, h, fillColor=None, strokeColor=colors.grey, strokeWidth=0.5))
@@ -118,8 +119,8 @@ def histogram(title: str, sim: np.ndarray, real: np.ndarray, bins: int = 30,
     for v in np.linspace(lo, hi, 5):
         d.add(String(left + (v - lo) / (hi - lo + 1e-9) * w, bottom - 8, f"{v:.0f}", fontSize=5.5,
                      textAnchor="middle"))
-    d.add(String(left + w, height - 20, "blue: simulated  orange: real", fontSize=5.5,
-                 textAnchor="end"))
+    d.add(String(width / 2, height - 18, "blue: simulated, orange outline: real", fontSize=5.5,
+                 textAnchor="middle"))
     return d
 
 
