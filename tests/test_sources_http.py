@@ -6,6 +6,7 @@ zips are built in a temp folder at test time from ../shared/data/cricsheet.
 from __future__ import annotations
 
 import io
+import json
 import threading
 import zipfile
 from collections import Counter
@@ -15,8 +16,10 @@ from typing import Iterator
 
 import pandas as pd
 import pytest
+import requests
+from click.testing import CliRunner
 
-from cardgen.cache import Cache
+from cardgen.cli import main
 from cardgen.competitions import get_competition
 from cardgen.errors import SourceError
 from cardgen.sources import fetch
@@ -181,7 +184,7 @@ def test_server_errors_are_retried(server, tmp_cache):
 
 def test_unreachable_server_is_a_source_error(tmp_cache, monkeypatch):
     # port 9 (discard) on loopback: nothing listens, the connection is refused at once
-    monkeypatch.setattr(fetch, "make_session", lambda: __import__("requests").Session())
+    monkeypatch.setattr(fetch, "make_session", requests.Session)
     with pytest.raises(SourceError, match="could not download"):
         download_zip("http://127.0.0.1:9", BBL, tmp_cache)
 
@@ -223,3 +226,37 @@ def test_cricinfo_scraper_over_loopback(server, tmp_cache, monkeypatch):
     assert server.hits["/ci/content/player/787073.html"] == 1  # the second run read the cache
     monkeypatch.setenv(CRICINFO_ENV, "0")
     assert scraping_base_url() is None
+
+
+def test_cli_stats_with_a_url_source(server, tmp_path):
+    env = {"CARDGEN_CACHE": str(tmp_path / "cache"), SOURCE_ENV: None, "CARDGEN_CRICINFO": None}
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2023-24", "--source",
+                                       f"{server.url}/good", "--format", "json", "--table", "league"],
+                                env=env)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["league"]["matches"] == 41
+    # the same through the environment variable, now answered from the cached download
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league"],
+                                env={**env, SOURCE_ENV: f"{server.url}/good"})
+    assert result.exit_code == 0, result.output
+    assert server.hits[f"/good/{BBL.download_file}"] == 1
+
+
+def test_requests_carry_a_timeout_and_the_user_agent(bbl_zip, tmp_cache):
+    seen = {}
+
+    class RecordingSession:
+        headers = {"User-Agent": USER_AGENT}
+
+        def get(self, url, **kwargs):
+            seen.update(kwargs, url=url)
+            resp = requests.Response()
+            resp.status_code, resp._content = 200, bbl_zip
+            return resp
+
+    download_zip("http://127.0.0.1:1/m", BBL, tmp_cache, session=RecordingSession())
+    assert seen["url"] == f"http://127.0.0.1:1/m/{BBL.download_file}"
+    assert seen["timeout"] == fetch.TIMEOUT and all(t > 0 for t in fetch.TIMEOUT)
+    session = fetch.make_session()
+    assert session.headers["User-Agent"] == USER_AGENT and "cardgen/" in USER_AGENT
+    assert session.get_adapter("https://cricsheet.org").max_retries.total >= 2
