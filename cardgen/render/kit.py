@@ -71,13 +71,7 @@ def select_team(card_set: dict[str, Any], wanted: str) -> dict[str, Any]:
 
 
 def _write_card_set_json(card_set: dict[str, Any], out_parent: Path) -> Path:
-    try:
-        from cardgen.calibrate.cardset import write_card_set
-    except ModuleNotFoundError:  # TEMPORARY until the calibrate layer lands: same format as the contract
-        import json
-        path = out_parent / set_folder_name(card_set) / "card-set.json"
-        atomic_write_bytes(path, (json.dumps(card_set, sort_keys=True, indent=1) + "\n").encode())
-        return path
+    from cardgen.calibrate.cardset import write_card_set
     return write_card_set(card_set, out_parent)
 
 
@@ -116,16 +110,16 @@ def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -
     names = []
     for index, view in job:
         name = f"png/{png_name(index, view)}"
-        atomic_write_bytes(work / name, png_bytes(card_image(view, dpi, ink_saver)))
+        atomic_write_bytes(work / name, png_bytes(card_image(view, dpi, ink_saver), view.team_colour))
         names.append(name)
     team_views = [view for _, view in job]
     team = slug(team_views[0].team)
     for n, sheet in enumerate(tts_sheets(team_views, ink_saver), 1):
         names.append(f"tts/{team}-{n}.png")
-        atomic_write_bytes(work / names[-1], png_bytes(sheet))
+        atomic_write_bytes(work / names[-1], png_bytes(sheet, team_views[0].team_colour))
     back = card_image(team_views[0], dpi, ink_saver, back=True, show_kind=False)
     names.append(f"tts/{team}-back.png")
-    atomic_write_bytes(work / names[-1], png_bytes(back))
+    atomic_write_bytes(work / names[-1], png_bytes(back, team_views[0].team_colour))
     return names
 
 

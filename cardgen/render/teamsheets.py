@@ -54,7 +54,7 @@ def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseD
 
 
 def _table(rows: list[list[str]], widths: list[float], font_pt: float) -> Table:
-    table = Table(rows, colWidths=[w * MM for w in widths], repeatRows=1)
+    table = Table(rows, colWidths=[w * MM for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), PDF_NAMES["regular"]),
         ("FONTNAME", (0, 0), (-1, 0), PDF_NAMES["bold"]),
