@@ -375,3 +375,15 @@ def test_a_minimal_card_set_still_publishes(tmp_path):
     assert "no image in this build" in html and "Not validated yet" in html
     assert "Solo" in (site / "sets/HUNDRED_2024/players/x1.html").read_text()
     assert check_links(site).broken == []
+
+
+def test_refresh_site_picks_up_a_new_set(tmp_path):
+    from cardgen.site.generate import refresh_site
+    make_synthetic_kit(tmp_path)
+    assert refresh_site(tmp_path).sets == ["BBL_2024-25"]
+    make_synthetic_kit(tmp_path, code="WBBL", season="2024-25")
+    report = refresh_site(tmp_path)
+    assert report.sets == ["BBL_2024-25", "WBBL_2024-25"]
+    home = (report.site_dir / "index.html").read_text()
+    assert 'href="sets/WBBL_2024-25/index.html"' in home
+    assert 'href="sets/WBBL_2024-25/files/cards-a4.pdf"' in home

@@ -394,6 +394,8 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
             view.thumb = thumb
     summary = _set_summary(kit, views, teams)
     summary["zip_size"] = zip_size
+    # the home page shows a few cards of the set: the first team's first striker and bowler cards
+    summary["preview"] = [v for v in views if v.thumb][:4]
     previews = []
     for pdf in kit.validation.pdfs:
         pages = _pdf_previews(kit.folder / pdf, set_root / "previews", slug(Path(pdf).stem))
