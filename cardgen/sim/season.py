@@ -105,13 +105,14 @@ def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.ran
         mb = fast.play_matches(cs, fx.table, home, away, rng)
         for inn, batting, bowling, plan in ((mb.first, home, away, mb.first_plan),
                                             (mb.second, away, home, mb.second_plan)):
-            players = fx.side_players[batting]                       # (n, 11)
-            np.add.at(acc["runs"], players.ravel(), inn.bat_runs[:, :11].ravel())
-            np.add.at(acc["balls"], players.ravel(), inn.bat_balls[:, :11].ravel())
-            bowlers = cs.bowler_player[plan]                          # (n, units)
-            np.add.at(acc["wickets"], bowlers.ravel(), inn.unit_wickets.ravel())
-            np.add.at(acc["conceded"], bowlers.ravel(), inn.unit_runs.ravel())
-            np.add.at(acc["bowled"], bowlers.ravel(), inn.unit_balls.ravel())
+            players = fx.side_players[batting].ravel()               # (n * 11,)
+            bowlers = cs.bowler_player[plan].ravel()                 # (n * units,)
+            for key, who, values in (("runs", players, inn.bat_runs[:, :11]),
+                                     ("balls", players, inn.bat_balls[:, :11]),
+                                     ("wickets", bowlers, inn.unit_wickets),
+                                     ("conceded", bowlers, inn.unit_runs),
+                                     ("bowled", bowlers, inn.unit_balls)):
+                acc[key] += np.bincount(who, weights=values.ravel(), minlength=n_players)
         firsts.append(mb.first.runs)
         seconds.append(mb.second.runs)
         fw.append(mb.first.wickets)
