@@ -387,3 +387,18 @@ def test_refresh_site_picks_up_a_new_set(tmp_path):
     home = (report.site_dir / "index.html").read_text()
     assert 'href="sets/WBBL_2024-25/index.html"' in home
     assert 'href="sets/WBBL_2024-25/files/cards-a4.pdf"' in home
+
+
+def test_never_replaces_a_folder_that_is_not_a_site(tmp_path):
+    folder = make_synthetic_kit(tmp_path / "out")
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "notes.txt").write_text("keep me")
+    for site_dir, message in ((precious, "is not a cardgen site"), (tmp_path / "out", "would replace the output"),
+                              (tmp_path, "would replace the output"), (folder / "site", "inside the set")):
+        with pytest.raises(SiteError, match=message):
+            generate_site(tmp_path / "out", site_dir)
+    assert (precious / "notes.txt").read_text() == "keep me"
+    assert (folder / "card-set.json").is_file() and not (folder / "site").exists()
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "out"), "--site-dir", str(precious)])
+    assert result.exit_code == 1 and "is not a cardgen site" in result.output
