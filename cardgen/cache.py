@@ -118,7 +118,7 @@ class Cache:
         return pd.read_csv(self.table_dir(name) / f"{table}.csv", keep_default_na=False,
                            na_values=[""], dtype={"player_id": str, "match_id": str, "overs": str,
                                   "key_cricinfo": str, "known_as": str, "full_name": str,
-                                  "inferred_fields": str})
+                                  "inferred_fields": str, "usual_batting_position": "Int64"})
 
     def read_json(self, name: str, doc: str) -> dict:
         return json.loads((self.table_dir(name) / f"{doc}.json").read_text())
