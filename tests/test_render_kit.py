@@ -308,3 +308,10 @@ def test_cli_bad_input_gives_one_line_error(card_set_file: Path, tmp_path: Path,
     assert result.exit_code != 0
     assert message in result.output and "Traceback" not in result.output
     assert not (tmp_path / "BBL_2024-25").exists()
+
+
+def test_cli_build_help_lists_the_options():
+    result = CliRunner().invoke(main, ["build", "--help"])
+    assert result.exit_code == 0
+    for option in ("--paper", "--team", "--bleed", "--ink-saver", "--backs", "--seed", "--source", "--out"):
+        assert option in result.output

@@ -17,9 +17,10 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
         return cardset.load_card_set(card_set_path)
     kwargs = {}
     if seed is not None:
-        if "seed" not in inspect.signature(cardset.build_card_set).parameters:
-            raise CardgenError("this card-set builder takes no --seed (calibration is deterministic)")
-        kwargs["seed"] = seed
+        if "seed" in inspect.signature(cardset.build_card_set).parameters:
+            kwargs["seed"] = seed
+        else:
+            click.echo("note: the calibration is deterministic; --seed changes nothing", err=True)
     return cardset.build_card_set(comp, season, source, **kwargs)
 
 
@@ -33,7 +34,7 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
 @click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
 @click.option("--no-images", is_flag=True, help="Skip the card PNGs and Tabletop Simulator sheets.")
-@click.option("--seed", type=int, default=None, help="Seed passed to the calibration, if it uses one.")
+@click.option("--seed", type=int, default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
 @click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Print an existing card-set.json instead of calibrating the season.")
 @friendly_errors

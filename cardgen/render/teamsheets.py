@@ -128,12 +128,18 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         rows += [_player_row(pid, deck, n) for n, pid in enumerate(deck["xi"], 1)]
         story.append(_table(rows, widths, spec["text_pt"]))
         story.append(Paragraph("Deck 2: reserves", st["heading"]))
-        if deck["reserves"]:
+        # a squad member who neither batted nor bowled has no card, so cannot join a deck
+        reserves = [pid for pid in deck["reserves"] if pid in deck["players"]]
+        if reserves:
             rows = [["", "Player", "Role", "Keeper", "Fielding", "Cards"]]
-            rows += [_player_row(pid, deck, None) for pid in deck["reserves"]]
+            rows += [_player_row(pid, deck, None) for pid in reserves]
             story.append(_table(rows, widths, spec["text_pt"]))
         else:
             story.append(Paragraph("(none in this set)", st["body"]))
+        if len(reserves) < len(deck["reserves"]):
+            missing = len(deck["reserves"]) - len(reserves)
+            story.append(Paragraph(f"{missing} more squad player{'s' if missing > 1 else ''} without a card "
+                                   "(no ball batted or bowled this season).", st["small"]))
         story.append(Paragraph("Bowlers by usage (letter = average overs per innings; number = innings)",
                                st["heading"]))
         rows = [["", "Bowler", "Usage", "Overs", "Econ", "Wickets"]]

@@ -1,0 +1,133 @@
+"""Fielding chart, scoresheets (T20 and 100-ball), team sheets and quick reference, read back."""
+from __future__ import annotations
+
+import io
+import math
+from pathlib import Path
+
+import pypdf
+import pytest
+from pypdf.generic import ContentStream
+
+from cardgen.cache import Cache
+from cardgen.competitions import get_competition
+from cardgen.render.fielding import render_fielding_pdf
+from cardgen.render.layout import MM, load_layout
+from cardgen.render.scoresheet import render_scoresheet_pdf
+from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
+
+CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
+
+
+@pytest.fixture(scope="session")
+def card_sets(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    from cardgen.calibrate.cardset import build_card_set
+    cache = Cache(tmp_path_factory.mktemp("sheets-cache"))
+    return {"T20": build_card_set(get_competition("BBL"), "2024-25", str(mirror), cache=cache),
+            "100-ball": build_card_set(get_competition("HUNDRED"), "2024", str(mirror), cache=cache)}
+
+
+def _pages(data: bytes) -> list[pypdf.PageObject]:
+    return list(pypdf.PdfReader(io.BytesIO(data)).pages)
+
+
+def _vertical_lines(page: pypdf.PageObject) -> list[tuple[float, float, bool]]:
+    """Vertical segments as (x in mm, line width in mm, dashed)."""
+    width, dashed, start, found = 0.0, False, None, []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"w":
+            width = float(operands[0]) / MM
+        elif op == b"d":
+            dashed = len(operands[0]) > 0
+        elif op == b"m":
+            start = [float(v) for v in operands]
+        elif op == b"l" and start is not None:
+            x2, y2 = (float(v) for v in operands)
+            if math.isclose(start[0], x2) and not math.isclose(start[1], y2):
+                found.append((x2 / MM, width, dashed))
+    return found
+
+
+@pytest.mark.parametrize("fmt, balls_per_over, grid_balls, innings_balls", [
+    ("T20", 6, 60, 120), ("100-ball", 5, 50, 100)])
+def test_scoresheet_grids_follow_the_format(card_sets, fmt, balls_per_over, grid_balls, innings_balls):
+    pages = _pages(render_scoresheet_pdf(card_sets[fmt], "a4", CREDIT))
+    assert len(pages) == 1
+    page = pages[0]
+    width, height = (float(v) / MM for v in page.mediabox[2:])
+    assert width > height and math.isclose(width, 297.0, abs_tol=0.01)  # landscape A4
+    text = page.extract_text()
+    assert "R(B)" in text and "balls bowled" in text and "balls remaining" in text
+    words = text.split()
+    # under each over divider: balls bowled in innings 1 ...
+    for n in range(balls_per_over, innings_balls + 1, balls_per_over):
+        assert str(n) in words
+    assert str(innings_balls + balls_per_over) not in words
+    spec = load_layout("sheets")["scoresheet"]
+    lines = _vertical_lines(page)
+    over_lines = [x for x, w, dashed in lines if math.isclose(w, spec["over_line_mm"], abs_tol=1e-3) and not dashed]
+    ball_lines = [x for x, w, dashed in lines if dashed]
+    grids = 4  # two per innings: first batting side on top, first bowling side below
+    assert len(over_lines) == grids * (grid_balls // balls_per_over + 1)
+    assert len(ball_lines) == grids * (grid_balls - grid_balls // balls_per_over)
+    assert text.index("Innings 1: First batting side") < text.index("Innings 2: First bowling side")
+
+
+def test_fielding_chart_prints_every_cell_and_explains_every_result(card_sets):
+    card_set = card_sets["T20"]
+    words = load_layout("fielding")["results"]
+    page = _pages(render_fielding_pdf(card_set, "a4", CREDIT))[0]
+    cells = card_set["fielding_chart"]["cells"]
+    texts: list[str] = []
+    page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
+    joined = " ".join(texts)
+    for result in {r for row in cells for r in row}:
+        short = words[result]["short"]
+        assert short in joined, result
+        assert words[result]["legend"][:20] in joined, result
+    # a short label can wrap onto two lines; count whole labels through their first word
+    for result in {r for row in cells for r in row}:
+        expected = sum(row.count(result) for row in cells)
+        first_word = words[result]["short"].split()[0]
+        drawn = sum(1 for t in texts if t == first_word or t == words[result]["short"])
+        assert drawn >= expected, result
+    for row in range(1, 7):
+        assert f"d6 = {row}:" in texts
+    assert CREDIT in joined
+
+
+def test_team_sheets_list_the_usual_xi_in_order_with_the_keeper(card_sets):
+    card_set = card_sets["T20"]
+    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    assert len(pages) == len(card_set["teams"])  # one page per team
+    names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
+    for team, page in zip(card_set["teams"], pages):
+        text = page.extract_text()
+        assert team["name"] in text
+        positions = [text.index(names[pid]) for pid in team["batting_order"]]
+        assert positions == sorted(positions)
+        assert f"{names[team['wicketkeeper']]} \u2020" in text
+        reserves = [pid for pid in team.get("reserves", []) if pid in names]
+        assert reserves
+        for pid in reserves:
+            assert names[pid] in text
+        if len(reserves) < len(team["reserves"]):  # squad players without a card are counted
+            assert "without a card" in text
+        bowler_cards = {c["player"]["id"]: c for c in card_set["cards"]
+                        if c["team"] == team["name"] and c["kind"] == "bowler"}
+        for pid in team.get("bowlers", []):
+            usage = bowler_cards[pid]["usage"]
+            assert f"{usage['letter']}/{usage['innings']}" in text
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
+    pages = _pages(render_quick_reference_pdf(card_sets[fmt], "letter", CREDIT))
+    assert len(pages) == 1
+    assert [float(v) for v in pages[0].mediabox[2:]] == [612.0, 792.0]
+    text = " ".join(pages[0].extract_text().split())
+    assert "d6 1-3: read the bowler's card; d6 4-6: read the striker's card" in text
+    if fmt == "T20":
+        assert "20 overs of 6 balls" in text and "60-ball grids" in text
+    else:
+        assert "100 balls an innings, in sets of 5 balls" in text and "50-ball grids" in text
