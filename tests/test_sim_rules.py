@@ -265,6 +265,8 @@ def test_hundred_spells_are_five_or_ten_balls():
         assert max(plan.count(b) for b in set(plan)) <= 4        # at most 20 balls
     with pytest.raises(CardSetError):
         check_plan([0, 0, 0] + [1, 2, 3, 4] * 4 + [1], m.HUNDRED)   # 15 balls in a row
+    with pytest.raises(CardSetError, match="straddle"):
+        check_plan([1, 0, 0] + [2, 3, 4, 5] * 4 + [1], m.HUNDRED)   # 10 balls across an end
     with pytest.raises(CardSetError):
         check_plan([0, 0] + [1, 2, 3, 4] * 4 + [5, 6], m.T20)     # consecutive T20 overs
     with pytest.raises(CardSetError):

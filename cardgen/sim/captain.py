@@ -51,8 +51,8 @@ def order_plan(quota: np.ndarray, fmt: Format) -> list[int]:
     """Bowler index for each unit, obeying the format's consecutive-ball rules.
 
     T20: never two overs in a row. 100-ball: spells of one or two 5-ball sets (5 or 10
-    consecutive balls); a bowler who has bowled one set carries on for a second if he has one
-    left. Greedy on most units remaining, which always succeeds when no bowler has more than
+    consecutive balls); a bowler who opens a 10-ball block from one end carries on for its
+    second set if he has one left, so 10-ball spells sit between changes of end. Greedy on most units remaining, which always succeeds when no bowler has more than
     half the units (the cap of 4 of 20 ensures it).
     """
     remaining = quota.astype(int).copy()
@@ -60,7 +60,8 @@ def order_plan(quota: np.ndarray, fmt: Format) -> list[int]:
     spell = 0
     for _ in range(int(remaining.sum())):
         last = plan[-1] if plan else -1
-        if fmt.name == "100-ball" and spell == 1 and remaining[last] > 0:
+        # 100-ball: a second set completes a 10-ball block from one end (sets 1-2, 3-4, ...)
+        if fmt.name == "100-ball" and spell == 1 and len(plan) % 2 == 1 and remaining[last] > 0:
             pick = last
         else:
             allowed = remaining.copy()
@@ -100,6 +101,10 @@ def check_plan(plan: list[int], fmt: Format) -> None:
             raise CardSetError("a T20 bowler bowls two overs in a row")
         if fmt.name == "100-ball" and run > 2:
             raise CardSetError("a 100-ball bowler bowls more than 10 balls in a row")
+    if fmt.name == "100-ball":
+        for u in range(1, len(plan) - 1, 2):  # a 10-ball spell may not straddle a change of end
+            if plan[u] == plan[u + 1]:
+                raise CardSetError("a 100-ball bowler's 10 balls straddle a change of ends")
 
 
 class Captain:
