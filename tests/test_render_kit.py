@@ -18,6 +18,7 @@ from pypdf.generic import ContentStream
 from cardgen.cache import Cache
 from cardgen.cli import main
 from cardgen.competitions import get_competition
+from cardgen.errors import CardgenError
 from cardgen.render.card import card_views
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.images import card_image, card_pixels, tts_geometry
@@ -315,3 +316,22 @@ def test_cli_build_help_lists_the_options():
     assert result.exit_code == 0
     for option in ("--paper", "--team", "--bleed", "--ink-saver", "--backs", "--seed", "--source", "--out"):
         assert option in result.output
+
+
+def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch):
+    args = ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path), "--no-images",
+            "--card-set", str(card_set_file)]
+    assert CliRunner().invoke(main, args + ["--paper", "a4"]).exit_code == 0
+    folder = tmp_path / "BBL_2024-25"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+
+    def broken(*_args, **_kwargs):
+        raise CardgenError("disk on fire")
+
+    import cardgen.render.kit as kit_module
+    monkeypatch.setattr(kit_module, "render_scoresheet_pdf", broken)
+    result = CliRunner().invoke(main, args + ["--paper", "letter"])
+    assert result.exit_code != 0 and "disk on fire" in result.output
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert [p.name for p in tmp_path.iterdir()] == ["BBL_2024-25"]  # no staging folder left

@@ -2,14 +2,14 @@
 duplex backs (columns mirrored so each back lands behind its face on a long-edge flip)."""
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator
+from typing import Callable
 
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render.card import CardView, draw_back, draw_card
-from cardgen.render.fonts import PDF_NAMES, register_fonts
+from cardgen.render.common import new_canvas
+from cardgen.render.fonts import PDF_NAMES
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.painter import PdfPainter
 
@@ -116,16 +116,9 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
                      ink_saver: bool = False, backs: bool = False,
                      progress: Callable[[int], None] | None = None) -> bytes:
     """The card sheets as PDF bytes (byte-identical for identical input: invariant mode)."""
-    register_fonts()
     geo = sheet_geometry(paper, bleed)
     cs = load_layout("sheets")["card_sheet"]
-    buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(geo.page_w * MM, geo.page_h * MM), invariant=1,
-                    pageCompression=1)
-    canvas.setTitle(title)
-    canvas.setAuthor("cardgen")
-    canvas.setCreator("cardgen")
-    canvas.setSubject(credit)
+    canvas, buf, _, _ = new_canvas(paper, title, credit)
     pages = pages_for(views, geo.per_sheet)
     for number, page in enumerate(pages, 1):
         sides = [("front", page)] + ([("back", page)] if backs else [])

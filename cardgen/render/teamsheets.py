@@ -7,11 +7,11 @@ from typing import Any
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, PageBreak, PageTemplate,
-                                Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus import (BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph, Spacer,
+                                Table, TableStyle)
 from xml.sax.saxutils import escape
 
-from cardgen.render.card import CardView, card_views, printed_season
+from cardgen.render.card import card_views, printed_season
 from cardgen.render.common import page_size_mm, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
