@@ -174,7 +174,10 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
              f"({summary['real_first_innings_count']} completed innings), simulated "
              f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
              f"Wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
-             f"{summary['sim_wickets_per_innings']}."]
+             f"{summary['sim_wickets_per_innings']}.",
+             "Run rate per over, real / simulated: " + ", ".join(
+                 f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
+                 for p in ("powerplay", "middle", "death")) + "."]
     top_runs = leaders.head(15)[["name", "team", "real_runs", "sim_runs"]]
     top_wk = leaders.sort_values(["real_wickets", "player_id"], ascending=[False, True]).head(15)[
         ["name", "team", "real_wickets", "sim_wickets"]]
@@ -187,6 +190,9 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                f"{summary['sim_first_innings_total']} ({summary['first_innings_difference']:+})")
     click.echo(f"wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
                f"{summary['sim_wickets_per_innings']}")
+    click.echo("run rate by phase, real / simulated: " + ", ".join(
+        f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
+        for p in ("powerplay", "middle", "death")))
     click.echo("ladder (simulated wins per season, real wins):")
     for r in table.itertuples():
         click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f}  ({r.real_won})")

@@ -253,7 +253,17 @@ def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> di
         "sim_wickets_per_innings": round(float(np.concatenate([rep.first_wickets,
                                                                rep.second_wickets]).mean()), 3),
         "sim_super_over_share": round(rep.super_overs / n, 4),
+        **phase_rates(cs, inn, "real"), **phase_rates(cs, rep.team_rows, "sim"),
     }
+
+
+def phase_rates(cs: CompiledSet, innings: pd.DataFrame, prefix: str) -> dict[str, float]:
+    """League run rate (runs per over) in each phase, from innings rows with phase runs."""
+    fmt = cs.fmt
+    balls = phase_balls(innings["legal_balls"], fmt.phase_edges, fmt.balls_per_innings)
+    return {f"{prefix}_run_rate_{p}": round(float(fmt.balls_per_over * innings[f"runs_{p}"].sum()
+                                                  / max(int(b.sum()), 1)), 3)
+            for p, b in zip(PHASES, balls)}
 
 
 def compiled(card_set: dict[str, Any]) -> CompiledSet:
