@@ -16,14 +16,14 @@ from cardgen.calibrate.expect import LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import ChartPlan, layout, league_event_counts, plan_counts
 from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, SLOTS
 from cardgen.calibrate.ratings import Ratings, compute_ratings
-from cardgen.calibrate.solve import Target, continuous_card, round_slots, integer_card
+from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
 
 SMALL_SAMPLE_BALLS = 60
 PRIOR_BALLS = 30.0
 DEBUG = False
 FIXED_POINT_ROUNDS = 4
-INTEGER_ROUNDS = 3
+INTEGER_ROUNDS = 2
 
 # Weights of each figure in the fit. Headline figures (runs, dismissals) are measured relative to
 # the player's own figure and dominate; shape figures (4s, 6s, dots, 1s, extras, kind of
@@ -38,6 +38,7 @@ BOWLER_WEIGHTS = {"bat": 1 / 0.004, "wicket_rate": 1 / 0.01, "fours": 3.0, "sixe
 # 10th-percentile qualified bowler bowls, but at least MIN_STRIKER_F slots...
 STRIKER_F_BOWLER_QUANTILE = 0.1
 MIN_STRIKER_F = 2.0
+SEED_SHIFT = 0.0
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
@@ -73,11 +74,20 @@ def _shrink(count: float, balls: float, league_rate: float) -> float:
     return (count + PRIOR_BALLS * league_rate) / (balls + PRIOR_BALLS)
 
 
+def no_ball_surplus(league: dict) -> int:
+    """Real no-ball runs beyond one per no-ball (The Hundred awards two; a game no-ball is one)."""
+    return max(int(league["no_ball_runs"]) - int(league["no_ball_balls"]), 0)
+
+
 def league_striker_rates(league: dict) -> dict[str, float]:
+    """League figures the striker targets are centred on. The runs include the no-ball surplus:
+    bowlers get theirs back as runs off the bat (so their economies stay whole), and both sides
+    must describe the same deliveries, so the small samples carry the same runs (see
+    `recentre_small_samples`)."""
     faced = league["balls_faced"]
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"runs": league["runs_batter"] / faced, "dismissal_rate": league["dismissals"] / faced,
+    return {"runs": (league["runs_batter"] + no_ball_surplus(league)) / faced, "dismissal_rate": league["dismissals"] / faced,
             "fours": o["4"] / faced, "sixes": o["6"] / faced, "dots": o["0"] / faced,
             "ones": o["1"] / faced,
             "field_outs": (k.get("lbw", 0) + k.get("stumped", 0) + k.get("run out", 0)) / faced}
@@ -87,7 +97,7 @@ def league_bowler_rates(league: dict) -> dict[str, float]:
     legal = league["legal_balls"]
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"bat": league["runs_batter"] / legal,
+    return {"bat": (league["runs_batter"] + no_ball_surplus(league)) / legal,
             "conceded": (league["runs_batter"] + league["wide_runs"] + league["no_ball_runs"]) / legal,
             "wicket_rate": league["bowler_wickets"] / legal, "fours": o["4"] / legal,
             "sixes": o["6"] / legal, "dots": o["0"] / legal, "ones": o["1"] / legal,
@@ -109,7 +119,8 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
 
 def bowler_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.legal_balls)
-    counts = {"bat": row.runs_off_bat, "conceded": row.runs_conceded, "wicket_rate": row.wickets, "fours": row.conceded_n4,
+    # the runs of a no-ball beyond the game's one come back as runs off the bat
+    counts = {"bat": row.runs_off_bat + max(row.no_balls - row.no_ball_balls, 0), "conceded": row.runs_conceded, "wicket_rate": row.wickets, "fours": row.conceded_n4,
               "sixes": row.conceded_n6, "dots": row.dots, "ones": row.conceded_n1,
               "extras": row.wides + row.no_ball_balls, "bowled": row.wk_bowled + row.wk_hit_wicket}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
@@ -183,7 +194,7 @@ def seed_means(a: np.ndarray, league: dict, strikers: list[CardFit],
         key = (int((gap_s > 0).sum() + (gap_b > 0).sum()), float(gap_s.sum() + gap_b.sum()))
         if best is None or key < best[0]:
             best = (key, x)
-    x = best[1]
+    x = min(best[1] + SEED_SHIFT, total_bw)
     bowled = kinds.get("bowled", 0) + kinds.get("hit wicket", 0)
     caught = kinds.get("caught", 0) + kinds.get("caught and bowled", 0)
     b_share = bowled / max(bowled + caught, 1)
@@ -271,13 +282,11 @@ def calibrate(stats: SeasonStats) -> Calibration:
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_cards))
         b_cards = [continuous_card(f.target, model) for f in bowlers]
         model = LeagueModel(a, _weighted_mean(bowlers, b_cards), model.mean_striker)
-    s_int = [round_slots(x) for x in s_cards]
-    b_int = [round_slots(x) for x in b_cards]
     for i in range(INTEGER_ROUNDS):
         if DEBUG: print("int", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
-        s_int = [integer_card(f.target, model, x) for f, x in zip(strikers, s_int)]
+        s_int = [exact_card(f.target, model) for f in strikers]
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
-        b_int = [integer_card(f.target, model, x) for f, x in zip(bowlers, b_int)]
+        b_int = [exact_card(f.target, model) for f in bowlers]
         model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
     for f, x in zip(strikers, s_int):
         f.slots = np.asarray(x, int)

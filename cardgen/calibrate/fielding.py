@@ -24,7 +24,7 @@ MIN_CATCH_CHANCES = 4
 # Catch chances beyond the minimum, as a share of the cells left over; the rest are fielded balls
 # (dots and singles in the league's ratio). Few dismissals per F keeps a bowler's F slots (which
 # carry his wides) from dragging his wicket rate, and lets F fine-tune dismissal rates.
-CATCH_CHANCE_SHARE_OF_REST = 0.25
+CATCH_CHANCE_SHARE_OF_REST = 0.1
 
 
 @dataclass

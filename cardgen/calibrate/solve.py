@@ -233,3 +233,112 @@ def integer_card(target: Target, model: LeagueModel, start: np.ndarray,
 
 def solve_card(target: Target, model: LeagueModel) -> np.ndarray:
     return integer_card(target, model, round_slots(continuous_card(target, model)))
+
+
+# --- exact two-stage solve ---------------------------------------------------------------------
+# Stage 1 chooses the dismissal and fielding slots (B, W, F) by exhaustive search; stage 2 then
+# spends the remaining slots on runs: the whole-number run content R = n1 + 2 n2 + 4 n4 + 6 n6
+# nearest the exact target, then the split between 0, 1, 2, 4 and 6 that best fits the shape.
+# Runs come out within half a run-slot of the target, and, for two players alike but for their
+# running, the one with the higher real strike rate can never get the lower expected one (same
+# B/W/F, R rounded from a higher target).
+
+STAGE1_TERMS = {"striker": ("dismissal_rate", "field_outs"),
+                "bowler": ("wicket_rate", "extras", "bowled")}
+STAGE2_SHAPE = ("fours", "sixes", "dots", "ones")
+RUN_RESULTS = ("0", "1", "2", "4", "6")
+MAX_W, MAX_F, MAX_B = 45, 70, 30
+
+
+def _stage1_grid(kind: str) -> np.ndarray:
+    b_range = range(MAX_B + 1) if kind == "bowler" else range(1)
+    grid = [(b, w, f) for b in b_range for w in range(MAX_W + 1) for f in range(MAX_F + 1)
+            if b + w + f <= SLOTS]
+    cards = np.zeros((len(grid), len(CARD_RESULTS)))
+    g = np.array(grid, float)
+    cards[:, CARD_INDEX["B"]], cards[:, CARD_INDEX["W"]], cards[:, CARD_INDEX["F"]] = g.T
+    cards[:, CARD_INDEX["0"]] = SLOTS - g.sum(axis=1)  # run slots: their split does not matter here
+    return cards
+
+
+_GRIDS: dict[str, np.ndarray] = {}
+
+
+_BOUNDARY_GRID = np.array([(n2, n4, n6) for n6 in range(41) for n4 in range(46) for n2 in range(41)],
+                          int)
+
+
+def _run_splits(rest: int, runs: int) -> np.ndarray:
+    """All (n0, n1, n2, n4, n6) with sum `rest` and run content n1 + 2 n2 + 4 n4 + 6 n6 = `runs`."""
+    g = _BOUNDARY_GRID
+    n1 = runs - g @ np.array([2, 4, 6])
+    n0 = rest - n1 - g.sum(axis=1)
+    ok = (n1 >= 0) & (n0 >= 0)
+    return np.column_stack([n0[ok], n1[ok], g[ok]])
+
+
+def _nearest_feasible_runs(rest: int, r_star: float) -> int:
+    """Whole run content nearest r_star that `rest` run slots can hold (ties: the lower)."""
+    top = 6 * min(rest, 40) + 4 * min(max(rest - 40, 0), 45) + 2 * min(max(rest - 85, 0), 40) \
+        + max(rest - 125, 0)
+    r = int(np.clip(np.floor(r_star + 0.5), 0, top))
+    for delta in range(0, top + 1):
+        for cand in (r - delta, r + delta):
+            if 0 <= cand <= top and len(_run_splits(rest, cand)):
+                return cand
+    return 0
+
+
+def _subset_error(target: Target, model: LeagueModel, slots: np.ndarray, terms: tuple[str, ...],
+                  prior: bool) -> np.ndarray:
+    t = Target(target.kind, target.figures, {k: v for k, v in target.weights.items() if k in terms},
+               target.scales, target.slot_prior if prior else {})
+    return Scorer(t, model).error(slots)
+
+
+BOWLER_F_SLACK = 2
+
+
+def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
+    from cardgen.calibrate.expect import delivery
+    kind = target.kind
+    if kind not in _GRIDS:
+        _GRIDS[kind] = _stage1_grid(kind)
+    grid = _GRIDS[kind]
+    if kind == "bowler":
+        # A bowler's F slots are the only source of his wides and no-balls (part of his economy
+        # and of the league's extras), so F is set first, to his extras, and may then move by
+        # BOWLER_F_SLACK slots to fine-tune his wicket rate with B and W.
+        f_only = np.zeros((MAX_F + 1, len(CARD_RESULTS)))
+        f_only[:, CARD_INDEX["F"]] = np.arange(MAX_F + 1)
+        f_only[:, CARD_INDEX["0"]] = SLOTS - np.arange(MAX_F + 1)
+        f_best = int(np.argmin(_subset_error(target, model, f_only, ("extras",), prior=False)))
+        grid = grid[np.abs(grid[:, CARD_INDEX["F"]] - f_best) <= BOWLER_F_SLACK]
+    err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True)
+    base = grid[int(np.argmin(err))].copy()
+    rest = int(base[CARD_INDEX["0"]])
+    # stage 2: run content to the nearest whole run-slot
+    if kind == "striker":
+        p = delivery(model.mean_bowler, base, model.a, model.free_hit)
+        per = p @ FACED
+        goal = target.figures["runs"]
+    else:
+        p = delivery(base, model.mean_striker, model.a, model.free_hit)
+        per = p @ LEGAL
+        goal = target.figures["bat"]
+    r_star = 2 * SLOTS * (goal * per - p @ BAT_RUNS)  # base has no run slots, so p's runs are the rest
+    r_int = _nearest_feasible_runs(rest, r_star)
+    chosen = _run_splits(rest, r_int)
+    # shape search near the continuous card (any split has the same runs, so this window cannot
+    # change the runs, only how they are made up)
+    x = continuous_card(target, model)
+    near = np.ones(len(chosen), bool)
+    for j, (r, half) in enumerate(zip(RUN_RESULTS, (99, 99, 8, 6, 6))):
+        near &= np.abs(chosen[:, j] - x[CARD_INDEX[r]]) <= half
+    if near.any():
+        chosen = chosen[near]
+    cards = np.repeat(base[None, :], len(chosen), axis=0)
+    for j, r in enumerate(RUN_RESULTS):
+        cards[:, CARD_INDEX[r]] = chosen[:, j]
+    shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False)
+    return cards[int(np.argmin(shape))].astype(int)
