@@ -6,7 +6,6 @@ failure here with the engine tests passing points at calibration (the message ha
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import numpy as np
 
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet, Side

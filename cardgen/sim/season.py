@@ -15,7 +15,7 @@ import pandas as pd
 
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
-from cardgen.sim.model import CardSetError, CompiledSet, compile_card_set
+from cardgen.sim.model import CardSetError, CompiledSet
 from cardgen.stats.tables import SeasonStats
 
 PHASES = ("powerplay", "middle", "death")
@@ -264,7 +264,3 @@ def phase_rates(cs: CompiledSet, innings: pd.DataFrame, prefix: str) -> dict[str
     return {f"{prefix}_run_rate_{p}": round(float(fmt.balls_per_over * innings[f"runs_{p}"].sum()
                                                   / max(int(b.sum()), 1)), 3)
             for p, b in zip(PHASES, balls)}
-
-
-def compiled(card_set: dict[str, Any]) -> CompiledSet:
-    return compile_card_set(card_set)
