@@ -81,3 +81,12 @@ def test_scoresheet_counts_balls_bowled_then_remaining(bpo, bpi):
     assert footer_numbers(1, 1, bpo, bpi)[-1] == bpi
     assert footer_numbers(2, 0, bpo, bpi)[0] == bpi - bpo
     assert footer_numbers(2, 1, bpo, bpi)[-1] == 0
+
+
+def test_team_badges_are_unique_initials():
+    from cardgen.render.card import team_codes
+    names = ["Perth Scorchers", "Sydney Sixers", "Sydney Thunder", "Southern Brave", "Sydney Strikers"]
+    codes = team_codes(names)
+    assert codes["Perth Scorchers"] == "PS" and codes["Sydney Thunder"] == "ST"
+    assert codes["Sydney Sixers"] == "SS" and codes["Sydney Strikers"] == "SS2"  # clash numbered
+    assert len(set(codes.values())) == len(names)

@@ -31,6 +31,7 @@ class CardView:
     kind: str  # "striker" | "bowler"
     team: str
     team_colour: str
+    team_code: str  # initials in the band's corner badge: teams differ without colour too
     competition_line: str
     name: str
     season_team: str
@@ -46,7 +47,7 @@ class CardView:
 
     def all_text(self) -> list[str]:
         """Every figure printed on the card (what a reader of the PDF must find)."""
-        items = [self.name, self.role_bar, self.usage, self.ratings]
+        items = [self.name, self.team_code, self.role_bar, self.usage, self.ratings]
         items += [i for line in self.stats for i in line]
         items += [r for r, _ in self.chart]
         return [i for i in items if i]
@@ -99,6 +100,19 @@ def team_colours(team_names: list[str]) -> dict[str, str]:
     return colours
 
 
+def team_codes(team_names: list[str]) -> dict[str, str]:
+    """Initials per team ("Perth Scorchers" -> "PS"), made unique with a number if two clash."""
+    codes: dict[str, str] = {}
+    for name in team_names:
+        words = [w for w in name.replace("(", " ").replace(")", " ").split() if w[:1].isalnum()]
+        base = "".join(w[0] for w in words).upper()[:3] or "?"
+        code, n = base, 2
+        while code in codes.values():
+            code, n = f"{base}{n}", n + 1
+        codes[name] = code
+    return codes
+
+
 def _role(card: dict[str, Any]) -> str:
     player = card["player"]
     batting = player.get("batting_role") or ""
@@ -141,6 +155,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             team_order.append(card["team"])
     short = {t["name"]: t.get("short_name") or t["name"] for t in teams}
     colours = team_colours(team_order)
+    codes = team_codes(team_order)
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     line_a = competition_line(card_set)
     season = printed_season(card_set)
@@ -165,6 +180,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
         position = card.get("position") if isinstance(card.get("position"), int) else 99
         views.append(CardView(
             kind=card["kind"], team=card["team"], team_colour=colours[card["team"]],
+            team_code=codes[card["team"]],
             competition_line=line_a, name=player["name"].upper(),
             season_team=f"{season} {short.get(card['team'], card['team'])}",
             role=_role(card), nation=player.get("country") or "",
@@ -208,8 +224,15 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     if not bleed:
         p.rect(0, 0, W, H, stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
 
-    _fitted_line(p, view.competition_line, m, L["competition"]["baseline_mm"], inner,
-                 L["competition"], band_text)
+    badge = L["badge"]
+    bx = W - m - badge["width_mm"]
+    p.rect(bx, badge["top_mm"], badge["width_mm"], badge["height_mm"], stroke=band_text,
+           width=badge["line_mm"])
+    code = fit_text(view.team_code, "bold", badge["width_mm"] - 1, badge["pt"], 4.5)
+    p.text(bx + badge["width_mm"] / 2, badge["top_mm"] + badge["height_mm"] / 2 + code.size_pt * 0.36 / 72 * 25.4,
+           code.lines[0], "bold", code.size_pt, band_text, "centre")
+    _fitted_line(p, view.competition_line, m, L["competition"]["baseline_mm"],
+                 inner - badge["width_mm"] - 1.5, L["competition"], band_text)
     # B: the name, shrunk (and if need be wrapped) to fit
     ns = L["name"]
     name = fit_text(view.name, ns["font"], inner, ns["max_pt"], ns["min_pt"], ns["max_lines"],
