@@ -8,6 +8,7 @@ Set CARDGEN_SITE_SCREENSHOTS=docs/images to refresh the README's screenshots.
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -122,7 +123,6 @@ def _load_all_images(page) -> list[dict]:
 
 
 def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser, tmp_path: Path):
-    import json
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     page = browser.new_page()
     errors: list[str] = []
@@ -198,7 +198,6 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
 
 def test_filters_and_downloads_work_without_javascript(served: str, bbl_out: Path, playwright,
                                                        tmp_path: Path):
-    import json
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     context = _launch(playwright, tmp_path / "profile-nojs", javascript=False)
     try:
@@ -232,3 +231,25 @@ def test_a_script_name_renders_as_text_from_disk(browser, tmp_path: Path):
     page.goto((site / "sets" / SET / "index.html").as_uri())
     assert page.get_by_text(EVIL_NAME).first.is_visible()
     assert _load_all_images(page) and dialogs == []
+
+
+def test_every_link_and_image_on_the_real_site_resolves(served: str, bbl_out: Path):
+    from cardgen.site.linkcheck import check_links
+    report = check_links(bbl_out / "site")  # the site `cardgen serve` rendered
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    # at least: a thumbnail and a player link per card on the full list, and a page per player
+    assert report.checked > 2 * len(card_set["cards"])
+    assert report.broken == []
+    assert {link.target for link in report.external} <= {"http://shortseasongames.com"}
+
+
+def test_the_real_site_is_deterministic(served: str, bbl_out: Path, tmp_path: Path):
+    import hashlib
+    from cardgen.site.generate import generate_site
+
+    def digests(root: Path) -> dict[str, str]:
+        return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    again = generate_site(bbl_out, tmp_path / "again").site_dir
+    assert digests(again) == digests(bbl_out / "site")

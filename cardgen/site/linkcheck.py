@@ -6,12 +6,11 @@ absolute http(s) links are only collected, never fetched (tests never use the in
 from __future__ import annotations
 
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from bs4 import BeautifulSoup
-
-LINK_ATTRIBUTES = (("a", "href"), ("img", "src"), ("link", "href"), ("script", "src"))
+LINK_ATTRIBUTES = {"a": "href", "img": "src", "link": "href", "script": "src"}
 
 
 @dataclass(frozen=True)
@@ -28,36 +27,49 @@ class LinkReport:
     external: list[Link]
 
 
-def _ids(path: Path, cache: dict[Path, set[str]]) -> set[str]:
-    if path not in cache:
-        soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
-        cache[path] = {str(tag["id"]) for tag in soup.find_all(id=True)}
-    return cache[path]
+class _PageScan(HTMLParser):
+    """Collects a page's link targets and element ids in one pass (the stdlib parser is enough)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[tuple[str, str]] = []
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if values.get("id"):
+            self.ids.add(str(values["id"]))
+        wanted = LINK_ATTRIBUTES.get(tag)
+        if wanted and values.get(wanted) is not None:
+            self.links.append((tag, str(values[wanted])))
+
+    handle_startendtag = handle_starttag
+
+
+def _scan(path: Path) -> _PageScan:
+    scan = _PageScan()
+    scan.feed(path.read_text(encoding="utf-8"))
+    scan.close()
+    return scan
 
 
 def check_links(site_dir: Path) -> LinkReport:
     site_dir = site_dir.resolve()
-    ids: dict[Path, set[str]] = {}
+    pages = {page: _scan(page) for page in sorted(site_dir.rglob("*.html"))}
     checked, broken, external = 0, [], []
-    for page in sorted(site_dir.rglob("*.html")):
+    for page, scan in pages.items():
         rel_page = page.relative_to(site_dir).as_posix()
-        soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
-        for tag_name, attribute in LINK_ATTRIBUTES:
-            for tag in soup.find_all(tag_name):
-                target = tag.get(attribute)
-                if target is None:
-                    continue
-                link = Link(rel_page, tag_name, str(target))
-                checked += 1
-                parts = urlsplit(link.target)
-                if parts.scheme or parts.netloc:
-                    external.append(link)
-                    continue
-                resolved = (page.parent / unquote(parts.path)).resolve() if parts.path else page
-                inside = resolved == site_dir or site_dir in resolved.parents
-                if not inside or not resolved.is_file():
-                    broken.append(link)
-                elif parts.fragment and resolved.suffix == ".html" \
-                        and parts.fragment not in _ids(resolved, ids):
-                    broken.append(link)
+        for tag, target in scan.links:
+            link = Link(rel_page, tag, target)
+            checked += 1
+            parts = urlsplit(target)
+            if parts.scheme or parts.netloc:
+                external.append(link)
+                continue
+            resolved = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            inside = site_dir in resolved.parents
+            if not inside or not resolved.is_file():
+                broken.append(link)
+            elif parts.fragment and resolved.suffix == ".html" and parts.fragment not in pages[resolved].ids:
+                broken.append(link)
     return LinkReport(checked=checked, broken=broken, external=external)
