@@ -44,8 +44,8 @@ def main() -> None:
     from cardgen.calibrate.cardset import build_card_set
 
     comp = get_competition("BBL")
-    card_set, wall, cpu = timed(lambda: build_card_set(comp, "2024-25", args.source))
-    print(f"card set (calibration)      {wall:6.2f} s wall  {cpu:6.2f} s cpu  ({len(card_set['cards'])} cards)")
+    card_set, card_set_s, cpu = timed(lambda: build_card_set(comp, "2024-25", args.source))
+    print(f"card set (calibration)      {card_set_s:6.2f} s wall  {cpu:6.2f} s cpu  ({len(card_set['cards'])} cards)")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         kit_walls = []
@@ -58,8 +58,9 @@ def main() -> None:
         print(f"kit, PDFs only              {wall:6.2f} s wall  {cpu:6.2f} s cpu")
         kit_s = statistics.median(kit_walls)
         folder = result.folder
-        print(f"\nkit median {kit_s:.2f} s "
-              f"(target < {TARGET_S:.0f} s): {'OK' if kit_s < TARGET_S else 'SLOW'}")
+        total = card_set_s + kit_s
+        print(f"\nkit median {kit_s:.2f} s; card set + kit {total:.2f} s "
+              f"(target < {TARGET_S:.0f} s): {'OK' if total < TARGET_S else 'SLOW'}")
         print(f"load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
         for pdf in sorted(folder.glob("*.pdf")):
             pages = len(pypdf.PdfReader(pdf).pages)
