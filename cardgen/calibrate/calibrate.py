@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 
 from cardgen.calibrate.expect import LeagueModel, card_matrix, fielding_vector
-from cardgen.calibrate.fielding import ChartPlan, layout, league_event_counts, plan_counts
+from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
+                                       with_bowled_cells)
+from cardgen.calibrate.model import OUT
 from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, SLOTS
 from cardgen.calibrate.ratings import Ratings, compute_ratings
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
@@ -39,6 +41,7 @@ BOWLER_WEIGHTS = {"bat": 1 / 0.004, "wicket_rate": 1 / 0.01, "fours": 3.0, "sixe
 STRIKER_F_BOWLER_QUANTILE = 0.1
 MIN_STRIKER_F = 2.0
 SEED_SHIFT = 0.0
+BOWLED_CELL_STEPS = 3
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
@@ -276,12 +279,37 @@ def calibrate(stats: SeasonStats) -> Calibration:
     f_seed = float(model.mean_striker[CARD_INDEX["F"]])
     for f in strikers if STRIKER_F_PRIOR_WEIGHT else ():
         f.target.slot_prior["F"] = (f_seed, STRIKER_F_PRIOR_WEIGHT / STRIKER_F_PRIOR_SCALE)
-    for i in range(FIXED_POINT_ROUNDS):
-        if DEBUG: print("cont", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
-        s_cards = [continuous_card(f.target, model) for f in strikers]
-        model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_cards))
-        b_cards = [continuous_card(f.target, model) for f in bowlers]
-        model = LeagueModel(a, _weighted_mean(bowlers, b_cards), model.mean_striker)
+    def continuous_rounds(model: LeagueModel, rounds: int) -> LeagueModel:
+        for i in range(rounds):
+            if DEBUG: print("cont", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
+            s_cards = [continuous_card(f.target, model) for f in strikers]
+            model = LeagueModel(model.a, model.mean_bowler, _weighted_mean(strikers, s_cards))
+            b_cards = [continuous_card(f.target, model) for f in bowlers]
+            model = LeagueModel(model.a, _weighted_mean(bowlers, b_cards), model.mean_striker)
+        return model
+
+    model = continuous_rounds(model, FIXED_POINT_ROUNDS)
+    # bowled dismissals the cards cannot carry go to the chart (see fielding.with_bowled_cells).
+    # Feasible bowlers answer a bowled cell by dropping B, so a cell gains less than its face
+    # value; the gain measured on the first step scales the second.
+    kinds = stats.league["dismissal_kinds"]
+    real_bowled = (kinds.get("bowled", 0) + kinds.get("hit wicket", 0)) / stats.league["deliveries"]
+    base_plan, n_bowled, gain = plan, 0, 1.0
+    for _ in range(BOWLED_CELL_STEPS):
+        p_before = float(model.average_delivery()[OUT["bowled"]])
+        p_field = 0.5 * (model.mean_bowler[CARD_INDEX["F"]] + model.mean_striker[CARD_INDEX["F"]]) / SLOTS
+        missing = real_bowled - p_before
+        step = int(np.floor(missing * 120 / (p_field * gain) + 0.5)) if p_field > 0 else 0
+        if step <= 0:
+            break
+        n_bowled += step
+        plan = with_bowled_cells(base_plan, n_bowled)
+        cells = layout(plan.counts)
+        a = card_matrix(fielding_vector(cells, ratings.skill()))
+        model = continuous_rounds(LeagueModel(a, model.mean_bowler, model.mean_striker),
+                                  FIXED_POINT_ROUNDS // 2)
+        gained = float(model.average_delivery()[OUT["bowled"]]) - p_before
+        gain = float(np.clip(gained / (step * p_field / 120), 0.1, 1.0))
     for i in range(INTEGER_ROUNDS):
         if DEBUG: print("int", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
         s_int = [exact_card(f.target, model) for f in strikers]

@@ -116,3 +116,20 @@ def layout(counts: dict[str, int]) -> list[list[str]]:
     for (r, c), result in zip(free, rest):
         cells[r][c] = result
     return [[str(x) for x in row] for row in cells]
+
+
+def with_bowled_cells(plan: ChartPlan, n: int) -> ChartPlan:
+    """The plan with `n` fielded-ball cells turned into `bowled`.
+
+    Striker cards cannot show B (rules), so the striker half of every delivery can only dismiss
+    by catches and the chart; the bowler cards' B then has to carry all of the league's bowled
+    dismissals, which it cannot where a bowler's card is already at 0 W/B slots. A few bowled
+    cells in the chart put the missing bowled dismissals where both halves reach them; their
+    number is measured from a first calibration pass (see `calibrate.calibrate`)."""
+    counts = dict(plan.counts)
+    n = max(0, min(n, counts.get("0", 0) + counts.get("1", 0)))
+    take_dots = min(n, counts.get("0", 0))
+    counts["0"] = counts.get("0", 0) - take_dots
+    counts["1"] = counts.get("1", 0) - (n - take_dots)
+    counts["bowled"] = counts.get("bowled", 0) + n
+    return ChartPlan(counts=counts, wide_cells=plan.wide_cells, ratio_errors=plan.ratio_errors)

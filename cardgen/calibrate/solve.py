@@ -87,6 +87,9 @@ def _ratio_terms(kind: str, model: LeagueModel) -> dict[str, tuple[np.ndarray, n
     }
 
 
+CONTINUOUS_EXTRAS_BOOST = 10.0
+
+
 def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     """Bounded least-squares card (real-valued slots >= 0 summing to 100)."""
     opponent = model.mean_bowler if target.kind == "striker" else model.mean_striker
@@ -96,6 +99,8 @@ def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     rows, rhs = [], []
     for name, (num, den, extra) in _ratio_terms(target.kind, model).items():
         w = target.weights.get(name, 0.0)
+        if target.kind == "bowler" and name == "extras":
+            w *= CONTINUOUS_EXTRAS_BOOST  # as the exact solve does: F follows the extras first
         t = target.figures.get(name)
         if not w or t is None:
             continue
