@@ -282,9 +282,19 @@ def test_unreadable_set_is_skipped_and_named(tmp_path):
     bad = tmp_path / "HUNDRED_2024"
     bad.mkdir()
     (bad / "card-set.json").write_text("{not json")
+    png = next((tmp_path / "BBL_2024-25" / "png").glob("*-perth-scorchers-lance-morris-bowler.png"))
+    png.write_bytes(b"not a png")
     report = generate_site(tmp_path)
-    assert report.sets == ["BBL_2024-25"]
-    assert len(report.skipped) == 1 and "HUNDRED_2024" in report.skipped[0]
+    assert report.sets == ["BBL_2024-25"] and report.skipped == ["HUNDRED_2024"]
+    assert sorted(report.problems) == [
+        "BBL_2024-25: cannot read png/005-perth-scorchers-lance-morris-bowler.png (not an image)",
+        f"cannot read {tmp_path / 'HUNDRED_2024' / 'card-set.json'}: Expecting property name enclosed in "
+        "double quotes: line 1 column 2 (char 1)"]
+    html = (report.site_dir / "sets/BBL_2024-25/index.html").read_text()
+    assert "Bowler card: Lance Morris, Perth Scorchers (no image in this build)" in html
+    assert check_links(report.site_dir).broken == []
+    result = CliRunner().invoke(main, ["site", "--out", str(tmp_path)])
+    assert result.exit_code == 0 and "warning: " in result.output
 
 
 def test_missing_output_folder_is_a_named_error(tmp_path):
@@ -382,8 +392,9 @@ def test_refresh_site_picks_up_a_new_set(tmp_path):
     make_synthetic_kit(tmp_path)
     assert refresh_site(tmp_path).sets == ["BBL_2024-25"]
     make_synthetic_kit(tmp_path, code="WBBL", season="2024-25")
+    make_synthetic_kit(tmp_path, code="BBL", season="2023-24")
     report = refresh_site(tmp_path)
-    assert report.sets == ["BBL_2024-25", "WBBL_2024-25"]
+    assert report.sets == ["BBL_2024-25", "WBBL_2024-25", "BBL_2023-24"]  # newest season first
     home = (report.site_dir / "index.html").read_text()
     assert 'href="sets/WBBL_2024-25/index.html"' in home
     assert 'href="sets/WBBL_2024-25/files/cards-a4.pdf"' in home

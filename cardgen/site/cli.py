@@ -13,8 +13,8 @@ SITE_DIR_OPTION = click.option(
 
 
 def _report(report) -> None:  # a SiteReport
-    for problem in report.skipped:
-        click.echo(f"skipped: {problem}", err=True)
+    for problem in report.problems:
+        click.echo(f"warning: {problem}", err=True)
     sets = ", ".join(report.sets) or "no sets yet"
     click.echo(f"site: {len(report.sets)} set(s) ({sets}), {report.pages} pages, "
                f"{report.files} files -> {report.site_dir}")

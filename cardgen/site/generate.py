@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 import jinja2
-from PIL import Image
+from PIL import Image, UnidentifiedImageError
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
@@ -169,7 +169,8 @@ class SiteReport:
     sets: list[str]
     pages: int
     files: int
-    skipped: list[str]
+    skipped: list[str]  # set folders left out
+    problems: list[str] = field(default_factory=list)  # why, and anything else left out
 
 
 def _environment() -> jinja2.Environment:
@@ -338,6 +339,7 @@ class _Writer:
 
     def __init__(self, root: Path, env: jinja2.Environment) -> None:
         self.root, self.env, self.pages = root, env, 0
+        self.problems: list[str] = []  # what was left out, for the report
 
     def page(self, relpath: str, template: str, **context: Any) -> None:
         depth = relpath.count("/")
@@ -396,7 +398,13 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     for view in views:
         if view.png:
             thumb = f"thumbs/{Path(view.png).stem}.png"
-            view.thumb_size = _write_thumb(set_root / view.png, set_root / thumb)
+            try:
+                view.thumb_size = _write_thumb(set_root / view.png, set_root / thumb)
+            except OSError as exc:  # an unreadable PNG: the card is shown as text, the rest goes on
+                reason = "not an image" if isinstance(exc, UnidentifiedImageError) else exc.strerror or str(exc)
+                writer.problems.append(f"{kit.name}: cannot read {view.png[len('files/'):]} ({reason})")
+                view.png = None
+                continue
             view.thumb = thumb
     summary = _set_summary(kit, views, teams)
     summary["zip_size"] = zip_size
@@ -486,10 +494,13 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
             try:
                 kit = read_set(folder)
             except SiteError as exc:
-                skipped.append(str(exc))
+                writer.problems.append(str(exc))
+                skipped.append(folder.name)
                 continue
             sets.append(_render_set(writer, kit, build_root))
-        sets.sort(key=lambda s: (str(s["competition"].get("name", s["name"])), s["season"]))
+        # by competition, the newest season first (two stable sorts)
+        sets.sort(key=lambda s: str(s["season"]), reverse=True)
+        sets.sort(key=lambda s: str(s["competition"]["name"]))
         writer.page("index.html", "home.html.j2", sets=sets, skipped=len(skipped))
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets)
         _assets(build_root)
@@ -501,7 +512,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         shutil.rmtree(build_root, ignore_errors=True)
         raise
     return SiteReport(site_dir=site_dir, sets=[s["name"] for s in sets], pages=writer.pages,
-                      files=files, skipped=skipped)
+                      files=files, skipped=skipped, problems=writer.problems)
 
 
 def refresh_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
