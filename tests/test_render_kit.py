@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageStat
 from pypdf.generic import ContentStream
 
+from cardgen import ATTRIBUTION
 from cardgen.cache import Cache
 from cardgen.cli import main
 from cardgen.competitions import get_competition
@@ -139,7 +140,7 @@ def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path,
         else:
             assert f"Wickets: {real['dismissals']}" in texts
             assert f"{card['usage']['letter']}/{card['usage']['innings']}" in texts
-        assert "Ball-by-ball data from Cricsheet" in printed
+        assert ATTRIBUTION in printed  # the credit, wrapped over two lines on the card
     # sorted by team, each team on its own sheets
     assert [teams.index(v.team) for v in views] == sorted(teams.index(v.team) for v in views)
     assert all(len({v.team for v in page}) == 1 for page in pages)
@@ -335,3 +336,9 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, t
     assert result.exit_code != 0 and "disk on fire" in result.output
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
     assert [p.name for p in tmp_path.iterdir()] == ["BBL_2024-25"]  # no staging folder left
+
+
+def test_every_page_of_every_pdf_carries_the_data_credit(kit: Path):
+    for pdf in sorted(kit.glob("*.pdf")):
+        for number, page in enumerate(pypdf.PdfReader(pdf).pages, 1):
+            assert ATTRIBUTION in " ".join(page.extract_text().split()), (pdf.name, number)
