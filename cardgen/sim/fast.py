@@ -32,6 +32,27 @@ BOWLER_EXTRAS = _table({m.WIDE: 1, m.NO_BALL: 1})
 LEGAL = _table({m.WIDE: 0, m.NO_BALL: 0}, default=1)
 FACED = _table({m.WIDE: 0}, default=1)
 STRIKER_OUT = _table({c: 1 for c in m.BOWLER_CREDITED})
+# Per-result increments packed into one int64 so each delivery updates a batter, an over and
+# the extras with one read-modify-write each (fields are far wider than an innings can fill).
+BAT_SHIFT = {"runs": 0, "balls": 16, "fours": 32, "sixes": 40}
+UNIT_SHIFT = {"runs": 0, "wickets": 16, "balls": 24}
+EXTRA_SHIFT = {"wides": 0, "no_balls": 16, "byes": 32}
+BAT_DELTA = (BAT_RUNS.astype(np.int64) + (FACED.astype(np.int64) << 16)
+             + ((BAT_RUNS == 4).astype(np.int64) << 32) + ((BAT_RUNS == 6).astype(np.int64) << 40))
+UNIT_DELTA = ((BAT_RUNS + BOWLER_EXTRAS).astype(np.int64) + (STRIKER_OUT.astype(np.int64) << 16)
+              + (LEGAL.astype(np.int64) << 24))
+EXTRA_DELTA = np.zeros(m.N_CODES, np.int64)
+EXTRA_DELTA[m.WIDE] = 1
+EXTRA_DELTA[m.NO_BALL] = 1 << 16
+EXTRA_DELTA[m.LEG_BYE] = EXTRA_DELTA[m.BYE] = 1 << 32
+# runs that make the batters cross: off the bat, or byes / leg byes
+CROSSING_RUNS = BAT_RUNS + _table({m.LEG_BYE: 1, m.BYE: 1})
+
+
+def _field(packed: np.ndarray, shift: int, bits: int = 16) -> np.ndarray:
+    return ((packed >> shift) & ((1 << bits) - 1)).astype(np.int32)
+
+
 FREE_HIT = np.arange(m.N_CODES, dtype=np.int8)
 for _k, _v in m.FREE_HIT_MAP.items():
     FREE_HIT[_k] = _v
@@ -127,19 +148,17 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     runs = np.zeros(L, np.int32)
     wickets = np.zeros(L, np.int32)
     legal = np.zeros(L, np.int32)
-    wides = np.zeros(L, np.int32)
-    no_balls = np.zeros(L, np.int32)
-    byes = np.zeros(L, np.int32)
+    extras_packed = np.zeros(L, np.int64)
     phase_runs = np.zeros(L * 3, np.int32)
     striker = np.zeros(L, np.int32)
     non_striker = np.ones(L, np.int32)
     next_in = np.full(L, 2, np.int32)
     free_hit = np.zeros(L, bool)
-    bat = {k: np.zeros(L * SLOTS, np.int32) for k in ("runs", "balls", "fours", "sixes", "out", "in")}
-    bat["in"].reshape(L, SLOTS)[:, :2] = 1
-    unit_runs = np.zeros(L * units, np.int32)
-    unit_wk = np.zeros(L * units, np.int32)
-    unit_balls = np.zeros(L * units, np.int32)
+    bat_packed = np.zeros(L * SLOTS, np.int64)
+    bat_out = np.zeros(L * SLOTS, np.int32)
+    bat_in = np.zeros(L * SLOTS, np.int32)
+    bat_in.reshape(L, SLOTS)[:, :2] = 1
+    unit_packed = np.zeros(L * units, np.int64)
     bat_cards = lanes.bat_cards.astype(np.int64).ravel()
     plan = lanes.plan.astype(np.int64).ravel()
     catch = lanes.catch.astype(np.int32).ravel()
@@ -179,42 +198,31 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
             chance, catcher_c=catch[i * 11 + pick11], fielder_ro=ro[i * 11 + ro_fielder],
             keeper_ro=ro[i * 11 + ks], keeper_rating=krating[i], with_keeper=with_keeper)
         b_runs = BAT_RUNS[code]
-        extras = EXTRAS[code]
         is_legal = LEGAL[code]
-        total = b_runs + extras
+        total = b_runs + EXTRAS[code]
         striker_out = STRIKER_OUT[code].astype(bool) | (run_out & (chart_d6 < 3))
         non_striker_out = run_out & (chart_d6 >= 3)
-        credited = STRIKER_OUT[code]
 
         runs[i] += total
         lg_after = lg + is_legal
         legal[i] = lg_after
-        wides[i] += code == m.WIDE
-        no_balls[i] += code == m.NO_BALL
-        byes[i] += (code == m.LEG_BYE) | (code == m.BYE)
+        extras_packed[i] += EXTRA_DELTA[code]
         phase_runs[i * 3 + phase_of[lg_after]] += total
-        fi = i * SLOTS + st
-        bat["runs"][fi] += b_runs
-        bat["balls"][fi] += FACED[code]
-        bat["fours"][fi] += b_runs == 4
-        bat["sixes"][fi] += b_runs == 6
-        ui = i * units + unit
-        unit_runs[ui] += b_runs + BOWLER_EXTRAS[code]
-        unit_wk[ui] += credited
-        unit_balls[ui] += is_legal
+        bat_packed[i * SLOTS + st] += BAT_DELTA[code]
+        unit_packed[i * units + unit] += UNIT_DELTA[code]
 
         out = striker_out | non_striker_out
         wk = wickets[i] + out
         wickets[i] = wk
         out_slot = np.where(striker_out, st, nst)
-        bat["out"][i * SLOTS + out_slot] += out
+        bat_out[i * SLOTS + out_slot] += out
         nxt = next_in[i]
         comes_in = out & (wk < max_wickets)
-        bat["in"][i * SLOTS + np.minimum(nxt, SLOTS - 1)] |= comes_in
+        bat_in[i * SLOTS + np.minimum(nxt, SLOTS - 1)] |= comes_in
         st = np.where(striker_out & comes_in, nxt, st)      # R4/R5: new batter takes that end
         nst = np.where(non_striker_out & comes_in, nxt, nst)
         next_in[i] = nxt + comes_in
-        swap = ((b_runs + EXTRAS[code] * ((code == m.LEG_BYE) | (code == m.BYE))) & 1).astype(bool)
+        swap = (CROSSING_RUNS[code] & 1).astype(bool)
         swap ^= (is_legal == 1) & (lg_after % bpe == 0)     # ends change every over / 10 balls
         striker[i] = np.where(swap, nst, st)
         non_striker[i] = np.where(swap, st, nst)
@@ -222,16 +230,19 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         still = (wk < max_wickets) & (lg_after < max_balls) & (runs[i] < target[i])
         active = i[still]
 
-    def grid(a: np.ndarray, w: int) -> np.ndarray:
-        return a.reshape(L, w)
-
-    return InningsBatch(runs=runs, wickets=wickets, legal_balls=legal, wides=wides,
-                        no_balls=no_balls, byes=byes, phase_runs=grid(phase_runs, 3),
-                        bat_runs=grid(bat["runs"], SLOTS), bat_balls=grid(bat["balls"], SLOTS),
-                        bat_fours=grid(bat["fours"], SLOTS), bat_sixes=grid(bat["sixes"], SLOTS),
-                        bat_out=grid(bat["out"], SLOTS), bat_in=grid(bat["in"], SLOTS),
-                        unit_runs=grid(unit_runs, units), unit_wickets=grid(unit_wk, units),
-                        unit_balls=grid(unit_balls, units), deliveries=deliveries)
+    bat = bat_packed.reshape(L, SLOTS)
+    unit_stats = unit_packed.reshape(L, units)
+    return InningsBatch(
+        runs=runs, wickets=wickets, legal_balls=legal,
+        wides=_field(extras_packed, EXTRA_SHIFT["wides"]),
+        no_balls=_field(extras_packed, EXTRA_SHIFT["no_balls"]),
+        byes=_field(extras_packed, EXTRA_SHIFT["byes"]), phase_runs=phase_runs.reshape(L, 3),
+        bat_runs=_field(bat, BAT_SHIFT["runs"]), bat_balls=_field(bat, BAT_SHIFT["balls"]),
+        bat_fours=_field(bat, BAT_SHIFT["fours"], 8), bat_sixes=_field(bat, BAT_SHIFT["sixes"], 8),
+        bat_out=bat_out.reshape(L, SLOTS), bat_in=bat_in.reshape(L, SLOTS),
+        unit_runs=_field(unit_stats, UNIT_SHIFT["runs"]),
+        unit_wickets=_field(unit_stats, UNIT_SHIFT["wickets"], 8),
+        unit_balls=_field(unit_stats, UNIT_SHIFT["balls"], 8), deliveries=deliveries)
 
 
 @dataclass
