@@ -7,7 +7,6 @@ test_site_browser.py.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import re
 import shutil
@@ -52,6 +51,10 @@ def _png(path: Path, text: str, colour: str) -> None:
     image.save(path, format="PNG")
 
 
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
 def _chart(kind: str) -> list[dict]:
     if kind == "bowler":
         spans = [(1, 1, "B"), (2, 2, "W"), (3, 6, "F"), (7, 41, "0"), (42, 70, "1"),
@@ -90,8 +93,8 @@ def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25"
             card["usage"] = {"letter": "A", "innings": 11}
             card["real"].update({"overs": "41.0", "economy": 7.34})
         cards.append(card)
-        slug = lambda text: re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-        _png(folder / "png" / f"{len(cards):03d}-{slug(team)}-{slug(name)}-{kind}.png", f"{name} {kind}",
+        # the renderer's name: print order, team, name, kind
+        _png(folder / "png" / f"{len(cards):03d}-{_slug(team)}-{_slug(name)}-{kind}.png", f"{name} {kind}",
              "#0b4f9c" if kind == "striker" else "#8a1c1c")
     card_set = {
         "schema_version": 1, "season": season, "format": "T20",
@@ -161,7 +164,9 @@ def test_every_page_type_is_written(built_site):
 def test_filter_pages_hold_only_their_cards(built_site):
     _, _, site = built_site
     pages = _pages(site)
-    kinds = lambda html: re.findall(r'class="card (striker|bowler)" data-team="([a-z0-9-]+)"', html)
+    def kinds(html: str) -> list[tuple[str, str]]:
+        return re.findall(r'class="card (striker|bowler)" data-team="([a-z0-9-]+)"', html)
+
     assert sorted(kinds(pages["sets/BBL_2024-25/index.html"])) == sorted(
         [("bowler", "sydney-thunder"), ("striker", "sydney-thunder"), ("striker", "perth-scorchers"),
          ("striker", "sydney-co"), ("bowler", "perth-scorchers")])

@@ -36,7 +36,7 @@ from pypdf.errors import PdfReadError
 
 from cardgen import ATTRIBUTION
 from cardgen.cache import atomic_write_bytes
-from cardgen.site.kit import Download, KitSet, SiteError, find_sets, read_set
+from cardgen.site.kit import KitSet, SiteError, find_sets, read_set
 
 TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "site"
 THUMB_WIDTH = 240  # px; a 63 x 88 mm card is then 335 px tall

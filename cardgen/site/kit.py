@@ -217,8 +217,8 @@ def _card_checks(rows: list[list[str]]) -> dict[tuple[str, str, str], dict[str, 
     if not rows or not all(k in rows[0] for k in CARD_CHECK_KEYS):
         return {}
     header = rows[0]
-    return {tuple(dict(zip(header, row))[k] for k in CARD_CHECK_KEYS): dict(zip(header, row))
-            for row in rows[1:] if len(row) == len(header)}
+    records = [dict(zip(header, row, strict=True)) for row in rows[1:] if len(row) == len(header)]
+    return {tuple(record[k] for k in CARD_CHECK_KEYS): record for record in records}
 
 
 def _read_validation(folder: Path) -> Validation:
