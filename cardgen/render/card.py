@@ -212,9 +212,8 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     # In greyscale that is dark vs light; --ink-saver keeps only outlines (double for bowlers).
     if ink_saver:
         band_text = BLACK
-        p.rect(0.6, 0.6, W - 1.2, band_h - 1.2, stroke=view.team_colour, width=0.5)
-        if bowler:
-            p.rect(1.5, 1.5, W - 3.0, band_h - 3.0, stroke=view.team_colour, width=0.3)
+        line = 0.9 if bowler else 0.3  # heavy frame for bowlers, light for strikers
+        p.rect(line / 2, line / 2, W - line, band_h - line / 2, stroke=view.team_colour, width=line)
     else:
         fill = view.team_colour if bowler else mix(view.team_colour, 1 - L["band"]["striker_tint"])
         band_text = WHITE if bowler else BLACK
