@@ -42,7 +42,7 @@ def site(out_dir: Path, site_dir: Path | None) -> None:
 def serve(out_dir: Path, site_dir: Path | None, port: int, refresh: bool, quiet: bool) -> None:
     """Serve the download site on http://127.0.0.1:PORT/ (Ctrl+C stops)."""
     from cardgen.site.generate import default_site_dir, generate_site
-    from cardgen.site.serve import make_server
+    from cardgen.site.serve import HOST, make_server
     site_dir = site_dir if site_dir is not None else default_site_dir(out_dir)
     if refresh or not (site_dir / "index.html").is_file():
         _report(generate_site(out_dir, site_dir))
@@ -50,8 +50,8 @@ def serve(out_dir: Path, site_dir: Path | None, port: int, refresh: bool, quiet:
         server = make_server(site_dir, port, quiet=quiet)
     except OSError as exc:
         raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-    host, bound = server.server_address[:2]
-    click.echo(f"serving {site_dir} at http://{host}:{bound}/ (Ctrl+C stops)")
+    bound = server.server_address[1]
+    click.echo(f"serving {site_dir} at http://{HOST}:{bound}/ (Ctrl+C stops)")
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -322,11 +322,11 @@ def _pdf_previews(pdf: Path, out_dir: Path, stem: str) -> list[Path]:
 
 
 def _write_thumb(src: Path, dst: Path) -> tuple[int, int]:
-    with Image.open(src) as image:
-        image = image.convert("RGB")
-        height = round(image.height * THUMB_WIDTH / image.width)
-        # reducing_gap: a fast integer box reduction first, then Lanczos for the last step
-        thumb = image.resize((THUMB_WIDTH, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
+    with Image.open(src) as opened:
+        image = opened.convert("RGB")
+    height = round(image.height * THUMB_WIDTH / image.width)
+    # reducing_gap: a fast integer box reduction first, then Lanczos for the last step
+    thumb = image.resize((THUMB_WIDTH, height), Image.Resampling.LANCZOS, reducing_gap=2.0)
     data = io.BytesIO()
     # cards are a few flat colours: 64 of them look the same and make the file a third the size
     thumb.quantize(THUMB_COLOURS, dither=Image.Dither.NONE).save(data, format="PNG", compress_level=6)
@@ -366,7 +366,8 @@ def filter_page_name(team_slug: str | None, kind: str | None) -> str:
 
 
 def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]]) -> dict[str, Any]:
-    raw = kit.card_set.get("competition") if isinstance(kit.card_set.get("competition"), dict) else {}
+    raw = kit.card_set.get("competition")
+    raw = raw if isinstance(raw, dict) else {}
     comp = {"code": str(raw.get("code", "")), "name": str(raw.get("name") or raw.get("code") or kit.name),
             "nation": str(raw.get("nation") or "")}
     return {

@@ -218,7 +218,7 @@ def _card_checks(rows: list[list[str]]) -> dict[tuple[str, str, str], dict[str, 
         return {}
     header = rows[0]
     records = [dict(zip(header, row, strict=True)) for row in rows[1:] if len(row) == len(header)]
-    return {tuple(record[k] for k in CARD_CHECK_KEYS): record for record in records}
+    return {(record["kind"], record["player_id"], record["team"]): record for record in records}
 
 
 def _read_validation(folder: Path) -> Validation:
