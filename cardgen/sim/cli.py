@@ -193,9 +193,10 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     click.echo("run rate by phase, real / simulated: " + ", ".join(
         f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
         for p in ("powerplay", "middle", "death")))
-    click.echo("ladder (simulated wins per season, real wins):")
+    click.echo("ladder: simulated wins per season (real wins), share of seasons on top")
     for r in table.itertuples():
-        click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f}  ({r.real_won})")
+        click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f} ({r.real_won:2d})  "
+                   f"top {100 * r.sim_top_share:4.1f}%")
     click.echo(f"report: {folder}")
 
 

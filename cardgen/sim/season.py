@@ -189,7 +189,13 @@ def ladder(stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
     away = np.tile(fx.away, rep.seasons)
     rows = []
     real = stats.matches
-    for team in sorted(set(teams)):
+    names = sorted(set(teams))
+    # wins per season per team, for finishing positions (ties share the higher place)
+    per_season = winners.reshape(rep.seasons, n_fix)
+    wins = np.stack([((per_season >= 0) & (teams[np.maximum(per_season, 0)] == t)).sum(axis=1)
+                     for t in names], axis=1)                       # (seasons, teams)
+    place = 1 + (wins[:, None, :] > wins[:, :, None]).sum(axis=2)   # 1 = most wins
+    for ti, team in enumerate(names):
         played_real = int(((real["team1"] == team) | (real["team2"] == team)).sum())
         won_real = int((real["winner"] == team).sum())
         nr_real = int((((real["team1"] == team) | (real["team2"] == team))
@@ -202,8 +208,12 @@ def ladder(stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
                      "sim_won": round(float(won.sum()) / rep.seasons, 2),
                      "sim_lost": round(float((mine & ~won & ~tied).sum()) / rep.seasons, 2),
                      "sim_tied": round(float(tied.sum()) / rep.seasons, 3),
-                     "sim_win_share": round(float(won.sum()) / max(int(mine.sum()), 1), 3)})
-    t = pd.DataFrame(rows).sort_values(["sim_won", "team"], ascending=[False, True])
+                     "sim_win_share": round(float(won.sum()) / max(int(mine.sum()), 1), 3),
+                     "sim_mean_place": round(float(place[:, ti].mean()), 2),
+                     "sim_top_share": round(float((place[:, ti] == 1).mean()), 3)})
+    t = pd.DataFrame(rows)
+    t.insert(2, "real_place", t["real_won"].rank(ascending=False, method="min").astype(int))
+    t = t.sort_values(["sim_won", "team"], ascending=[False, True])
     t.insert(0, "sim_rank", range(1, len(t) + 1))
     assert n_fix * rep.seasons == len(winners)
     return t.reset_index(drop=True)
