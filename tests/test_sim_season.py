@@ -15,7 +15,8 @@ from cardgen.cli import main
 from cardgen.competitions import get_competition
 from cardgen.sim.captain import Captain, check_plan
 from cardgen.sim.model import compile_card_set
-from cardgen.sim.season import build_fixtures, league_summary, leaderboards, replay_season
+from cardgen.sim.season import (build_fixtures, ladder, league_summary, leaderboards,
+                                replay_season)
 from cardgen.sim.validate import summarise, validate_cards
 
 SEASONS = {"BBL": "2024-25", "HUNDRED": "2024"}
@@ -59,6 +60,11 @@ def test_season_replay_first_innings_total(real_sets, code):
     assert np.corrcoef(lb["real_wickets"], lb["sim_wickets"])[0, 1] > 0.8
     # bowlers bowl about their real number of balls (the captain follows real usage)
     assert np.corrcoef(lb["real_balls_bowled"], lb["sim_balls_bowled"])[0, 1] > 0.95
+    # the ladder accounts for every simulated match
+    table = ladder(stats, rep)
+    n_fix = len(stats.matches)
+    assert table["sim_won"].sum() + table["sim_tied"].sum() / 2 == pytest.approx(n_fix, abs=0.01)
+    assert sorted(table["sim_rank"]) == list(range(1, len(table) + 1))
 
 
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])

@@ -155,7 +155,8 @@ class Captain:
                 cs.run_out = np.append(cs.run_out, np.int16(10))
                 cs.keeper = np.append(cs.keeper, np.int16(0))
             players.append(cs.player_of[key])
-            batters.append(cs.striker_card_of.get(key, self._fallback_striker(team)))
+            batters.append(cs.striker_card_of[key] if key in cs.striker_card_of
+                           else self._fallback_striker(team))
         if keeper_id in xi:
             keeper_slot = xi.index(keeper_id)
         else:  # the best keeping rating in the XI, else the best catcher
