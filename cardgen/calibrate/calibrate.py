@@ -15,7 +15,7 @@ import pandas as pd
 from cardgen.calibrate.expect import LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
                                        with_bowled_cells)
-from cardgen.calibrate.model import OUT
+from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED, LEGAL as LEGAL_V, OUT
 from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, SLOTS
 from cardgen.calibrate.ratings import Ratings, compute_ratings
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
@@ -35,13 +35,14 @@ HEADLINE = {"runs", "dismissal_rate", "bat", "wicket_rate", "extras"}
 STRIKER_WEIGHTS = {"runs": 1 / 0.004, "dismissal_rate": 1 / 0.01, "fours": 3.0, "sixes": 3.0,
                    "dots": 3.0, "ones": 1.0, "field_outs": 0.1}
 BOWLER_WEIGHTS = {"bat": 1 / 0.004, "wicket_rate": 1 / 0.01, "fours": 3.0, "sixes": 3.0,
-                  "dots": 3.0, "ones": 1.0, "extras": 1 / 0.03, "bowled": 3.0}
+                  "dots": 3.0, "ones": 1.0, "extras": 1 / 0.15, "bowled": 3.0}
 # Striker cards' F at the seed: the striker half may carry no more wides and no-balls than the
 # 10th-percentile qualified bowler bowls, but at least MIN_STRIKER_F slots...
 STRIKER_F_BOWLER_QUANTILE = 0.1
 MIN_STRIKER_F = 2.0
 SEED_SHIFT = 0.0
 BOWLED_CELL_STEPS = 3
+EXTRAS_CORRECTION_MIN = 0.005
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
@@ -130,6 +131,20 @@ def bowler_target(row, league_rates: dict[str, float]) -> Target:
     scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
               for k in figs}
     return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales)
+
+
+def extras_balance(plan: ChartPlan, league: dict) -> float:
+    """Factor on the bowlers' extras targets that splits the chart's whole-cell no-ball/wide ratio
+    error evenly: with n_w wide and n_nb no-ball cells, total extras E come out as wides
+    E n_w / (n_w + n_nb) and no-balls E n_nb / (n_w + n_nb); E is chosen so that the relative
+    errors of the two are equal and opposite (economies move by a few hundredths of a percent)."""
+    w, n = float(league["wide_runs"]), float(league["no_ball_balls"])
+    n_w, n_nb = plan.counts.get("wide", 0), plan.counts.get("no_ball", 0)
+    if w <= 0 or n <= 0 or n_w <= 0 or n_nb <= 0:
+        return 1.0
+    total = n_w + n_nb
+    extras = 2.0 / (n_w / (total * w) + n_nb / (total * n))
+    return extras / (w + n)
 
 
 def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) -> None:
@@ -273,6 +288,10 @@ def calibrate(stats: SeasonStats) -> Calibration:
     bowlers = [CardFit("bowler", r.player_id, r.team, int(r.legal_balls),
                        int(r.legal_balls) < SMALL_SAMPLE_BALLS, bowler_target(r, lb))
                for r in stats.bowling.itertuples() if r.legal_balls > 0]
+    kappa = extras_balance(plan, stats.league)
+    for f in bowlers:
+        f.target.figures["extras"] *= kappa
+    lb = dict(lb, extras=lb["extras"] * kappa)
     recentre_small_samples(strikers, ls)
     recentre_small_samples(bowlers, lb)
     model = LeagueModel(a, *seed_means(a, stats.league, strikers, bowlers))
@@ -312,6 +331,19 @@ def calibrate(stats: SeasonStats) -> Calibration:
         gain = float(np.clip(gained / (step * p_field / 120), 0.1, 1.0))
     for i in range(INTEGER_ROUNDS):
         if DEBUG: print("int", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
+        s_int = [exact_card(f.target, model) for f in strikers]
+        model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
+        b_int = [exact_card(f.target, model) for f in bowlers]
+        model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
+    # Bowlers near their wicket floor trim F (and so their wides) a little; put the league's
+    # wides and no-balls back on target by scaling every bowler's extras target once.
+    league_x = float(model.average_delivery() @ EXTRAS_CHARGED) / float(model.average_delivery() @ LEGAL_V)
+    correction = lb["extras"] / league_x if league_x > 0 else 1.0
+    if abs(correction - 1) > EXTRAS_CORRECTION_MIN:
+        for f in bowlers:
+            f.target.figures["extras"] *= correction
+        b_int = [exact_card(f.target, model) for f in bowlers]
+        model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
         s_int = [exact_card(f.target, model) for f in strikers]
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]

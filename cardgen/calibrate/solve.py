@@ -87,7 +87,7 @@ def _ratio_terms(kind: str, model: LeagueModel) -> dict[str, tuple[np.ndarray, n
     }
 
 
-CONTINUOUS_EXTRAS_BOOST = 10.0
+CONTINUOUS_EXTRAS_BOOST = 50.0
 
 
 def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
@@ -301,7 +301,7 @@ def _subset_error(target: Target, model: LeagueModel, slots: np.ndarray, terms: 
     return Scorer(t, model).error(slots)
 
 
-BOWLER_F_SLACK = 2
+BOWLER_F_SLACK = 5
 
 
 def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
@@ -318,7 +318,11 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         f_only[:, CARD_INDEX["F"]] = np.arange(MAX_F + 1)
         f_only[:, CARD_INDEX["0"]] = SLOTS - np.arange(MAX_F + 1)
         f_best = int(np.argmin(_subset_error(target, model, f_only, ("extras",), prior=False)))
-        grid = grid[np.abs(grid[:, CARD_INDEX["F"]] - f_best) <= BOWLER_F_SLACK]
+        slack = BOWLER_F_SLACK
+        floor = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
+        if target.figures["wicket_rate"] < floor:
+            slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
+        grid = grid[np.abs(grid[:, CARD_INDEX["F"]] - f_best) <= slack]
     err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True)
     base = grid[int(np.argmin(err))].copy()
     rest = int(base[CARD_INDEX["0"]])
@@ -327,11 +331,14 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         p = delivery(model.mean_bowler, base, model.a, model.free_hit)
         per = p @ FACED
         goal = target.figures["runs"]
+        r_star = 2 * SLOTS * (goal * per - p @ BAT_RUNS)  # base has no run slots yet
     else:
+        # economy is the judged figure: the runs make up whatever the F slots' wides and
+        # no-balls leave of the real runs conceded
         p = delivery(base, model.mean_striker, model.a, model.free_hit)
         per = p @ LEGAL
-        goal = target.figures["bat"]
-    r_star = 2 * SLOTS * (goal * per - p @ BAT_RUNS)  # base has no run slots, so p's runs are the rest
+        goal = target.figures["conceded"]
+        r_star = 2 * SLOTS * (goal * per - p @ (BAT_RUNS + CHARGED_TO_BOWLER))
     r_int = _nearest_feasible_runs(rest, r_star)
     chosen = _run_splits(rest, r_int)
     # shape search near the continuous card (any split has the same runs, so this window cannot
