@@ -16,14 +16,22 @@ from cardgen.competitions import get_competition
 SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "card-set.schema.json"
 
 
+# built once per test session and shared with test_calibrate_targets (calibration takes seconds)
+_BUILT: dict[str, dict] = {}
+
+
 @pytest.fixture(scope="session")
 def bbl_set(bbl_stats) -> dict:
-    return card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25")
+    if "BBL" not in _BUILT:
+        _BUILT["BBL"] = card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25")
+    return _BUILT["BBL"]
 
 
 @pytest.fixture(scope="session")
 def hundred_set(hundred_stats) -> dict:
-    return card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")
+    if "HUNDRED" not in _BUILT:
+        _BUILT["HUNDRED"] = card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")
+    return _BUILT["HUNDRED"]
 
 
 def _card(card_set: dict, cricsheet_name: str, kind: str) -> dict:

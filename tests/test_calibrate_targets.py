@@ -11,21 +11,10 @@ import statistics
 
 import pytest
 
-from cardgen.calibrate.cardset import card_set_from_stats
 from cardgen.calibrate.report import card_rows, league_errors
-from cardgen.competitions import get_competition
+from test_calibrate_cardset import bbl_set, hundred_set  # noqa: F401  (shared, built once)
 
 SEASONS = ["bbl_set", "hundred_set"]
-
-
-@pytest.fixture(scope="module")
-def bbl_set(bbl_stats) -> dict:
-    return card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25")
-
-
-@pytest.fixture(scope="module")
-def hundred_set(hundred_stats) -> dict:
-    return card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")
 
 
 def _qualified(card_set: dict, kind: str) -> list[dict]:

@@ -43,6 +43,7 @@ MIN_STRIKER_F = 2.0
 SEED_SHIFT = 0.0
 BOWLED_CELL_STEPS = 3
 EXTRAS_CORRECTION_MIN = 0.005
+DILUTION_DAMPING = 0.5
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
@@ -239,15 +240,16 @@ def _weighted_mean(fits: list[CardFit], cards: list[np.ndarray]) -> np.ndarray:
     return (w @ m) / w.sum() if w.sum() > 0 else m.mean(axis=0)
 
 
-def build_chart(stats: SeasonStats) -> tuple[Ratings, ChartPlan, list[list[str]]]:
+def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor: float = 1.0,
+                plan: ChartPlan | None = None) -> tuple[Ratings, ChartPlan, list[list[str]]]:
     """Ratings and fielding chart, with the RO and keeper scales solved so that run-outs and
-    stumpings per wide match the league's exactly (up to rating granularity)."""
+    stumpings per wide match the league's (times the given factors) up to rating granularity."""
     from cardgen.calibrate.expect import fielding_vector as fv
     from cardgen.calibrate.model import OUT
     from cardgen.calibrate.expect import FieldingSkill
     league = stats.league
     ev = league_event_counts(league)
-    plan = plan_counts(league)
+    plan = plan or plan_counts(league)
     cells = layout(plan.counts)
     wide_share = max(ev["wide"], 1.0)
 
@@ -257,8 +259,8 @@ def build_chart(stats: SeasonStats) -> tuple[Ratings, ChartPlan, list[list[str]]
         ro = (v[OUT["run_out_striker"]] + v[OUT["run_out_non_striker"]]) * per_wide
         return ro, v[OUT["stumped"]] * per_wide
 
-    want_ro = ev["run_out"] / wide_share
-    want_st = ev["stumped"] / wide_share
+    want_ro = run_out_factor * ev["run_out"] / wide_share
+    want_st = stumping_factor * ev["stumped"] / wide_share
 
     def solve_mean(which: str, want: float) -> float:
         lo, hi = 1.0, 20.0
@@ -329,6 +331,21 @@ def calibrate(stats: SeasonStats) -> Calibration:
                                   FIXED_POINT_ROUNDS // 2)
         gained = float(model.average_delivery()[OUT["bowled"]]) - p_before
         gain = float(np.clip(gained / (step * p_field / 120), 0.1, 1.0))
+    # Players out of reach (below the floor the other half sets) add dismissals, which dilutes
+    # the share of every kind the chart alone supplies; lift run-outs and stumpings (through the
+    # RO and keeper ratings) to the league's shares of the dismissals the model actually has.
+    shares = model.league()["dismissal_kinds"]
+    real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
+                                               "lbw", "run out", "stumped"))
+    if real_total and shares.get("run out") and shares.get("stumped"):
+        ro_factor = (kinds.get("run out", 0) / real_total) / shares["run out"]
+        st_factor = (kinds.get("stumped", 0) / real_total) / shares["stumped"]
+        # damped: the exact cards move the shares less than the continuous model predicts
+        ratings, _, cells = build_chart(stats, ro_factor ** DILUTION_DAMPING,
+                                        st_factor ** DILUTION_DAMPING, plan)
+        a = card_matrix(fielding_vector(cells, ratings.skill()))
+        model = continuous_rounds(LeagueModel(a, model.mean_bowler, model.mean_striker),
+                                  FIXED_POINT_ROUNDS // 2)
     for i in range(INTEGER_ROUNDS):
         if DEBUG: print("int", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
         s_int = [exact_card(f.target, model) for f in strikers]
@@ -337,11 +354,19 @@ def calibrate(stats: SeasonStats) -> Calibration:
         model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
     # Bowlers near their wicket floor trim F (and so their wides) a little; put the league's
     # wides and no-balls back on target by scaling every bowler's extras target once.
-    league_x = float(model.average_delivery() @ EXTRAS_CHARGED) / float(model.average_delivery() @ LEGAL_V)
+    # The same pass moves the B/W split so the league's bowled share lands too.
+    p_avg = model.average_delivery()
+    league_x = float(p_avg @ EXTRAS_CHARGED) / float(p_avg @ LEGAL_V)
     correction = lb["extras"] / league_x if league_x > 0 else 1.0
-    if abs(correction - 1) > EXTRAS_CORRECTION_MIN:
+    shares = model.league()["dismissal_kinds"]
+    real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
+                                               "lbw", "run out", "stumped"))
+    real_bowled_share = (kinds.get("bowled", 0) + kinds.get("hit wicket", 0)) / max(real_total, 1)
+    bowled_fix = real_bowled_share / shares["bowled"] if shares.get("bowled") else 1.0
+    if max(abs(correction - 1), abs(bowled_fix - 1)) > EXTRAS_CORRECTION_MIN:
         for f in bowlers:
             f.target.figures["extras"] *= correction
+            f.target.figures["bowled"] *= bowled_fix
         b_int = [exact_card(f.target, model) for f in bowlers]
         model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
         s_int = [exact_card(f.target, model) for f in strikers]

@@ -5,15 +5,17 @@ In play a delivery reads the bowler's card half the time and the striker's half 
 where A maps card results to outcomes (F through the fielding chart). Setting that equal to the
 player's real rates gives the "2 x player - average" card, done exactly: each figure that
 matters is a ratio of linear functions of the slots (e.g. runs off the bat / balls faced), so
-"figure = target" is one linear equation in the slots. We solve the weighted equations with
-non-negative slots summing to 100 (bounded least squares), then search whole-slot moves (one or
-two slots at a time) on the exact, non-linear expectation, minimising the weighted error of runs,
-dismissals, 4s, 6s and dots. League means are iterated to a fixed point.
+"figure = target" is one linear equation in the slots.
+
+`continuous_card` solves the weighted equations with real-valued, non-negative slots summing to
+100 (bounded least squares; a robust loss when some figure is out of reach); it drives the
+fixed point of the league means. `exact_card` makes the printed card: an exhaustive search of
+the dismissal and fielding slots (B, W, F) on the exact expectation, then the whole-number run
+content nearest the runs target, split between 0/1/2/4/6 to fit the shape (4s, 6s, dots, 1s).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 
 import numpy as np
 from scipy.optimize import least_squares, lsq_linear
@@ -141,13 +143,9 @@ def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     return x * SLOTS / x.sum()
 
 
-def round_slots(x: np.ndarray) -> np.ndarray:
-    """Largest-remainder rounding to whole slots summing to 100."""
-    base = np.floor(x).astype(int)
-    short = SLOTS - base.sum()
-    order = np.argsort(-(x - base), kind="stable")
-    base[order[:short]] += 1
-    return base
+def solve_card(target: Target, model: LeagueModel) -> np.ndarray:
+    """The card for `target` against the league means in `model` (whole slots, sum 100)."""
+    return exact_card(target, model)
 
 
 class Scorer:
@@ -198,46 +196,6 @@ class Scorer:
         for result, (value, w) in t.slot_prior.items():
             err = err + (w * (slots[..., CARD_INDEX[result]] - value)) ** 2
         return err
-
-
-def _moves(allowed: tuple[str, ...]) -> np.ndarray:
-    idx = [CARD_INDEX[r] for r in allowed]
-    singles = []
-    for i, j in product(idx, idx):
-        if i != j:
-            m = np.zeros(len(CARD_RESULTS), int)
-            m[i] -= 1
-            m[j] += 1
-            singles.append(m)
-    singles = np.array(singles)
-    doubles = (singles[:, None, :] + singles[None, :, :]).reshape(-1, len(CARD_RESULTS))
-    moves = np.unique(np.vstack([singles, doubles]), axis=0)
-    return moves[np.abs(moves).sum(axis=1) > 0]
-
-
-_MOVES = {"striker": _moves(STRIKER_RESULTS), "bowler": _moves(BOWLER_RESULTS)}
-
-
-def integer_card(target: Target, model: LeagueModel, start: np.ndarray,
-                 max_steps: int = 60) -> np.ndarray:
-    """Steepest descent over one- and two-slot moves from `start` on the exact error."""
-    scorer = Scorer(target, model)
-    moves = _MOVES[target.kind]
-    current = start.astype(int).copy()
-    best = float(scorer.error(current[None, :].astype(float))[0])
-    for _ in range(max_steps):
-        cand = current[None, :] + moves
-        cand = cand[(cand >= 0).all(axis=1)]
-        errs = scorer.error(cand.astype(float))
-        k = int(np.argmin(errs))
-        if errs[k] >= best - 1e-12:
-            break
-        best, current = float(errs[k]), cand[k]
-    return current
-
-
-def solve_card(target: Target, model: LeagueModel) -> np.ndarray:
-    return integer_card(target, model, round_slots(continuous_card(target, model)))
 
 
 # --- exact two-stage solve ---------------------------------------------------------------------
