@@ -109,9 +109,18 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     monkeypatch.setenv("CARDGEN_CACHE", str(tmp_path / "cache"))
     runner = CliRunner()
     result = runner.invoke(main, ["calibrate", "--competition", "BBL", "--season", "2024-25",
-                                  "--source", str(mirror), "--out", str(tmp_path / "out")])
+                                  "--source", str(mirror), "--out", str(tmp_path / "out"),
+                                  "--report"])
     assert result.exit_code == 0, result.output
     path = tmp_path / "out" / "BBL_2024-25" / "card-set.json"
     assert path.is_file() and "wrote" in result.output
+    # the report: a row per card with real vs expected, the summary and the cards outside
+    assert "Connolly" in result.output and "SR within +/-2%" in result.output
+    assert "cards outside tolerance" in result.output and "unreachable" in result.output
+    # same inputs, byte-identical output
+    first = path.read_bytes()
+    again = runner.invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror),
+                                 "--out", str(tmp_path / "out")])
+    assert again.exit_code == 0 and path.read_bytes() == first
     bad = runner.invoke(main, ["calibrate", "--competition", "NOPE", "--season", "2024"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output

@@ -44,7 +44,10 @@ def test_qualified_cards_within_tolerance_or_reported(which, request):
             r["rate_error"] is None or abs(r["rate_error"]) <= 0.05)
         assert within or r["outside"], r
     outside = [r for r in rows if r["outside"]]
-    # the honest count: most cards must be within tolerance
+    # every miss must be structural (the card is already at its limit), never a fitting failure
+    fixable = [(r["name"], r["outside"]) for r in outside
+               if not all("unreachable" in reason for reason in r["outside"])]
+    assert not fixable, fixable
     assert len(outside) <= 0.2 * len(rows), [(r["name"], r["outside"]) for r in outside]
     if outside:
         pytest.xfail(f"{len(outside)} of {len(rows)} qualified cards outside tolerance "
@@ -52,12 +55,24 @@ def test_qualified_cards_within_tolerance_or_reported(which, request):
 
 
 @pytest.mark.parametrize("which", SEASONS)
-def test_league_level_figures_within_two_percent(which, request):
+def test_league_runs_and_extras_within_two_percent(which, request):
     errors = league_errors(request.getfixturevalue(which))
-    assert abs(errors["runs_per_ball"]) <= 0.02
-    bad = {k: round(100 * v, 2) for k, v in errors.items() if abs(v) > 0.02}
+    for key in ("runs_per_ball", "wides_per_ball", "no_balls_per_ball", "leg_byes_per_ball"):
+        assert abs(errors[key]) <= 0.02, (key, errors[key])
+
+
+@pytest.mark.parametrize("which", SEASONS)
+def test_league_dismissal_kind_mix_within_two_percent(which, request):
+    errors = league_errors(request.getfixturevalue(which))
+    shares = {k: v for k, v in errors.items() if k.startswith("share_")}
+    assert set(shares) >= {"share_bowled", "share_caught", "share_lbw", "share_run_out",
+                           "share_stumped"}
+    # bowled and caught are set by the cards and must always hold
+    assert abs(shares["share_bowled"]) <= 0.02 and abs(shares["share_caught"]) <= 0.02, shares
+    bad = {k: round(100 * v, 2) for k, v in shares.items() if abs(v) > 0.02}
     if bad:
-        pytest.xfail(f"league figures outside +/-2% (percent): {bad}")
+        pytest.xfail(f"dismissal shares outside +/-2% (percent): {bad}; LBW comes only from whole "
+                     "chart cells and players out of reach add dismissals (docs/calibration.md)")
 
 
 def test_small_samples_are_flagged(bbl_set):

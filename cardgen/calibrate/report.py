@@ -40,33 +40,43 @@ def card_rows(card_set: dict) -> list[dict]:
         if balls >= SMALL_SAMPLE_BALLS:
             tol_main = SR_TOL if c["kind"] == "striker" else ECON_TOL
             if row["main_error"] is not None and abs(row["main_error"]) > tol_main:
-                reasons.append(_reason(c, "strike rate" if c["kind"] == "striker" else "economy"))
+                reasons.append(_reason(c, "strike rate" if c["kind"] == "striker" else "economy",
+                                       r_sr, e_sr))
             if r_rate == 0:
                 if e_rate > 0:
                     reasons.append("never dismissed/no wickets: the opponent's half of every "
                                    "delivery still carries dismissals (unreachable: rate > 0)")
             elif row["rate_error"] is not None and abs(row["rate_error"]) > RATE_TOL:
-                reasons.append(_reason(c, "dismissal rate" if c["kind"] == "striker" else "wicket rate"))
+                reasons.append(_reason(c, "dismissal rate" if c["kind"] == "striker" else "wicket rate",
+                                       r_rate, e_rate))
         row["outside"] = reasons
         rows.append(row)
     return rows
 
 
-def _reason(card: dict, what: str) -> str:
+def _reason(card: dict, what: str, real: float, expected: float) -> str:
+    """Why a qualified card misses, with the gap."""
     slots = {r["result"]: r["hi"] - r["lo"] + 1 for r in card["chart"]}
-    low = "dismissal" in what or "wicket" in what
-    if low and slots.get("W", 0) == 0 and slots.get("B", 0) == 0:
-        return (f"{what}: unreachable, card already at 0 W/B slots; the league-average "
-                f"opponent's half alone gives more")
-    if card["kind"] == "bowler" and "economy" in what:
-        real, exp = card["real"], card["expected"]
-        balls = real.get("balls") or 1
-        r_x = (real.get("wides", 0) + real.get("no_balls", 0)) / balls
-        e_x = exp.get("wides", 0) + exp.get("no_balls", 0)
-        if abs(e_x - r_x) * 6 > 0.01 * 6 * real["runs"] / balls:
-            return (f"{what}: wides+no-balls per ball {e_x:.4f} expected vs {r_x:.4f} real "
-                    f"(F slots cannot go below 0 / the chart's F also carries chances)")
-    return f"{what}: whole-slot resolution and the other figures it trades against"
+    gap = f"real {real:.4g}, expected {expected:.4g} ({100 * (expected / real - 1):+.1f}%)"
+    opponent = "bowler" if card["kind"] == "striker" else "striker"
+    rate = "dismissal" in what or "wicket" in what
+    if rate and expected > real and slots.get("W", 0) == 0 and slots.get("B", 0) == 0:
+        return (f"{what} {gap}: unreachable, the card is at 0 W/B slots and the league-average "
+                f"{opponent}'s half of each delivery alone dismisses more often")
+    scoring = sum(slots.get(r, 0) for r in ("1", "2", "3", "4", "6"))
+    if not rate and expected > real and scoring == 0:
+        return (f"{what} {gap}: unreachable, no runs left on the card and the league-average "
+                f"{opponent}'s half alone scores more")
+    if not rate and expected < real and slots.get("6", 0) == sum(slots.get(r, 0) for r in ("0", "1", "2", "4", "6")):
+        return f"{what} {gap}: unreachable, every run slot is already a six"
+    if card["kind"] == "bowler" and not rate:
+        r, e = card["real"], card["expected"]
+        balls = r.get("balls") or 1
+        r_x = (r.get("wides", 0) + r.get("no_balls", 0)) / balls
+        e_x = e.get("wides", 0) + e.get("no_balls", 0)
+        return (f"{what} {gap}: wides+no-balls per ball {e_x:.4f} expected vs {r_x:.4f} real "
+                f"(his F slots carry them and also dismissals)")
+    return f"{what} {gap}: whole-slot resolution against the other figures on the card"
 
 
 def summary(card_set: dict) -> dict:
