@@ -1,0 +1,44 @@
+"""Quick Cricket (18 cards, S.P. Stenton): printable cards and scoresheet, and its rules engine."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
+
+
+@dataclass(frozen=True)
+class QuickCricketSystem:
+    code: str = "quick-cricket"
+    name: str = "Quick Cricket"
+    uses_real_players: bool = False
+
+    def kit_folder(self, req: BuildRequest) -> Path:
+        return Path(req.out_dir) / self.code
+
+    def build(self, req: BuildRequest) -> list[Path]:
+        from cardgen.games.quick_cricket import kit
+        from cardgen.games.quick_cricket.printing import write_kit
+        label = {"a4": "A4", "letter": "US Letter"}
+        files = [(f"cards-{paper}.pdf", kit.cards_pdf(paper), f"The 18 cards ({label[paper]})", "pdf")
+                 for paper in req.papers]
+        first = req.papers[0]
+        files.append(("scoresheet.pdf", kit.scoresheet_pdf(first), f"Scoresheet ({label[first]})", "pdf"))
+        files.append(("rules.pdf", kit.rules_sheet_pdf(first), f"How to play ({label[first]})", "pdf"))
+        return write_kit(self.kit_folder(req), self.code, self.name, files, credit=kit.CREDIT)
+
+    def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
+        """n innings of ctx.overs overs between the built-in strategies."""
+        from cardgen.games.quick_cricket.engine import RngDraws, play_innings
+        draws = RngDraws(rng)
+        rows = []
+        for _ in range(n):
+            inn = play_innings(draws, overs=ctx.overs)
+            rows.append((inn.runs, inn.wickets, inn.fours, inn.sixes, inn.legal_balls))
+        return pd.DataFrame(rows, columns=list(INNINGS_COLUMNS), dtype="int64")
+
+
+SYSTEM = QuickCricketSystem()
