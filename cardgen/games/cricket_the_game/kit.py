@@ -1,0 +1,145 @@
+"""Compatible player cards for Cricket: The Game and a squad sheet with the publisher note."""
+from __future__ import annotations
+
+from typing import Any
+
+from cardgen.games.cricket_the_game.squads import ROLE_LABELS, SquadPlayer
+from cardgen.games.roll_and_play.printing import card_sheets_pdf, fitted_lines, wrap
+from cardgen.render.common import new_canvas
+from cardgen.render.fonts import fit_text
+from cardgen.render.layout import MM, load_layout, mix
+from cardgen.render.painter import PdfPainter
+
+
+def layout() -> dict[str, Any]:
+    return load_layout("games/cricket-the-game/cards")
+
+
+def dice_line(card: SquadPlayer) -> str:
+    bat = "D6" if card.specialist_bowler else "D8"
+    deck = {"pace": "Pace", "spin": "Spin", "allrounder": "Medium"}.get(card.role)
+    return f"Bats with the {bat}" + (f" \u00b7 bowls: {deck} deck" if deck else " \u00b7 does not bowl")
+
+
+def stat_lines(card: SquadPlayer) -> list[str]:
+    p = card.player
+    if p is None:
+        return []
+    bat = f"{p.runs} runs, {p.balls} balls"
+    if p.strike_rate is not None:
+        bat += f", SR {p.strike_rate:.0f}"
+    if p.average is not None:
+        bat += f", avg {p.average:.1f}"
+    lines = [f"Batting: {bat}"]
+    if p.legal_balls:
+        lines.append(f"Bowling: {p.wickets} wkts, {p.legal_balls // 6}.{p.legal_balls % 6} ov, econ {p.economy:.2f}")
+    else:
+        lines.append("Bowling: did not bowl")
+    real = p.bowling_type if p.bowling_type != "*" else "unknown type"
+    if card.role in ("pace", "spin", "allrounder") and p.bowling_type.lower() != (
+            "medium" if card.role == "allrounder" else card.role):
+        lines.append(f"Really bowls: {real}")
+    return lines
+
+
+def compact_stats(card: SquadPlayer) -> str:
+    p = card.player
+    if p is None:
+        return ""
+    text = f"{p.runs} runs" + (f", SR {p.strike_rate:.0f}" if p.strike_rate is not None else "")
+    if p.legal_balls:
+        text += f" \u00b7 {p.wickets} wkts, econ {p.economy:.2f}"
+    return text
+
+
+def draw_card(p: PdfPainter, card: SquadPlayer, season_label: str, credit: str) -> None:
+    L = layout()
+    W, H, m = L["width_mm"], L["height_mm"], L["margin_mm"]
+    colour = L["role_colours"][card.role]
+    pl = card.player
+    p.rect(0, 0, W, L["band_mm"], fill=colour)
+    p.rect(0, 0, W, H, stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
+    p.text(W / 2, 5.0, f"CRICKET: THE GAME compatible \u00b7 {season_label}", "bold", L["header_pt"],
+           "#ffffff", align="centre")
+    fitted = fit_text(card.label.upper(), "bold", W - 2 * m, L["name"]["max_pt"], L["name"]["min_pt"])
+    p.text(W / 2, L["name"]["baseline_mm"], fitted.lines[0], "bold", fitted.size_pt, "#ffffff", align="centre")
+    if pl is not None:
+        p.text(W / 2, 19.0, pl.short_team, "regular", L["team_pt"], "#ffffff", align="centre")
+    rb = L["role_bar"]
+    p.rect(m, rb["top_mm"], W - 2 * m, rb["height_mm"], fill=mix(colour, 0.82), stroke=colour, width=0.4)
+    p.text(W / 2, rb["top_mm"] + rb["height_mm"] * 0.7, ROLE_LABELS[card.role].upper(), "bold", rb["pt"],
+           colour, align="centre")
+    p.text(W / 2, L["dice"]["top_mm"] + 4, dice_line(card), "regular", L["dice"]["pt"], align="centre")
+    A = L["ability"]
+    size, lines = fitted_lines(L["abilities"][card.role], "italic", W - 2 * m, A["height_mm"], A["max_pt"],
+                               A["min_pt"])
+    for k, line in enumerate(lines):
+        p.text(m, A["top_mm"] + k * size * 1.2 / MM, line, "italic", size)
+    S = L["stats"]
+    C = L["confidence"]
+    for k, line in enumerate(stat_lines(card)):
+        fitted = fit_text(line, "regular", W - 2 * m - C["size_mm"] - 1.5, S["pt"], 4.6)
+        p.text(m, S["top_mm"] + k * S["line_mm"], fitted.lines[0], "regular", fitted.size_pt)
+    # Confidence, bottom right as on the publisher's cards
+    x, y = W - m - C["size_mm"], H - m - C["size_mm"] - 3.5
+    p.rect(x, y, C["size_mm"], C["size_mm"], fill=mix(colour, 0.88), stroke=colour, width=0.5)
+    p.text(x + C["size_mm"] / 2, y + 3.2, "CONFIDENCE", "bold", C["label_pt"], colour, align="centre")
+    conf = f"+{card.confidence}" if card.confidence > 0 else str(card.confidence).replace("-", "\u2212")
+    p.text(x + C["size_mm"] / 2, y + C["size_mm"] - 2.5, conf, "bold", C["value_pt"], colour, align="centre")
+    size, lines = fitted_lines(credit, "italic", W - 2 * m - C["size_mm"] - 1.5, 8.0, L["credit"]["pt"], 3.6)
+    for k, line in enumerate(lines):
+        p.text(m, H - m - 7.2 + (k + 1) * size * 1.2 / MM, line, "italic", size, "#555555")
+
+
+def cards_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str) -> bytes:
+    L = layout()
+    cards = [c for team in sorted(squads) for c in squads[team]]
+    card_credit = "Not an official card. Board and decks: Zero Point Games. " + credit
+    return card_sheets_pdf(cards, lambda p, c: draw_card(p, c, season_label, card_credit), L["width_mm"],
+                           L["height_mm"], paper, f"Cricket: The Game compatible player cards, {season_label}",
+                           credit, group=lambda c: c.player.team if c.player else "")
+
+
+def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str) -> bytes:
+    """The publisher note, then one table per team: role, name, confidence, dice, real figures."""
+    canvas, buf, W, H = new_canvas(paper, f"Cricket: The Game squads, {season_label}", credit)
+    m = 12.0
+    note = layout()["note"]
+    teams = sorted(squads)
+    per_page = 3
+    for start in range(0, len(teams), per_page):
+        p = PdfPainter(canvas, 0, H * MM)
+        p.text(m, m + 4, f"Cricket: The Game \u2014 compatible squads, {season_label}", "bold", 14)
+        y = m + 10
+        for line in wrap(note, "italic", 7.5, W - 2 * m):
+            p.text(m, y, line, "italic", 7.5)
+            y += 3.4
+        y += 1.5
+        p.text(m, y, "Drop one pace or one spin specialist before play (the engine drops a spinner on a "
+               "Green or Dead pitch, a pace bowler on a Dusty one).", "regular", 7.0)
+        y += 6
+        for team in teams[start:start + per_page]:
+            squad = squads[team]
+            p.text(m, y, team, "bold", 11)
+            y += 2
+            cols = [("Role", 0), ("Player", 30), ("Conf.", 80), ("Dice / deck", 94), ("Real season", 132)]
+            for name, dx in cols:
+                p.text(m + dx, y + 3.6, name, "bold", 7.2)
+            p.line(m, y + 5, W - m, y + 5, width=0.3)
+            y += 5
+            for card in squad:
+                stats = stat_lines(card)
+                p.text(m, y + 3.4, ROLE_LABELS[card.role], "regular", 7.0)
+                p.text(m + 30, y + 3.4, card.label, "bold", 7.0)
+                conf = f"+{card.confidence}" if card.confidence > 0 else str(card.confidence)
+                p.text(m + 88, y + 3.4, conf, "bold", 7.0, align="right")
+                p.text(m + 94, y + 3.4, dice_line(card).replace("Bats with the ", "bat "), "regular", 6.4)
+                fitted = fit_text(compact_stats(card), "regular", W - 2 * m - 132, 6.6, 4.6)
+                p.text(m + 132, y + 3.4, fitted.lines[0], "regular", fitted.size_pt)
+                p.line(m, y + 4.6, W - m, y + 4.6, colour="#bbbbbb", width=0.1)
+                y += 4.6
+            y += 6
+        p.text(W / 2, H - 5, credit, "regular", 6, "#555555", align="centre")
+        canvas.showPage()
+    canvas.save()
+    return buf.getvalue()

@@ -1,0 +1,116 @@
+"""Cricket: The Game squads from a real season: 12 per team in the game's composition.
+
+Composition (rulebook, PLAYER CARDS): 3 specialist batters, 1 wicketkeeper, 4 all-rounders (who
+bowl from the Medium deck), 2 specialist pace and 2 specialist spin bowlers; before play one
+specialist bowler is dropped to make the XI.
+
+Selection from the season's figures, per team:
+- keeper: the man who kept most for the team;
+- pace / spin specialists: the bowlers of that type by balls bowled, front-line bowlers (batting
+  role "*") before all-rounders; a team short of a type fills the slot with its next bowler by
+  balls bowled (the card says which type he really bowls);
+- batters: the three highest run-scorers among the rest who are not all-rounders;
+- all-rounders: the four remaining players who both bat and bowl most (balls faced + bowled),
+  then anyone left by matches.
+Confidence (printed bottom right, -1..3) is the batting-index percentile among all squad players
+of the season in five equal bands (see cardgen/games/roll_and_play/players.py for the index).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cardgen.games.roll_and_play.players import (SeasonPlayer, season_players, value_scale,
+                                                 with_percentiles)
+from cardgen.stats.tables import SeasonStats
+
+ROLES = ("batter", "keeper", "allrounder", "pace", "spin")
+ROLE_LABELS = {"batter": "Specialist batter", "keeper": "Wicketkeeper", "allrounder": "All-rounder",
+               "pace": "Pace bowler", "spin": "Spin bowler"}
+COMPOSITION = {"batter": 3, "keeper": 1, "allrounder": 4, "pace": 2, "spin": 2}
+SQUAD_ORDER = ("batter", "keeper", "allrounder", "pace", "spin")  # the batting order used by the engine
+MIN_CONFIDENCE, MAX_CONFIDENCE = -1, 3
+
+
+@dataclass(frozen=True)
+class SquadPlayer:
+    role: str  # one of ROLES
+    confidence: int
+    player: SeasonPlayer | None = None  # None for the generic squad
+    name: str = ""
+
+    @property
+    def specialist_bowler(self) -> bool:
+        return self.role in ("pace", "spin")
+
+    @property
+    def label(self) -> str:
+        return self.player.name if self.player else self.name
+
+
+def generic_squad() -> list[SquadPlayer]:
+    """A squad with the box's make-up and middling confidence (no real season given)."""
+    conf = {"batter": 2, "keeper": 1, "allrounder": 1, "pace": 0, "spin": 0}
+    return [SquadPlayer(role, conf[role], name=f"{ROLE_LABELS[role]} {i + 1}")
+            for role in SQUAD_ORDER for i in range(COMPOSITION[role])]
+
+
+def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] | None:
+    if len(players) < 12:
+        return None
+    chosen: dict[str, str] = {}  # player_id -> role
+    keeper = next((p for p in players if p.keeper), None)
+    if keeper is None:
+        return None
+    chosen[keeper.player_id] = "keeper"
+
+    def free(p: SeasonPlayer) -> bool:
+        return p.player_id not in chosen
+
+    for kind, role in (("Pace", "pace"), ("Spin", "spin")):
+        typed = [p for p in players if free(p) and p.bowling_type == kind and p.legal_balls > 0]
+        typed.sort(key=lambda p: (p.batting_role != "*", -p.legal_balls, p.player_id))
+        for p in typed[:COMPOSITION[role]]:
+            chosen[p.player_id] = role
+    for role in ("pace", "spin"):  # a team short of a bowling type: its next bowlers fill in
+        while sum(1 for r in chosen.values() if r == role) < COMPOSITION[role]:
+            rest = sorted((p for p in players if free(p) and p.legal_balls > 0),
+                          key=lambda p: (-p.legal_balls, p.player_id))
+            if not rest:
+                return None
+            chosen[rest[0].player_id] = role
+    batters = sorted((p for p in players if free(p) and p.batting_role != "All-Rounder"),
+                     key=lambda p: (-p.runs, p.player_id))
+    for p in batters[:COMPOSITION["batter"]]:
+        chosen[p.player_id] = "batter"
+    rounders = sorted((p for p in players if free(p)),
+                      key=lambda p: (-(min(p.balls, p.legal_balls) > 0), -(p.balls + p.legal_balls),
+                                     -p.matches, p.player_id))
+    for p in rounders[:COMPOSITION["allrounder"]]:
+        chosen[p.player_id] = "allrounder"
+    for role, n in COMPOSITION.items():  # batters can run short only in tiny squads
+        while sum(1 for r in chosen.values() if r == role) < n:
+            rest = [p for p in players if free(p)]
+            if not rest:
+                return None
+            chosen[rest[0].player_id] = role
+    by_id = {p.player_id: p for p in players}
+    rank = {role: i for i, role in enumerate(SQUAD_ORDER)}
+    picked = [(role, by_id[pid]) for pid, role in chosen.items()]
+    # batting order: role block, then the usual batting position within it
+    picked.sort(key=lambda rp: (rank[rp[0]], rp[1].position, rp[1].player_id))
+    return picked
+
+
+def season_squads(stats: SeasonStats) -> dict[str, list[SquadPlayer]]:
+    """team -> its 12 Cricket: The Game cards (teams with too few players are left out)."""
+    picks = {team: _pick_squad(players) for team, players in season_players(stats).items()}
+    picks = {team: squad for team, squad in picks.items() if squad}
+    ranked = {(p.player_id, p.team): p
+              for p in with_percentiles([p for squad in picks.values() for _, p in squad])}
+    out = {}
+    for team, squad in picks.items():
+        out[team] = [SquadPlayer(role, value_scale(ranked[(p.player_id, p.team)].batting_percentile,
+                                                   MIN_CONFIDENCE, MAX_CONFIDENCE),
+                                 ranked[(p.player_id, p.team)])
+                     for role, p in squad]
+    return out
