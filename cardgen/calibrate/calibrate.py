@@ -43,7 +43,7 @@ MIN_STRIKER_F = 2.0
 SEED_SHIFT = 0.0
 BOWLED_CELL_STEPS = 3
 EXTRAS_CORRECTION_MIN = 0.005
-DILUTION_DAMPING = 0.5
+DILUTION_DAMPING = 0.75
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
@@ -281,7 +281,20 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
 
 
 def calibrate(stats: SeasonStats) -> Calibration:
-    ratings, plan, cells = build_chart(stats)
+    """Calibrate a season. A quick pilot (continuous cards only) measures how much the players
+    out of reach inflate the league's dismissals; the chart plan then counts LBWs (and the
+    run-out and stumping cells) against that inflated total, so their shares hold."""
+    pilot = _calibrate(stats, plan_counts(stats.league), pilot=True)
+    kinds = stats.league["dismissal_kinds"]
+    real = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
+                                         "lbw", "run out", "stumped")) / stats.league["legal_balls"]
+    modelled = pilot.model.league()["dismissals_per_ball"]
+    factor = modelled / real if real > 0 else 1.0
+    return _calibrate(stats, plan_counts(stats.league, dismissal_factor=factor))
+
+
+def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False) -> Calibration:
+    ratings, plan, cells = build_chart(stats, plan=plan)
     a = card_matrix(fielding_vector(cells, ratings.skill()))
     ls, lb = league_striker_rates(stats.league), league_bowler_rates(stats.league)
     strikers = [CardFit("striker", r.player_id, r.team, int(r.balls),
@@ -310,6 +323,8 @@ def calibrate(stats: SeasonStats) -> Calibration:
         return model
 
     model = continuous_rounds(model, FIXED_POINT_ROUNDS)
+    if pilot:
+        return Calibration(stats, ratings, plan, cells, model, strikers, bowlers)
     # bowled dismissals the cards cannot carry go to the chart (see fielding.with_bowled_cells).
     # Feasible bowlers answer a bowled cell by dropping B, so a cell gains less than its face
     # value; the gain measured on the first step scales the second.

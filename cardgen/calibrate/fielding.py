@@ -44,9 +44,14 @@ def league_event_counts(league: dict) -> dict[str, float]:
             "stumped": kinds.get("stumped", 0)}
 
 
-def plan_counts(league: dict, run_out_p: float = 0.5, stumping_p: float = 0.7) -> ChartPlan:
-    """Cell counts for the fixed results; run-out/stumping split into certain cells and chances."""
+def plan_counts(league: dict, run_out_p: float = 0.5, stumping_p: float = 0.7,
+                dismissal_factor: float = 1.0) -> ChartPlan:
+    """Cell counts for the fixed results; run-out/stumping split into certain cells and chances.
+    `dismissal_factor` scales the chart-only dismissals (LBW, run-out, stumping) to the total the
+    calibrated cards will produce, so their shares of it match the league's."""
     ev = league_event_counts(league)
+    for k in ("lbw", "run_out", "stumped"):
+        ev[k] *= dismissal_factor
     if ev["wide"] <= 0:
         ev["wide"] = 1.0  # a league without wides still gets one cell so the chart can scale
     best: tuple | None = None
