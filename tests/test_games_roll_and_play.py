@@ -1,0 +1,286 @@
+"""Roll & Play Cricket: rules with scripted dice, invariants over 10,000 games, team edition on
+the real BBL 2024-25 season, the kit build and its determinism."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardgen.competitions import get_competition
+from cardgen.games import get_game
+from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
+from cardgen.games.roll_and_play.draws import RandomDraws, ScriptedDraws
+from cardgen.games.roll_and_play.engine import (ChanceCard, Pile, PlayerCard, RollAndPlayInnings,
+                                                batter_answer, bowler_answer, chance_deck,
+                                                classic_innings, classic_player_deck, pitch_deck)
+from cardgen.games.roll_and_play.team import team_decks
+
+SYSTEM = get_game("roll-and-play")
+
+
+def card(title: str) -> ChanceCard:
+    return next(c for c in chance_deck() if c.title == title)
+
+
+def innings(faces: list[int], bat: list[int], bowl: list[int], pitches: list[int],
+            chances: list[ChanceCard] | None = None, overs: int = 20) -> RollAndPlayInnings:
+    """An innings with scripted dice, hands in the order given and decks in the order given."""
+    draws = ScriptedDraws(faces)
+    deck = Pile(classic_player_deck(), draws)
+    hands = ([PlayerCard(v, v) for v in bat], [PlayerCard(v, v) for v in bowl])
+    return RollAndPlayInnings(draws, overs, deck, deck, Pile(pitches, draws),
+                              Pile(chances or chance_deck(), draws), hands=hands)
+
+
+# --- the laws, with scripted dice ---------------------------------------------------------
+
+def test_runs_are_dice_plus_the_three_cards() -> None:
+    # the laws' own example: batter 5, pitch -1, bowler -3, dice 3 + 4 -> 8 runs
+    inn = innings([5, 2, 3, 4], bat=[5], bowl=[-3], pitches=[-1])
+    over = inn.play_over(1)
+    assert (over.first, over.pitch, over.bat_card, over.bowl_card, over.dice) == ("bat", -1, 5, -3, (3, 4))
+    assert (over.runs, over.outs) == (8, 0)
+
+
+def test_tied_first_roll_of_one_to_three_is_an_out_and_no_card_is_played() -> None:
+    inn = innings([2, 2], bat=[5], bowl=[-3], pitches=[0])
+    over = inn.play_over(1)
+    assert (over.runs, over.outs) == (0, 1)
+    assert len(inn.bat.hand) == 1 and len(inn.bowl.hand) == 1
+
+
+def test_tied_first_roll_of_four_to_six_gives_the_batter_one_more() -> None:
+    # tie on 5s (+1), roll again: bowler 6 beats 1 and plays first; dice 2 + 3
+    inn = innings([5, 5, 1, 6, 2, 3], bat=[1], bowl=[-1], pitches=[2])
+    over = inn.play_over(1)
+    assert over.first == "bowl"
+    assert over.runs == 2 + 3 + 1 - 1 + 2 + 1
+
+
+def test_double_one_is_an_out_whatever_the_cards() -> None:
+    inn = innings([4, 1, 1, 1], bat=[6], bowl=[6], pitches=[3])
+    over = inn.play_over(1)
+    assert (over.runs, over.outs) == (0, 1)
+
+
+def test_a_total_of_zero_or_less_is_an_out() -> None:
+    # dice 2 + 1 = 3, cards -2 -1, pitch 0 -> 0: out
+    inn = innings([4, 1, 2, 1], bat=[-2], bowl=[-1], pitches=[0])
+    over = inn.play_over(1)
+    assert (over.runs, over.outs) == (0, 1)
+
+
+def test_other_doubles_draw_a_chance_card_that_trumps_a_losing_total() -> None:
+    # dice 2 + 2 with cards -6 -6 and pitch -3: -11; "Through the gap" (+3) still gives 3 runs
+    inn = innings([4, 1, 2, 2], bat=[-6], bowl=[-6], pitches=[-3], chances=[card("Through the gap")])
+    over = inn.play_over(1)
+    assert over.chance == ["Through the gap"]
+    assert (over.runs, over.outs) == (3, 0)
+
+
+def test_chance_runs_add_to_a_winning_total() -> None:
+    inn = innings([4, 1, 3, 3], bat=[2], bowl=[-1], pitches=[0], chances=[card("Bowler in rhythm")])
+    over = inn.play_over(1)
+    assert over.runs == 3 + 3 + 2 - 1 - 2
+
+
+def test_chance_out_cards_cost_wickets_and_the_over_scores_nothing() -> None:
+    inn = innings([4, 1, 6, 6], bat=[6], bowl=[6], pitches=[3], chances=[card("Collapse")])
+    over = inn.play_over(1)
+    assert (over.runs, over.outs) == (0, 2)
+
+
+def test_doctored_bat_penalty_outs_follow_the_die() -> None:
+    inn = innings([4, 1, 6, 6, 5], bat=[6], bowl=[6], pitches=[3], chances=[card("Bat under inspection")])
+    assert inn.play_over(1).outs == 4
+
+
+def test_reroll_card_replaces_the_run_dice() -> None:
+    # 4 + 4 drawn; re-rolled to 1 + 2: runs 3 + 1 + 0 + 0
+    inn = innings([4, 1, 4, 4, 1, 2], bat=[1], bowl=[1], pitches=[-1], chances=[card("Try again")])
+    over = inn.play_over(1)
+    assert over.runs == 1 + 2 + 1 + 1 - 1
+
+
+def test_mirror_image_turns_both_cards_over() -> None:
+    inn = innings([4, 1, 5, 5], bat=[-4], bowl=[-3], pitches=[0], chances=[card("Mirror image")])
+    assert inn.play_over(1).runs == 10 + 4 + 3
+
+
+def test_kept_reroll_rescues_a_later_out() -> None:
+    # over 1: double 3s draw "Second look", which the batter keeps; 3 + 3 + 1 + 1 + 0 = 8 runs
+    inn = innings([4, 1, 3, 3, 4, 1, 1, 2, 6, 5], bat=[1], bowl=[1], pitches=[0, 2],
+                  chances=[card("Second look")])
+    first = inn.play_over(1)
+    assert first.runs == 8 and [c.title for c in inn.bat.kept] == ["Second look"]
+    # over 2: 1 + 2 - 6 - 6 + 2 = -7 would be out; the kept card re-rolls 6 + 5: 11 - 12 + 2 = 1
+    inn.bat.hand, inn.bowl.hand = [PlayerCard(-6, -6)], [PlayerCard(-6, -6)]
+    second = inn.play_over(2)
+    assert (second.runs, second.outs) == (1, 0)
+    assert inn.bat.kept == []
+
+
+def test_batter_first_next_card_skips_the_next_order_roll() -> None:
+    inn = innings([1, 4, 2, 2, 3, 4], bat=[1, 1], bowl=[1, 1], pitches=[0, 0],
+                  chances=[card("Batter calls the shots")])
+    inn.play_over(1)
+    second = inn.play_over(2)  # no order roll: the next faces are the run dice
+    assert second.first == "bat" and second.dice == (3, 4)
+
+
+def test_hands_are_dealt_again_after_ten_overs() -> None:
+    # 11 overs, each: order 5 v 2, dice 3 + 4, no doubles; hands of 11 from the deck in order
+    # (all red cards, so most overs are outs, but never 10 before the 11th over)
+    faces = [5, 2, 3, 4] * 11
+    draws = ScriptedDraws(faces)
+    deck = Pile(classic_player_deck(), draws, shuffle=False)
+    inn = RollAndPlayInnings(draws, 11, deck, deck, Pile([0], draws), Pile(chance_deck(), draws))
+    result = inn.play()
+    assert result.overs == 11 and result.wickets < 10
+    # re-dealt 11 before over 11, one played: 10 left (without a re-deal there would be none)
+    assert len(inn.bat.hand) == 10 and len(inn.bowl.hand) == 10
+
+
+def test_strategies_play_safe_and_threaten() -> None:
+    # batter second: the lowest card that keeps even a 2 on the dice above 0...
+    assert batter_answer([-2, 6, 5, 2], so_far=-4) == 2  # 5 (2 would leave -4 + 2 + 2 = 0: out)
+    assert batter_answer([-2, 6, 5, 2], so_far=5) == 0  # -2 is already safe
+    # ...else his highest card
+    assert batter_answer([-2, 6, 5, 2], so_far=-9) == 1
+    # bowler second: lowest card when it gives the dice an out chance
+    assert bowler_answer([3, -5, 1], so_far=2) == 1
+    assert bowler_answer([3, -1, 1], so_far=6) == 2  # no chance of an out: the median card
+
+
+# --- invariants over 10,000 games ---------------------------------------------------------
+
+def test_invariants_over_ten_thousand_games() -> None:
+    draws = RandomDraws(np.random.default_rng(7))
+    overs_played = double_ones = tied_outs = 0
+    for _ in range(10_000 * 2):  # two innings a game
+        result = classic_innings(draws, 20).play()
+        assert 0 <= result.wickets <= 10
+        assert result.overs == 20 or result.wickets == 10
+        assert result.runs == sum(o.runs for o in result.log) >= 0
+        assert all(o.runs == 0 or o.outs == 0 for o in result.log)  # an over is runs or outs
+        overs_played += result.overs
+        double_ones += sum(o.note == "double one: out" for o in result.log)
+        tied_outs += sum(o.note == "tied roll: out" for o in result.log)
+    # the dice rules show through: double one 1/36 of the overs that reach the run dice (all but
+    # the tied-roll outs, 1/12), tied 1-3 on the first order roll 3/36 of overs (a chance card can
+    # skip the roll, ~0.3% of overs). ~390,000 overs: 1 s.d. is under 0.0005, tolerance 0.002.
+    assert double_ones / overs_played == pytest.approx(1 / 36 * (1 - 1 / 12), abs=0.002)
+    assert tied_outs / overs_played == pytest.approx(3 / 36, abs=0.002)
+
+
+def test_fifty_over_game_deals_five_hands_and_stops_at_fifty() -> None:
+    df = SYSTEM.simulate_innings(np.random.default_rng(3), 300, SimContext(None, None, None, overs=50))
+    assert list(df.columns) == list(INNINGS_COLUMNS)
+    assert (df["legal_balls"] <= 300).all() and ((df["legal_balls"] == 300) | (df["wickets"] == 10)).all()
+    assert df["legal_balls"].mean() > 200
+
+
+def test_same_seed_same_innings() -> None:
+    ctx = SimContext(None, None, None)
+    a = SYSTEM.simulate_innings(np.random.default_rng(11), 500, ctx)
+    b = SYSTEM.simulate_innings(np.random.default_rng(11), 500, ctx)
+    c = SYSTEM.simulate_innings(np.random.default_rng(12), 500, ctx)
+    assert a.equals(b) and not a.equals(c)
+
+
+# --- team edition on the real season --------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def decks(bbl_stats):
+    return team_decks(bbl_stats)
+
+
+def test_team_decks_are_real_squads_with_values_in_range(decks, bbl_stats) -> None:
+    assert len(decks) == 8
+    for team, cards in decks.items():
+        assert len(cards) == 12
+        assert all(c.player.team == team for c in cards)
+        assert all(-6 <= c.bat <= 6 and -6 <= c.bowl <= 6 for c in cards)
+    everyone = [c for cards in decks.values() for c in cards]
+    # percentile bands: every value from -6 to +6 is used for batting
+    assert {c.bat for c in everyone} == set(range(-6, 7))
+    # a player who never bowled ranks below every bowler: his BOWL is at least any bowler's
+    non_bowlers = [c.bowl for c in everyone if not c.player.bowls]
+    bowlers = [c.bowl for c in everyone if c.player.bowls]
+    assert non_bowlers and min(non_bowlers) >= max(bowlers) - 1
+
+
+def test_team_values_follow_real_figures(decks) -> None:
+    everyone = [c for cards in decks.values() for c in cards]
+    by_runs = sorted(everyone, key=lambda c: -c.player.runs)
+    top_scorers = by_runs[:8]
+    assert all(c.bat >= 3 for c in top_scorers), [(c.player.name, c.bat) for c in top_scorers]
+    by_wickets = sorted(everyone, key=lambda c: -c.player.wickets)[:8]
+    assert all(c.bowl <= -3 for c in by_wickets), [(c.player.name, c.bowl) for c in by_wickets]
+    # ...and the run-scorers outscore the wicket-takers with the bat
+    assert np.mean([c.bat for c in top_scorers]) > np.mean([c.bat for c in by_wickets]) + 3
+
+
+def test_team_edition_simulates_between_real_squads(bbl_stats, decks) -> None:
+    from cardgen.games.roll_and_play.team import simulate_team_edition
+    df = simulate_team_edition(np.random.default_rng(5), 400, decks)
+    assert list(df.columns) == list(INNINGS_COLUMNS)
+    assert (df["wickets"] <= 10).all() and (df["runs"] >= 0).all()
+
+
+# --- the kit --------------------------------------------------------------------------------
+
+def _build(out: Path, comp=None, season=None, papers=("a4",)) -> list[Path]:
+    return SYSTEM.build(BuildRequest(out, comp, season, None, papers, seed=1))
+
+
+def test_classic_kit_has_every_deck_scoresheets_previews_and_manifest(tmp_path: Path) -> None:
+    from pypdf import PdfReader
+    files = _build(tmp_path, papers=("a4", "letter"))
+    folder = tmp_path / "roll-and-play"
+    assert all(f.parent == folder and f.exists() for f in files)
+    manifest = json.loads((folder / "kit.json").read_text())
+    assert manifest["game"] == "roll-and-play" and manifest["competition"] is None
+    listed = {f["path"] for f in manifest["files"]}
+    assert {"player-deck-a4.pdf", "pitch-deck-letter.pdf", "chance-cards-a4.pdf",
+            "scoresheet-20-overs-a4.pdf", "scoresheet-50-overs-letter.pdf", "player-deck-a4.png"} <= listed
+    assert listed == {f.name for f in files if f.name != "kit.json"}
+    # 48 player cards 9 to a sheet, 40 chance cards, scoresheet one page an innings
+    assert len(PdfReader(folder / "player-deck-a4.pdf").pages) == 6
+    assert len(PdfReader(folder / "chance-cards-a4.pdf").pages) == 5
+    assert len(PdfReader(folder / "scoresheet-50-overs-a4.pdf").pages) == 2
+    text = PdfReader(folder / "chance-cards-a4.pdf").pages[0].extract_text()
+    assert "Bowler on a roll" in text and "CHANCE" in text
+    from PIL import Image
+    assert Image.open(folder / "player-deck-a4.png").size[0] > 300
+
+
+def test_team_edition_kit_prints_every_squad(tmp_path: Path, mirror: Path) -> None:
+    from pypdf import PdfReader
+    comp = get_competition("BBL")
+    files = SYSTEM.build(BuildRequest(tmp_path, comp, "2024-25", str(mirror), ("a4",), seed=1))
+    folder = tmp_path / "roll-and-play" / "BBL_2024-25"
+    assert folder / "team-deck-a4.pdf" in files and (folder / "kit.json") in files
+    manifest = json.loads((folder / "kit.json").read_text())
+    assert (manifest["competition"], manifest["season"]) == ("BBL", "2024-25")
+    assert "Cricsheet" in manifest["attribution"]
+    reader = PdfReader(folder / "team-deck-a4.pdf")
+    assert len(reader.pages) == 16  # 8 teams x 12 cards, each team on its own two sheets
+    first = reader.pages[0].extract_text()
+    assert "BAT" in first and "BOWL" in first and "Cricsheet" in first
+
+
+def test_build_is_byte_identical(tmp_path: Path) -> None:
+    a = _build(tmp_path / "a")
+    b = _build(tmp_path / "b")
+    assert [p.name for p in a] == [p.name for p in b]
+    for x, y in zip(a, b):
+        assert x.read_bytes() == y.read_bytes(), x.name
+
+
+def test_unknown_paper_is_a_named_error(tmp_path: Path) -> None:
+    from cardgen.errors import CardgenError
+    with pytest.raises(CardgenError, match="unknown paper"):
+        _build(tmp_path, papers=("a3",))
