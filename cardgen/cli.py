@@ -140,7 +140,7 @@ def cache(clear: bool, raw_only: bool) -> None:
 def _register() -> None:
     import importlib
     for module in ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli",
-                   "cardgen.site.cli"):
+                   "cardgen.site.cli", "cardgen.games.cli"):
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -1,0 +1,39 @@
+"""`cardgen compare-games`: every tabletop system's simulated innings beside the real season's."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+
+
+@click.command("compare-games")
+@competition_options
+@click.option("--innings", "innings", type=click.IntRange(min=20), default=2000, show_default=True,
+              help="Innings each system plays.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed: the same seed gives identical reports.")
+@out_option
+@friendly_errors
+def compare_games_cmd(competition: str, season: str, source: str | None, innings: int, seed: int,
+                      out_dir: Path) -> None:
+    """Play every game system's innings and rank them by closeness to the real season.
+
+    Writes OUT/<CODE>_<season>/compare-games/: compare-games.csv (per-innings means of runs,
+    wickets, fours, sixes and innings length, with each system's distance), compare-games.pdf
+    (the table and a distance chart) and compare-games-runs.pdf (runs histograms)."""
+    from cardgen.games.compare import DISTANCE_NOTE, compare_games, write_report
+    comp, season = resolve(competition, season)
+    result = compare_games(comp, season, source, innings, seed,
+                           note=lambda text: click.echo(f"note: {text}", err=True))
+    folder = write_report(result, comp, season, out_dir, seed, innings)
+    cols = ["code", "runs_mean", "wickets_mean", "fours_mean", "sixes_mean", "legal_balls_mean",
+            "distance"]
+    click.echo(result.summary[cols].to_string(index=False))
+    click.echo(DISTANCE_NOTE)
+    click.echo(f"closest to real {comp.code} {season} cricket: {result.closest}")
+    click.echo(f"report: {folder}")
+
+
+COMMANDS = [compare_games_cmd]
