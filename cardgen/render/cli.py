@@ -9,6 +9,33 @@ import click
 
 from cardgen.cli import competition_options, friendly_errors, out_option, resolve
 from cardgen.errors import CardgenError
+from cardgen.games import DEFAULT_GAME, game_codes
+
+
+def _season_options(func):  # type: ignore[no-untyped-def]
+    """--competition/--season/--source, optional here: systems without real players need none."""
+    func = competition_options(func)
+    for param in func.__click_params__:
+        if param.name in ("competition", "season"):
+            param.required = False
+    return func
+
+
+def _build_game(code: str, competition: str | None, season: str | None, source: str | None,
+                out_dir: Path, papers: tuple[str, ...], ink_saver: bool, seed: int | None) -> None:
+    """A non-Quicket system's kit, through the games registry."""
+    from cardgen.games import get_game
+    from cardgen.games.base import BuildRequest
+    system = get_game(code)
+    if system.uses_real_players and not (competition and season):
+        raise CardgenError(f"{code} uses real players: give --competition and --season")
+    comp, season = resolve(competition, season) if competition and season else (None, None)
+    started = time.perf_counter()
+    req = BuildRequest(out_dir=out_dir, comp=comp, season=season, source=source, papers=papers,
+                       seed=seed or 0, ink_saver=ink_saver)
+    files = system.build(req)
+    click.echo(f"wrote {len(files)} files for {system.name} to {system.kit_folder(req)} "
+               f"in {time.perf_counter() - started:.1f} s")
 
 
 def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None) -> dict:
@@ -25,7 +52,9 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
 
 
 @click.command("build")
-@competition_options
+@_season_options
+@click.option("--game", type=click.Choice(game_codes()), default=DEFAULT_GAME, show_default=True,
+              help="Which tabletop system's kit to print (quicket: the calibrated card sets).")
 @out_option
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True,
               help="Paper for the card sheets (the other sheets use A4 unless only letter is asked for).")
@@ -40,10 +69,16 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
 @friendly_errors
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
           bleed: bool, ink_saver: bool, backs: bool, no_images: bool, seed: int | None,
-          card_set_path: Path | None) -> None:
+          card_set_path: Path | None, game: str) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: card sheets (A4, Letter), fielding
     chart, scoresheet, team sheets, quick reference, card-set.json, card PNGs and TTS deck sheets."""
     from cardgen.render.kit import KitOptions, build_kit
+    if game != DEFAULT_GAME:
+        _build_game(game, competition, season, source, out_dir,
+                    ("a4", "letter") if paper == "both" else (paper,), ink_saver, seed)
+        return
+    if not (competition and season):
+        raise CardgenError("quicket uses real players: give --competition and --season")
     comp, season = resolve(competition, season)
     started = time.perf_counter()
     card_set = _card_set(comp, season, source, seed, card_set_path)
