@@ -124,3 +124,26 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     assert again.exit_code == 0 and path.read_bytes() == first
     bad = runner.invoke(main, ["calibrate", "--competition", "NOPE", "--season", "2024"])
     assert bad.exit_code != 0 and "Traceback" not in bad.output
+
+
+def test_expected_figures_are_reproducible_from_the_written_set(bbl_set):
+    """What the simulator's `validate` compares with: the set alone gives back every card's
+    expected figures (league means re-derived from the charts and real balls)."""
+    from cardgen.calibrate.expect import model_from_card_set, pairing_figures
+    doc = json.loads(json.dumps(bbl_set))
+    model = model_from_card_set(doc)
+    for card in doc["cards"]:
+        slots = chart_to_slots(card["chart"]).astype(float)
+        if card["kind"] == "striker":
+            got = model.striker(slots)
+            assert got["strike_rate"] == pytest.approx(card["expected"]["strike_rate"], abs=2e-3)
+            assert got["dismissal_rate"] == pytest.approx(card["expected"]["dismissal_rate"], abs=2e-5)
+        else:
+            got = model.bowler(slots)
+            assert got["economy"] == pytest.approx(card["expected"]["economy"], abs=2e-4)
+            assert got["wicket_rate"] == pytest.approx(card["expected"]["wicket_rate"], abs=2e-5)
+    green = _card(doc, "CJ Green", "bowler")["player"]["id"]
+    connolly = _card(doc, "C Connolly", "striker")["player"]["id"]
+    pair = pairing_figures(doc, green, connolly)
+    assert sum(pair["outcomes"].values()) == pytest.approx(1.0)
+    assert 0 < pair["striker"]["strike_rate"] < 300
