@@ -18,7 +18,7 @@ def layout() -> dict[str, Any]:
 def dice_line(card: SquadPlayer) -> str:
     bat = "D6" if card.specialist_bowler else "D8"
     deck = {"pace": "Pace", "spin": "Spin", "allrounder": "Medium"}.get(card.role)
-    return f"Bats with the {bat}" + (f" \u00b7 bowls: {deck} deck" if deck else " \u00b7 does not bowl")
+    return f"Bats with the {bat}" + (f" \u00b7 bowls: {deck} deck" if deck else " \u00b7 no bowling in the game")
 
 
 def stat_lines(card: SquadPlayer) -> list[str]:

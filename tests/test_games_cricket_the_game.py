@@ -1,0 +1,272 @@
+"""Cricket: The Game: the dice duel with scripted dice, invariants over 10,000 games, squads
+from the real BBL 2024-25 season, the compatible-card kit and its determinism."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cardgen.competitions import get_competition
+from cardgen.games import get_game
+from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
+from cardgen.games.cricket_the_game import NeedsSeason
+from cardgen.games.cricket_the_game.engine import (BallLog, Batter, CtgInnings, bowling_attack,
+                                                   bowling_order, field_for)
+from cardgen.games.cricket_the_game.squads import COMPOSITION, SquadPlayer, generic_squad, season_squads
+from cardgen.games.roll_and_play.draws import RandomDraws, ScriptedDraws
+
+SYSTEM = get_game("cricket-the-game")
+SQUAD = generic_squad()
+
+
+def player(role: str, confidence: int = 1) -> SquadPlayer:
+    return SquadPlayer(role, confidence, name=role)
+
+
+def ball(faces: list[int], role: str = "allrounder", confidence: int = 1, style: str = "medium",
+         attitude: str = "aggressive", over: int = 10, effect: str = "none", protected: bool = False,
+         bowler_d8: bool = False, pitch: str = "dead") -> tuple[tuple[int, str], Batter, BallLog, ScriptedDraws]:
+    """One full delivery with scripted dice: bowl-card zones (d4), batter's zone (d5), bowler's
+    die, batter's die, then whatever the outcome asks for."""
+    draws = ScriptedDraws(faces)
+    inn = CtgInnings(draws, SQUAD, SQUAD, pitch=pitch)
+    striker = Batter(player(role, confidence), confidence)
+    slips, cells = field_for(over, style)
+    log = BallLog(over, express=False)
+    bowler = player({"medium": "allrounder"}.get(style, style))
+    result = inn._delivery(striker, bowler, style, attitude, slips, cells, over, effect, bowler_d8,
+                           protected, log)
+    assert not draws.faces, "the delivery left scripted dice unused"
+    return result, striker, log, draws
+
+
+def test_clean_bowled_beats_full_advantage() -> None:
+    # zone matches the bowl card (+3 to the bat), but bowler 6 and batter 1 is bowled
+    (runs, out), *_ = ball([2, 2, 6, 1])
+    assert (runs, out) == (0, "bowled")
+
+
+def test_no_ball_or_free_hit_cannot_be_clean_bowled() -> None:
+    (runs, out), *_ = ball([2, 2, 6, 1], protected=True)
+    assert (runs, out) == (0, "")
+
+
+def test_bowler_one_against_batter_six_is_four_and_eight_is_six() -> None:
+    (runs, out), striker, log, _ = ball([1, 5, 1, 6], confidence=1)
+    assert (runs, log.boundary, striker.confidence) == (4, 4, 2)  # a boundary lifts confidence
+    (runs, out), *_ = ball([1, 5, 1, 8])
+    assert runs == 6
+
+
+def test_equal_faces_block_whatever_the_advantage() -> None:
+    (runs, out), _, log, draws = ball([2, 2, 4, 4], style="medium")
+    assert (runs, out, log.note) == (0, "", "blocked")
+    assert len(draws.asked) == 4  # a medium bowler has no slips: no catch roll
+
+
+def test_block_against_pace_gives_the_slip_a_catch_in_the_powerplay() -> None:
+    (runs, out), *_ = ball([2, 2, 4, 4, 6], style="pace", over=1)
+    assert out == "caught"
+
+
+def test_advantage_moves_one_step_per_zone_to_the_bowler() -> None:
+    # bowl card zones 0-1, batter's zone 3: two zones away, confidence 1 -> -1 (bowler +1):
+    # bowler 4 + 1 = 5 against batter 5: equal totals, blocked
+    (runs, out), _, log, _ = ball([1, 4, 4, 5], confidence=1)
+    assert log.note == "blocked"
+
+
+def test_specialist_batter_advantage_never_below_neutral() -> None:
+    # zones 0-1 against zone 4: -3 from confidence 0, floored at 0 for a specialist batter:
+    # batter 6 beats bowler 5 and strikes (distance 1, bounce 1 red: an empty infield area, 1 run)
+    (runs, out), _, log, _ = ball([1, 5, 5, 6, 1, 2], role="batter", confidence=0)
+    assert (runs, out) == (1, "")
+    # the same dice for an all-rounder: the bowler's +1 makes it 6 v 6, blocked
+    (runs, out), _, log, _ = ball([1, 5, 5, 6], role="allrounder", confidence=0)
+    assert log.note == "blocked"
+
+
+def test_miss_by_three_gives_a_bowled_roll_by_attitude() -> None:
+    # zones 0-1 v zone 2 (one away) from confidence 0: bowler +1; 6 + 1 against 2: missed by 5
+    (runs, out), *_ = ball([1, 3, 6, 2, 7], confidence=0, attitude="aggressive")  # D8 7+: bowled
+    assert out == "bowled"
+    (runs, out), *_ = ball([1, 3, 6, 2, 5], confidence=0, attitude="defensive")  # D6 5: survives
+    assert out == ""
+    (runs, out), *_ = ball([1, 3, 6, 2, 6], confidence=0, attitude="defensive")  # D6 6: bowled
+    assert out == "bowled"
+
+
+def test_red_bounce_into_a_fielded_area_is_a_catch_chance() -> None:
+    # strike 5 v 3 (+3): distance 3 lands in the ring (area 2, fielded in the powerplay);
+    # red 0 on the bounce die: catch on 5+ (the stand-in number for the ring)
+    (runs, out), *_ = ball([1, 1, 3, 5, 3, 1, 5], over=1)
+    assert out == "caught"
+    # dropped (4): the ball stays in the fielded ring area; red and aggressive early: 0 runs
+    (runs, out), *_ = ball([1, 1, 3, 5, 3, 1, 4], over=1)
+    assert (runs, out) == (0, "")
+
+
+def test_pace_strike_by_three_carries_one_area_further() -> None:
+    # strike 6 + 3 v 2: distance 5 -> 6 against pace; bounce red 3 -> 9: past the rope, four
+    (runs, out), *_ = ball([1, 1, 2, 6, 5, 4], style="pace")
+    assert runs == 4
+    # the same dice against a medium bowler: 5 + 3 = 8, stops where a deep fielder stands: 1 run
+    (runs, out), *_ = ball([1, 1, 2, 6, 5, 4], style="medium")
+    assert runs == 1
+
+
+def test_spin_strike_by_less_than_three_loses_an_area() -> None:
+    # zones 0-1 v zone 3 from confidence 3: +1; batter 4 + 1 v 3: strike by 2 against spin.
+    # Distance 8 -> 7 (still the outermost area) and a green 2: six
+    (runs, out), *_ = ball([1, 4, 3, 4, 8, 6], style="spin", confidence=3)
+    assert runs == 6
+    # distance 5 -> 4 and a green 0 (defensive die, face 1): stops in the infield of zone 3
+    # (empty after over 6): 1 run; against medium pace the same dice stop in the outfield: 2 runs
+    (runs, out), *_ = ball([1, 4, 3, 4, 5, 1], style="spin", confidence=3, attitude="defensive")
+    assert runs == 1
+    (runs, out), *_ = ball([1, 4, 3, 4, 5, 1], style="medium", confidence=3, attitude="defensive")
+    assert runs == 2
+
+
+def test_risky_run_late_in_the_innings_can_be_a_run_out() -> None:
+    # over 19: ball fielded in the deep (distance 7, red 0, catch missed on 3): 1 safe,
+    # the batters go for 2; the throw (6) runs one out, 1 run counts
+    (runs, out), _, log, _ = ball([1, 1, 3, 5, 7, 1, 3, 6], over=19)
+    assert (runs, out) == (1, "run out")
+
+
+def test_green_pitch_lets_pace_re_roll_a_one() -> None:
+    # bowler's 1 re-rolled to 4 on a green pitch: batter 4 blocks (equal faces), slips not in after PP
+    (runs, out), _, log, _ = ball([2, 2, 1, 4, 4], style="pace", pitch="green", over=10)
+    assert log.note == "blocked"
+
+
+def test_express_icons() -> None:
+    inn = CtgInnings(ScriptedDraws([8, 5, 4]), SQUAD, SQUAD, pitch="dead")
+    log = BallLog(2, express=True)
+    assert inn._express("bat_d8", "pace", log) == (6, "") and log.boundary == 6
+    assert inn._express("wicket", "pace", BallLog(2, True)) == (0, "bowled")
+    assert inn._express("wicket", "pace", BallLog(2, True)) == (0, "")
+    assert inn._express("two", "pace", BallLog(2, True)) == (2, "")
+
+
+def test_bowling_plan_three_overs_each_never_twice_running() -> None:
+    attack = bowling_attack(SQUAD, "green")
+    assert Counter(p.role for p in attack) == {"allrounder": 4, "pace": 2, "spin": 1}
+    assert Counter(p.role for p in bowling_attack(SQUAD, "dusty")) == {"allrounder": 4, "pace": 1, "spin": 2}
+    order = bowling_order(attack, 20)
+    assert len(order) == 20 and max(Counter(order).values()) == 3
+    assert all(a != b for a, b in zip(order, order[1:]))
+
+
+def test_fields_keep_the_t20_restrictions() -> None:
+    for over in range(1, 21):
+        for style in ("pace", "spin", "medium"):
+            slips, cells = field_for(over, style)
+            outfield = sum(1 for _, area in cells if area >= 3)
+            assert slips + len(cells) == 9
+            assert outfield <= (2 if over <= 6 else 5)
+
+
+# --- invariants over 10,000 games ---------------------------------------------------------
+
+def test_invariants_over_ten_thousand_games() -> None:
+    draws = RandomDraws(np.random.default_rng(21))
+    squads = [generic_squad()]
+    totals = Counter()
+    for _ in range(10_000 * 2):  # two innings a game
+        r = CtgInnings(draws, squads[0], squads[0]).play()
+        assert 0 <= r.wickets <= 10
+        assert r.legal_balls <= 120 and (r.legal_balls == 120 or r.wickets == 10)
+        assert r.runs >= 4 * r.fours + 6 * r.sixes
+        totals["runs"] += r.runs
+        totals["balls"] += r.legal_balls
+    # scoring stays in cricket's range: 3-12 runs an over (a seed change moves it < 0.1)
+    rate = 6 * totals["runs"] / totals["balls"]
+    assert 3 < rate < 12
+
+
+def test_same_seed_same_innings_and_the_api_shape(bbl_stats) -> None:
+    ctx = SimContext(None, None, None)
+    a = SYSTEM.simulate_innings(np.random.default_rng(4), 300, ctx)
+    b = SYSTEM.simulate_innings(np.random.default_rng(4), 300, ctx)
+    assert list(a.columns) == list(INNINGS_COLUMNS) and a.equals(b)
+
+
+# --- squads from the real season -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def squads(bbl_stats):
+    return season_squads(bbl_stats)
+
+
+def test_every_team_has_twelve_in_the_box_make_up(squads, bbl_stats) -> None:
+    assert len(squads) == 8
+    kept = bbl_stats.lineups[bbl_stats.lineups["keeper"]].groupby(["team", "player_id"])["match_id"].nunique()
+    for team, squad in squads.items():
+        assert Counter(p.role for p in squad) == COMPOSITION
+        assert len({p.player.player_id for p in squad}) == 12
+        assert all(p.player.team == team for p in squad)
+        assert all(-1 <= p.confidence <= 3 for p in squad)
+        keeper = next(p for p in squad if p.role == "keeper")
+        # the man who kept in most of the team's matches
+        assert kept[(team, keeper.player.player_id)] == kept[team].max()
+        for p in squad:
+            if p.role in ("pace", "spin"):
+                assert p.player.legal_balls > 0
+
+
+def test_roles_and_confidence_follow_real_figures(squads) -> None:
+    everyone = [p for squad in squads.values() for p in squad]
+    batters = [p for p in everyone if p.role == "batter"]
+    bowlers = [p for p in everyone if p.role in ("pace", "spin")]
+    assert np.mean([p.player.runs for p in batters]) > 3 * np.mean([p.player.runs for p in bowlers])
+    assert np.mean([p.confidence for p in batters]) > np.mean([p.confidence for p in bowlers]) + 1
+    # specialists mostly bowl their real type (a team short of one fills in with its next bowler)
+    typed = sum(p.player.bowling_type.lower() == p.role for p in bowlers)
+    assert typed >= 0.8 * len(bowlers)
+    top = max(everyone, key=lambda p: p.player.batting_index)
+    assert top.confidence == 3
+
+
+def test_season_squads_simulate(squads) -> None:
+    from cardgen.games.cricket_the_game.engine import simulate
+    df = simulate(np.random.default_rng(9), 400, list(squads.values()))
+    assert (df["wickets"] <= 10).all() and df["runs"].mean() > 60
+
+
+# --- the kit --------------------------------------------------------------------------------
+
+def _build(out: Path, mirror: Path, papers=("a4",)) -> list[Path]:
+    return SYSTEM.build(BuildRequest(out, get_competition("BBL"), "2024-25", str(mirror), papers, seed=1))
+
+
+def test_kit_prints_compatible_cards_with_the_publisher_note(tmp_path: Path, mirror: Path) -> None:
+    from pypdf import PdfReader
+    files = _build(tmp_path, mirror, papers=("a4", "letter"))
+    folder = tmp_path / "cricket-the-game" / "BBL_2024-25"
+    manifest = json.loads((folder / "kit.json").read_text())
+    assert manifest["game"] == "cricket-the-game" and manifest["season"] == "2024-25"
+    assert {f["path"] for f in manifest["files"]} == {f.name for f in files if f.name != "kit.json"}
+    cards = PdfReader(folder / "player-cards-a4.pdf")
+    assert len(cards.pages) == 16  # 8 teams x 12 cards, each team on two sheets of 9
+    text = " ".join(cards.pages[0].extract_text().split())
+    assert "CONFIDENCE" in text and "Zero Point Games" in text and "Cricsheet" in text
+    sheet = " ".join(PdfReader(folder / "squads-a4.pdf").pages[0].extract_text().split())
+    assert "come from the publisher" in sheet
+    assert (folder / "player-cards-a4.png").exists() and (folder / "squads-a4.png").exists()
+
+
+def test_build_is_byte_identical(tmp_path: Path, mirror: Path) -> None:
+    a = _build(tmp_path / "a", mirror)
+    b = _build(tmp_path / "b", mirror)
+    for x, y in zip(a, b):
+        assert x.read_bytes() == y.read_bytes(), x.name
+
+
+def test_build_without_a_season_is_a_named_error(tmp_path: Path) -> None:
+    with pytest.raises(NeedsSeason):
+        SYSTEM.build(BuildRequest(tmp_path, None, None, None, ("a4",), seed=1))
