@@ -1,0 +1,172 @@
+"""Quick Cricket: the cards' rules with scripted draws, and invariants over 10,000 innings."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardgen.games.base import SimContext
+from cardgen.games.quick_cricket import SYSTEM
+from cardgen.games.quick_cricket import rules as R
+from cardgen.games.quick_cricket.engine import (BIG_HIT, Ball, Batter, Bowler, Choice, Innings,
+                                                Over, RngDraws, ScriptedDraws, ScriptExhausted,
+                                                Umpires, View, _umpire_decision, play_innings,
+                                                play_over, resolve, style_of_over)
+
+SLOWER = 3   # "Slower ball", risk 4: upright it changes length (A -> B)
+
+
+class FixedBatter(Batter):
+    """Plays the same cards every over (scripted tests)."""
+
+    def __init__(self, choice: Choice, hook: bool = False) -> None:
+        self.fixed = choice
+        self.hook = hook
+
+    def choose(self, view: View) -> Choice:
+        return self.fixed
+
+    def hit_the_bouncer(self, view: View, risk: int) -> bool:
+        return self.hook
+
+
+class GreenBowler(Bowler):
+    """Bowls one no-ball first (the Cutter turned round: the green quadrant), then as usual."""
+
+    def __init__(self) -> None:
+        self.first = True
+
+    def path(self, draws, style, pitch, remaining):  # type: ignore[no-untyped-def]
+        if self.first:
+            self.first = False
+            return 2, 1
+        return super().path(draws, style, pitch, remaining)
+
+
+def test_worked_example_from_the_rules() -> None:
+    # Pitch in A, the slower ball (risk 4) to B; batter moves to B (the Path) and strokes through
+    # D (empty) with 3 down: Runs = chart D (10) + 4 = 14
+    assert R.moved(R.A, R.PATH_CARDS[SLOWER].orientations[0]) == R.B
+    for style in ("pace", "spin"):
+        ball = resolve(style, R.A, R.B, 4, Choice(R.B, R.D), wickets=3, fielder=R.C)
+        assert (ball.runs, ball.out, ball.appeal) == (14, None, None)
+    # the same stroke into the fielder's quadrant loses 4
+    assert resolve("pace", R.A, R.B, 4, Choice(R.B, R.D), 3, fielder=R.D).runs == 10
+
+
+def test_outcome_table_cells() -> None:
+    # pitch A, path B (risk 1); C and D are empty. Rows: stroke class, columns: move class.
+    assert resolve("pace", R.A, R.B, 1, Choice(R.A, R.A), 0, R.C) == Ball()                    # 0
+    assert resolve("pace", R.A, R.B, 1, Choice(R.C, R.B), 0, R.D) == Ball(runs=4 + 1, four=True)
+    assert resolve("pace", R.A, R.B, 1, Choice(R.C, R.B), 0, R.B) == Ball()                    # fielded 4
+    assert resolve("pace", R.A, R.B, 1, Choice(R.C, R.A), 0, R.B).appeal == "caught"
+    assert resolve("pace", R.A, R.B, 1, Choice(R.A, R.C), 0, R.B) == Ball(appeal="lbw", flips=1)
+    assert resolve("spin", R.A, R.B, 1, Choice(R.A, R.C), 0, R.B) == Ball(out="lbw")           # plumb
+    assert resolve("spin", R.A, R.B, 1, Choice(R.C, R.D), 0, R.B) == Ball(out="bowled")
+    # an edge with the fielder beside A or D turns two umpire cards, otherwise one
+    assert resolve("pace", R.A, R.B, 1, Choice(R.C, R.A), 0, R.D).flips == 2
+    assert resolve("pace", R.A, R.B, 1, Choice(R.C, R.A), 0, R.C).flips == 1
+
+
+def test_yorker_bouncer_and_big_hit() -> None:
+    big = Choice(BIG_HIT, BIG_HIT)
+    # yorker (pitch = path, full): a big hit is bowled; otherwise no quadrant is "Path"
+    assert resolve("pace", R.A, R.A, 1, big, 0, R.C) == Ball(out="bowled")
+    assert resolve("spin", R.B, R.B, 1, big, 0, R.C) == Ball(out="bowled")   # spin: a yorker anywhere
+    assert resolve("pace", R.D, R.D, 2, Choice(R.D, R.D), 0, R.C) == Ball()
+    # big hit off any other ball: Runs chart at the PITCH quadrant + risk + 6, a catch appeal
+    ball = resolve("pace", R.B, R.C, 2, big, 0, fielder=R.B)
+    assert (ball.runs, ball.six, ball.appeal, ball.flips) == (12 + 2 + 6, True, "caught", 1)
+    # bouncer (pace, pitch = path in B or C): moved into it -> catch appeal, else 2 + risk
+    assert resolve("pace", R.C, R.C, 1, Choice(R.B, R.A), 0, R.A) == Ball(runs=3, appeal="caught", flips=1)
+    # moved away: ducks (a dot) or hooks it as a big hit
+    assert resolve("pace", R.C, R.C, 1, Choice(R.A, R.B), 0, R.A) == Ball()
+    assert resolve("pace", R.C, R.C, 1, Choice(R.A, R.B), 0, R.A, hit_the_bouncer=True).six
+    assert R.is_yorker("pace", R.A, R.A) and not R.is_yorker("pace", R.B, R.B)
+
+
+def test_umpire_cards_and_reviews() -> None:
+    ump = Umpires()
+    assert ump.appeal(ScriptedDraws([1]), 1) is False          # a NOT OUT of three
+    # two flips from the last two face-down cards: certainly out (no draw needed for the last)
+    assert Umpires(face_down=2).appeal(ScriptedDraws([1]), 2) is True
+    inn, bowler, batter = Innings(), Bowler(), Batter()
+    over = Over(1, "pace", R.A, 0, R.A, Choice(R.A, R.B))
+    # umpire says OUT (card 0 of 3); the batter reviews, the reshuffled three give NOT OUT
+    ump = Umpires()
+    out = _umpire_decision(inn, ump, ScriptedDraws([0, 2]), Ball(appeal="lbw", flips=1), batter, bowler, over)
+    assert out is False and over.review == "batting kept" and inn.reviews_left["batting"] == 3
+    assert ump.face_down == 3                                 # an OUT was turned: reshuffled
+    # NOT OUT with two face down: the bowler reviews and the OUT comes up
+    ump = Umpires(face_down=2)
+    out = _umpire_decision(inn, ump, ScriptedDraws([1, 0]), Ball(appeal="caught", flips=1), batter,
+                           bowler, over)
+    assert out is True and over.review == "bowling kept"
+    # NOT OUT from three: no review (1 in 3 odds), the turned card stays up
+    ump = Umpires()
+    assert not _umpire_decision(inn, ump, ScriptedDraws([2]), Ball(appeal="lbw", flips=1), batter,
+                                bowler, over)
+    assert ump.face_down == 2 and inn.reviews_left == {"batting": 3, "bowling": 3}
+    # a failed batting review is lost
+    ump = Umpires()
+    assert _umpire_decision(inn, ump, ScriptedDraws([0, 0]), Ball(appeal="lbw", flips=1), batter,
+                            bowler, over)
+    assert inn.reviews_left["batting"] == 2
+
+
+def test_scripted_over_and_no_ball() -> None:
+    # draws: pitch A (0), card 3 = slower ball (its only legal orientation needs no draw)
+    inn = Innings(wickets=3, partnerships=[0, 0, 0, 0])
+    over = play_over(inn, Umpires(), ScriptedDraws([0, 3]), "spin", (0, 1, 2, 3), R.C, 20,
+                     FixedBatter(Choice(R.B, R.D)), Bowler())
+    assert (over.pitch, over.path, over.runs, inn.runs, inn.overs) == (R.A, R.B, 14, 14, 1)
+    # a green Path: 5 runs, all cards back, the over bowled again (draws: pitch, pitch, card, orient.)
+    inn = Innings()
+    play_over(inn, Umpires(), ScriptedDraws([0, 1, 0, 0]), "pace", (0, 1, 2, 3), R.C, 20,
+              FixedBatter(Choice(R.A, R.A)), GreenBowler())
+    assert inn.no_balls == 1 and inn.overs == 1 and inn.log[0].no_ball and inn.runs == 5
+    assert inn.log[1].pitch == R.B and inn.log[1].card == 0 and inn.log[1].path == R.B
+
+
+def test_scripted_draws_run_out() -> None:
+    with pytest.raises(ScriptExhausted):
+        play_innings(ScriptedDraws([0, 0, 0]))
+
+
+def test_spells_alternate_and_each_path_card_once_per_spell() -> None:
+    inn = play_innings(RngDraws(np.random.default_rng(5)), overs=20)
+    legal = [o for o in inn.log if not o.no_ball]
+    assert [style_of_over(k) for k in range(8)] == ["pace"] * 4 + ["spin"] * 4
+    for start in range(0, len(legal) - 3, 4):
+        spell = legal[start:start + 4]
+        assert sorted(o.card for o in spell) == [0, 1, 2, 3]
+        assert {o.style for o in spell} == {style_of_over(start)}
+
+
+def test_invariants_over_10000_innings() -> None:
+    draws = RngDraws(np.random.default_rng(20260101))
+    totals, no_balls = [], 0
+    for _ in range(10_000):
+        inn = play_innings(draws, overs=20)
+        assert 0 <= inn.wickets <= 10 and len(inn.fall_of_wickets) == inn.wickets
+        assert inn.overs == 20 or inn.wickets == 10
+        assert inn.legal_balls == 6 * inn.overs <= 120
+        assert inn.runs == sum(inn.partnerships) == sum(o.runs for o in inn.log)
+        assert len(inn.partnerships) == min(inn.wickets + 1, 10)
+        assert [f[1] for f in inn.fall_of_wickets] == sorted(f[1] for f in inn.fall_of_wickets)
+        assert inn.fours + inn.sixes <= inn.overs   # at most one boundary event per over
+        assert all(0 <= v <= 3 for v in inn.reviews_left.values())
+        assert all(o.runs == 0 for o in inn.log if o.wicket)   # a wicket scores nothing
+        totals.append(inn.runs)
+        no_balls += inn.no_balls
+    # the built-in bowler never chooses a green quadrant
+    assert no_balls == 0
+    # sanity of scale (not calibration): a 20-over innings of this game makes 100-260 on average
+    assert 100 < np.mean(totals) < 260
+
+
+def test_simulate_innings_is_deterministic() -> None:
+    ctx = SimContext(comp=None, season=None, source=None, overs=20)
+    a = SYSTEM.simulate_innings(np.random.default_rng(3), 300, ctx)
+    b = SYSTEM.simulate_innings(np.random.default_rng(3), 300, ctx)
+    assert a.equals(b) and list(a.columns) == ["runs", "wickets", "fours", "sixes", "legal_balls"]
+    assert (a["legal_balls"] <= 120).all() and (a["wickets"] <= 10).all()
