@@ -75,6 +75,6 @@ def test_league_dismissal_kind_mix_within_two_percent(which, request):
                      "chart cells and players out of reach add dismissals (docs/calibration.md)")
 
 
-def test_small_samples_are_flagged(bbl_set):
+def test_small_samples_are_flagged(bbl_set):  # noqa: F811
     for c in bbl_set["cards"]:
         assert c["small_sample"] == (c["real"]["balls"] < 60)

@@ -10,20 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
 from cardgen.calibrate.expect import LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
                                        with_bowled_cells)
-from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED, LEGAL as LEGAL_V, OUT
-from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, SLOTS
+from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
+from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
+from cardgen.calibrate.model import LEGAL as LEGAL_V
 from cardgen.calibrate.ratings import Ratings, compute_ratings
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
 
 SMALL_SAMPLE_BALLS = 60
 PRIOR_BALLS = 30.0
-DEBUG = False
 FIXED_POINT_ROUNDS = 4
 INTEGER_ROUNDS = 2
 
@@ -246,7 +245,6 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
     stumpings per wide match the league's (times the given factors) up to rating granularity."""
     from cardgen.calibrate.expect import fielding_vector as fv
     from cardgen.calibrate.model import OUT
-    from cardgen.calibrate.expect import FieldingSkill
     league = stats.league
     ev = league_event_counts(league)
     plan = plan or plan_counts(league)
@@ -315,7 +313,6 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False) -> Cali
         f.target.slot_prior["F"] = (f_seed, STRIKER_F_PRIOR_WEIGHT / STRIKER_F_PRIOR_SCALE)
     def continuous_rounds(model: LeagueModel, rounds: int) -> LeagueModel:
         for i in range(rounds):
-            if DEBUG: print("cont", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
             s_cards = [continuous_card(f.target, model) for f in strikers]
             model = LeagueModel(model.a, model.mean_bowler, _weighted_mean(strikers, s_cards))
             b_cards = [continuous_card(f.target, model) for f in bowlers]
@@ -362,7 +359,6 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False) -> Cali
         model = continuous_rounds(LeagueModel(a, model.mean_bowler, model.mean_striker),
                                   FIXED_POINT_ROUNDS // 2)
     for i in range(INTEGER_ROUNDS):
-        if DEBUG: print("int", i, np.round(model.mean_bowler, 2), np.round(model.mean_striker, 2))
         s_int = [exact_card(f.target, model) for f in strikers]
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]

@@ -9,7 +9,7 @@ import pandas as pd
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import Cache, atomic_write_text
-from cardgen.calibrate.calibrate import Calibration, CardFit, calibrate
+from cardgen.calibrate.calibrate import Calibration, calibrate
 from cardgen.calibrate.model import slots_to_chart
 from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
                                       team_sheets, usage_letter, usual_positions)

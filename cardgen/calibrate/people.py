@@ -7,7 +7,6 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
-from cardgen.competitions import Competition
 
 BATTING_ROLES = ("Opening", "Top", "Middle", "Wicketkeeper", "All-Rounder", "*")
 ALL_ROUNDER_BALLS_PER_INNINGS = 12  # bowls at least two overs an innings he bowls...

@@ -155,16 +155,6 @@ class Scorer:
         self.target = target
         self.model = model
 
-    def figures(self, slots: np.ndarray) -> dict[str, np.ndarray]:
-        if self.target.kind == "striker":
-            f = self.model.striker(slots)
-            f["runs"] = f["strike_rate"] / 100
-            p = None
-        else:
-            f = self.model.bowler(slots)
-            f["conceded"] = f["economy"] / 6
-        return f
-
     def error(self, slots: np.ndarray) -> np.ndarray:
         t = self.target
         if t.kind == "striker":
