@@ -269,11 +269,17 @@ def rules_pdf(paper: str, credit: str) -> bytes:
         for k, wrapped in enumerate(wrap(body, "regular", 9.5, W - 2 * m - 30)):
             p.text(m + 30, y + k * 4.6, wrapped, "regular", 9.5)
         y += 4.6 * max(1, len(wrap(body, "regular", 9.5, W - 2 * m - 30))) + 3.5
-    p.text(m, y + 4, "Chance cards (40)", "bold", 11)
-    y += 10
-    for card in chance_deck():
-        p.text(m, y, f"{card.title}: {card.text} [{chance_badge(card)}]", "regular", 7.2)
-        y += 3.6
+    p.text(W / 2, H - 5, credit, "regular", 6, "#555555", align="centre")
+    canvas.showPage()
+    p = PdfPainter(canvas, 0, H * MM)
+    cards = chance_deck()
+    p.text(m, m + 5, f"The {len(cards)} chance cards", "bold", 14)
+    y = m + 14
+    for card in cards:
+        lines = wrap(f"{card.title} [{chance_badge(card)}]: {card.text}", "regular", 8.4, W - 2 * m)
+        for k, line in enumerate(lines):
+            p.text(m, y + k * 3.7, line, "regular", 8.4)
+        y += 3.7 * len(lines) + 1.6
     p.text(W / 2, H - 5, credit, "regular", 6, "#555555", align="centre")
     canvas.showPage()
     canvas.save()
