@@ -97,3 +97,88 @@ def test_higher_real_strike_rate_never_gives_lower_expected(inn):
     sr_a = MODEL.striker(solve_card(a, MODEL).astype(float))["strike_rate"]
     sr_b = MODEL.striker(solve_card(b, MODEL).astype(float))["strike_rate"]
     assert k == 0 or sr_b >= sr_a
+
+
+# --- whole seasons from synthetic stats tables -------------------------------------------------
+
+def _split(rng: np.random.Generator, n: int, weights: list[float]) -> list[int]:
+    return list(rng.multinomial(n, np.array(weights) / sum(weights))) if n > 0 else [0] * len(weights)
+
+
+def synthetic_stats(seed: int, n_strikers: int, n_bowlers: int, with_keeper: bool):
+    """A small but valid season: batting, bowling, fielding tables and a league dict summed from
+    them (lineups and the rest are not read by calibration)."""
+    import pandas as pd
+    from cardgen.stats.tables import SeasonStats
+    rng = np.random.default_rng(seed)
+    bat, bowl, field = [], [], []
+    for i in range(n_strikers):
+        balls = int(rng.integers(0, 250))
+        d, o1, o2, o3, o4, o6 = _split(rng, balls, list(rng.uniform(0.05, 1, 6)))
+        outs = int(min(rng.integers(0, 12), balls + 1))
+        lbw, st, ro, rest = _split(rng, outs, [1, 0.5, 0.7, 8])
+        bat.append({"player_id": f"s{i}", "player": f"S{i}", "team": f"T{i % 2}", "balls": balls,
+                    "runs": o1 + 2 * o2 + 3 * o3 + 4 * o4 + 6 * o6, "dots": d, "ones": o1,
+                    "twos": o2, "threes": o3, "fours": o4, "sixes": o6, "dismissals": outs,
+                    "out_lbw": lbw, "out_stumped": st, "out_run_out": ro, "innings": 5})
+    for j in range(n_bowlers):
+        legal = int(rng.integers(1, 200))
+        wide_balls, nb = int(rng.integers(0, 10)), int(rng.integers(0, 4))
+        d, o1, o2, o3, o4, o6 = _split(rng, legal + nb, list(rng.uniform(0.05, 1, 6)))
+        wk = int(rng.integers(0, 12))
+        bowled, hw = _split(rng, wk, [1, 3]) if wk else (0, 0)
+        bat_runs = o1 + 2 * o2 + 3 * o3 + 4 * o4 + 6 * o6
+        wides = wide_balls + int(rng.integers(0, 3)) * (wide_balls > 0)
+        bowl.append({"player_id": f"b{j}", "player": f"B{j}", "team": f"T{j % 2}",
+                     "legal_balls": legal, "runs_off_bat": bat_runs, "wides": wides,
+                     "wide_balls": wide_balls, "no_balls": nb, "no_ball_balls": nb,
+                     "runs_conceded": bat_runs + wides + nb, "wickets": wk, "wk_bowled": bowled,
+                     "wk_hit_wicket": 0, "dots": d, "conceded_n1": o1, "conceded_n4": o4,
+                     "conceded_n6": o6, "innings": 4})
+    for i, pid in enumerate([r["player_id"] for r in bat] + [r["player_id"] for r in bowl]):
+        kept = 6 if (with_keeper and i < 2) else 0
+        field.append({"player_id": pid, "team": f"T{i % 2}", "matches": int(rng.integers(1, 10)),
+                      "matches_kept": kept, "catches": int(rng.integers(0, 8)),
+                      "run_outs": int(rng.integers(0, 3)),
+                      "stumpings": int(rng.integers(0, 3)) if kept else 0})
+    b, w = pd.DataFrame(bat), pd.DataFrame(bowl)
+    faced = int(b["balls"].sum())
+    legal = int(w["legal_balls"].sum())
+    league = {
+        "balls_faced": max(faced, 1), "legal_balls": legal,
+        "deliveries": legal + int(w["wide_balls"].sum() + w["no_ball_balls"].sum()),
+        "runs_batter": int(b["runs"].sum()), "wide_runs": int(w["wides"].sum()),
+        "no_ball_runs": int(w["no_balls"].sum()), "no_ball_balls": int(w["no_ball_balls"].sum()),
+        "leg_byes": int(rng.integers(0, 40)), "byes": int(rng.integers(0, 10)),
+        "outcomes_faced": {"0": int(b["dots"].sum()), "1": int(b["ones"].sum()),
+                           "2": int(b["twos"].sum()), "3": int(b["threes"].sum()),
+                           "4": int(b["fours"].sum()), "5": 0, "6": int(b["sixes"].sum())},
+        "dismissals": int(b["dismissals"].sum()), "bowler_wickets": int(w["wickets"].sum()),
+        "dismissal_kinds": {"caught": int(b["dismissals"].sum() - b["out_lbw"].sum()
+                                          - b["out_stumped"].sum() - b["out_run_out"].sum()),
+                            "lbw": int(b["out_lbw"].sum()), "stumped": int(b["out_stumped"].sum()),
+                            "run out": int(b["out_run_out"].sum()),
+                            "bowled": int(w["wk_bowled"].sum())},
+    }
+    empty = pd.DataFrame()
+    return SeasonStats(batting=b, bowling=w, fielding=pd.DataFrame(field), lineups=empty,
+                       innings=empty, matches=empty, league=league, attributes=empty)
+
+
+@settings(max_examples=12, deadline=None, derandomize=True)
+@given(st.integers(0, 10_000), st.integers(2, 8), st.integers(2, 6), st.booleans())
+def test_any_valid_stats_table_gives_valid_charts(seed, n_strikers, n_bowlers, with_keeper):
+    from cardgen.calibrate.calibrate import calibrate
+    from cardgen.calibrate.model import FIELD_COLS, FIELD_ROWS, FIELDING_RESULTS, slots_to_chart
+    cal = calibrate(synthetic_stats(seed, n_strikers, n_bowlers, with_keeper))
+    assert len(cal.cells) == FIELD_ROWS and all(len(r) == FIELD_COLS for r in cal.cells)
+    assert {c for row in cal.cells for c in row} <= set(FIELDING_RESULTS)
+    for fit in cal.strikers + cal.bowlers:
+        chart = slots_to_chart(fit.slots)  # raises unless 1..100 is covered exactly once
+        assert chart[0]["lo"] == 1 and chart[-1]["hi"] == 100 and (fit.slots >= 0).all()
+        if fit.kind == "striker":
+            assert fit.slots[CARD_INDEX["B"]] == 0
+    t = cal.ratings.table
+    assert t["catch"].between(1, 20).all() and t["run_out"].between(1, 20).all()
+    keepers = t["keeper"].dropna()
+    assert keepers.between(1, 20).all() and (len(keepers) > 0) == with_keeper

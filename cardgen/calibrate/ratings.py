@@ -62,11 +62,14 @@ class Ratings:
     def skill(self) -> FieldingSkill:
         t = self.table
         keepers = t[t["matches_kept"] > 0]
+        if len(keepers) == 0:  # nobody identified as keeper: an average one
+            k, kro, kw = [KEEPER_MEAN], [RUN_OUT_MEAN], None
+        else:
+            k, kro = keepers["keeper"].to_numpy(float), keepers["run_out"].to_numpy()
+            kw = keepers["matches_kept"].to_numpy(float)
         return FieldingSkill.from_ratings(
-            t["catch"].to_numpy(), t["run_out"].to_numpy(),
-            keepers["keeper"].to_numpy(float), keepers["run_out"].to_numpy(),
-            fielder_weights=t["matches"].to_numpy(float),
-            keeper_weights=keepers["matches_kept"].to_numpy(float))
+            t["catch"].to_numpy(), t["run_out"].to_numpy(), k, kro,
+            fielder_weights=t["matches"].to_numpy(float), keeper_weights=kw)
 
     def lookup(self) -> dict[tuple[str, str], dict]:
         out = {}
