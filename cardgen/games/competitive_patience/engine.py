@@ -108,8 +108,11 @@ class Turn:
     wickets: int = 0
     fours: int = 0             # JQK not all one suit in a batting turn (British): 4 runs for 3 cards
     sixes: int = 0             # JQK of one suit in a batting turn: 6 runs for 3 cards
-    events: list[str] = field(default_factory=list)
+    events: list[str] = field(default_factory=list)   # "<cards played so far>: what happened"
     new_packs: int = 0
+
+    def note(self, text: str) -> None:
+        self.events.append(f"{self.cards}: {text}")
 
 
 @dataclass
@@ -216,7 +219,7 @@ class Game:
         for _ in range(n):
             inn.wickets += 1
             turn.wickets += 1
-            turn.events.append(f"wicket{': ' + why if why else ''}")
+            turn.note(f"wicket{': ' + why if why else ''}")
             if inn.wickets < self.max_wickets:
                 inn.batsmen.append(0)
 
@@ -242,17 +245,17 @@ class Game:
                     self._wicket(inn, turn, why="run out (three of a kind in a line)")
                 else:
                     self._runs(inn, turn, 4, extras=True)
-                    turn.events.append("4 byes (three of a kind in a line)")
+                    turn.note("4 byes (three of a kind in a line)")
             if RANK[card] >= JACK and _jqk_anywhere(grid):
                 if batting:
                     same = _jqk_same_suit(grid)
                     self._runs(inn, turn, 3 if same else 1)
                     turn.sixes += same
                     turn.fours += not same
-                    turn.events.append("J-Q-K of one suit: 3 extra" if same else "J-Q-K: 1 extra")
+                    turn.note("J-Q-K of one suit: 3 extra" if same else "J-Q-K: 1 extra")
                 else:
                     self._runs(inn, turn, 1, extras=True)
-                    turn.events.append("wide (J-Q-K)")
+                    turn.note("wide (J-Q-K)")
         elif v.name == "derek-hill":
             sequence = any(_is_sequence([r[c] for c in line]) for line in through)
             if triple or sequence:
@@ -262,7 +265,7 @@ class Game:
                                           for line in through):
                 if batting:
                     self._runs(inn, turn, 50)
-                    turn.events.append("K-Q-J in a line: half century")
+                    turn.note("K-Q-J in a line: half century")
                 else:
                     self._wicket(inn, turn, 5, why="K-Q-J in a line")
 
@@ -270,7 +273,7 @@ class Game:
         if self.variant.name == "new-zealand" and kind == "triple":
             if turn.role == "batting":
                 self._runs(inn, turn, 60)
-                turn.events.append("covered three of a kind: 60 runs")
+                turn.note("covered three of a kind: 60 runs")
             else:
                 self._wicket(inn, turn, 3, why="hat trick (covered three of a kind)")
 
