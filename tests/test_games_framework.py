@@ -1,0 +1,90 @@
+"""The games registry, `cardgen build --game` for the generic systems, and the Quicket adapter."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from cardgen.cli import main
+from cardgen.competitions import get_competition
+from cardgen.games import UnknownGame, get_game
+from cardgen.games.base import BuildRequest
+from cardgen.games.quick_cricket import rules as R
+
+
+def test_registry_gives_each_system_its_code() -> None:
+    for code in ("quicket", "quick-cricket", "competitive-patience"):
+        system = get_game(code)
+        assert system.code == code and system.name
+    assert get_game(" Quick-Cricket ").code == "quick-cricket"
+    assert not get_game("quick-cricket").uses_real_players and get_game("quicket").uses_real_players
+    with pytest.raises(UnknownGame, match="choose one of"):
+        get_game("french-cricket")
+
+
+def _manifest(folder: Path) -> dict:
+    doc = json.loads((folder / "kit.json").read_text())
+    for entry in doc["files"]:
+        assert (folder / entry["path"]).is_file() and entry["label"] and entry["kind"] in ("pdf", "png", "json")
+    return doc
+
+
+def test_build_quick_cricket(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["build", "--game", "quick-cricket", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "quick-cricket"
+    doc = _manifest(folder)
+    assert doc["game"] == "quick-cricket" and doc["competition"] is None and doc["season"] is None
+    assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {
+        "cards-a4.pdf", "cards-letter.pdf", "scoresheet.pdf", "rules.pdf"}
+    cards = PdfReader(folder / "cards-a4.pdf")
+    assert len(cards.pages) == 2                                  # 18 cards, 9 to a sheet
+    text = "".join(page.extract_text() for page in cards.pages)
+    for needle in ("Pace pitch", "Spin pitch", "Slower ball", "MOVE", "STROKE", "Wickets 5-9 down",
+                   "NOT OUT", "Fielder"):
+        assert needle in text
+    assert text.count("UMPIRE") == 3 and text.count("RUNS CHART") == 4 and text.count("BOWLER \u00b7 PATH") == 4
+    for chart in R.RUNS_CHARTS:                                   # the engine's numbers are printed
+        assert all(str(v) in text for v in chart.runs)
+    sheet = PdfReader(folder / "scoresheet.pdf").pages[0].extract_text()
+    assert "10th wicket" in sheet and "Fall of wickets" in sheet and "Reviews left" in sheet
+    assert (folder / "cards-a4-page1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # deterministic: a rebuild writes byte-identical PDFs
+    first = {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
+    assert CliRunner().invoke(main, ["build", "--game", "quick-cricket", "--out", str(tmp_path)]).exit_code == 0
+    assert first == {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
+
+
+def test_build_competitive_patience(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["build", "--game", "competitive-patience", "--paper", "letter",
+                                       "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "competitive-patience"
+    doc = _manifest(folder)
+    assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {"scoresheet-letter.pdf", "rules.pdf"}
+    rules = PdfReader(folder / "rules.pdf").pages[0].extract_text()
+    for variant in ("British rules", "Derek Hill", "South African", "New Zealand"):
+        assert variant in rules
+    page = PdfReader(folder / "scoresheet-letter.pdf").pages[0]
+    assert round(float(page.mediabox.width)) == 612             # US Letter
+    assert "Fall of wickets" in page.extract_text()
+
+
+def test_build_errors_are_one_line(tmp_path: Path) -> None:
+    for args in (["build", "--out", str(tmp_path)],                       # quicket needs a season
+                 ["build", "--game", "quicket", "-c", "BBL", "--out", str(tmp_path)]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code != 0 and "give --competition and --season" in result.output
+        assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+    result = CliRunner().invoke(main, ["build", "--game", "cricket", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and "Invalid value for '--game'" in result.output
+
+
+def test_quicket_adapter_folder_is_the_existing_kit_folder(tmp_path: Path) -> None:
+    system = get_game("quicket")
+    req = BuildRequest(tmp_path, get_competition("BBL"), "2024-25", None, ("a4",), 0)
+    assert system.kit_folder(req) == tmp_path / "BBL_2024-25"
+    assert get_game("quick-cricket").kit_folder(req) == tmp_path / "quick-cricket"
