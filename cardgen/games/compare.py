@@ -175,6 +175,9 @@ def compare_games(comp: Competition, season: str, source: str | None, innings: i
             except NotImplementedError as exc:
                 skip(f"{code}: not compared (no engine yet: {exc})")
                 continue
+            except CardgenError as exc:
+                skip(f"{code}: not compared ({exc})")
+                continue
             missing = [c for c in INNINGS_COLUMNS if c not in df.columns]
             if missing:
                 skip(f"{code}: not compared (innings table lacks {', '.join(missing)})")
