@@ -54,6 +54,16 @@ def test_no_ball_or_free_hit_cannot_be_clean_bowled() -> None:
     assert (runs, out) == (0, "")
 
 
+def test_no_ball_card_on_the_top_face_is_an_extra_that_cannot_bowl_him() -> None:
+    # the no-ball card counts when the bowler rolls his top face: 6 and the batter's 1 would be
+    # clean bowled, but it is a no-ball: one extra, not a legal ball, not out
+    (runs, out), _, log, _ = ball([2, 2, 6, 1], effect="no_ball")
+    assert (runs, out, log.legal, log.extras) == (0, "", False, 1)
+    # any other face: a fair delivery (4 v 4 blocked)
+    (runs, out), _, log, _ = ball([2, 2, 4, 4], effect="no_ball")
+    assert (log.legal, log.extras, log.note) == (True, 0, "blocked")
+
+
 def test_bowler_one_against_batter_six_is_four_and_eight_is_six() -> None:
     (runs, out), striker, log, _ = ball([1, 5, 1, 6], confidence=1)
     assert (runs, log.boundary, striker.confidence) == (4, 4, 2)  # a boundary lifts confidence

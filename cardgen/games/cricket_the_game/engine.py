@@ -47,12 +47,14 @@ SLIP_CATCH = 6
 # express results of the batter-D8 icon (the Pace reference card: 1-5 one, 6-7 three, 8 six)
 EXPRESS_D8 = {1: 1, 2: 1, 3: 1, 4: 1, 5: 1, 6: 3, 7: 3, 8: 6}
 
-# stand-in Over deck (per bowling style the same mix): express icon, and the effect on a full ball
+# stand-in Over deck, 15 cards a bowling style as in the box (45 over cards), the same mix for
+# each style: the express icon, and the card's effect on a full ball. The no-ball card only
+# counts when the bowler rolls his top face (overstepping as he strains for the yorker).
 OVER_DECK: tuple[tuple[str, str], ...] = (
-    ("dot", "none"), ("dot", "none"), ("dot", "snick"), ("dot", "none"), ("dot", "nerves"),
-    ("dot", "none"), ("one", "none"), ("one", "snick"), ("one", "none"), ("one", "settled"),
-    ("one", "none"), ("two", "none"), ("two", "snick"), ("three", "none"), ("bowler_d8", "none"),
-    ("wicket", "no_ball"), ("bat_d8", "none"), ("bat_d8", "none"),
+    ("dot", "none"), ("dot", "snick"), ("dot", "none"), ("dot", "nerves"), ("dot", "none"),
+    ("one", "none"), ("one", "snick"), ("one", "settled"), ("one", "none"),
+    ("two", "none"), ("two", "snick"), ("three", "none"), ("bowler_d8", "none"),
+    ("wicket", "no_ball"), ("bat_d8", "none"),
 )
 EXPRESS_RUNS = {"dot": 0, "one": 1, "two": 2, "three": 3}
 
@@ -202,14 +204,10 @@ class CtgInnings:
                     else:
                         _, effect = deck[card_i]
                         card_i += 1
-                    no_ball = effect == "no_ball"
                     runs, out = self._delivery(striker, bowler, style, attitude, slips, cells, over,
-                                               effect, bowler_d8, no_ball or free_hit, log)
+                                               effect, bowler_d8, free_hit, log)
                     bowler_d8 = False
-                    if no_ball:
-                        log.legal = False
-                        log.extras = 1
-                    free_hit = no_ball
+                    free_hit = not log.legal  # a no-ball is followed by a free-hit extra delivery
                 res.runs += runs + log.extras
                 if log.boundary == 4:
                     res.fours += 1
@@ -275,6 +273,10 @@ class CtgInnings:
         bowl = die(bowl_sides)
         if bowl == 1 and ((self.pitch == "green" and style == "pace") or (self.pitch == "dusty" and style == "spin")):
             bowl = die(bowl_sides)
+        if effect == "no_ball" and bowl == bowl_sides:
+            log.legal = False  # one extra; not out except run out, and a free hit follows
+            log.extras = 1
+            protected = True
         bat_sides = 6 if card.specialist_bowler else 8
         bat = die(bat_sides)
         if effect == "nerves" and attitude == "aggressive":
