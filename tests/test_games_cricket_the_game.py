@@ -280,3 +280,20 @@ def test_build_is_byte_identical(tmp_path: Path, mirror: Path) -> None:
 def test_build_without_a_season_is_a_named_error(tmp_path: Path) -> None:
     with pytest.raises(NeedsSeason):
         SYSTEM.build(BuildRequest(tmp_path, None, None, None, ("a4",), seed=1))
+
+
+# --- the command line -------------------------------------------------------------------------
+
+def test_cli_build_game_cricket_the_game(tmp_path: Path, mirror: Path) -> None:
+    from click.testing import CliRunner
+    from cardgen.cli import main
+    runner = CliRunner()
+    result = runner.invoke(main, ["build", "--game", "cricket-the-game", "-c", "BBL", "-s", "2024-25",
+                                  "--source", str(mirror), "--out", str(tmp_path), "--paper", "a4"])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "cricket-the-game" / "BBL_2024-25"
+    assert (folder / "player-cards-a4.pdf").exists() and (folder / "kit.json").exists()
+    # without a season: a one-line message, no traceback
+    result = runner.invoke(main, ["build", "--game", "cricket-the-game", "--out", str(tmp_path)])
+    assert result.exit_code != 0
+    assert "--competition" in result.output and "Traceback" not in result.output

@@ -284,3 +284,20 @@ def test_unknown_paper_is_a_named_error(tmp_path: Path) -> None:
     from cardgen.errors import CardgenError
     with pytest.raises(CardgenError, match="unknown paper"):
         _build(tmp_path, papers=("a3",))
+
+
+# --- the command line -------------------------------------------------------------------------
+
+def test_cli_build_game_roll_and_play_classic_and_team_edition(tmp_path: Path, mirror: Path) -> None:
+    from click.testing import CliRunner
+    from cardgen.cli import main
+    runner = CliRunner()
+    result = runner.invoke(main, ["build", "--game", "roll-and-play", "--out", str(tmp_path), "--paper", "a4"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "roll-and-play" / "player-deck-a4.pdf").exists()
+    assert "Roll & Play Cricket" in result.output
+    result = runner.invoke(main, ["build", "--game", "roll-and-play", "-c", "BBL", "-s", "2024-25",
+                                  "--source", str(mirror), "--out", str(tmp_path), "--paper", "letter"])
+    assert result.exit_code == 0, result.output
+    folder = tmp_path / "roll-and-play" / "BBL_2024-25"
+    assert (folder / "team-deck-letter.pdf").exists() and (folder / "kit.json").exists()

@@ -33,7 +33,8 @@ def _season_stats(comp, season, source):  # type: ignore[no-untyped-def]
 class RollAndPlaySystem:
     code: str = "roll-and-play"
     name: str = "Roll & Play Cricket"
-    uses_real_players: bool = True  # the team edition, when a season is given
+    # the classic game needs no season; given one, the kit is the team edition
+    uses_real_players: bool = False
 
     def kit_folder(self, req: BuildRequest) -> Path:
         base = Path(req.out_dir) / self.code
