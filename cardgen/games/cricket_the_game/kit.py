@@ -25,7 +25,7 @@ def stat_lines(card: SquadPlayer) -> list[str]:
     p = card.player
     if p is None:
         return []
-    bat = f"{p.runs} runs, {p.balls} balls"
+    bat = f"{p.runs} runs in {p.innings} inns"
     if p.strike_rate is not None:
         bat += f", SR {p.strike_rate:.0f}"
     if p.average is not None:
@@ -78,10 +78,12 @@ def draw_card(p: PdfPainter, card: SquadPlayer, season_label: str, credit: str) 
     S = L["stats"]
     C = L["confidence"]
     for k, line in enumerate(stat_lines(card)):
-        fitted = fit_text(line, "regular", W - 2 * m - C["size_mm"] - 1.5, S["pt"], 4.6)
+        # the first two lines sit above the Confidence box and may use the full width
+        width = W - 2 * m if k < 2 else W - 2 * m - C["size_mm"] - 1.5
+        fitted = fit_text(line, "regular", width, S["pt"], 4.6)
         p.text(m, S["top_mm"] + k * S["line_mm"], fitted.lines[0], "regular", fitted.size_pt)
     # Confidence, bottom right as on the publisher's cards
-    x, y = W - m - C["size_mm"], H - m - C["size_mm"] - 3.5
+    x, y = W - m - C["size_mm"], H - m - C["size_mm"] - 1.0
     p.rect(x, y, C["size_mm"], C["size_mm"], fill=mix(colour, 0.88), stroke=colour, width=0.5)
     p.text(x + C["size_mm"] / 2, y + 3.2, "CONFIDENCE", "bold", C["label_pt"], colour, align="centre")
     conf = f"+{card.confidence}" if card.confidence > 0 else str(card.confidence).replace("-", "\u2212")
