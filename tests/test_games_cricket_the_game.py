@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -13,9 +14,20 @@ from cardgen.competitions import get_competition
 from cardgen.games import get_game
 from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
 from cardgen.games.cricket_the_game import NeedsSeason
-from cardgen.games.cricket_the_game.engine import (BallLog, Batter, CtgInnings, bowling_attack,
-                                                   bowling_order, field_for)
-from cardgen.games.cricket_the_game.squads import COMPOSITION, SquadPlayer, generic_squad, season_squads
+from cardgen.games.cricket_the_game.engine import (
+    BallLog,
+    Batter,
+    CtgInnings,
+    bowling_attack,
+    bowling_order,
+    field_for,
+)
+from cardgen.games.cricket_the_game.squads import (
+    COMPOSITION,
+    SquadPlayer,
+    generic_squad,
+    season_squads,
+)
 from cardgen.games.roll_and_play.draws import RandomDraws, ScriptedDraws
 
 SYSTEM = get_game("cricket-the-game")
@@ -68,7 +80,7 @@ def test_bowler_one_against_batter_six_is_four_and_eight_is_six() -> None:
     (runs, out), striker, log, _ = ball([1, 5, 1, 6], confidence=1)
     assert (runs, log.boundary, striker.confidence) == (4, 4, 2)  # a boundary lifts confidence
     (runs, out), *_ = ball([1, 5, 1, 8])
-    assert runs == 6
+    assert (runs, out) == (6, "")
 
 
 def test_equal_faces_block_whatever_the_advantage() -> None:
@@ -79,14 +91,14 @@ def test_equal_faces_block_whatever_the_advantage() -> None:
 
 def test_block_against_pace_gives_the_slip_a_catch_in_the_powerplay() -> None:
     (runs, out), *_ = ball([2, 2, 4, 4, 6], style="pace", over=1)
-    assert out == "caught"
+    assert (runs, out) == (0, "caught")
 
 
 def test_advantage_moves_one_step_per_zone_to_the_bowler() -> None:
     # bowl card zones 0-1, batter's zone 3: two zones away, confidence 1 -> -1 (bowler +1):
     # bowler 4 + 1 = 5 against batter 5: equal totals, blocked
     (runs, out), _, log, _ = ball([1, 4, 4, 5], confidence=1)
-    assert log.note == "blocked"
+    assert (runs, out, log.note) == (0, "", "blocked")
 
 
 def test_specialist_batter_advantage_never_below_neutral() -> None:
@@ -106,7 +118,7 @@ def test_miss_by_three_gives_a_bowled_roll_by_attitude() -> None:
     (runs, out), *_ = ball([1, 3, 6, 2, 5], confidence=0, attitude="defensive")  # D6 5: survives
     assert out == ""
     (runs, out), *_ = ball([1, 3, 6, 2, 6], confidence=0, attitude="defensive")  # D6 6: bowled
-    assert out == "bowled"
+    assert (runs, out) == (0, "bowled")
 
 
 def test_red_bounce_into_a_fielded_area_is_a_catch_chance() -> None:
@@ -125,7 +137,7 @@ def test_pace_strike_by_three_carries_one_area_further() -> None:
     assert runs == 4
     # the same dice against a medium bowler: 5 + 3 = 8, stops where a deep fielder stands: 1 run
     (runs, out), *_ = ball([1, 1, 2, 6, 5, 4], style="medium")
-    assert runs == 1
+    assert (runs, out) == (1, "")
 
 
 def test_spin_strike_by_less_than_three_loses_an_area() -> None:
@@ -138,20 +150,20 @@ def test_spin_strike_by_less_than_three_loses_an_area() -> None:
     (runs, out), *_ = ball([1, 4, 3, 4, 5, 1], style="spin", confidence=3, attitude="defensive")
     assert runs == 1
     (runs, out), *_ = ball([1, 4, 3, 4, 5, 1], style="medium", confidence=3, attitude="defensive")
-    assert runs == 2
+    assert (runs, out) == (2, "")
 
 
 def test_risky_run_late_in_the_innings_can_be_a_run_out() -> None:
     # over 19: ball fielded in the deep (distance 7, red 0, catch missed on 3): 1 safe,
     # the batters go for 2; the throw (6) runs one out, 1 run counts
-    (runs, out), _, log, _ = ball([1, 1, 3, 5, 7, 1, 3, 6], over=19)
+    (runs, out), *_ = ball([1, 1, 3, 5, 7, 1, 3, 6], over=19)
     assert (runs, out) == (1, "run out")
 
 
 def test_green_pitch_lets_pace_re_roll_a_one() -> None:
     # bowler's 1 re-rolled to 4 on a green pitch: batter 4 blocks (equal faces), slips not in after PP
     (runs, out), _, log, _ = ball([2, 2, 1, 4, 4], style="pace", pitch="green", over=10)
-    assert log.note == "blocked"
+    assert (runs, out, log.note) == (0, "", "blocked")
 
 
 def test_express_icons() -> None:
@@ -169,7 +181,7 @@ def test_bowling_plan_three_overs_each_never_twice_running() -> None:
     assert Counter(p.role for p in bowling_attack(SQUAD, "dusty")) == {"allrounder": 4, "pace": 1, "spin": 2}
     order = bowling_order(attack, 20)
     assert len(order) == 20 and max(Counter(order).values()) == 3
-    assert all(a != b for a, b in zip(order, order[1:]))
+    assert all(a != b for a, b in pairwise(order))
 
 
 def test_fields_keep_the_t20_restrictions() -> None:
@@ -286,6 +298,7 @@ def test_build_without_a_season_is_a_named_error(tmp_path: Path) -> None:
 
 def test_cli_build_game_cricket_the_game(tmp_path: Path, mirror: Path) -> None:
     from click.testing import CliRunner
+
     from cardgen.cli import main
     runner = CliRunner()
     result = runner.invoke(main, ["build", "--game", "cricket-the-game", "-c", "BBL", "-s", "2024-25",

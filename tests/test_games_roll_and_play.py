@@ -12,9 +12,17 @@ from cardgen.competitions import get_competition
 from cardgen.games import get_game
 from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
 from cardgen.games.roll_and_play.draws import RandomDraws, ScriptedDraws
-from cardgen.games.roll_and_play.engine import (ChanceCard, Pile, PlayerCard, RollAndPlayInnings,
-                                                batter_answer, bowler_answer, chance_deck,
-                                                classic_innings, classic_player_deck, pitch_deck)
+from cardgen.games.roll_and_play.engine import (
+    ChanceCard,
+    Pile,
+    PlayerCard,
+    RollAndPlayInnings,
+    batter_answer,
+    bowler_answer,
+    chance_deck,
+    classic_innings,
+    classic_player_deck,
+)
 from cardgen.games.roll_and_play.team import team_decks
 
 SYSTEM = get_game("roll-and-play")
@@ -290,6 +298,7 @@ def test_unknown_paper_is_a_named_error(tmp_path: Path) -> None:
 
 def test_cli_build_game_roll_and_play_classic_and_team_edition(tmp_path: Path, mirror: Path) -> None:
     from click.testing import CliRunner
+
     from cardgen.cli import main
     runner = CliRunner()
     result = runner.invoke(main, ["build", "--game", "roll-and-play", "--out", str(tmp_path), "--paper", "a4"])

@@ -19,7 +19,11 @@ from cardgen.errors import CardgenError
 from cardgen.games.base import BuildRequest, SimContext
 from cardgen.games.cricket_the_game import kit
 from cardgen.games.cricket_the_game.engine import simulate
-from cardgen.games.cricket_the_game.squads import SquadPlayer, generic_squad, season_squads
+from cardgen.games.cricket_the_game.squads import (
+    SquadPlayer,
+    generic_squad,
+    season_squads,
+)
 from cardgen.games.roll_and_play.printing import PAPER_LABELS, KitWriter, check_papers
 
 
@@ -49,6 +53,7 @@ class CricketTheGameSystem:
     def build(self, req: BuildRequest) -> list[Path]:
         check_papers(req.papers)
         folder = self.kit_folder(req)
+        assert req.comp is not None and req.season  # kit_folder refused anything else
         squads = _squads(req.comp, req.season, req.source)
         label = f"{req.comp.code} {req.season}"
         writer = KitWriter(folder, self.code, self.name, req.comp.code, req.season, credit=ATTRIBUTION)

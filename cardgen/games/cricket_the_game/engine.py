@@ -335,10 +335,9 @@ class CtgInnings:
         extra, red = BOUNCE[attitude][die(6) - 1]
         area = area_of(distance)
         catcher = (zone, area) in cells
-        if red and catcher:
-            if not protected and die(6) >= CATCH_NEEDS[area]:
-                log.out = "caught"
-                return 0, "caught"
+        if red and catcher and not protected and die(6) >= CATCH_NEEDS[area]:
+            log.out = "caught"
+            return 0, "caught"
         if area == 4 and extra == 2 and not red:
             log.runs = log.boundary = 6
             striker.confidence = min(MAX_CONFIDENCE, striker.confidence + 1)

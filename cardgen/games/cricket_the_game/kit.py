@@ -130,7 +130,6 @@ def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: s
             p.line(m, y + 5, W - m, y + 5, width=0.3)
             y += 5
             for card in squad:
-                stats = stat_lines(card)
                 p.text(m, y + 3.4, ROLE_LABELS[card.role], "regular", 7.0)
                 p.text(m + 30, y + 3.4, card.label, "bold", 7.0)
                 conf = f"+{card.confidence}" if card.confidence > 0 else str(card.confidence)

@@ -19,8 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardgen.games.roll_and_play.players import (SeasonPlayer, season_players, value_scale,
-                                                 with_percentiles)
+from cardgen.games.roll_and_play.players import (
+    SeasonPlayer,
+    season_players,
+    value_scale,
+    with_percentiles,
+)
 from cardgen.stats.tables import SeasonStats
 
 ROLES = ("batter", "keeper", "allrounder", "pace", "spin")
@@ -103,11 +107,14 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
 
 def season_squads(stats: SeasonStats) -> dict[str, list[SquadPlayer]]:
     """team -> its 12 Cricket: The Game cards (teams with too few players are left out)."""
-    picks = {team: _pick_squad(players) for team, players in season_players(stats).items()}
-    picks = {team: squad for team, squad in picks.items() if squad}
+    picks: dict[str, list[tuple[str, SeasonPlayer]]] = {}
+    for team, players in season_players(stats).items():
+        squad = _pick_squad(players)
+        if squad:
+            picks[team] = squad
     ranked = {(p.player_id, p.team): p
               for p in with_percentiles([p for squad in picks.values() for _, p in squad])}
-    out = {}
+    out: dict[str, list[SquadPlayer]] = {}
     for team, squad in picks.items():
         out[team] = [SquadPlayer(role, value_scale(ranked[(p.player_id, p.team)].batting_percentile,
                                                    MIN_CONFIDENCE, MAX_CONFIDENCE),

@@ -45,17 +45,18 @@ class RollAndPlaySystem:
     def build(self, req: BuildRequest) -> list[Path]:
         check_papers(req.papers)
         folder = self.kit_folder(req)
-        team_edition = req.comp is not None and bool(req.season)
-        credit = f"{CLASSIC_CREDIT} {ATTRIBUTION}" if team_edition else CLASSIC_CREDIT
-        writer = KitWriter(folder, self.code, self.name, req.comp.code if team_edition else None,
-                           req.season if team_edition else None, credit=ATTRIBUTION if team_edition else CLASSIC_CREDIT)
+        comp, season = req.comp, req.season
+        credit = CLASSIC_CREDIT
         decks = None
-        label = None
-        if team_edition:
+        label = ""
+        if comp is not None and season:  # the team edition
             from cardgen.games.roll_and_play.team import team_decks
-            stats = _season_stats(req.comp, req.season, req.source)
-            decks = team_decks(stats)
-            label = f"{req.comp.code} {req.season}"
+            decks = team_decks(_season_stats(comp, season, req.source))
+            label = f"{comp.code} {season}"
+            credit = f"{CLASSIC_CREDIT} {ATTRIBUTION}"
+            writer = KitWriter(folder, self.code, self.name, comp.code, season, credit=ATTRIBUTION)
+        else:
+            writer = KitWriter(folder, self.code, self.name, None, None, credit=CLASSIC_CREDIT)
         for k, paper in enumerate(req.papers):
             tag = PAPER_LABELS[paper]
             first = k == 0  # page-1 previews for the first paper asked for

@@ -6,7 +6,8 @@ through this small interface, so a rules test can say exactly which faces come u
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, Protocol, Sequence, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Protocol, TypeVar
 
 import numpy as np
 

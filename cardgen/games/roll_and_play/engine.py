@@ -46,7 +46,7 @@ class ChanceCard:
     keep: bool = False
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def decks_spec() -> dict[str, Any]:
     return load_layout("games/roll-and-play/decks")
 

@@ -16,8 +16,13 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from cardgen.calibrate.people import batting_role, bowling_role, printed_name, short_names, team_sheets
-from cardgen.competitions import Competition
+from cardgen.calibrate.people import (
+    batting_role,
+    bowling_role,
+    printed_name,
+    short_names,
+    team_sheets,
+)
 from cardgen.errors import CardgenError
 from cardgen.stats.tables import SeasonStats
 

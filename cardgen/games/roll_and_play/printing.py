@@ -10,9 +10,10 @@ import json
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import TypeVar
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -128,7 +129,7 @@ def page_one_png(pdf: bytes, png_path: Path, dpi: int = 60) -> None:
         src = Path(tmp) / "in.pdf"
         src.write_bytes(pdf)
         result = subprocess.run([exe, "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile",
-                                 str(src), str(Path(tmp) / "out")], capture_output=True)
+                                 str(src), str(Path(tmp) / "out")], capture_output=True, check=False)
         if result.returncode != 0:
             raise PreviewError(f"pdftoppm failed: {result.stderr.decode(errors='replace').strip()}")
         atomic_write_bytes(png_path, (Path(tmp) / "out.png").read_bytes())

@@ -14,10 +14,19 @@ import pandas as pd
 
 from cardgen.games.base import INNINGS_COLUMNS
 from cardgen.games.roll_and_play.draws import Draws, RandomDraws
-from cardgen.games.roll_and_play.engine import (PlayerCard, Pile, RollAndPlayInnings, chance_deck,
-                                                pitch_deck)
-from cardgen.games.roll_and_play.players import (SeasonPlayer, season_players, value_scale,
-                                                 with_percentiles)
+from cardgen.games.roll_and_play.engine import (
+    Pile,
+    PlayerCard,
+    RollAndPlayInnings,
+    chance_deck,
+    pitch_deck,
+)
+from cardgen.games.roll_and_play.players import (
+    SeasonPlayer,
+    season_players,
+    value_scale,
+    with_percentiles,
+)
 from cardgen.stats.tables import SeasonStats
 
 SQUAD_SIZE = 12  # the usual XI and the first reserve: a hand of 11 leaves one out each deal
