@@ -2,14 +2,24 @@
 10,000 simulated innings (2,500 of each variant)."""
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
 from cardgen.games.base import SimContext
 from cardgen.games.competitive_patience import SYSTEM
-from cardgen.games.competitive_patience.engine import (VARIANTS, Game, Innings, PacksExhausted,
-                                                       RngPacks, ScriptedPacks, Table, UnknownVariant,
-                                                       card_of)
+from cardgen.games.competitive_patience.engine import (
+    VARIANTS,
+    Game,
+    Innings,
+    PacksExhausted,
+    RngPacks,
+    ScriptedPacks,
+    Table,
+    UnknownVariant,
+    card_of,
+)
 
 # Nine cards that fill the grid with nothing to cover: no pair makes 11, no line of one rank
 QUIET = ["AC", "2C", "3C", "4C", "5C", "AD", "2D", "3D", "4D"]
@@ -138,7 +148,7 @@ def test_invariants_over_10000_innings() -> None:
             assert len(inn.batsmen) == 10                     # ten batsmen out, the last one not in
             roles = [t.role for t in inn.turns]
             assert roles[0] == ("batting" if variant == "derek-hill" else "bowling")
-            assert all(a != b for a, b in zip(roles, roles[1:]))   # turns alternate
+            assert all(a != b for a, b in itertools.pairwise(roles))   # turns alternate
             for t in inn.turns[:-1]:                          # every finished turn filled the grid
                 assert t.cards >= 9
             for t in inn.turns:

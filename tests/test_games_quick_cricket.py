@@ -7,10 +7,25 @@ import pytest
 from cardgen.games.base import SimContext
 from cardgen.games.quick_cricket import SYSTEM
 from cardgen.games.quick_cricket import rules as R
-from cardgen.games.quick_cricket.engine import (BIG_HIT, Ball, Batter, Bowler, Choice, Innings,
-                                                Over, RngDraws, ScriptedDraws, ScriptExhausted,
-                                                Umpires, View, _umpire_decision, play_innings,
-                                                play_over, resolve, style_of_over)
+from cardgen.games.quick_cricket.engine import (
+    BIG_HIT,
+    Ball,
+    Batter,
+    Bowler,
+    Choice,
+    Innings,
+    Over,
+    RngDraws,
+    ScriptedDraws,
+    ScriptExhausted,
+    Umpires,
+    View,
+    _umpire_decision,
+    play_innings,
+    play_over,
+    resolve,
+    style_of_over,
+)
 
 SLOWER = 3   # "Slower ball", risk 4: upright it changes length (A -> B)
 

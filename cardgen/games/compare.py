@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import importlib
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -221,9 +222,9 @@ def write_report(result: Comparison, comp: Competition, season: str, out_dir: Pa
     for e in result.entries:
         drawings.append(report.histogram(f"{e.code}: first-innings runs", e.table["runs"].to_numpy(),
                                          real_runs))
-    lines = [f"{comp.name} {season}: {len(result.real.table)} real uninterrupted first innings "
+    lines = [(f"{comp.name} {season}: {len(result.real.table)} real uninterrupted first innings "
              f"(boundaries from {result.real.boundaries_from}); {innings} simulated innings per "
-             f"system, seed {seed}.", DISTANCE_NOTE + ".",
+             f"system, seed {seed}."), DISTANCE_NOTE + ".",
              f"Closest to real T20 cricket: {result.closest}."] + [f"Skipped: {s}" for s in result.skipped]
     cols = ["code", "runs_mean", "runs_sd", "wickets_mean", "fours_mean", "sixes_mean",
             "legal_balls_mean", "distance"]

@@ -7,8 +7,9 @@ packs in tests). Rule readings are listed in docs/games.md.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, Sequence
+from typing import Protocol
 
 import numpy as np
 
@@ -184,7 +185,7 @@ def _is_sequence(ranks: list[int]) -> bool:
 
 
 def _jqk_anywhere(grid: list[int]) -> tuple[int, int, int] | None:
-    cells = {}
+    cells: dict[int, int] = {}
     for cell, card in enumerate(grid):
         if card >= 0 and RANK[card] >= JACK:
             cells.setdefault(RANK[card], cell)
@@ -260,14 +261,13 @@ class Game:
             sequence = any(_is_sequence([r[c] for c in line]) for line in through)
             if triple or sequence:
                 self._wicket(inn, turn, why="three of a kind in a line" if triple else "run of three in a line")
-        elif v.name == "south-african":
-            if RANK[card] >= JACK and any(sorted(r[c] for c in line) == [JACK, QUEEN, KING]
-                                          for line in through):
-                if batting:
-                    self._runs(inn, turn, 50)
-                    turn.note("K-Q-J in a line: half century")
-                else:
-                    self._wicket(inn, turn, 5, why="K-Q-J in a line")
+        elif v.name == "south-african" and RANK[card] >= JACK and any(
+                sorted(r[c] for c in line) == [JACK, QUEEN, KING] for line in through):
+            if batting:
+                self._runs(inn, turn, 50)
+                turn.note("K-Q-J in a line: half century")
+            else:
+                self._wicket(inn, turn, 5, why="K-Q-J in a line")
 
     def _on_cover(self, inn: Innings, turn: Turn, kind: str) -> None:
         if self.variant.name == "new-zealand" and kind == "triple":

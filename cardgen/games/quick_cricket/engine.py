@@ -147,7 +147,7 @@ ALL_CHOICES: tuple[Choice, ...] = tuple(Choice(m, s) for m in range(4) for s in 
     Choice(BIG_HIT, BIG_HIT),)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def choice_values(style: str, pitch: int, remaining: tuple[int, ...], fielder: int, wickets: int,
                   face_down: int) -> tuple[tuple[float, float], ...]:
     """(expected runs, chance of losing the wicket) of every choice against the built-in bowler.
@@ -214,14 +214,8 @@ class Umpires:
     face_down: int = 3
 
     def appeal(self, draws: Draws, flips: int) -> bool:
-        out = False
-        turned = 0
-        for _ in range(flips):
-            if pick(draws, self.face_down - turned) == 0:   # card 0 of those face down is OUT
-                out = True
-                break
-            turned += 1
-        return out
+        # card 0 of those still face down is the OUT; stop at the first OUT turned
+        return any(pick(draws, self.face_down - turned) == 0 for turned in range(flips))
 
 
 @dataclass

@@ -10,8 +10,14 @@ from typing import Any
 
 from cardgen import ATTRIBUTION
 from cardgen.games.quick_cricket import rules as R
-from cardgen.games.quick_cricket.printing import (CardFace, card_sheets_pdf, load_game_layout,
-                                                   page_pdf, rules_pdf, text_block)
+from cardgen.games.quick_cricket.printing import (
+    CardFace,
+    card_sheets_pdf,
+    load_game_layout,
+    page_pdf,
+    rules_pdf,
+    text_block,
+)
 from cardgen.render.layout import mix
 from cardgen.render.painter import PdfPainter
 
@@ -292,40 +298,40 @@ def scoresheet_pdf(paper: str, overs: int = 20) -> bytes:
 
 RULES: list[tuple[str, list[str]]] = [
     ("What you need", [
-        "The 18 cards: Pace and Spin Pitch cards (each with its own outcome table), four Path "
+        ("The 18 cards: Pace and Spin Pitch cards (each with its own outcome table), four Path "
         "cards, two Move and two Stroke cards, four Runs charts (0, 1-2, 3-4 and 5-9 wickets "
         "down), three Umpire cards (one OUT) and the Fielder. Lay the four quadrants out as "
-        "B C above A D (B and C short of a length, A and D full)."]),
+        "B C above A D (B and C short of a length, A and D full).")]),
     ("An over", [
-        "One turn is one over. The bowler lays a Pitch card face up in a quadrant. The batter "
+        ("One turn is one over. The bowler lays a Pitch card face up in a quadrant. The batter "
         "lays a Move and a Stroke card face down in quadrants of his choice. The bowler lays a "
         "Path card in one of its two orientations; the quadrant it points to is the Path. The "
         "batter turns his cards up and the Pitch card's table gives the result: the row is what "
-        "the Stroke quadrant holds (Pitch, Path or nothing), the column what the Move quadrant holds.",
-        "Runs: the Runs chart for the wickets down, at the Stroke quadrant, plus the Path card's "
+        "the Stroke quadrant holds (Pitch, Path or nothing), the column what the Move quadrant holds."),
+        ("Runs: the Runs chart for the wickets down, at the Stroke quadrant, plus the Path card's "
         "risk number. 4: four runs plus the risk. A stroke into the fielder's quadrant scores 4 "
         "fewer and a 4 there is a dot. A wicket scores nothing; write the over's runs (or W) in "
-        "the current partnership's row."]),
+        "the current partnership's row.")]),
     ("Spells", [
-        "Bowlers bowl four-over spells, pace first, then spin, and so on. Each Path card is "
+        ("Bowlers bowl four-over spells, pace first, then spin, and so on. Each Path card is "
         "played once per spell; at a new spell the bowler takes all four back and may move the "
-        "fielder beside any quadrant."]),
+        "fielder beside any quadrant.")]),
     ("Special balls", [
         "Yorker: Pitch and Path in the same quadrant. It is out bowled if the batter tried a Big Hit.",
-        "Bouncer (pace only): Pitch and Path together in B or C. A batter who moved to B or C "
+        ("Bouncer (pace only): Pitch and Path together in B or C. A batter who moved to B or C "
         "fends it off: the umpire decides a catch, otherwise 2 runs plus the risk. One who moved "
-        "to A or D ducks (a dot) or hooks it as a Big Hit.",
-        "Big Hit: play both Stroke cards and no Move. Out to a yorker; otherwise the umpire "
+        "to A or D ducks (a dot) or hooks it as a Big Hit."),
+        ("Big Hit: play both Stroke cards and no Move. Out to a yorker; otherwise the umpire "
         "decides a catch in the deep, and if not out the runs are the chart value of the Pitch "
-        "quadrant plus the risk plus 6 (a six; the fielder cannot stop it).",
-        "No ball: a Path laid in a green quadrant gives 5 runs; every card goes back and the "
-        "over is bowled again."]),
+        "quadrant plus the risk plus 6 (a six; the fielder cannot stop it)."),
+        ("No ball: a Path laid in a green quadrant gives 5 runs; every card goes back and the "
+        "over is bowled again.")]),
     ("Umpires and reviews", [
-        "Appeals (an edge, a pad) are decided by turning one face-down umpire card, two for an "
+        ("Appeals (an edge, a pad) are decided by turning one face-down umpire card, two for an "
         "edge when the fielder is beside A or D. A NOT OUT stays face up, so the next appeal "
-        "has fewer cards to choose from; an OUT, or any wicket, shuffles all three face down again.",
-        "Each side has three reviews an innings. A review shuffles the cards that were face "
-        "down for the appeal and turns one; a review that does not change the decision is lost."]),
+        "has fewer cards to choose from; an OUT, or any wicket, shuffles all three face down again."),
+        ("Each side has three reviews an innings. A review shuffles the cards that were face "
+        "down for the appeal and turns one; a review that does not change the decision is lost.")]),
     ("End of the innings", [
         "After the agreed overs (20 for a T20 game) or the tenth wicket. The side with more runs wins."]),
 ]
