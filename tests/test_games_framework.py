@@ -88,3 +88,20 @@ def test_quicket_adapter_folder_is_the_existing_kit_folder(tmp_path: Path) -> No
     req = BuildRequest(tmp_path, get_competition("BBL"), "2024-25", None, ("a4",), 0)
     assert system.kit_folder(req) == tmp_path / "BBL_2024-25"
     assert get_game("quick-cricket").kit_folder(req) == tmp_path / "quick-cricket"
+
+
+def test_quicket_adapter_builds_the_existing_kit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adapter's build is render.kit.build_kit over the calibrated set (here a small example
+    set stands in for the ~20 s calibration)."""
+    from cardgen.games import quicket
+    from cardgen.sim.example import example_card_set
+    example = example_card_set()
+    example["competition"] = {"code": "BBL", "name": "Big Bash League"}
+    monkeypatch.setattr(quicket, "calibrated_set", lambda comp, season, source: example)
+    req = BuildRequest(tmp_path, get_competition("BBL"), "2024-25", None, ("a4",), 0)
+    files = get_game("quicket").build(req)
+    names = {f.relative_to(tmp_path / "BBL_2024-25").as_posix() for f in files}
+    assert {"card-set.json", "cards-a4.pdf", "scoresheet.pdf", "fielding-chart.pdf"} <= names
+    assert all(f.is_file() for f in files)
+    with pytest.raises(quicket.NeedsSeason):
+        get_game("quicket").build(BuildRequest(tmp_path, None, None, None, ("a4",), 0))
