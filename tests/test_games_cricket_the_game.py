@@ -310,3 +310,15 @@ def test_cli_build_game_cricket_the_game(tmp_path: Path, mirror: Path) -> None:
     result = runner.invoke(main, ["build", "--game", "cricket-the-game", "--out", str(tmp_path)])
     assert result.exit_code != 0
     assert "--competition" in result.output and "Traceback" not in result.output
+
+
+def test_ink_saver_cards_have_no_filled_areas(tmp_path: Path, mirror: Path) -> None:
+    import re
+
+    from pypdf import PdfReader
+    files = SYSTEM.build(BuildRequest(tmp_path, get_competition("BBL"), "2024-25", str(mirror), ("a4",),
+                                      seed=1, ink_saver=True))
+    cards = next(p for p in files if p.name == "player-cards-a4.pdf")
+    data = PdfReader(cards).pages[0].get_contents().get_data().decode("latin-1")
+    assert not re.findall(r"\bre\s+(?:f|B)\b", data)
+    assert "CONFIDENCE" in PdfReader(cards).pages[0].extract_text()

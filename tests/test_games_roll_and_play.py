@@ -310,3 +310,24 @@ def test_cli_build_game_roll_and_play_classic_and_team_edition(tmp_path: Path, m
     assert result.exit_code == 0, result.output
     folder = tmp_path / "roll-and-play" / "BBL_2024-25"
     assert (folder / "team-deck-letter.pdf").exists() and (folder / "kit.json").exists()
+
+
+def _filled_shapes(pdf: Path) -> int:
+    """How many filled paths (rectangles) the pages paint: 're f' / 're B' operators."""
+    import re
+
+    from pypdf import PdfReader
+    ops = 0
+    for page in PdfReader(pdf).pages:
+        data = page.get_contents().get_data().decode("latin-1")
+        ops += len(re.findall(r"\bre\s+(?:f|B)\b", data))
+    return ops
+
+
+def test_ink_saver_prints_outlines_only(tmp_path: Path) -> None:
+    normal = SYSTEM.build(BuildRequest(tmp_path / "n", None, None, None, ("a4",), seed=1))
+    saver = SYSTEM.build(BuildRequest(tmp_path / "s", None, None, None, ("a4",), seed=1, ink_saver=True))
+    by_name = {p.name: p for p in saver}
+    for name in ("chance-cards-a4.pdf", "pitch-deck-a4.pdf"):
+        before = next(p for p in normal if p.name == name)
+        assert _filled_shapes(before) > 0 and _filled_shapes(by_name[name]) == 0

@@ -8,7 +8,7 @@ from cardgen.games.roll_and_play.printing import card_sheets_pdf, fitted_lines, 
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import MM, load_layout, mix
-from cardgen.render.painter import PdfPainter
+from cardgen.render.painter import Painter, PdfPainter
 
 
 def layout() -> dict[str, Any]:
@@ -52,7 +52,7 @@ def compact_stats(card: SquadPlayer) -> str:
     return text
 
 
-def draw_card(p: PdfPainter, card: SquadPlayer, season_label: str, credit: str) -> None:
+def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str) -> None:
     L = layout()
     W, H, m = L["width_mm"], L["height_mm"], L["margin_mm"]
     colour = L["role_colours"][card.role]
@@ -93,13 +93,14 @@ def draw_card(p: PdfPainter, card: SquadPlayer, season_label: str, credit: str) 
         p.text(m, H - m - 7.2 + (k + 1) * size * 1.2 / MM, line, "italic", size, "#555555")
 
 
-def cards_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str) -> bytes:
+def cards_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str,
+              ink_saver: bool = False) -> bytes:
     L = layout()
     cards = [c for team in sorted(squads) for c in squads[team]]
     card_credit = "Not an official card. Board and decks: Zero Point Games. " + credit
     return card_sheets_pdf(cards, lambda p, c: draw_card(p, c, season_label, card_credit), L["width_mm"],
                            L["height_mm"], paper, f"Cricket: The Game compatible player cards, {season_label}",
-                           credit, group=lambda c: c.player.team if c.player else "")
+                           credit, group=lambda c: c.player.team if c.player else "", ink_saver=ink_saver)
 
 
 def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str) -> bytes:

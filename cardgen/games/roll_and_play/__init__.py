@@ -62,14 +62,14 @@ class RollAndPlaySystem:
             first = k == 0  # page-1 previews for the first paper asked for
             if decks is not None:
                 writer.pdf(f"team-deck-{paper}.pdf", f"Team edition squad decks, {label} ({tag})",
-                           kit.team_deck_pdf(decks, label, paper, credit), first)
+                           kit.team_deck_pdf(decks, label, paper, credit, req.ink_saver), first)
             else:
                 writer.pdf(f"player-deck-{paper}.pdf", f"Player deck, 48 cards ({tag})",
-                           kit.player_deck_pdf(paper, credit), first)
+                           kit.player_deck_pdf(paper, credit, req.ink_saver), first)
             writer.pdf(f"pitch-deck-{paper}.pdf", f"Pitch deck, 14 cards ({tag})",
-                       kit.pitch_deck_pdf(paper, credit), first)
+                       kit.pitch_deck_pdf(paper, credit, req.ink_saver), first)
             writer.pdf(f"chance-cards-{paper}.pdf", f"Chance cards, 40 cards ({tag})",
-                       kit.chance_deck_pdf(paper, credit), first)
+                       kit.chance_deck_pdf(paper, credit, req.ink_saver), first)
             writer.pdf(f"scoresheet-20-overs-{paper}.pdf", f"Scoresheet, 20 overs ({tag})",
                        kit.scoresheet_pdf(20, paper, credit), first)
             writer.pdf(f"scoresheet-50-overs-{paper}.pdf", f"Scoresheet, 50 overs ({tag})",

@@ -14,7 +14,7 @@ from cardgen.games.roll_and_play.team import TeamCard
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import MM, load_layout, mix
-from cardgen.render.painter import PdfPainter
+from cardgen.render.painter import Painter, PdfPainter
 
 GAME_TITLE = "ROLL & PLAY CRICKET"
 
@@ -33,14 +33,14 @@ def value_colour(value: int) -> str:
     return c["negative"] if value < 0 else (c["positive"] if value > 0 else c["zero"])
 
 
-def _frame(p: PdfPainter, header: str, colour: str) -> None:
+def _frame(p: Painter, header: str, colour: str) -> None:
     L = layout()
     p.rect(0, 0, L["width_mm"], L["height_mm"], stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
     p.text(L["width_mm"] / 2, L["header"]["baseline_mm"], header, L["header"]["font"], L["header"]["pt"],
            colour, align="centre")
 
 
-def _corners(p: PdfPainter, text: str, colour: str) -> None:
+def _corners(p: Painter, text: str, colour: str) -> None:
     L = layout()
     c = L["corner"]
     p.text(c["inset_mm"], c["inset_mm"] + 9, text, "bold", c["pt"], colour)
@@ -48,7 +48,7 @@ def _corners(p: PdfPainter, text: str, colour: str) -> None:
            align="right")
 
 
-def draw_player_card(p: PdfPainter, value: int) -> None:
+def draw_player_card(p: Painter, value: int) -> None:
     L = layout()
     colour = value_colour(value)
     _frame(p, GAME_TITLE, colour)
@@ -62,7 +62,7 @@ def draw_player_card(p: PdfPainter, value: int) -> None:
            L["hint"]["pt"], L["colours"]["muted"], align="centre")
 
 
-def draw_pitch_card(p: PdfPainter, value: int) -> None:
+def draw_pitch_card(p: Painter, value: int) -> None:
     L = layout()
     names = decks_spec()["pitch_deck"]["names"]
     green = L["colours"]["pitch"]
@@ -90,7 +90,7 @@ def chance_badge(card: ChanceCard) -> str:
             "negate_cards": "FLIP SIGNS"}[e]
 
 
-def draw_chance_card(p: PdfPainter, card: ChanceCard) -> None:
+def draw_chance_card(p: Painter, card: ChanceCard) -> None:
     L = layout()
     C = L["chance"]
     purple = L["colours"]["chance"]
@@ -131,7 +131,7 @@ def _stat_lines(card: TeamCard) -> list[str]:
     return [bat, bowl]
 
 
-def draw_team_card(p: PdfPainter, card: TeamCard, season_label: str, credit: str) -> None:
+def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str) -> None:
     L = layout()
     T = L["team"]
     W, H, m = L["width_mm"], L["height_mm"], L["margin_mm"]
@@ -170,32 +170,33 @@ def draw_team_card(p: PdfPainter, card: TeamCard, season_label: str, credit: str
 
 # --- PDFs ---------------------------------------------------------------------------------
 
-def player_deck_pdf(paper: str, credit: str) -> bytes:
+def player_deck_pdf(paper: str, credit: str, ink_saver: bool = False) -> bytes:
     L = layout()
     return card_sheets_pdf([c.bat for c in classic_player_deck()], draw_player_card, L["width_mm"],
-                           L["height_mm"], paper, "Roll & Play Cricket player deck", credit)
+                           L["height_mm"], paper, "Roll & Play Cricket player deck", credit, ink_saver=ink_saver)
 
 
-def pitch_deck_pdf(paper: str, credit: str) -> bytes:
+def pitch_deck_pdf(paper: str, credit: str, ink_saver: bool = False) -> bytes:
     L = layout()
     spec = decks_spec()["pitch_deck"]
     values = [v for v in spec["values"] for _ in range(spec["copies"])]
     return card_sheets_pdf(values, draw_pitch_card, L["width_mm"], L["height_mm"], paper,
-                           "Roll & Play Cricket pitch deck", credit)
+                           "Roll & Play Cricket pitch deck", credit, ink_saver=ink_saver)
 
 
-def chance_deck_pdf(paper: str, credit: str) -> bytes:
+def chance_deck_pdf(paper: str, credit: str, ink_saver: bool = False) -> bytes:
     L = layout()
     return card_sheets_pdf(chance_deck(), draw_chance_card, L["width_mm"], L["height_mm"], paper,
-                           "Roll & Play Cricket chance cards", credit)
+                           "Roll & Play Cricket chance cards", credit, ink_saver=ink_saver)
 
 
-def team_deck_pdf(decks: dict[str, list[TeamCard]], season_label: str, paper: str, credit: str) -> bytes:
+def team_deck_pdf(decks: dict[str, list[TeamCard]], season_label: str, paper: str, credit: str,
+                  ink_saver: bool = False) -> bytes:
     L = layout()
     cards = [c for team in sorted(decks) for c in decks[team]]
     return card_sheets_pdf(cards, lambda p, c: draw_team_card(p, c, season_label, credit), L["width_mm"],
                            L["height_mm"], paper, f"Roll & Play Cricket team edition {season_label}",
-                           credit, group=lambda c: c.player.team)
+                           credit, group=lambda c: c.player.team, ink_saver=ink_saver)
 
 
 def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:

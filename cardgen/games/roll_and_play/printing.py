@@ -23,7 +23,7 @@ from cardgen.errors import CardgenError
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import PDF_NAMES, text_width_mm
 from cardgen.render.layout import MM, load_layout
-from cardgen.render.painter import PdfPainter
+from cardgen.render.painter import Painter, PdfPainter
 from cardgen.render.sheets import SheetGeometry, crop_marks
 
 T = TypeVar("T")
@@ -60,9 +60,35 @@ def _footer(canvas: Canvas, geo: SheetGeometry, text: str) -> None:
     canvas.drawCentredString(geo.page_w / 2 * MM, 2.5 * MM, text)
 
 
-def card_sheets_pdf(cards: Sequence[T], draw: Callable[[PdfPainter, T], None], card_w: float,
+class InkSaverPainter:
+    """Outlines only: a filled area becomes its outline in the fill colour, and white text that
+    sat on a filled band takes the band's colour (the --ink-saver print mode)."""
+
+    def __init__(self, inner: PdfPainter) -> None:
+        self.inner = inner
+        self.band = "#000000"
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.2) -> None:
+        if fill and not stroke:
+            self.band = fill
+            self.inner.rect(x, y, w, h, stroke=fill, width=0.5)
+        elif stroke:
+            self.inner.rect(x, y, w, h, stroke=stroke, width=width)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, colour: str = "#000000",
+             width: float = 0.2, dash: Sequence[float] | None = None) -> None:
+        self.inner.line(x1, y1, x2, y2, colour, width, dash)
+
+    def text(self, x: float, y: float, text: str, style: str, size_pt: float,
+             colour: str = "#000000", align: str = "left") -> None:
+        self.inner.text(x, y, text, style, size_pt, self.band if colour.lower() == "#ffffff" else colour,
+                        align)
+
+
+def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card_w: float,
                     card_h: float, paper: str, title: str, credit: str,
-                    group: Callable[[T], str] | None = None) -> bytes:
+                    group: Callable[[T], str] | None = None, ink_saver: bool = False) -> bytes:
     """Cards n-up at true size with crop marks; a new `group` (e.g. a team) starts a new sheet.
     Invariant mode: identical input gives identical bytes."""
     geo = card_geometry(paper, card_w, card_h)
@@ -84,7 +110,8 @@ def card_sheets_pdf(cards: Sequence[T], draw: Callable[[PdfPainter, T], None], c
             row, col = divmod(i, geo.columns)
             x, y = geo.card_origin(row, col)
             canvas.saveState()
-            draw(PdfPainter(canvas, x * MM, (geo.page_h - y) * MM), card)
+            painter = PdfPainter(canvas, x * MM, (geo.page_h - y) * MM)
+            draw(InkSaverPainter(painter) if ink_saver else painter, card)
             canvas.restoreState()
         _footer(canvas, geo, f"{title} \u00b7 sheet {number} of {len(pages)} \u00b7 print at 100% "
                 f"(actual size) \u00b7 {credit}")
