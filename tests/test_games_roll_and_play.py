@@ -331,3 +331,59 @@ def test_ink_saver_prints_outlines_only(tmp_path: Path) -> None:
     for name in ("chance-cards-a4.pdf", "pitch-deck-a4.pdf"):
         before = next(p for p in normal if p.name == name)
         assert _filled_shapes(before) > 0 and _filled_shapes(by_name[name]) == 0
+
+
+# --- law 6, the variation: chance cards in hand from the start --------------------------------
+
+def variation_innings(faces: list[int], bat_cards: list[str], bowl_cards: list[str], overs: int = 20,
+                      bat: list[int] | None = None, bowl: list[int] | None = None,
+                      pitches: list[int] | None = None) -> RollAndPlayInnings:
+    draws = ScriptedDraws(faces)
+    deck = Pile(classic_player_deck(), draws)
+    hands = ([PlayerCard(v, v) for v in (bat or [1])], [PlayerCard(v, v) for v in (bowl or [1])])
+    chances = [card(t) for t in bat_cards + bowl_cards] + chance_deck()
+    return RollAndPlayInnings(draws, overs, deck, deck, Pile(pitches or [0], draws), Pile(chances, draws),
+                              hands=hands, variation=True)
+
+
+def test_variation_deals_three_chance_cards_each_for_twenty_overs() -> None:
+    inn = variation_innings([], ["Clean slate", "New deal", "Fresh hands"],
+                            ["Caught behind", "Bonus runs", "Twelfth man"])
+    assert [c.title for c in inn.bat.starting] == ["Clean slate", "New deal", "Fresh hands"]
+    assert [c.title for c in inn.bowl.starting] == ["Caught behind", "Bonus runs", "Twelfth man"]
+
+
+def test_variation_bowler_plays_an_out_card_at_once_then_nothing_he_cannot_use() -> None:
+    inn = variation_innings([5, 2, 3, 4, 5, 2, 3, 4], ["Clean slate", "New deal", "Fresh hands"],
+                            ["Caught behind", "Bonus runs", "Twelfth man"], bat=[1, 1], bowl=[1, 1])
+    first = inn.play_over(1)
+    assert (first.runs, first.outs) == (0, 1) and "(bowler's hand) Caught behind" in first.chance
+    second = inn.play_over(2)  # "Bonus runs" helps the batter: the bowler never plays it
+    assert (second.runs, second.outs) == (3 + 4 + 1 + 1, 0)
+    assert [c.title for c in inn.bowl.starting] == ["Bonus runs", "Twelfth man"]
+
+
+def test_variation_batter_saves_an_out_with_a_runs_card() -> None:
+    # 1 + 2 - 6 - 6 = -9: out, but "Through the gap" from his hand gives the over 3 runs
+    inn = variation_innings([5, 2, 1, 2], ["Through the gap", "New deal", "Fresh hands"],
+                            ["Bonus runs", "Twelfth man", "New deal"], bat=[-6], bowl=[-6])
+    over = inn.play_over(1)
+    assert (over.runs, over.outs) == (3, 0)
+    assert [c.title for c in inn.bat.starting] == ["New deal", "Fresh hands"]
+
+
+def test_variation_cards_are_spent_one_an_over_before_the_innings_ends() -> None:
+    # two helpful cards and two overs: one in each over, both spent
+    inn = variation_innings([5, 2, 3, 4, 5, 2, 3, 4], ["Watching it closely", "Bonus runs", "New deal"],
+                            ["Twelfth man", "New deal", "Fresh hands"], overs=2, bat=[1, 1], bowl=[1, 1])
+    result = inn.play()
+    assert [o.runs for o in result.log] == [3 + 4 + 1 + 1 + 2] * 2
+    assert [c.title for c in inn.bat.starting] == ["New deal"]
+
+
+def test_variation_games_keep_the_invariants() -> None:
+    from cardgen.games.roll_and_play.engine import simulate_classic
+    for overs in (20, 50):
+        df = simulate_classic(np.random.default_rng(overs), 1000, overs=overs, variation=True)
+        assert (df["wickets"] <= 10).all() and (df["runs"] >= 0).all()
+        assert ((df["legal_balls"] == 6 * overs) | (df["wickets"] == 10)).all()

@@ -87,6 +87,24 @@ class Pile:
 class Side:
     hand: list[PlayerCard]
     kept: list[ChanceCard] = field(default_factory=list)
+    starting: list[ChanceCard] = field(default_factory=list)  # the variation's chance cards in hand
+
+
+BATTER_HELPS = ("runs", "six", "runs_die", "penalty_runs", "reroll")
+BOWLER_HELPS = ("outs", "penalty_outs", "runs", "runs_die")
+
+
+def helps_batter(card: ChanceCard) -> bool:
+    return card.effect in BATTER_HELPS and card.amount >= 0
+
+
+def helps_bowler(card: ChanceCard) -> bool:
+    return card.effect in BOWLER_HELPS and (card.effect in ("outs", "penalty_outs") or card.amount < 0)
+
+
+def variation_cards(overs: int) -> int:
+    """Chance cards each side starts with in the variation: 3 for 20 overs, 5 for 50."""
+    return 3 if overs <= 20 else 5
 
 
 @dataclass
@@ -144,7 +162,8 @@ class RollAndPlayInnings:
     same Pile in the classic game, each side's own squad in the team edition)."""
 
     def __init__(self, draws: Draws, overs: int, bat_deck: Pile, bowl_deck: Pile,
-                 pitch: Pile, chance: Pile, hands: tuple[list[PlayerCard], list[PlayerCard]] | None = None) -> None:
+                 pitch: Pile, chance: Pile, hands: tuple[list[PlayerCard], list[PlayerCard]] | None = None,
+                 variation: bool = False) -> None:
         self.draws = draws
         self.overs = overs
         self.bat_deck, self.bowl_deck = bat_deck, bowl_deck
@@ -156,6 +175,11 @@ class RollAndPlayInnings:
             hands = self._deal()
         self.bat, self.bowl = Side(list(hands[0])), Side(list(hands[1]))
         self.forced_first: str | None = None
+        self.variation = variation
+        if variation:  # law 6: each side starts with chance cards to play on its own turn
+            n = variation_cards(overs)
+            self.bat.starting = [self.chance.draw() for _ in range(n)]
+            self.bowl.starting = [self.chance.draw() for _ in range(n)]
 
     def _deal(self) -> tuple[list[PlayerCard], list[PlayerCard]]:
         self.bat_deck.reshuffle()
@@ -280,6 +304,39 @@ class RollAndPlayInnings:
                 else:  # pragma: no cover - the deck file names only known effects
                     raise ValueError(f"unknown chance effect {e!r}")
         total = dice + bat_card + bowl_card + pitch + bonus
+        if self.variation and not chance_outs:
+            overs_left = self.overs - number
+            played = self._bowler_plays(total + chance_runs, overs_left)
+            if played is not None:
+                entry.chance.append(f"(bowler's hand) {played.title}")
+                if played.effect == "outs":
+                    chance_outs += played.amount
+                elif played.effect == "penalty_outs":
+                    chance_outs += PENALTY_OUTS[self.draws.die(6)]
+                elif played.effect == "runs_die":
+                    chance_runs += played.amount * self.draws.die(6)
+                else:
+                    chance_runs += played.amount
+            if not chance_outs:
+                would_be = chance_runs if (chance_counts and total <= 0 and chance_runs > 0) else total + chance_runs
+                played = self._batter_plays(would_be, overs_left)
+                if played is not None:
+                    entry.chance.append(f"(batter's hand) {played.title}")
+                    if played.effect == "reroll":
+                        new_dice = self.draws.die(6) + self.draws.die(6)
+                        total += new_dice - dice
+                        dice = new_dice
+                    else:
+                        if played.effect == "runs_die":
+                            gain = self.draws.die(6)
+                        elif played.effect == "penalty_runs":
+                            gain = PENALTY_RUNS[self.draws.die(6)]
+                        else:
+                            gain = played.amount
+                        chance_runs += gain
+                        chance_counts = True
+                        if played.effect == "six":
+                            entry.note = "six"
         if chance_outs:
             entry.outs = chance_outs
             entry.note = (entry.note + " chance out").strip()
@@ -305,6 +362,43 @@ class RollAndPlayInnings:
                 self.forced_first = "bowl"
         return entry
 
+    def _bowler_plays(self, total: int, overs_left: int) -> ChanceCard | None:
+        """Variation, bowler's turn: an out card at once; a run-cutter when it turns the over into
+        an out, or when he has fewer overs left than cards to spend. One card an over."""
+        cards = [c for c in self.bowl.starting if helps_bowler(c)]
+        if not cards:
+            return None
+        outs = [c for c in cards if c.effect in ("outs", "penalty_outs")]
+        if outs:
+            choice = outs[0]
+        else:
+            cutters = sorted(cards, key=lambda c: c.amount)  # most negative first
+            fixed = [c for c in cutters if c.effect == "runs" and total + c.amount <= 0]
+            if fixed:
+                choice = fixed[-1]  # the smallest cut that does it
+            elif overs_left < len(cutters):
+                choice = cutters[0]
+            else:
+                return None
+        self.bowl.starting.remove(choice)
+        return choice
+
+    def _batter_plays(self, total: int, overs_left: int) -> ChanceCard | None:
+        """Variation, batter's turn: a helpful card when the over would be an out, or when he has
+        fewer overs left than helpful cards. One card an over."""
+        cards = [c for c in self.bat.starting if helps_batter(c)]
+        if not cards:
+            return None
+        if total <= 0:
+            runs_cards = [c for c in cards if c.effect in ("runs", "six") and c.amount > 0]
+            choice = max(runs_cards, key=lambda c: c.amount) if runs_cards else cards[0]
+        elif overs_left < len(cards):
+            choice = max(cards, key=lambda c: (c.effect != "reroll", c.amount))
+        else:
+            return None
+        self.bat.starting.remove(choice)
+        return choice
+
     def _rescue(self, total: int, chance_runs: int, chance_counts: bool, dice: int) -> int:
         """The batter spends a kept card to save an over that would be an out: a kept positive
         runs card first, else a kept re-roll. Returns the over's runs (0 or less: still out)."""
@@ -320,7 +414,7 @@ class RollAndPlayInnings:
         return total + chance_runs
 
 
-def classic_innings(draws: Draws, overs: int = 20) -> RollAndPlayInnings:
+def classic_innings(draws: Draws, overs: int = 20, variation: bool = False) -> RollAndPlayInnings:
     """An innings of the published game: one shared player deck; the toss winner bats when his
     hand holds more positive (black) than negative (red) cards, as the laws suggest."""
     deck = Pile(classic_player_deck(), draws)
@@ -332,14 +426,15 @@ def classic_innings(draws: Draws, overs: int = 20) -> RollAndPlayInnings:
     bats = blacks > len(winner) - blacks
     hands = (winner, loser) if bats else (loser, winner)
     return RollAndPlayInnings(draws, overs, deck, deck, Pile(pitch_deck(), draws),
-                              Pile(chance_deck(), draws), hands=hands)
+                              Pile(chance_deck(), draws), hands=hands, variation=variation)
 
 
-def simulate_classic(rng: np.random.Generator, n: int, overs: int = 20) -> pd.DataFrame:
-    """n first innings of the published game (columns INNINGS_COLUMNS)."""
+def simulate_classic(rng: np.random.Generator, n: int, overs: int = 20, variation: bool = False) -> pd.DataFrame:
+    """n first innings of the published game (columns INNINGS_COLUMNS); `variation` plays law 6
+    (each side starts with chance cards in hand)."""
     draws = RandomDraws(rng)
     rows = []
     for _ in range(n):
-        r = classic_innings(draws, overs).play()
+        r = classic_innings(draws, overs, variation).play()
         rows.append((r.runs, r.wickets, 0, r.sixes, 6 * r.overs))
     return pd.DataFrame(rows, columns=list(INNINGS_COLUMNS))
