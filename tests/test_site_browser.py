@@ -47,6 +47,9 @@ def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
                                            "--source", str(mirror), "--out", str(out)])
         assert result.exit_code in (0, 1), result.output
     assert (out / SET / "validation" / "validate_summary.json").is_file()
+    # another game system's kit in the same OUT, for the home page's "Other cricket games"
+    result = CliRunner().invoke(main, ["build", "--game", "quick-cricket", "--out", str(out)])
+    assert result.exit_code == 0, result.output
     return out
 
 
@@ -142,6 +145,8 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.id") == "main"
 
+    assert page.get_by_role("link", name="Quick Cricket", exact=True).get_attribute("href") == \
+        "games/quick-cricket/index.html"
     page.get_by_role("link", name=SET_LINK, exact=True).click()
     page.wait_for_load_state()
     assert page.url == f"{served}sets/{SET}/index.html"

@@ -418,3 +418,46 @@ def test_never_replaces_a_folder_that_is_not_a_site(tmp_path):
     assert (folder / "card-set.json").is_file() and not (folder / "site").exists()
     result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "out"), "--site-dir", str(precious)])
     assert result.exit_code == 1 and "is not a cardgen site" in result.output
+
+
+def make_game_kit(out_dir: Path, relname: str, name: str, competition: str | None = None,
+                  season: str | None = None) -> Path:
+    """A miniature kit of another game system, with its kit.json manifest (cardgen/games/)."""
+    folder = out_dir / relname
+    folder.mkdir(parents=True)
+    _pdf(folder / "cards-a4.pdf", f"{name} cards")
+    _png(folder / "cards-a4-page1.png", f"{name} page 1", "#0d3b1e")
+    (folder / "secret.txt").write_text("not listed, not published")
+    manifest = {"game": relname.split("/")[0], "name": name, "competition": competition, "season": season,
+                "attribution": "rules by someone else", "generator": "cardgen test",
+                "files": [{"path": "cards-a4.pdf", "label": "The cards (A4)", "kind": "pdf"},
+                          {"path": "cards-a4-page1.png", "label": "The cards (A4): page 1", "kind": "png"},
+                          {"path": "missing.pdf", "label": "Not built", "kind": "pdf"},
+                          {"path": "../../escape.pdf", "label": "Outside the kit", "kind": "pdf"}]}
+    (folder / "kit.json").write_text(json.dumps(manifest))
+    return folder
+
+
+def test_other_game_kits_are_published_from_their_manifests(tmp_path):
+    make_synthetic_kit(tmp_path)
+    generic = make_game_kit(tmp_path, "quick-cricket", "Quick Cricket")
+    make_game_kit(tmp_path, "roll-and-play/BBL_2024-25", "Roll & Play <Cricket>", "BBL", "2024-25")
+    (tmp_path / "escape.pdf").write_bytes(b"%PDF outside")
+    (tmp_path / "broken-game").mkdir()
+    (tmp_path / "broken-game" / "kit.json").write_text("[]")
+    report = generate_site(tmp_path)
+    assert report.games == ["quick-cricket", "roll-and-play/BBL_2024-25"]
+    assert report.skipped == ["broken-game"]
+    site = report.site_dir
+    page = (site / "games/quick-cricket/index.html").read_text()
+    assert 'href="files/cards-a4.pdf" download>The cards (A4)</a>' in page
+    assert '<a href="files/cards-a4.pdf"><img src="files/cards-a4-page1.png" alt="The cards (A4): page 1"' in page
+    assert "Not built" not in page and "Outside the kit" not in page and "secret" not in page
+    assert (site / "games/quick-cricket/files/cards-a4.pdf").read_bytes() == (generic / "cards-a4.pdf").read_bytes()
+    with zipfile.ZipFile(site / "games/quick-cricket/quick-cricket-kit.zip") as zf:
+        assert zf.namelist() == ["quick-cricket/cards-a4-page1.png", "quick-cricket/cards-a4.pdf",
+                                 "quick-cricket/kit.json"]
+    home = (site / "index.html").read_text()
+    assert ('<a href="games/roll-and-play/BBL_2024-25/index.html">'
+            'Roll &amp; Play &lt;Cricket&gt; BBL 2024-25</a>') in home
+    assert check_links(site).broken == []

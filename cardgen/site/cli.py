@@ -16,7 +16,8 @@ def _report(report) -> None:  # a SiteReport
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
     sets = ", ".join(report.sets) or "no sets yet"
-    click.echo(f"site: {len(report.sets)} set(s) ({sets}), {report.pages} pages, "
+    games = f", {len(report.games)} other game kit(s)" if report.games else ""
+    click.echo(f"site: {len(report.sets)} set(s) ({sets}){games}, {report.pages} pages, "
                f"{report.files} files -> {report.site_dir}")
 
 

@@ -284,9 +284,12 @@ def read_set(folder: Path) -> KitSet:
                  and not p.name.startswith("."))
     tts_sheets = [_download(folder, p, p.name) for p in tts]
     tts_set = {p.relative_to(folder).as_posix() for p in tts}
-    other = [_download(folder, p, p.name) for p in sorted(folder.iterdir())
-             if p.is_file() and p.name not in known and not p.name.startswith(".")
-             and p.relative_to(folder).as_posix() not in tts_set]
+    # anything else the build left (e.g. compare-games/), but not the card PNGs or validation
+    shown_elsewhere = {"png", "validation"}
+    other = [_download(folder, p, p.relative_to(folder).as_posix()) for p in sorted(folder.rglob("*"))
+             if p.is_file() and p.relative_to(folder).as_posix() not in known | tts_set
+             and not any(part.startswith(".") for part in p.relative_to(folder).parts)
+             and p.relative_to(folder).parts[0] not in shown_elsewhere]
     return KitSet(folder=folder, card_set=card_set, downloads=downloads, tts_sheets=tts_sheets,
                   other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"]),
                   validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set))
@@ -300,3 +303,74 @@ def find_sets(out_dir: Path, skip: Path | None = None) -> list[Path]:
     return sorted(p for p in out_dir.iterdir()
                   if p.is_dir() and SET_FOLDER.match(p.name) and (p / CARD_SET_FILE).is_file()
                   and p.resolve() != skip_resolved)
+
+
+GAME_MANIFEST = "kit.json"  # written by every other game system (cardgen/games/) beside its files
+
+
+@dataclass
+class GameKit:
+    """Another tabletop system's kit: `<out>/<game>/` or `<out>/<game>/<CODE>_<season>/`."""
+    folder: Path
+    relname: str  # path under OUT, e.g. "quick-cricket" or "roll-and-play/BBL_2024-25"
+    game: str
+    name: str
+    competition: str | None
+    season: str | None
+    attribution: str
+    downloads: list[Download]  # the PDFs, in the manifest's order
+    previews: list[tuple[str, str]]  # (png relpath, label) page images
+    files: list[Path]  # every file of the kit, kit.json included, for the zip
+
+    @property
+    def title(self) -> str:
+        edition = f" {self.competition} {self.season}" if self.competition and self.season else ""
+        return f"{self.name}{edition}"
+
+
+def read_game_kit(manifest: Path, out_dir: Path) -> GameKit:
+    """Read a game kit's kit.json; entries naming missing files or paths outside the kit are left out."""
+    folder = manifest.parent
+    try:
+        doc = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise SiteError(f"cannot read {manifest}: {exc}") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("files"), list) or not doc.get("name"):
+        raise SiteError(f"{manifest} is not a kit manifest (no name or files)")
+    downloads: list[Download] = []
+    previews: list[tuple[str, str]] = []
+    files: list[Path] = [manifest]
+    root = folder.resolve()
+    for entry in doc["files"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+            continue
+        path = (folder / entry["path"]).resolve()
+        if root not in path.parents or not path.is_file():
+            continue
+        rel = path.relative_to(root).as_posix()
+        label = str(entry.get("label") or rel)
+        files.append(folder / rel)
+        if entry.get("kind") == "png" or rel.lower().endswith(".png"):
+            previews.append((rel, label))
+        else:
+            downloads.append(_download(folder, folder / rel, label))
+    return GameKit(folder=folder, relname=folder.relative_to(out_dir).as_posix(),
+                   game=str(doc.get("game") or folder.name),
+                   name=str(doc["name"]), competition=doc.get("competition") or None,
+                   season=doc.get("season") or None, attribution=str(doc.get("attribution") or ""),
+                   downloads=downloads, previews=previews, files=sorted(set(files)))
+
+
+def find_game_kits(out_dir: Path, skip: Path | None = None) -> list[Path]:
+    """Every kit.json one or two folders below `out_dir` (not inside Quicket sets or the site)."""
+    skip_resolved = skip.resolve() if skip is not None else None
+    found = []
+    for manifest in sorted([*out_dir.glob(f"*/{GAME_MANIFEST}"), *out_dir.glob(f"*/*/{GAME_MANIFEST}")]):
+        parts = manifest.relative_to(out_dir).parts
+        if any(part.startswith(".") for part in parts) or SET_FOLDER.match(parts[0]):
+            continue
+        if skip_resolved is not None and (manifest.resolve().parent == skip_resolved
+                                          or skip_resolved in manifest.resolve().parents):
+            continue
+        found.append(manifest)
+    return found
