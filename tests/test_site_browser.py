@@ -137,7 +137,7 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
 
     page.goto(served)
     assert page.title().startswith("All sets")
-    _screenshot(page, "home", tmp_path)
+    _screenshot(page, "home", tmp_path, height=1300)
 
     # keyboard: the first Tab lands on the skip link, Enter takes focus to the content
     page.keyboard.press("Tab")
