@@ -461,3 +461,25 @@ def test_other_game_kits_are_published_from_their_manifests(tmp_path):
     assert ('<a href="games/roll-and-play/BBL_2024-25/index.html">'
             'Roll &amp; Play &lt;Cricket&gt; BBL 2024-25</a>') in home
     assert check_links(site).broken == []
+
+
+def test_site_option_refreshes_the_site_after_a_command(tmp_path):
+    """`with_site_option` is what gives `cardgen build` its --site flag."""
+    import click
+    from cardgen.cli import out_option
+    from cardgen.site.cli import with_site_option
+
+    @click.command()
+    @out_option
+    def fake_build(out_dir: Path) -> None:
+        make_synthetic_kit(out_dir)
+        click.echo("built")
+
+    command = with_site_option(fake_build)
+    result = CliRunner().invoke(command, ["--out", str(tmp_path / "a")])
+    assert result.exit_code == 0 and result.output == "built\n"
+    assert not (tmp_path / "a" / "site").exists()
+    result = CliRunner().invoke(command, ["--out", str(tmp_path / "b"), "--site"])
+    assert result.exit_code == 0, result.output
+    assert "site: 1 set(s) (BBL_2024-25)" in result.output
+    assert (tmp_path / "b" / "site" / "sets" / "BBL_2024-25" / "index.html").is_file()

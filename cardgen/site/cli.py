@@ -1,7 +1,9 @@
 """`cardgen site` and `cardgen serve`: publish every built set as a static download site."""
 from __future__ import annotations
 
+import functools
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -59,6 +61,31 @@ def serve(out_dir: Path, site_dir: Path | None, port: int, refresh: bool, quiet:
         pass
     finally:
         server.server_close()
+
+
+def with_site_option(command: click.Command) -> click.Command:
+    """Give a command that writes to OUT (`--out`) a `--site` flag: refresh OUT's site after it.
+
+    This is how `cardgen build --site` works without the build command knowing about the site.
+    """
+    from cardgen.site.generate import refresh_site
+    command.params.append(click.Option(["--site", "refresh_site_after"], is_flag=True,
+                                       help="Afterwards, refresh the download site in OUT/site "
+                                            "(as `cardgen site`)."))
+    run = command.callback
+    if run is None:
+        raise TypeError(f"command {command.name!r} has no callback to wrap")
+
+    @functools.wraps(run)
+    @friendly_errors
+    def run_then_refresh(*args: Any, refresh_site_after: bool = False, **kwargs: Any) -> Any:
+        result = run(*args, **kwargs)
+        if refresh_site_after:
+            _report(refresh_site(kwargs["out_dir"]))
+        return result
+
+    command.callback = run_then_refresh
+    return command
 
 
 COMMANDS = [site, serve]
