@@ -155,27 +155,31 @@ class Scorer:
         self.target = target
         self.model = model
 
-    def error(self, slots: np.ndarray) -> np.ndarray:
-        t = self.target
-        if t.kind == "striker":
-            from cardgen.calibrate.expect import delivery
+    def figures(self, slots: np.ndarray) -> dict[str, np.ndarray]:
+        """Every figure the error can weigh, for a stack of cards (depends on the model only)."""
+        from cardgen.calibrate.expect import delivery
+        if self.target.kind == "striker":
             p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit)
             faced = p @ FACED
             ns = self.model.non_striker_run_out
-            fig = {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
-                   "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
-                   "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
-                   "field_outs": (p @ F_DISMISSAL + ns) / faced}
-        else:
-            from cardgen.calibrate.expect import delivery
-            p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
-            legal = p @ LEGAL
-            fig = {"bat": p @ BAT_RUNS / legal,
-                   "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
-                   "wicket_rate": p @ BOWLER_WICKET / legal,
-                   "fours": p[..., OUT["4"]] / legal, "sixes": p[..., OUT["6"]] / legal,
-                   "dots": p @ DOTS / legal, "ones": p[..., OUT["1"]] / legal,
-                   "extras": p @ EXTRAS_BOWLER / legal, "bowled": p[..., OUT["bowled"]] / legal}
+            return {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
+                    "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
+                    "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
+                    "field_outs": (p @ F_DISMISSAL + ns) / faced}
+        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
+        legal = p @ LEGAL
+        return {"bat": p @ BAT_RUNS / legal,
+                "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
+                "wicket_rate": p @ BOWLER_WICKET / legal,
+                "fours": p[..., OUT["4"]] / legal, "sixes": p[..., OUT["6"]] / legal,
+                "dots": p @ DOTS / legal, "ones": p[..., OUT["1"]] / legal,
+                "extras": p @ EXTRAS_BOWLER / legal, "bowled": p[..., OUT["bowled"]] / legal}
+
+    def error(self, slots: np.ndarray, fig: dict[str, np.ndarray] | None = None) -> np.ndarray:
+        """Weighted error of each card; `fig`: its figures if already known (`figures(slots)`)."""
+        t = self.target
+        if fig is None:
+            fig = self.figures(slots)
         err = np.zeros(slots.shape[:-1])
         for name, w in t.weights.items():
             if not w or name not in fig:
@@ -219,37 +223,106 @@ _GRIDS: dict[str, np.ndarray] = {}
 
 _BOUNDARY_GRID = np.array([(n2, n4, n6) for n6 in range(41) for n4 in range(46) for n2 in range(41)],
                           int)
+# per boundary combination: its run content (2 n2 + 4 n4 + 6 n6) and its slots (n2 + n4 + n6)
+_BOUNDARY_RUNS = _BOUNDARY_GRID @ np.array([2, 4, 6])
+_BOUNDARY_SLOTS = _BOUNDARY_GRID.sum(axis=1)
 
 
-def _run_splits(rest: int, runs: int) -> np.ndarray:
-    """All (n0, n1, n2, n4, n6) with sum `rest` and run content n1 + 2 n2 + 4 n4 + 6 n6 = `runs`."""
-    g = _BOUNDARY_GRID
-    n1 = runs - g @ np.array([2, 4, 6])
-    n0 = rest - n1 - g.sum(axis=1)
-    ok = (n1 >= 0) & (n0 >= 0)
-    return np.column_stack([n0[ok], n1[ok], g[ok]])
+def _run_split_mask(rest: int, runs: int) -> np.ndarray:
+    """Which boundary combinations complete to a split of `rest` slots holding `runs` runs
+    (n1 = runs - their runs >= 0 and n0 = rest - n1 - their slots >= 0)."""
+    return (_BOUNDARY_RUNS <= runs) & (runs - _BOUNDARY_RUNS + _BOUNDARY_SLOTS <= rest)
+
+
+def _run_splits(rest: int, runs: int, ok: np.ndarray | None = None) -> np.ndarray:
+    """All (n0, n1, n2, n4, n6) with sum `rest` and run content n1 + 2 n2 + 4 n4 + 6 n6 = `runs`
+    (in boundary-grid order; `ok` narrows the boundary combinations further)."""
+    if ok is None:
+        ok = _run_split_mask(rest, runs)
+    g = _BOUNDARY_GRID[ok]
+    n1 = runs - _BOUNDARY_RUNS[ok]
+    n0 = rest - n1 - _BOUNDARY_SLOTS[ok]
+    return np.column_stack([n0, n1, g])
+
+
+_FEASIBLE_RUNS: dict[int, np.ndarray] = {}
+
+
+def _feasible_runs(rest: int) -> np.ndarray:
+    """feasible[R]: some split of `rest` run slots holds exactly R runs. Each boundary
+    combination that fits reaches every R from its own runs (the rest dots) to its runs plus the
+    slots left (the rest singles)."""
+    if rest not in _FEASIBLE_RUNS:
+        fits = _BOUNDARY_SLOTS <= rest
+        lo = _BOUNDARY_RUNS[fits]
+        hi = lo + rest - _BOUNDARY_SLOTS[fits]
+        top = int(hi.max())
+        cover = np.zeros(top + 2, int)
+        np.add.at(cover, lo, 1)
+        np.add.at(cover, hi + 1, -1)
+        _FEASIBLE_RUNS[rest] = np.cumsum(cover)[:top + 1] > 0
+    return _FEASIBLE_RUNS[rest]
 
 
 def _nearest_feasible_runs(rest: int, r_star: float) -> int:
     """Whole run content nearest r_star that `rest` run slots can hold (ties: the lower)."""
     top = 6 * min(rest, 40) + 4 * min(max(rest - 40, 0), 45) + 2 * min(max(rest - 85, 0), 40) \
         + max(rest - 125, 0)
+    feasible = _feasible_runs(rest)
+
+    def holds(cand: int) -> bool:
+        return 0 <= cand <= top and cand < len(feasible) and bool(feasible[cand])
+
     r = int(np.clip(np.floor(r_star + 0.5), 0, top))
     for delta in range(0, top + 1):
         for cand in (r - delta, r + delta):
-            if 0 <= cand <= top and len(_run_splits(rest, cand)):
+            if holds(cand):
                 return cand
     return 0
 
 
 def _subset_error(target: Target, model: LeagueModel, slots: np.ndarray, terms: tuple[str, ...],
-                  prior: bool) -> np.ndarray:
+                  prior: bool, fig: dict[str, np.ndarray] | None = None) -> np.ndarray:
     t = Target(target.kind, target.figures, {k: v for k, v in target.weights.items() if k in terms},
                target.scales, target.slot_prior if prior else {})
-    return Scorer(t, model).error(slots)
+    return Scorer(t, model).error(slots, fig)
+
+
+# The stage-1 candidates and their figures depend only on the league model (and, for bowlers, on
+# the F window), not on the player: computed once per model and shared by every card solved
+# against it (the same arrays through the same code, so the figures are the same to the bit).
+_MODEL_CACHE: dict[tuple, dict] = {}
+_MODEL_CACHE_SIZE = 2
+
+
+def _model_cache(model: LeagueModel) -> dict:
+    key = (np.asarray(model.a, float).tobytes(), np.asarray(model.mean_bowler, float).tobytes(),
+           np.asarray(model.mean_striker, float).tobytes(), bool(model.free_hit))
+    if key not in _MODEL_CACHE:
+        while len(_MODEL_CACHE) >= _MODEL_CACHE_SIZE:
+            del _MODEL_CACHE[next(iter(_MODEL_CACHE))]
+        _MODEL_CACHE[key] = {}
+    return _MODEL_CACHE[key]
+
+
+def _candidates(model: LeagueModel, kind: str, key: tuple, make) -> tuple[np.ndarray, dict]:
+    """Candidate cards `make()` and their figures against `model`, cached under `key`."""
+    cache = _model_cache(model)
+    if key not in cache:
+        cards = make()
+        cache[key] = (cards, Scorer(Target(kind, {}), model).figures(cards))
+    return cache[key]
 
 
 BOWLER_F_SLACK = 5
+
+
+def _f_only_cards() -> np.ndarray:
+    """Bowler cards with F = 0..MAX_F and the rest dots (to place F on the extras alone)."""
+    f_only = np.zeros((MAX_F + 1, len(CARD_RESULTS)))
+    f_only[:, CARD_INDEX["F"]] = np.arange(MAX_F + 1)
+    f_only[:, CARD_INDEX["0"]] = SLOTS - np.arange(MAX_F + 1)
+    return f_only
 
 
 def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
@@ -257,21 +330,24 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
     kind = target.kind
     if kind not in _GRIDS:
         _GRIDS[kind] = _stage1_grid(kind)
-    grid = _GRIDS[kind]
+    full_grid = _GRIDS[kind]
     if kind == "bowler":
         # A bowler's F slots are the only source of his wides and no-balls (part of his economy
         # and of the league's extras), so F is set first, to his extras, and may then move by
         # BOWLER_F_SLACK slots to fine-tune his wicket rate with B and W.
-        f_only = np.zeros((MAX_F + 1, len(CARD_RESULTS)))
-        f_only[:, CARD_INDEX["F"]] = np.arange(MAX_F + 1)
-        f_only[:, CARD_INDEX["0"]] = SLOTS - np.arange(MAX_F + 1)
-        f_best = int(np.argmin(_subset_error(target, model, f_only, ("extras",), prior=False)))
+        f_only, f_fig = _candidates(model, kind, ("f_only",), _f_only_cards)
+        f_best = int(np.argmin(_subset_error(target, model, f_only, ("extras",), prior=False,
+                                             fig=f_fig)))
         slack = BOWLER_F_SLACK
         floor = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
         if target.figures["wicket_rate"] < floor:
             slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
-        grid = grid[np.abs(grid[:, CARD_INDEX["F"]] - f_best) <= slack]
-    err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True)
+        grid, fig = _candidates(
+            model, kind, ("grid", f_best, slack),
+            lambda: full_grid[np.abs(full_grid[:, CARD_INDEX["F"]] - f_best) <= slack])
+    else:
+        grid, fig = _candidates(model, kind, ("grid",), lambda: full_grid)
+    err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True, fig=fig)
     base = grid[int(np.argmin(err))].copy()
     rest = int(base[CARD_INDEX["0"]])
     # stage 2: run content to the nearest whole run-slot
