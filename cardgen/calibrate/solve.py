@@ -308,6 +308,7 @@ def _model_cache(model: LeagueModel) -> dict:
 def _candidates(model: LeagueModel, kind: str, key: tuple, make) -> tuple[np.ndarray, dict]:
     """Candidate cards `make()` and their figures against `model`, cached under `key`."""
     cache = _model_cache(model)
+    key = (kind, *key)
     if key not in cache:
         cards = make()
         cache[key] = (cards, Scorer(Target(kind, {}), model).figures(cards))
@@ -315,6 +316,21 @@ def _candidates(model: LeagueModel, kind: str, key: tuple, make) -> tuple[np.nda
 
 
 BOWLER_F_SLACK = 5
+
+
+# A minimum is "clear" when the runner-up is further away than any rounding of the figures
+# could move it (figures agree to ~1e-15 relative; errors reach the 1e3s): argmin is then the same
+# whichever way the figures were summed.
+CLEAR_MARGIN = 1e-9
+
+
+def _clear_minimum(err: np.ndarray) -> bool:
+    if len(err) < 2:
+        return True
+    if not np.isfinite(err).all():
+        return False
+    lowest, runner_up = np.partition(err, 1)[:2]
+    return bool(runner_up - lowest > CLEAR_MARGIN * (1.0 + abs(lowest)))
 
 
 def _f_only_cards() -> np.ndarray:
@@ -342,12 +358,19 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         floor = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
         if target.figures["wicket_rate"] < floor:
             slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
-        grid, fig = _candidates(
-            model, kind, ("grid", f_best, slack),
-            lambda: full_grid[np.abs(full_grid[:, CARD_INDEX["F"]] - f_best) <= slack])
+        window = np.flatnonzero(np.abs(full_grid[:, CARD_INDEX["F"]] - f_best) <= slack)
+        full_grid, full_fig = _candidates(model, kind, ("grid",), lambda: full_grid)
+        grid = full_grid[window]
+        err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True,
+                            fig={k: v[window] for k, v in full_fig.items()})
+        if not _clear_minimum(err):
+            # BLAS may round a row differently inside a bigger stack (by an ulp or so); only a
+            # near-tie could notice, and then the window's own figures decide, as they always did
+            grid, fig = _candidates(model, kind, ("grid", f_best, slack), lambda: grid)
+            err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True, fig=fig)
     else:
         grid, fig = _candidates(model, kind, ("grid",), lambda: full_grid)
-    err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True, fig=fig)
+        err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True, fig=fig)
     base = grid[int(np.argmin(err))].copy()
     rest = int(base[CARD_INDEX["0"]])
     # stage 2: run content to the nearest whole run-slot
