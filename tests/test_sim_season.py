@@ -63,7 +63,9 @@ def test_season_replay_first_innings_total(real_sets, code):
     # the ladder accounts for every simulated match
     table = ladder(stats, rep)
     n_fix = len(stats.matches)
-    assert table["sim_won"].sum() + table["sim_tied"].sum() / 2 == pytest.approx(n_fix, abs=0.01)
+    # the ladder rounds wins per team to 0.01 and ties to 0.001: allow each team's rounding
+    rounding = len(table) * (0.005 + 0.0005)
+    assert table["sim_won"].sum() + table["sim_tied"].sum() / 2 == pytest.approx(n_fix, abs=rounding)
     assert sorted(table["sim_rank"]) == list(range(1, len(table) + 1))
 
 
