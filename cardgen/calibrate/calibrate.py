@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from cardgen.calibrate.expect import LeagueModel, card_matrix, fielding_vector
+from cardgen.calibrate.expect import FieldingSkill, LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
                                        with_bowled_cells)
 from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
 from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
-from cardgen.calibrate.ratings import Ratings, compute_ratings
+from cardgen.calibrate.ratings import RatingScales, Ratings, compute_ratings
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
 
@@ -251,8 +251,10 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
     cells = layout(plan.counts)
     wide_share = max(ev["wide"], 1.0)
 
-    def rates(ratings: Ratings) -> tuple[float, float]:
-        v = fv(cells, ratings.skill())
+    scales = RatingScales(stats.fielding)
+
+    def rates(skill: FieldingSkill) -> tuple[float, float]:
+        v = fv(cells, skill)
         per_wide = 1.0 / v[OUT["wide"]]
         ro = (v[OUT["run_out_striker"]] + v[OUT["run_out_non_striker"]]) * per_wide
         return ro, v[OUT["stumped"]] * per_wide
@@ -264,8 +266,7 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
         lo, hi = 1.0, 20.0
         for _ in range(30):
             mid = (lo + hi) / 2
-            r = compute_ratings(stats.fielding, **{which: mid})
-            got = rates(r)[0 if which == "run_out_mean" else 1]
+            got = rates(scales.skill(**{which: mid}))[0 if which == "run_out_mean" else 1]
             if got < want:
                 lo = mid
             else:

@@ -112,3 +112,47 @@ def skill_from_card_set(card_set: dict) -> FieldingSkill:
     k = [c["player"]["keeper"] for c in keepers] or [10]
     kro = [c["player"].get("run_out", 10) for c in keepers] or [10]
     return FieldingSkill.from_ratings(catch, ro, k, kro)
+
+
+class RatingScales:
+    """`compute_ratings(fielding, run_out_mean=..., keeper_mean=...).skill()` for many means, as
+    the chart's RO and keeper scales are solved by bisection: the shrunk rates are computed once
+    and each mean's integer ratings at most once, on plain arrays (the same numbers through the
+    same arithmetic, so the skill is the same to the bit)."""
+
+    def __init__(self, fielding: pd.DataFrame, catch_mean: float = CATCH_MEAN) -> None:
+        f = fielding[fielding["matches"] > 0].reset_index(drop=True)
+        self.matches = f["matches"].to_numpy(float)
+        self.kept = f["matches_kept"].to_numpy(float)
+        self.is_keeper = self.kept > 0
+        self.catch_rate = shrunk_rate(f["catches"], self.matches)
+        self.run_out_rate = shrunk_rate(f["run_outs"], self.matches)
+        self.stumping_rate = (shrunk_rate(f.loc[self.is_keeper, "stumpings"],
+                                          self.kept[self.is_keeper])
+                              if self.is_keeper.any() else None)
+        self.catch = ratings_for_mean(self.catch_rate, self.matches, catch_mean)
+        self._run_out: dict[float, np.ndarray] = {}
+        self._keeper: dict[float, np.ndarray] = {}
+
+    def run_out(self, mean: float) -> np.ndarray:
+        if mean not in self._run_out:
+            self._run_out[mean] = ratings_for_mean(self.run_out_rate, self.matches, mean)
+        return self._run_out[mean]
+
+    def keeper(self, mean: float) -> np.ndarray:
+        """Keepers' ratings (in fielding-table order of the keepers)."""
+        if mean not in self._keeper:
+            self._keeper[mean] = ratings_for_mean(self.stumping_rate, self.kept[self.is_keeper],
+                                                  mean)
+        return self._keeper[mean]
+
+    def skill(self, run_out_mean: float = RUN_OUT_MEAN,
+              keeper_mean: float = KEEPER_MEAN) -> FieldingSkill:
+        run_out = self.run_out(run_out_mean)
+        if not self.is_keeper.any():  # nobody identified as keeper: an average one
+            k, kro, kw = [KEEPER_MEAN], [RUN_OUT_MEAN], None
+        else:
+            k = self.keeper(keeper_mean).astype(float)
+            kro, kw = run_out[self.is_keeper], self.kept[self.is_keeper]
+        return FieldingSkill.from_ratings(self.catch, run_out, k, kro,
+                                          fielder_weights=self.matches, keeper_weights=kw)
