@@ -283,16 +283,43 @@ def calibrate(stats: SeasonStats) -> Calibration:
     """Calibrate a season. A quick pilot (continuous cards only) measures how much the players
     out of reach inflate the league's dismissals; the chart plan then counts LBWs (and the
     run-out and stumping cells) against that inflated total, so their shares hold."""
-    pilot = _calibrate(stats, plan_counts(stats.league), pilot=True)
+    pilot_plan = plan_counts(stats.league)
+    pilot = _start(stats, pilot_plan)
     kinds = stats.league["dismissal_kinds"]
     real = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
                                          "lbw", "run out", "stumped")) / stats.league["legal_balls"]
     modelled = pilot.model.league()["dismissals_per_ball"]
     factor = modelled / real if real > 0 else 1.0
-    return _calibrate(stats, plan_counts(stats.league, dismissal_factor=factor))
+    plan = plan_counts(stats.league, dismissal_factor=factor)
+    # Everything up to the end of the continuous rounds depends on the plan only through its
+    # cell counts: when the inflated total leaves them unchanged, the main pass starts where the
+    # pilot ended (the very same numbers) instead of recomputing them.
+    return _calibrate(stats, plan, start=pilot if plan.counts == pilot_plan.counts else None)
 
 
-def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False) -> Calibration:
+@dataclass
+class _Start:
+    """A pass after its continuous rounds: chart, fits (targets set up) and league model."""
+    ratings: Ratings
+    cells: list[list[str]]
+    a: np.ndarray
+    strikers: list[CardFit]
+    bowlers: list[CardFit]
+    bowler_rates: dict[str, float]
+    model: LeagueModel
+
+
+def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: LeagueModel,
+                       rounds: int) -> LeagueModel:
+    for i in range(rounds):
+        s_cards = [continuous_card(f.target, model) for f in strikers]
+        model = LeagueModel(model.a, model.mean_bowler, _weighted_mean(strikers, s_cards))
+        b_cards = [continuous_card(f.target, model) for f in bowlers]
+        model = LeagueModel(model.a, _weighted_mean(bowlers, b_cards), model.mean_striker)
+    return model
+
+
+def _start(stats: SeasonStats, plan: ChartPlan) -> _Start:
     ratings, plan, cells = build_chart(stats, plan=plan)
     a = card_matrix(fielding_vector(cells, ratings.skill()))
     ls, lb = league_striker_rates(stats.league), league_bowler_rates(stats.league)
@@ -312,17 +339,22 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False) -> Cali
     f_seed = float(model.mean_striker[CARD_INDEX["F"]])
     for f in strikers if STRIKER_F_PRIOR_WEIGHT else ():
         f.target.slot_prior["F"] = (f_seed, STRIKER_F_PRIOR_WEIGHT / STRIKER_F_PRIOR_SCALE)
-    def continuous_rounds(model: LeagueModel, rounds: int) -> LeagueModel:
-        for i in range(rounds):
-            s_cards = [continuous_card(f.target, model) for f in strikers]
-            model = LeagueModel(model.a, model.mean_bowler, _weighted_mean(strikers, s_cards))
-            b_cards = [continuous_card(f.target, model) for f in bowlers]
-            model = LeagueModel(model.a, _weighted_mean(bowlers, b_cards), model.mean_striker)
-        return model
+    model = _continuous_rounds(strikers, bowlers, model, FIXED_POINT_ROUNDS)
+    return _Start(ratings, cells, a, strikers, bowlers, lb, model)
 
-    model = continuous_rounds(model, FIXED_POINT_ROUNDS)
+
+def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
+               start: _Start | None = None) -> Calibration:
+    """One pass with chart plan `plan` (`start`: its first part, if already computed)."""
+    start = start or _start(stats, plan)
+    ratings, cells, a = start.ratings, start.cells, start.a
+    strikers, bowlers, lb, model = start.strikers, start.bowlers, start.bowler_rates, start.model
     if pilot:
         return Calibration(stats, ratings, plan, cells, model, strikers, bowlers)
+
+    def continuous_rounds(model: LeagueModel, rounds: int) -> LeagueModel:
+        return _continuous_rounds(strikers, bowlers, model, rounds)
+
     # bowled dismissals the cards cannot carry go to the chart (see fielding.with_bowled_cells).
     # Feasible bowlers answer a bowled cell by dropping B, so a cell gains less than its face
     # value; the gain measured on the first step scales the second.
