@@ -155,25 +155,33 @@ class Scorer:
         self.target = target
         self.model = model
 
-    def figures(self, slots: np.ndarray) -> dict[str, np.ndarray]:
-        """Every figure the error can weigh, for a stack of cards (depends on the model only)."""
+    def figures(self, slots: np.ndarray,
+                names: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
+        """The figures the error can weigh (all, or `names`), for a stack of cards; they depend
+        on the model only."""
         from cardgen.calibrate.expect import delivery
         if self.target.kind == "striker":
             p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit)
             faced = p @ FACED
             ns = self.model.non_striker_run_out
-            return {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
-                    "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
-                    "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
-                    "field_outs": (p @ F_DISMISSAL + ns) / faced}
-        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
-        legal = p @ LEGAL
-        return {"bat": p @ BAT_RUNS / legal,
-                "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
-                "wicket_rate": p @ BOWLER_WICKET / legal,
-                "fours": p[..., OUT["4"]] / legal, "sixes": p[..., OUT["6"]] / legal,
-                "dots": p @ DOTS / legal, "ones": p[..., OUT["1"]] / legal,
-                "extras": p @ EXTRAS_BOWLER / legal, "bowled": p[..., OUT["bowled"]] / legal}
+            make = {"runs": lambda: p @ BAT_RUNS / faced,
+                    "dismissal_rate": lambda: (p @ STRIKER_OUT + ns) / faced,
+                    "fours": lambda: p[..., OUT["4"]] / faced,
+                    "sixes": lambda: p[..., OUT["6"]] / faced,
+                    "dots": lambda: p @ DOTS / faced, "ones": lambda: p[..., OUT["1"]] / faced,
+                    "field_outs": lambda: (p @ F_DISMISSAL + ns) / faced}
+        else:
+            p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
+            legal = p @ LEGAL
+            make = {"bat": lambda: p @ BAT_RUNS / legal,
+                    "conceded": lambda: p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
+                    "wicket_rate": lambda: p @ BOWLER_WICKET / legal,
+                    "fours": lambda: p[..., OUT["4"]] / legal,
+                    "sixes": lambda: p[..., OUT["6"]] / legal,
+                    "dots": lambda: p @ DOTS / legal, "ones": lambda: p[..., OUT["1"]] / legal,
+                    "extras": lambda: p @ EXTRAS_BOWLER / legal,
+                    "bowled": lambda: p[..., OUT["bowled"]] / legal}
+        return {k: f() for k, f in make.items() if names is None or k in names}
 
     def error(self, slots: np.ndarray, fig: dict[str, np.ndarray] | None = None) -> np.ndarray:
         """Weighted error of each card; `fig`: its figures if already known (`figures(slots)`)."""
@@ -245,6 +253,36 @@ def _run_splits(rest: int, runs: int, ok: np.ndarray | None = None) -> np.ndarra
     return np.column_stack([n0, n1, g])
 
 
+SHAPE_WINDOW = (99, 99, 8, 6, 6)  # RUN_RESULTS slots this far from the continuous card at most
+_BOUNDARY_BOX = (41, 46, 41)      # _BOUNDARY_GRID as a box: n6 x n4 x n2 (n2 fastest)
+_BOUNDARY_INDEX = np.arange(len(_BOUNDARY_GRID)).reshape(_BOUNDARY_BOX)
+
+
+def _near_run_splits(rest: int, runs: int, x: np.ndarray) -> np.ndarray:
+    """`_run_splits(rest, runs)` restricted to splits within SHAPE_WINDOW of the continuous card
+    `x` (same order). Only the box of boundary combinations around x is tested, with the very
+    comparisons of the full test, so the rows are the same."""
+    lo_hi: list[tuple[int, int]] = []
+    if not np.isfinite(x).all():
+        return np.zeros((0, len(RUN_RESULTS)), int)
+    for r, half, size in zip(("6", "4", "2"), SHAPE_WINDOW[:1:-1], _BOUNDARY_BOX):
+        centre = float(x[CARD_INDEX[r]])
+        lo_hi.append((max(int(np.floor(centre - half)) - 1, 0),
+                      min(int(np.ceil(centre + half)) + 2, size)))
+    if any(lo >= hi for lo, hi in lo_hi):
+        return np.zeros((0, len(RUN_RESULTS)), int)
+    idx = _BOUNDARY_INDEX[lo_hi[0][0]:lo_hi[0][1], lo_hi[1][0]:lo_hi[1][1], lo_hi[2][0]:lo_hi[2][1]].ravel()
+    b_runs, b_slots = _BOUNDARY_RUNS[idx], _BOUNDARY_SLOTS[idx]
+    idx = idx[(b_runs <= runs) & (runs - b_runs + b_slots <= rest)]
+    n1 = runs - _BOUNDARY_RUNS[idx]
+    n0 = rest - n1 - _BOUNDARY_SLOTS[idx]
+    chosen = np.column_stack([n0, n1, _BOUNDARY_GRID[idx]])
+    near = np.ones(len(chosen), bool)
+    for j, (r, half) in enumerate(zip(RUN_RESULTS, SHAPE_WINDOW)):
+        near &= np.abs(chosen[:, j] - x[CARD_INDEX[r]]) <= half
+    return chosen[near]
+
+
 _FEASIBLE_RUNS: dict[int, np.ndarray] = {}
 
 
@@ -305,13 +343,15 @@ def _model_cache(model: LeagueModel) -> dict:
     return _MODEL_CACHE[key]
 
 
-def _candidates(model: LeagueModel, kind: str, key: tuple, make) -> tuple[np.ndarray, dict]:
-    """Candidate cards `make()` and their figures against `model`, cached under `key`."""
+def _candidates(model: LeagueModel, kind: str, key: tuple, make,
+                names: tuple[str, ...] | None = None) -> tuple[np.ndarray, dict]:
+    """Candidate cards `make()` and their figures (all, or `names`) against `model`, cached
+    under `key`."""
     cache = _model_cache(model)
     key = (kind, *key)
     if key not in cache:
         cards = make()
-        cache[key] = (cards, Scorer(Target(kind, {}), model).figures(cards))
+        cache[key] = (cards, Scorer(Target(kind, {}), model).figures(cards, names))
     return cache[key]
 
 
@@ -331,6 +371,17 @@ def _clear_minimum(err: np.ndarray) -> bool:
         return False
     lowest, runner_up = np.partition(err, 1)[:2]
     return bool(runner_up - lowest > CLEAR_MARGIN * (1.0 + abs(lowest)))
+
+
+_F_WINDOWS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _f_window(grid: np.ndarray, f_best: int, slack: int) -> np.ndarray:
+    """Rows of the bowler grid with |F - f_best| <= slack (in grid order)."""
+    if (f_best, slack) not in _F_WINDOWS:
+        _F_WINDOWS[f_best, slack] = np.flatnonzero(
+            np.abs(grid[:, CARD_INDEX["F"]] - f_best) <= slack)
+    return _F_WINDOWS[f_best, slack]
 
 
 def _f_only_cards() -> np.ndarray:
@@ -358,20 +409,24 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         floor = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
         if target.figures["wicket_rate"] < floor:
             slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
-        window = np.flatnonzero(np.abs(full_grid[:, CARD_INDEX["F"]] - f_best) <= slack)
-        full_grid, full_fig = _candidates(model, kind, ("grid",), lambda: full_grid)
-        grid = full_grid[window]
-        err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True,
-                            fig={k: v[window] for k, v in full_fig.items()})
-        if not _clear_minimum(err):
+        window = _f_window(full_grid, f_best, slack)
+        terms = STAGE1_TERMS[kind]
+        full_grid, full_fig = _candidates(model, kind, ("grid",), lambda: full_grid, terms)
+        err = _subset_error(target, model, full_grid[window], terms, prior=True,
+                            fig={k: full_fig[k][window] for k in terms})
+        if _clear_minimum(err):
+            base = full_grid[window[int(np.argmin(err))]].copy()
+        else:
             # BLAS may round a row differently inside a bigger stack (by an ulp or so); only a
             # near-tie could notice, and then the window's own figures decide, as they always did
-            grid, fig = _candidates(model, kind, ("grid", f_best, slack), lambda: grid)
-            err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True, fig=fig)
+            grid, fig = _candidates(model, kind, ("grid", f_best, slack),
+                                    lambda: full_grid[window])
+            err = _subset_error(target, model, grid, terms, prior=True, fig=fig)
+            base = grid[int(np.argmin(err))].copy()
     else:
         grid, fig = _candidates(model, kind, ("grid",), lambda: full_grid)
         err = _subset_error(target, model, grid, STAGE1_TERMS[kind], prior=True, fig=fig)
-    base = grid[int(np.argmin(err))].copy()
+        base = grid[int(np.argmin(err))].copy()
     rest = int(base[CARD_INDEX["0"]])
     # stage 2: run content to the nearest whole run-slot
     if kind == "striker":
@@ -387,15 +442,12 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         goal = target.figures["conceded"]
         r_star = 2 * SLOTS * (goal * per - p @ (BAT_RUNS + CHARGED_TO_BOWLER))
     r_int = _nearest_feasible_runs(rest, r_star)
-    chosen = _run_splits(rest, r_int)
     # shape search near the continuous card (any split has the same runs, so this window cannot
-    # change the runs, only how they are made up)
+    # change the runs, only how they are made up); all splits if none is near
     x = continuous_card(target, model)
-    near = np.ones(len(chosen), bool)
-    for j, (r, half) in enumerate(zip(RUN_RESULTS, (99, 99, 8, 6, 6))):
-        near &= np.abs(chosen[:, j] - x[CARD_INDEX[r]]) <= half
-    if near.any():
-        chosen = chosen[near]
+    chosen = _near_run_splits(rest, r_int, x)
+    if not len(chosen):
+        chosen = _run_splits(rest, r_int)
     cards = np.repeat(base[None, :], len(chosen), axis=0)
     for j, r in enumerate(RUN_RESULTS):
         cards[:, CARD_INDEX[r]] = chosen[:, j]
