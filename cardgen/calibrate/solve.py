@@ -92,14 +92,25 @@ def _ratio_terms(kind: str, model: LeagueModel) -> dict[str, tuple[np.ndarray, n
 CONTINUOUS_EXTRAS_BOOST = 50.0
 
 
+def _continuous_setup(model: LeagueModel, kind: str) -> tuple:
+    """What `continuous_card` needs from the model, once per model and kind: d p / d slot, the
+    opponent's half of the delivery, the ratio terms and the slot bounds."""
+    cache = _model_cache(model)
+    if ("continuous", kind) not in cache:
+        opponent = model.mean_bowler if kind == "striker" else model.mean_striker
+        allowed = STRIKER_RESULTS if kind == "striker" else BOWLER_RESULTS
+        half = model.a / (2 * SLOTS)  # d p / d slot
+        const = opponent @ half        # opponent's half of the delivery
+        ub = np.array([SLOTS if r in allowed else 1e-9 for r in CARD_RESULTS], float)
+        cache["continuous", kind] = (half, const, _ratio_terms(kind, model), ub)
+    return cache["continuous", kind]
+
+
 def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     """Bounded least-squares card (real-valued slots >= 0 summing to 100)."""
-    opponent = model.mean_bowler if target.kind == "striker" else model.mean_striker
-    allowed = STRIKER_RESULTS if target.kind == "striker" else BOWLER_RESULTS
-    half = model.a / (2 * SLOTS)  # d p / d slot
-    const = opponent @ half        # opponent's half of the delivery
+    half, const, terms, ub = _continuous_setup(model, target.kind)
     rows, rhs = [], []
-    for name, (num, den, extra) in _ratio_terms(target.kind, model).items():
+    for name, (num, den, extra) in terms.items():
         w = target.weights.get(name, 0.0)
         if target.kind == "bowler" and name == "extras":
             w *= CONTINUOUS_EXTRAS_BOOST  # as the exact solve does: F follows the extras first
@@ -118,7 +129,6 @@ def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     big = 1e4
     rows.append(big * np.ones(len(CARD_RESULTS)))
     rhs.append(big * SLOTS)
-    ub = np.array([SLOTS if r in allowed else 1e-9 for r in CARD_RESULTS], float)
     m, y = np.array(rows), np.array(rhs)
     first = lsq_linear(m, y, bounds=(np.zeros(len(ub)), ub), method="bvls").x
     n_terms = len(rows) - 1
