@@ -51,8 +51,9 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
     teams = sorted(set(stats.lineups["team"]) | set(stats.batting["team"]) | set(stats.bowling["team"]))
     shorts = short_names(teams)
     sheets = team_sheets(stats.lineups, stats.bowling)
-    bowl = stats.bowling.set_index(["player_id", "team"])
-    bat = stats.batting.set_index(["player_id", "team"])
+    # rows by (player, team) as plain dicts: label lookups in a loop are slow in pandas
+    bowl = {(r["player_id"], r["team"]): r for r in stats.bowling.to_dict("records")}
+    bat = {(r["player_id"], r["team"]): r for r in stats.batting.to_dict("records")}
     kept = {(r.player_id, r.team) for r in stats.fielding.itertuples() if r.matches_kept > 0}
     names = {}
     for df in (stats.batting, stats.bowling, stats.fielding):
@@ -62,8 +63,8 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
 
     def player_block(pid: str, team: str) -> dict:
         a = attrs.get(pid)
-        b = bowl.loc[(pid, team)] if (pid, team) in bowl.index else None
-        s = bat.loc[(pid, team)] if (pid, team) in bat.index else None
+        b = bowl.get((pid, team))
+        s = bat.get((pid, team))
         pos = positions.get((pid, team), 12)
         rating = ratings.get((pid, team), {"catch": 1, "run_out": 1, "keeper": None})
         block = {
@@ -88,7 +89,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
 
     cards = []
     for fit in cal.strikers:
-        s = bat.loc[(fit.player_id, fit.team)]
+        s = bat[(fit.player_id, fit.team)]
         exp = model.striker(fit.slots.astype(float))
         card = {
             "player": player_block(fit.player_id, fit.team), "team": fit.team,
@@ -108,7 +109,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
         }
         cards.append(card)
     for fit in cal.bowlers:
-        b = bowl.loc[(fit.player_id, fit.team)]
+        b = bowl[(fit.player_id, fit.team)]
         exp = model.bowler(fit.slots.astype(float))
         card = {
             "player": player_block(fit.player_id, fit.team), "team": fit.team,

@@ -142,8 +142,7 @@ def team_sheets(lineups: pd.DataFrame, bowling: pd.DataFrame) -> dict[str, dict]
 
 def usual_positions(lineups: pd.DataFrame) -> dict[tuple[str, str], int]:
     """Median batting position per (player, team) over the innings he batted; 12+ if he never did."""
-    out: dict[tuple[str, str], int] = {}
-    for (pid, team), g in lineups.groupby(["player_id", "team"]):
-        batted = g[g["batted"]]
-        out[(pid, team)] = int(np.floor(batted["batting_position"].median())) if len(batted) else 12
-    return out
+    batted = lineups[lineups["batted"]].groupby(["player_id", "team"])["batting_position"].median()
+    medians = {key: int(np.floor(m)) for key, m in batted.items()}
+    return {key: medians.get(key, 12)
+            for key in lineups.groupby(["player_id", "team"]).groups}
