@@ -369,9 +369,25 @@ BOWLER_F_SLACK = 5
 
 
 # A minimum is "clear" when the runner-up is further away than any rounding of the figures
-# could move it (figures agree to ~1e-15 relative; errors reach the 1e3s): argmin is then the same
-# whichever way the figures were summed.
-CLEAR_MARGIN = 1e-9
+# could move it (figures agree to a few ulps, ~1e-15 relative, so an error term moves by < 1e-10
+# even at the largest weight): argmin is then the same whichever way the figures were summed.
+CLEAR_MARGIN = 1e-7
+
+
+_GRID_PROJECTIONS = np.column_stack([LEGAL, BOWLER_WICKET, EXTRAS_BOWLER, _indicator("bowled"),
+                                     _indicator("no_ball"), _indicator("wide")])
+
+
+def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, np.ndarray]:
+    """The bowler stage-1 figures (wicket rate, extras, bowled) of many cards, by projecting
+    the delivery straight onto what they need: equal to `Scorer.figures` up to rounding (the
+    free hit voids bowled/caught/lbw/stumped only, so it scales the wickets by 1 - q and leaves
+    legal balls and extras alone). Used only where `_clear_minimum` guards the choice."""
+    per_card = 0.5 * (cards + np.asarray(model.mean_striker, float)) / SLOTS
+    legal, wickets, extras, bowled, no_ball, wide = (per_card @ (model.a @ _GRID_PROJECTIONS)).T
+    kept = 1.0 - no_ball / (1.0 - wide) if model.free_hit else 1.0  # not on a free hit
+    return {"wicket_rate": wickets * kept / legal, "extras": extras / legal,
+            "bowled": bowled * kept / legal}
 
 
 def _clear_minimum(err: np.ndarray) -> bool:
@@ -421,7 +437,10 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
             slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
         window = _f_window(full_grid, f_best, slack)
         terms = STAGE1_TERMS[kind]
-        full_grid, full_fig = _candidates(model, kind, ("grid",), lambda: full_grid, terms)
+        cache = _model_cache(model)
+        if "stage1 bowler figures" not in cache:
+            cache["stage1 bowler figures"] = _stage1_bowler_figures(model, full_grid)
+        full_fig = cache["stage1 bowler figures"]
         err = _subset_error(target, model, full_grid[window], terms, prior=True,
                             fig={k: full_fig[k][window] for k in terms})
         if _clear_minimum(err):
