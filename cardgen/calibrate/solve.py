@@ -483,8 +483,10 @@ def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, n
     the delivery straight onto what they need: equal to `Scorer.figures` up to rounding (the
     free hit voids bowled/caught/lbw/stumped only, so it scales the wickets by 1 - q and leaves
     legal balls and extras alone). Used only where `_clear_minimum` guards the choice."""
-    per_card = 0.5 * (cards + np.asarray(model.mean_striker, float)) / SLOTS
-    legal, wickets, extras, bowled, no_ball, wide = (per_card @ (model.a @ _GRID_PROJECTIONS)).T
+    projections = model.a @ _GRID_PROJECTIONS
+    opponent = np.asarray(model.mean_striker, float) @ projections
+    legal, wickets, extras, bowled, no_ball, wide = \
+        (0.5 / SLOTS * (cards @ projections + opponent)).T
     kept = 1.0 - no_ball / (1.0 - wide) if model.free_hit else 1.0  # not on a free hit
     return {"wicket_rate": wickets * kept / legal, "extras": extras / legal,
             "bowled": bowled * kept / legal}
@@ -541,7 +543,9 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         if "stage1 bowler figures" not in cache:
             cache["stage1 bowler figures"] = _stage1_bowler_figures(model, full_grid)
         full_fig = cache["stage1 bowler figures"]
-        err = _subset_error(target, model, full_grid[window], terms, prior=True,
+        # the candidates' slots matter only to a slot prior (bowlers have none): not gathered
+        rows = full_grid[window] if target.slot_prior else np.empty((len(window), 0))
+        err = _subset_error(target, model, rows, terms, prior=True,
                             fig={k: full_fig[k][window] for k in terms})
         if _clear_minimum(err):
             base = full_grid[window[int(np.argmin(err))]].copy()
