@@ -370,27 +370,20 @@ _BOUNDARY_INDEX = np.arange(len(_BOUNDARY_GRID)).reshape(_BOUNDARY_BOX)
 
 def _near_run_splits(rest: int, runs: int, x: np.ndarray) -> np.ndarray:
     """`_run_splits(rest, runs)` restricted to splits within SHAPE_WINDOW of the continuous card
-    `x` (same order). Only the box of boundary combinations around x is tested, with the very
-    comparisons of the full test, so the rows are the same."""
-    lo_hi: list[tuple[int, int]] = []
+    `x` (same rows, same order): the window is cut out of the boundary box axis by axis, and
+    every test is the very comparison the full search makes."""
     if not np.isfinite(x).all():
         return np.zeros((0, len(RUN_RESULTS)), int)
+    axes = []
     for r, half, size in zip(("6", "4", "2"), SHAPE_WINDOW[:1:-1], _BOUNDARY_BOX):
-        centre = float(x[CARD_INDEX[r]])
-        lo_hi.append((max(int(np.floor(centre - half)) - 1, 0),
-                      min(int(np.ceil(centre + half)) + 2, size)))
-    if any(lo >= hi for lo, hi in lo_hi):
-        return np.zeros((0, len(RUN_RESULTS)), int)
-    idx = _BOUNDARY_INDEX[lo_hi[0][0]:lo_hi[0][1], lo_hi[1][0]:lo_hi[1][1], lo_hi[2][0]:lo_hi[2][1]].ravel()
-    b_runs, b_slots = _BOUNDARY_RUNS[idx], _BOUNDARY_SLOTS[idx]
-    idx = idx[(b_runs <= runs) & (runs - b_runs + b_slots <= rest)]
+        values = np.arange(size)
+        axes.append(values[np.abs(values - x[CARD_INDEX[r]]) <= half])
+    idx = _BOUNDARY_INDEX[np.ix_(*axes)].ravel()
     n1 = runs - _BOUNDARY_RUNS[idx]
     n0 = rest - n1 - _BOUNDARY_SLOTS[idx]
-    chosen = np.column_stack([n0, n1, _BOUNDARY_GRID[idx]])
-    near = np.ones(len(chosen), bool)
-    for j, (r, half) in enumerate(zip(RUN_RESULTS, SHAPE_WINDOW)):
-        near &= np.abs(chosen[:, j] - x[CARD_INDEX[r]]) <= half
-    return chosen[near]
+    ok = ((n1 >= 0) & (n0 >= 0) & (np.abs(n0 - x[CARD_INDEX["0"]]) <= SHAPE_WINDOW[0])
+          & (np.abs(n1 - x[CARD_INDEX["1"]]) <= SHAPE_WINDOW[1]))
+    return np.column_stack([n0[ok], n1[ok], _BOUNDARY_GRID[idx[ok]]])
 
 
 _FEASIBLE_RUNS: dict[int, np.ndarray] = {}
@@ -492,6 +485,33 @@ def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, n
             "bowled": bowled * kept / legal}
 
 
+_RUN_SLOTS = [CARD_INDEX[r] for r in RUN_RESULTS]
+
+
+def _stage2_figures(model: LeagueModel, kind: str, base: np.ndarray,
+                    splits: np.ndarray) -> dict[str, np.ndarray]:
+    """The shape figures (4s, 6s, dots, 1s) of `base` with each row of `splits` as its run
+    slots (RUN_RESULTS order), equal to `Scorer.figures` up to rounding: run slots neither
+    take nor give free hits, so the delivery is the rest of the card's (free hit included) plus
+    each run slot's own outcome. Used only where `_clear_minimum` guards the choice."""
+    from cardgen.calibrate.expect import delivery
+    rest = np.array(base, float)
+    rest[_RUN_SLOTS] = 0.0
+    if kind == "striker":
+        fixed = delivery(model.mean_bowler, rest, model.a, model.free_hit)
+        balls = FACED  # per ball faced (every run slot is faced)
+    else:
+        fixed = delivery(rest, model.mean_striker, model.a, model.free_hit)
+        balls = LEGAL  # per legal ball (every run slot is legal)
+    runs = 0.5 * splits / SLOTS  # P(each run outcome) from the card's half
+    per = fixed @ balls + runs.sum(axis=1)
+    at = {r: j for j, r in enumerate(RUN_RESULTS)}
+    return {"fours": (fixed[OUT["4"]] + runs[:, at["4"]]) / per,
+            "sixes": (fixed[OUT["6"]] + runs[:, at["6"]]) / per,
+            "dots": (fixed @ DOTS + runs[:, at["0"]]) / per,
+            "ones": (fixed[OUT["1"]] + runs[:, at["1"]]) / per}
+
+
 def _clear_minimum(err: np.ndarray) -> bool:
     if len(err) < 2:
         return True
@@ -584,5 +604,8 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
     cards = np.repeat(base[None, :], len(chosen), axis=0)
     for j, r in enumerate(RUN_RESULTS):
         cards[:, CARD_INDEX[r]] = chosen[:, j]
-    shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False)
+    shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False,
+                          fig=_stage2_figures(model, kind, base, chosen))
+    if not _clear_minimum(shape):  # a near-tie: the exact figures decide, as they always did
+        shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False)
     return cards[int(np.argmin(shape))].astype(int)
