@@ -25,15 +25,17 @@ class CompetitivePatienceSystem:
 
     def build(self, req: BuildRequest) -> list[Path]:
         from cardgen.games.competitive_patience import kit
-        from cardgen.games.quick_cricket.printing import write_kit
-        label = {"a4": "A4", "letter": "US Letter"}
-        files = []
-        for paper in req.papers:
-            files.append((f"scoresheet-{paper}.pdf", kit.scoresheet_pdf(paper),
-                          f"Scoresheet ({label[paper]})", "pdf"))
+        from cardgen.games.printing import PAGE1_PREVIEWS, PAPER_LABELS, KitWriter
+        label = PAPER_LABELS
+        files = [(f"scoresheet-{paper}.pdf", f"Scoresheet ({label[paper]})", kit.scoresheet_pdf(paper))
+                 for paper in req.papers]
         first = req.papers[0]
-        files.append(("rules.pdf", kit.rules_sheet_pdf(first), f"Rules card ({label[first]})", "pdf"))
-        return write_kit(self.kit_folder(req), self.code, self.name, files, credit=kit.CREDIT)
+        files.append(("rules.pdf", f"Rules card ({label[first]})", kit.rules_sheet_pdf(first)))
+        writer = KitWriter(self.kit_folder(req), self.code, self.name, None, None,
+                           credit=kit.CREDIT, previews=PAGE1_PREVIEWS)
+        for filename, text, data in files:  # every PDF made before any is written
+            writer.pdf(filename, text, data)
+        return writer.finish()
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext,
                          variant: str = "british") -> pd.DataFrame:

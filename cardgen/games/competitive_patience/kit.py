@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.competitive_patience.engine import VARIANTS
-from cardgen.games.quick_cricket.printing import load_game_layout, page_pdf, rules_pdf
+from cardgen.games.printing import page_pdf, rules_pdf
+from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
 
 CODE = "competitive-patience"
@@ -14,7 +15,7 @@ CREDIT = "Traditional card game (after Peter Lewin, Kerry Allemann, Derek Hill, 
 
 
 def _layout() -> dict[str, Any]:
-    return load_game_layout(CODE)
+    return load_layout(f"games/{CODE}/layout")
 
 
 def _innings_block(p: PdfPainter, y: float, W: float, number: int) -> float:

@@ -24,7 +24,7 @@ from cardgen.games.cricket_the_game.squads import (
     generic_squad,
     season_squads,
 )
-from cardgen.games.roll_and_play.printing import PAPER_LABELS, KitWriter, check_papers
+from cardgen.games.printing import PAPER_LABELS, KitWriter, check_papers
 
 
 class NeedsSeason(CardgenError):
@@ -63,7 +63,7 @@ class CricketTheGameSystem:
                        kit.cards_pdf(squads, label, paper, ATTRIBUTION, req.ink_saver), k == 0)
             writer.pdf(f"squads-{paper}.pdf", f"Squad sheet and publisher note ({tag})",
                        kit.squads_pdf(squads, label, paper, ATTRIBUTION), k == 0)
-        return writer.paths() + [writer.manifest()]
+        return writer.finish()
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
         """n first innings of ctx.overs overs: random pairs of the season's squads when ctx names

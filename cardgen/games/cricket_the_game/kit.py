@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.cricket_the_game.squads import ROLE_LABELS, SquadPlayer
-from cardgen.games.roll_and_play.printing import card_sheets_pdf, fitted_lines, wrap
+from cardgen.games.printing import card_sheets_pdf, fitted_lines, wrap
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import MM, load_layout, mix

@@ -20,15 +20,19 @@ class QuickCricketSystem:
         return Path(req.out_dir) / self.code
 
     def build(self, req: BuildRequest) -> list[Path]:
+        from cardgen.games.printing import PAGE1_PREVIEWS, PAPER_LABELS, KitWriter
         from cardgen.games.quick_cricket import kit
-        from cardgen.games.quick_cricket.printing import write_kit
-        label = {"a4": "A4", "letter": "US Letter"}
-        files = [(f"cards-{paper}.pdf", kit.cards_pdf(paper), f"The 18 cards ({label[paper]})", "pdf")
+        label = PAPER_LABELS
+        files = [(f"cards-{paper}.pdf", f"The 18 cards ({label[paper]})", kit.cards_pdf(paper))
                  for paper in req.papers]
         first = req.papers[0]
-        files.append(("scoresheet.pdf", kit.scoresheet_pdf(first), f"Scoresheet ({label[first]})", "pdf"))
-        files.append(("rules.pdf", kit.rules_sheet_pdf(first), f"How to play ({label[first]})", "pdf"))
-        return write_kit(self.kit_folder(req), self.code, self.name, files, credit=kit.CREDIT)
+        files.append(("scoresheet.pdf", f"Scoresheet ({label[first]})", kit.scoresheet_pdf(first)))
+        files.append(("rules.pdf", f"How to play ({label[first]})", kit.rules_sheet_pdf(first)))
+        writer = KitWriter(self.kit_folder(req), self.code, self.name, None, None,
+                           credit=kit.CREDIT, previews=PAGE1_PREVIEWS)
+        for filename, text, data in files:  # every PDF made before any is written
+            writer.pdf(filename, text, data)
+        return writer.finish()
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
         """n innings of ctx.overs overs between the built-in strategies."""

@@ -5,34 +5,34 @@ plays, so a printed card and the simulator never disagree.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from cardgen import ATTRIBUTION
+from cardgen.games.printing import card_sheets_pdf, page_pdf, rules_pdf, text_block
 from cardgen.games.quick_cricket import rules as R
-from cardgen.games.quick_cricket.printing import (
-    CardFace,
-    card_sheets_pdf,
-    load_game_layout,
-    page_pdf,
-    rules_pdf,
-    text_block,
-)
-from cardgen.render.layout import mix
-from cardgen.render.painter import PdfPainter
+from cardgen.render.layout import load_layout, mix
+from cardgen.render.painter import Painter
 
 CODE = "quick-cricket"
 NAME = "Quick Cricket"
 CREDIT = "Quick Cricket rules \u00a9 S.P. Stenton; cards drawn by cardgen"
 
+CardFace = Callable[[Painter], None]
+
+
+def _draw_face(p: Painter, face: CardFace) -> None:
+    face(p)
+
 
 def _layout() -> dict[str, Any]:
-    return load_game_layout(CODE)
+    return load_layout(f"games/{CODE}/layout")
 
 
 # --- card pieces --------------------------------------------------------------------------------
 
-def _frame(p: PdfPainter, colour: str, kind: str, title: str) -> dict[str, Any]:
+def _frame(p: Painter, colour: str, kind: str, title: str) -> dict[str, Any]:
     L = _layout()
     c = L["card"]
     w, h = c["width_mm"], c["height_mm"]
@@ -45,7 +45,7 @@ def _frame(p: PdfPainter, colour: str, kind: str, title: str) -> dict[str, Any]:
     return L
 
 
-def _quadrants(p: PdfPainter, x: float, y: float, size: float, labels: dict[int, str],
+def _quadrants(p: Painter, x: float, y: float, size: float, labels: dict[int, str],
                fills: dict[int, str] | None = None, value_pt: float = 20.0, letter_pt: float = 7.0,
                grid: str = "#555555") -> None:
     """The four quadrants as on the table: B C on the short row, A D on the full row."""
@@ -59,7 +59,7 @@ def _quadrants(p: PdfPainter, x: float, y: float, size: float, labels: dict[int,
                    align="centre")
 
 
-def _outcome_table(p: PdfPainter, style: str, top: float, colour: str) -> None:
+def _outcome_table(p: Painter, style: str, top: float, colour: str) -> None:
     L = _layout()
     c, t = L["card"], L["outcome_table"]
     x0 = c["margin_mm"]
@@ -89,7 +89,7 @@ def _outcome_table(p: PdfPainter, style: str, top: float, colour: str) -> None:
 
 
 def pitch_card(style: str) -> CardFace:
-    def draw(p: PdfPainter) -> None:
+    def draw(p: Painter) -> None:
         colour = _layout()["colours"][style]
         L = _frame(p, colour, f"Bowler \u00b7 {style}", f"{style.title()} pitch")
         c = L["card"]
@@ -108,7 +108,7 @@ def pitch_card(style: str) -> CardFace:
     return draw
 
 
-def _mini_path(p: PdfPainter, x: float, y: float, size: float, move: str, green: bool,
+def _mini_path(p: Painter, x: float, y: float, size: float, move: str, green: bool,
                colours: dict[str, str]) -> None:
     """One orientation drawn from a ball pitched in A (turn the card for the other)."""
     target = R.moved(R.A, move)
@@ -123,7 +123,7 @@ def _mini_path(p: PdfPainter, x: float, y: float, size: float, move: str, green:
 def path_card(index: int) -> CardFace:
     card = R.PATH_CARDS[index]
 
-    def draw(p: PdfPainter) -> None:
+    def draw(p: Painter) -> None:
         colours = _layout()["colours"]
         L = _frame(p, colours["path"], "Bowler \u00b7 path", card.name)
         c, s = L["card"], L["path"]
@@ -156,7 +156,7 @@ def batter_card(kind: str) -> CardFace:
                        "a Big Hit (Runs chart at the Pitch quadrant + risk + 6; out to a yorker; "
                        "the umpire decides a catch)."}
 
-    def draw(p: PdfPainter) -> None:
+    def draw(p: Painter) -> None:
         colour = _layout()["colours"]["batter"]
         L = _frame(p, colour, "Batter", kind)
         c = L["card"]
@@ -170,7 +170,7 @@ def batter_card(kind: str) -> CardFace:
 def runs_card(index: int) -> CardFace:
     chart = R.RUNS_CHARTS[index]
 
-    def draw(p: PdfPainter) -> None:
+    def draw(p: Painter) -> None:
         colour = _layout()["colours"]["runs"]
         L = _frame(p, colour, "Runs chart", f"Wickets {chart.label}")
         c, q = L["card"], L["quadrants"]
@@ -185,7 +185,7 @@ def runs_card(index: int) -> CardFace:
 
 
 def umpire_card(decision: str) -> CardFace:
-    def draw(p: PdfPainter) -> None:
+    def draw(p: Painter) -> None:
         colour = _layout()["colours"]["umpire"]
         L = _frame(p, colour, "Umpire", "Umpire's decision")
         c = L["card"]
@@ -201,7 +201,7 @@ def umpire_card(decision: str) -> CardFace:
 
 
 def fielder_card() -> CardFace:
-    def draw(p: PdfPainter) -> None:
+    def draw(p: Painter) -> None:
         colour = _layout()["colours"]["fielder"]
         L = _frame(p, colour, "Bowler", "Fielder")
         c = L["card"]
@@ -231,12 +231,12 @@ def all_cards() -> list[tuple[str, CardFace]]:
 
 def cards_pdf(paper: str, credit: str = ATTRIBUTION) -> bytes:
     L = _layout()
-    return card_sheets_pdf([face for _, face in all_cards()], paper, f"{NAME} cards", CREDIT,
-                           L["card"]["width_mm"], L["card"]["height_mm"], L["sheet"]["columns"],
-                           L["sheet"]["rows"])
+    return card_sheets_pdf([face for _, face in all_cards()], _draw_face, L["card"]["width_mm"],
+                           L["card"]["height_mm"], paper, f"{NAME} cards", CREDIT,
+                           grid=(L["sheet"]["columns"], L["sheet"]["rows"]), footer_from_bottom_mm=2.0)
 
 
-def _draw_scoresheet(p: PdfPainter, W: float, H: float, overs: int) -> None:
+def _draw_scoresheet(p: Painter, W: float, H: float, overs: int) -> None:
     s = _layout()["scoresheet"]
     m = s["margin_mm"]
     p.text(m, m + 4, f"{NAME} scoresheet", "bold",

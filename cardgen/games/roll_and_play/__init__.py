@@ -16,9 +16,9 @@ import pandas as pd
 from cardgen import ATTRIBUTION
 from cardgen.competitions import set_name
 from cardgen.games.base import BuildRequest, SimContext
+from cardgen.games.printing import PAPER_LABELS, KitWriter, check_papers
 from cardgen.games.roll_and_play import kit
 from cardgen.games.roll_and_play.engine import simulate_classic
-from cardgen.games.roll_and_play.printing import PAPER_LABELS, KitWriter, check_papers
 
 CLASSIC_CREDIT = ("Roll & Play Cricket print-and-play cards; layouts and wording by cardgen, "
                   "mechanics after the published laws.")
@@ -76,7 +76,7 @@ class RollAndPlaySystem:
                        kit.scoresheet_pdf(50, paper, credit), first)
             writer.pdf(f"quick-reference-{paper}.pdf", f"Quick reference ({tag})",
                        kit.rules_pdf(paper, credit), first)
-        return writer.paths() + [writer.manifest()]
+        return writer.finish()
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
         """n first innings of the published game (classic deck), ctx.overs overs each.

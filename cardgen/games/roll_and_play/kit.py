@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.games.printing import card_sheets_pdf, fitted_lines, wrap
 from cardgen.games.roll_and_play.engine import (
     ChanceCard,
     chance_deck,
     classic_player_deck,
     decks_spec,
 )
-from cardgen.games.roll_and_play.printing import card_sheets_pdf, fitted_lines, wrap
 from cardgen.games.roll_and_play.team import TeamCard
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import fit_text

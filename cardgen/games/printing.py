@@ -1,0 +1,302 @@
+"""Print helpers shared by the tabletop systems in cardgen/games: wrapped text, n-up card sheets
+with crop marks, one-page and rules PDFs, page-1 previews and the kit.json manifest.
+
+They reuse cardgen/render (fonts, painter, page sizes, invariant canvas, crop marks) without
+changing it: a system's card size comes from its own template, so the Quicket card layout is
+never touched.
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from reportlab.lib import colors
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Spacer
+
+from cardgen import ATTRIBUTION, __version__
+from cardgen.cache import atomic_write_bytes, atomic_write_text
+from cardgen.errors import CardgenError
+from cardgen.render.common import new_canvas, page_size_mm
+from cardgen.render.fonts import PDF_NAMES, register_fonts, text_width_mm
+from cardgen.render.layout import MM
+from cardgen.render.painter import Painter, PdfPainter
+from cardgen.render.sheets import SheetGeometry, crop_marks
+
+T = TypeVar("T")
+PAPERS = ("a4", "letter")
+PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}
+
+
+class PreviewError(CardgenError):
+    """A page-1 preview PNG could not be made (pdftoppm missing or failing)."""
+
+
+def check_papers(papers: Sequence[str]) -> None:
+    if not papers:
+        raise CardgenError("no paper size asked for; choose a4 and/or letter")
+    for paper in papers:
+        if paper not in PAPERS:
+            raise CardgenError(f"unknown paper {paper!r}; choose a4 or letter")
+
+
+# --- text ---------------------------------------------------------------------------------------
+
+def wrap(text: str, style: str, size_pt: float, width_mm: float) -> list[str]:
+    """Greedy word wrap to `width_mm` at `size_pt`; "\\n" starts a new paragraph."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            trial = f"{line} {word}".strip()
+            if line and text_width_mm(trial, style, size_pt) > width_mm:
+                lines.append(line)
+                line = word
+            else:
+                line = trial
+        lines.append(line)
+    return lines
+
+
+def fitted_lines(text: str, style: str, width_mm: float, height_mm: float, max_pt: float,
+                 min_pt: float, leading: float = 1.2) -> tuple[float, list[str]]:
+    """The largest size (0.25 pt steps) at which the wrapped text fits the box.
+
+    (`cardgen.render.fonts.fit_text` fits one or two lines; this fills a box with as many.)
+    """
+    size = max_pt
+    while True:
+        lines = wrap(text, style, size, width_mm)
+        if len(lines) * size * leading / MM <= height_mm or size <= min_pt:
+            return size, lines
+        size -= 0.25
+
+
+def text_block(p: Painter, x: float, y: float, text: str, style: str, size_pt: float,
+               width_mm: float, leading: float = 1.2, colour: str = "#000000",
+               align: str = "left") -> float:
+    """Wrapped text with its first baseline at y; returns the y after the last line."""
+    step = size_pt * leading / MM
+    for line in wrap(text, style, size_pt, width_mm):
+        tx = x + width_mm / 2 if align == "centre" else x
+        p.text(tx, y, line, style, size_pt, colour, align=align)
+        y += step
+    return y
+
+
+# --- card sheets --------------------------------------------------------------------------------
+
+def card_geometry(paper: str, card_w: float, card_h: float,
+                  grid: tuple[int, int] | None = None) -> SheetGeometry:
+    """Cards of the given size centred on the page without gaps or bleed: `grid` (columns, rows)
+    when a layout fixes it, else as many columns and rows as fit."""
+    page_w, page_h = page_size_mm(paper)
+    if grid is not None:
+        cols, rows = grid
+    else:
+        margin = 5.5  # room for the crop marks and the footer line (3 x 3 poker cards on Letter too)
+        cols = int((page_w - 2 * margin) // card_w)
+        rows = int((page_h - 2 * margin) // card_h)
+    return SheetGeometry(paper, page_w, page_h, card_w, card_h, cols, rows,
+                         (page_w - cols * card_w) / 2, (page_h - rows * card_h) / 2, 0.0, 0.0, 0.0)
+
+
+class InkSaverPainter:
+    """Outlines only: a filled area becomes its outline in the fill colour, and white text that
+    sat on a filled band takes the band's colour (the --ink-saver print mode)."""
+
+    def __init__(self, inner: PdfPainter) -> None:
+        self.inner = inner
+        self.band = "#000000"
+
+    def rect(self, x: float, y: float, w: float, h: float, fill: str | None = None,
+             stroke: str | None = None, width: float = 0.2) -> None:
+        if fill and not stroke:
+            self.band = fill
+            self.inner.rect(x, y, w, h, stroke=fill, width=0.5)
+        elif stroke:
+            self.inner.rect(x, y, w, h, stroke=stroke, width=width)
+
+    def line(self, x1: float, y1: float, x2: float, y2: float, colour: str = "#000000",
+             width: float = 0.2, dash: Sequence[float] | None = None) -> None:
+        self.inner.line(x1, y1, x2, y2, colour, width, dash)
+
+    def text(self, x: float, y: float, text: str, style: str, size_pt: float,
+             colour: str = "#000000", align: str = "left") -> None:
+        self.inner.text(x, y, text, style, size_pt, self.band if colour.lower() == "#ffffff" else colour,
+                        align)
+
+
+def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card_w: float,
+                    card_h: float, paper: str, title: str, credit: str,
+                    group: Callable[[T], str] | None = None, ink_saver: bool = False,
+                    grid: tuple[int, int] | None = None, footer_from_bottom_mm: float = 2.5) -> bytes:
+    """Cards n-up at true size (`card_geometry`) with crop marks and a footer on every sheet; a
+    new `group` (e.g. a team) starts a new sheet. Invariant mode: identical input gives identical
+    bytes."""
+    geo = card_geometry(paper, card_w, card_h, grid)
+    pages: list[list[T]] = []
+    current = object()
+    for card in cards:
+        key = group(card) if group else None
+        if not pages or len(pages[-1]) == geo.per_sheet or key != current:
+            pages.append([])
+            current = key
+        pages[-1].append(card)
+    canvas, buf, _, _ = new_canvas(paper, title, credit)
+    for number, page in enumerate(pages, 1):
+        canvas.setStrokeColorRGB(0, 0, 0)
+        canvas.setLineWidth(0.2 * MM)
+        for x1, y1, x2, y2 in crop_marks(geo):
+            canvas.line(x1 * MM, (geo.page_h - y1) * MM, x2 * MM, (geo.page_h - y2) * MM)
+        for i, card in enumerate(page):
+            row, col = divmod(i, geo.columns)
+            x, y = geo.card_origin(row, col)
+            canvas.saveState()
+            painter = PdfPainter(canvas, x * MM, (geo.page_h - y) * MM)
+            draw(InkSaverPainter(painter) if ink_saver else painter, card)
+            canvas.restoreState()
+        canvas.setFillColorRGB(0.25, 0.25, 0.25)
+        canvas.setFont(PDF_NAMES["regular"], 6.0)
+        canvas.drawCentredString(geo.page_w / 2 * MM, footer_from_bottom_mm * MM,
+                                 f"{title} \u00b7 sheet {number} of {len(pages)} \u00b7 print at 100% "
+                                 f"(actual size) \u00b7 {credit}")
+        canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+# --- whole pages --------------------------------------------------------------------------------
+
+def page_pdf(paper: str, title: str, credit: str, draw: Callable[[PdfPainter, float, float], None],
+             landscape: bool = False) -> bytes:
+    """One page drawn by `draw(painter, width_mm, height_mm)`."""
+    canvas, buf, w, h = new_canvas(paper, title, credit, landscape=landscape)
+    draw(PdfPainter(canvas, 0, h * MM), w, h)
+    canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+def rules_pdf(paper: str, title: str, credit: str, sections: Sequence[tuple[str, Sequence[str]]],
+              size_pt: float = 9.0) -> bytes:
+    """A rules sheet: a title, then headed sections of paragraphs (invariant PDF)."""
+    register_fonts()
+    w, h = page_size_mm(paper)
+    buf = io.BytesIO()
+    margin = 14 * MM
+    doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title,
+                          author="cardgen", creator="cardgen", subject=credit,
+                          leftMargin=margin, rightMargin=margin, topMargin=margin, bottomMargin=margin)
+
+    def footer(canvas, _doc) -> None:  # type: ignore[no-untyped-def]
+        canvas.setFont(PDF_NAMES["italic"], 6.5)
+        canvas.setFillColor(colors.HexColor("#444444"))
+        canvas.drawCentredString(w * MM / 2, 6 * MM, credit)
+
+    frame = Frame(margin, margin, w * MM - 2 * margin, h * MM - 2 * margin, id="body")
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
+    head = ParagraphStyle("head", fontName=PDF_NAMES["bold"], fontSize=size_pt + 2,
+                          leading=(size_pt + 2) * 1.25, spaceBefore=5, spaceAfter=2)
+    body = ParagraphStyle("body", fontName=PDF_NAMES["regular"], fontSize=size_pt,
+                          leading=size_pt * 1.3, spaceAfter=2.5)
+    big = ParagraphStyle("title", fontName=PDF_NAMES["bold"], fontSize=17, leading=21, spaceAfter=6)
+    story: list[Any] = [Paragraph(title, big)]
+    for heading, paragraphs in sections:
+        story.append(Paragraph(heading, head))
+        story.extend(Paragraph(text, body) for text in paragraphs)
+        story.append(Spacer(1, 2))
+    doc.build(story)
+    return buf.getvalue()
+
+
+# --- previews and the kit folder ----------------------------------------------------------------
+
+def page_one_png(pdf: bytes, dpi: int) -> bytes | None:
+    """Page 1 of a PDF as PNG bytes (pdftoppm, poppler); None when pdftoppm is not installed."""
+    exe = shutil.which("pdftoppm")
+    if exe is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "in.pdf"
+        src.write_bytes(pdf)
+        result = subprocess.run([exe, "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile",
+                                 str(src), str(Path(tmp) / "out")], capture_output=True, check=False)
+        if result.returncode != 0:
+            raise PreviewError(f"pdftoppm failed: {result.stderr.decode(errors='replace').strip()}")
+        return (Path(tmp) / "out.png").read_bytes()
+
+
+@dataclass(frozen=True)
+class PreviewStyle:
+    """How a kit names and labels its page-1 previews (each system keeps its published names)."""
+    suffix: str  # replaces ".pdf": "cards-a4.pdf" -> "cards-a4" + suffix
+    label: str  # format string with {label}, the PDF's label
+    dpi: int
+    required: bool  # True: no pdftoppm is an error; False: the kit goes without previews
+
+
+# "cards-a4-page1.png", "The 18 cards (A4): page 1"; skipped without pdftoppm
+PAGE1_PREVIEWS = PreviewStyle("-page1.png", "{label}: page 1", 80, required=False)
+# "player-deck-a4.png", "Player deck, 48 cards (A4), page 1 preview"; pdftoppm required
+PNG_PREVIEWS = PreviewStyle(".png", "{label}, page 1 preview", 60, required=True)
+
+
+@dataclass(frozen=True)
+class KitFile:
+    path: Path
+    label: str
+    kind: str  # pdf | png | json
+
+
+class KitWriter:
+    """Writes a kit's files atomically and then kit.json (the manifest the download site reads)."""
+
+    def __init__(self, folder: Path, game: str, name: str, competition: str | None,
+                 season: str | None, credit: str = ATTRIBUTION,
+                 previews: PreviewStyle = PNG_PREVIEWS) -> None:
+        self.folder = folder
+        self.game, self.name = game, name
+        self.competition, self.season = competition, season
+        self.credit = credit
+        self.previews = previews
+        self.files: list[KitFile] = []
+
+    def pdf(self, filename: str, label: str, data: bytes, preview: bool = True) -> None:
+        """The PDF, and with `preview` its page-1 PNG beside it."""
+        path = self.folder / filename
+        atomic_write_bytes(path, data)
+        self.files.append(KitFile(path, label, "pdf"))
+        if preview:
+            png = page_one_png(data, self.previews.dpi)
+            if png is None:
+                if self.previews.required:
+                    raise PreviewError("pdftoppm (poppler-utils) is needed for the page-1 previews")
+                return
+            png_path = self.folder / (filename.removesuffix(".pdf") + self.previews.suffix)
+            atomic_write_bytes(png_path, png)
+            self.files.append(KitFile(png_path, self.previews.label.format(label=label), "png"))
+
+    def manifest(self) -> Path:
+        doc = {"game": self.game, "name": self.name, "competition": self.competition,
+               "season": self.season, "attribution": self.credit,
+               "generator": f"cardgen {__version__}",
+               "files": [{"path": f.path.relative_to(self.folder).as_posix(), "label": f.label,
+                          "kind": f.kind} for f in self.files]}
+        path = self.folder / "kit.json"
+        atomic_write_text(path, json.dumps(doc, sort_keys=True, indent=1) + "\n")
+        return path
+
+    def paths(self) -> list[Path]:
+        return [f.path for f in self.files]
+
+    def finish(self) -> list[Path]:
+        """Write kit.json; every file of the kit, kit.json last."""
+        return self.paths() + [self.manifest()]
