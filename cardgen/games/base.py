@@ -13,7 +13,8 @@ from typing import Protocol
 import numpy as np
 import pandas as pd
 
-from cardgen.competitions import Competition
+from cardgen.competitions import Competition, set_name
+from cardgen.errors import CardgenError
 
 # Columns of the innings table every engine returns (one row per simulated innings)
 INNINGS_COLUMNS = ("runs", "wickets", "fours", "sixes", "legal_balls")
@@ -28,6 +29,19 @@ class BuildRequest:
     papers: tuple[str, ...]  # ("a4",), ("letter",) or both
     seed: int
     ink_saver: bool = False
+
+
+class NeedsSeason(CardgenError):
+    """A real-player system was asked for without --competition/--season."""
+
+
+def kit_folder(req: BuildRequest, code: str, per_season: bool = False) -> Path:
+    """OUT/<code>/, or OUT/<code>/<CODE>_<season>/ when `per_season` and the request names a
+    competition and season (systems without real players ignore any season they are given)."""
+    folder = Path(req.out_dir) / code
+    if per_season and req.comp is not None and req.season:
+        return folder / set_name(req.comp, req.season)
+    return folder
 
 
 @dataclass(frozen=True)

@@ -15,12 +15,7 @@ import numpy as np
 import pandas as pd
 
 from cardgen.competitions import Competition, set_name
-from cardgen.errors import CardgenError
-from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
-
-
-class NeedsSeason(CardgenError):
-    """A real-player system was asked for without --competition/--season."""
+from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, NeedsSeason, SimContext
 
 
 @functools.lru_cache(maxsize=4)

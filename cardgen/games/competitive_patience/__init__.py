@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
+from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext, kit_folder
 
 VARIANT_NAMES = ("british", "derek-hill", "south-african", "new-zealand")
 
@@ -21,7 +21,7 @@ class CompetitivePatienceSystem:
     variants: tuple[str, ...] = VARIANT_NAMES
 
     def kit_folder(self, req: BuildRequest) -> Path:
-        return Path(req.out_dir) / self.code
+        return kit_folder(req, self.code)
 
     def build(self, req: BuildRequest) -> list[Path]:
         from cardgen.games.competitive_patience import kit

@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from cardgen import ATTRIBUTION
-from cardgen.competitions import set_name
 from cardgen.errors import CardgenError
-from cardgen.games.base import BuildRequest, SimContext
+from cardgen.games.base import BuildRequest, NeedsSeason, SimContext, kit_folder
 from cardgen.games.cricket_the_game import kit
 from cardgen.games.cricket_the_game.engine import simulate
 from cardgen.games.cricket_the_game.squads import (
@@ -25,10 +24,6 @@ from cardgen.games.cricket_the_game.squads import (
     season_squads,
 )
 from cardgen.games.printing import PAPER_LABELS, KitWriter, check_papers
-
-
-class NeedsSeason(CardgenError):
-    """Cricket: The Game cards are made from a real season: --competition and --season are needed."""
 
 
 def _squads(comp, season, source) -> dict[str, list[SquadPlayer]]:  # type: ignore[no-untyped-def]
@@ -48,7 +43,7 @@ class CricketTheGameSystem:
     def kit_folder(self, req: BuildRequest) -> Path:
         if req.comp is None or not req.season:
             raise NeedsSeason("Cricket: The Game cards need --competition and --season")
-        return Path(req.out_dir) / self.code / set_name(req.comp, req.season)
+        return kit_folder(req, self.code, per_season=True)
 
     def build(self, req: BuildRequest) -> list[Path]:
         check_papers(req.papers)

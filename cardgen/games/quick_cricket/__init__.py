@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext
+from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, SimContext, kit_folder
 
 
 @dataclass(frozen=True)
@@ -17,7 +17,7 @@ class QuickCricketSystem:
     uses_real_players: bool = False
 
     def kit_folder(self, req: BuildRequest) -> Path:
-        return Path(req.out_dir) / self.code
+        return kit_folder(req, self.code)
 
     def build(self, req: BuildRequest) -> list[Path]:
         from cardgen.games.printing import PAGE1_PREVIEWS, PAPER_LABELS, KitWriter

@@ -14,8 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardgen import ATTRIBUTION
-from cardgen.competitions import set_name
-from cardgen.games.base import BuildRequest, SimContext
+from cardgen.games.base import BuildRequest, SimContext, kit_folder
 from cardgen.games.printing import PAPER_LABELS, KitWriter, check_papers
 from cardgen.games.roll_and_play import kit
 from cardgen.games.roll_and_play.engine import simulate_classic
@@ -37,10 +36,7 @@ class RollAndPlaySystem:
     uses_real_players: bool = False
 
     def kit_folder(self, req: BuildRequest) -> Path:
-        base = Path(req.out_dir) / self.code
-        if req.comp is not None and req.season:
-            return base / set_name(req.comp, req.season)
-        return base
+        return kit_folder(req, self.code, per_season=True)
 
     def build(self, req: BuildRequest) -> list[Path]:
         check_papers(req.papers)
