@@ -265,33 +265,25 @@ class Scorer:
         self.target = target
         self.model = model
 
-    def figures(self, slots: np.ndarray,
-                names: tuple[str, ...] | None = None) -> dict[str, np.ndarray]:
-        """The figures the error can weigh (all, or `names`), for a stack of cards; they depend
-        on the model only."""
+    def figures(self, slots: np.ndarray) -> dict[str, np.ndarray]:
+        """Every figure the error can weigh, for a stack of cards (depends on the model only)."""
         from cardgen.calibrate.expect import delivery
         if self.target.kind == "striker":
             p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit)
             faced = p @ FACED
             ns = self.model.non_striker_run_out
-            make = {"runs": lambda: p @ BAT_RUNS / faced,
-                    "dismissal_rate": lambda: (p @ STRIKER_OUT + ns) / faced,
-                    "fours": lambda: p[..., OUT["4"]] / faced,
-                    "sixes": lambda: p[..., OUT["6"]] / faced,
-                    "dots": lambda: p @ DOTS / faced, "ones": lambda: p[..., OUT["1"]] / faced,
-                    "field_outs": lambda: (p @ F_DISMISSAL + ns) / faced}
-        else:
-            p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
-            legal = p @ LEGAL
-            make = {"bat": lambda: p @ BAT_RUNS / legal,
-                    "conceded": lambda: p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
-                    "wicket_rate": lambda: p @ BOWLER_WICKET / legal,
-                    "fours": lambda: p[..., OUT["4"]] / legal,
-                    "sixes": lambda: p[..., OUT["6"]] / legal,
-                    "dots": lambda: p @ DOTS / legal, "ones": lambda: p[..., OUT["1"]] / legal,
-                    "extras": lambda: p @ EXTRAS_BOWLER / legal,
-                    "bowled": lambda: p[..., OUT["bowled"]] / legal}
-        return {k: f() for k, f in make.items() if names is None or k in names}
+            return {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
+                    "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
+                    "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
+                    "field_outs": (p @ F_DISMISSAL + ns) / faced}
+        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
+        legal = p @ LEGAL
+        return {"bat": p @ BAT_RUNS / legal,
+                "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
+                "wicket_rate": p @ BOWLER_WICKET / legal,
+                "fours": p[..., OUT["4"]] / legal, "sixes": p[..., OUT["6"]] / legal,
+                "dots": p @ DOTS / legal, "ones": p[..., OUT["1"]] / legal,
+                "extras": p @ EXTRAS_BOWLER / legal, "bowled": p[..., OUT["bowled"]] / legal}
 
     def error(self, slots: np.ndarray, fig: dict[str, np.ndarray] | None = None) -> np.ndarray:
         """Weighted error of each card; `fig`: its figures if already known (`figures(slots)`)."""
@@ -346,17 +338,11 @@ _BOUNDARY_RUNS = _BOUNDARY_GRID @ np.array([2, 4, 6])
 _BOUNDARY_SLOTS = _BOUNDARY_GRID.sum(axis=1)
 
 
-def _run_split_mask(rest: int, runs: int) -> np.ndarray:
-    """Which boundary combinations complete to a split of `rest` slots holding `runs` runs
-    (n1 = runs - their runs >= 0 and n0 = rest - n1 - their slots >= 0)."""
-    return (_BOUNDARY_RUNS <= runs) & (runs - _BOUNDARY_RUNS + _BOUNDARY_SLOTS <= rest)
-
-
-def _run_splits(rest: int, runs: int, ok: np.ndarray | None = None) -> np.ndarray:
+def _run_splits(rest: int, runs: int) -> np.ndarray:
     """All (n0, n1, n2, n4, n6) with sum `rest` and run content n1 + 2 n2 + 4 n4 + 6 n6 = `runs`
-    (in boundary-grid order; `ok` narrows the boundary combinations further)."""
-    if ok is None:
-        ok = _run_split_mask(rest, runs)
+    (in boundary-grid order): the boundary combinations leaving n1 = runs - their runs >= 0
+    and n0 = rest - n1 - their slots >= 0."""
+    ok = (_BOUNDARY_RUNS <= runs) & (runs - _BOUNDARY_RUNS + _BOUNDARY_SLOTS <= rest)
     g = _BOUNDARY_GRID[ok]
     n1 = runs - _BOUNDARY_RUNS[ok]
     n0 = rest - n1 - _BOUNDARY_SLOTS[ok]
@@ -446,15 +432,13 @@ def _model_cache(model: LeagueModel) -> dict:
     return _MODEL_CACHE[key]
 
 
-def _candidates(model: LeagueModel, kind: str, key: tuple, make,
-                names: tuple[str, ...] | None = None) -> tuple[np.ndarray, dict]:
-    """Candidate cards `make()` and their figures (all, or `names`) against `model`, cached
-    under `key`."""
+def _candidates(model: LeagueModel, kind: str, key: tuple, make) -> tuple[np.ndarray, dict]:
+    """Candidate cards `make()` and their figures against `model`, cached under `key`."""
     cache = _model_cache(model)
     key = (kind, *key)
     if key not in cache:
         cards = make()
-        cache[key] = (cards, Scorer(Target(kind, {}), model).figures(cards, names))
+        cache[key] = (cards, Scorer(Target(kind, {}), model).figures(cards))
     return cache[key]
 
 
