@@ -18,12 +18,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import least_squares
+from scipy.optimize import least_squares, lsq_linear
 
 from cardgen.calibrate.expect import LeagueModel
-from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
-                                     CHARGED_TO_BOWLER, FACED, LEGAL, N_OUT, OUT, SLOTS,
-                                     STRIKER_OUT)
+from cardgen.calibrate.model import (
+    BAT_RUNS,
+    BOWLER_WICKET,
+    CARD_INDEX,
+    CARD_RESULTS,
+    CHARGED_TO_BOWLER,
+    FACED,
+    LEGAL,
+    N_OUT,
+    OUT,
+    SLOTS,
+    STRIKER_OUT,
+)
 
 STRIKER_RESULTS = ("W", "F", "0", "1", "2", "4", "6")
 BOWLER_RESULTS = ("B", "W", "F", "0", "1", "2", "4", "6")
@@ -92,106 +102,6 @@ def _ratio_terms(kind: str, model: LeagueModel) -> dict[str, tuple[np.ndarray, n
 CONTINUOUS_EXTRAS_BOOST = 50.0
 
 
-def _kkt_violation(g: np.ndarray, on_bound: np.ndarray) -> float:
-    g_kkt = g * on_bound
-    free = on_bound == 0
-    g_kkt[free] = np.abs(g[free])
-    return np.max(g_kkt)
-
-
-def bounded_lstsq(a: np.ndarray, b: np.ndarray, lb: np.ndarray, ub: np.ndarray,
-                  tol: float = 1e-10) -> np.ndarray:
-    """`scipy.optimize.lsq_linear(a, b, bounds=(lb, ub), method="bvls").x`, to the bit.
-
-    The same algorithm (Stark & Parker's bounded-variable least squares, as scipy implements
-    it: the unbounded solution if it is in bounds, else an initialisation loop and the BVLS
-    loops, every subproblem by `numpy.linalg.lstsq`), minus what only the result object and
-    verbose output need. The cards solve thousands of these 10 x 9 problems, where scipy's
-    argument checking and bookkeeping cost as much as the arithmetic."""
-    n = a.shape[1]
-    x = np.linalg.lstsq(a, b, rcond=-1)[0]
-    if np.all((x >= lb) & (x <= ub)):
-        return x
-    x = x.copy()
-    on_bound = np.zeros(n)
-    mask = x <= lb
-    x[mask] = lb[mask]
-    on_bound[mask] = -1
-    mask = x >= ub
-    x[mask] = ub[mask]
-    on_bound[mask] = 1
-    free_set = on_bound == 0
-    active_set = ~free_set
-    free_set, = np.nonzero(free_set)
-    r = a.dot(x) - b
-    cost = 0.5 * np.dot(r, r)
-    g = a.T.dot(r)
-    iteration = 0
-    while free_set.size > 0:  # initialisation: drop variables until the free solve is feasible
-        iteration += 1
-        z = np.linalg.lstsq(a[:, free_set], b - a.dot(x * active_set), rcond=None)[0]
-        lbv = z < lb[free_set]
-        ubv = z > ub[free_set]
-        v = lbv | ubv
-        if np.any(lbv):
-            ind = free_set[lbv]
-            x[ind] = lb[ind]
-            active_set[ind] = True
-            on_bound[ind] = -1
-        if np.any(ubv):
-            ind = free_set[ubv]
-            x[ind] = ub[ind]
-            active_set[ind] = True
-            on_bound[ind] = 1
-        ind = free_set[~v]
-        x[ind] = z[~v]
-        r = a.dot(x) - b
-        cost = 0.5 * np.dot(r, r)
-        g = a.T.dot(r)
-        if np.any(v):
-            free_set = free_set[~v]
-        else:
-            break
-    optimality = _kkt_violation(g, on_bound)
-    for _ in range(iteration, n + iteration):  # BVLS loop A
-        if optimality < tol:
-            break
-        on_bound[np.argmax(g * on_bound)] = 0
-        while True:  # BVLS loop B
-            free_set = on_bound == 0
-            active_set = ~free_set
-            free_set, = np.nonzero(free_set)
-            x_free = x[free_set]
-            lb_free = lb[free_set]
-            ub_free = ub[free_set]
-            z = np.linalg.lstsq(a[:, free_set], b - a.dot(x * active_set), rcond=None)[0]
-            lbv, = np.nonzero(z < lb_free)
-            ubv, = np.nonzero(z > ub_free)
-            v = np.hstack((lbv, ubv))
-            if v.size > 0:
-                alphas = np.hstack((lb_free[lbv] - x_free[lbv],
-                                    ub_free[ubv] - x_free[ubv])) / (z[v] - x_free[v])
-                i = np.argmin(alphas)
-                i_free = v[i]
-                alpha = alphas[i]
-                x_free *= 1 - alpha
-                x_free += alpha * z
-                x[free_set] = x_free
-                on_bound[free_set[i_free]] = -1 if i < lbv.size else 1
-            else:
-                x[free_set] = z
-                break
-        r = a.dot(x) - b
-        cost_new = 0.5 * np.dot(r, r)
-        converged = cost - cost_new < tol * cost
-        cost = cost_new
-        g = a.T.dot(r)
-        optimality = _kkt_violation(g, on_bound)
-        if converged:
-            break
-    return x
-
-
 def _continuous_setup(model: LeagueModel, kind: str) -> tuple:
     """What `continuous_card` needs from the model, once per model and kind: d p / d slot, the
     opponent's half of the delivery, the ratio terms and the slot bounds."""
@@ -230,7 +140,7 @@ def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     rows.append(big * np.ones(len(CARD_RESULTS)))
     rhs.append(big * SLOTS)
     m, y = np.array(rows), np.array(rhs)
-    first = bounded_lstsq(m, y, np.zeros(len(ub)), ub)
+    first = lsq_linear(m, y, bounds=(np.zeros(len(ub)), ub), method="bvls").x
     n_terms = len(rows) - 1
     if n_terms > 0 and np.any(np.abs(m[:n_terms] @ first - y[:n_terms]) > ROBUST_DELTA):
         # some figure is out of reach: re-solve with the robust loss on the figures
@@ -401,7 +311,7 @@ def _nearest_feasible_runs(rest: int, r_star: float) -> int:
         return 0 <= cand <= top and cand < len(feasible) and bool(feasible[cand])
 
     r = int(np.clip(np.floor(r_star + 0.5), 0, top))
-    for delta in range(0, top + 1):
+    for delta in range(top + 1):
         for cand in (r - delta, r + delta):
             if holds(cand):
                 return cand
