@@ -103,7 +103,14 @@ def stats(competition: str, season: str, source: str | None, fmt: str, which: st
         return
     for n in names:
         if n == "league":
-            df = pd.DataFrame([{k: v for k, v in st.league.items() if not isinstance(v, dict)}])
+            # one figure a row: the league table is a few dozen named figures, not records
+            flat = {}
+            for key, value in st.league.items():
+                if isinstance(value, dict):
+                    flat.update({f"{key}.{k}": v for k, v in value.items()})
+                else:
+                    flat[key] = value
+            df = pd.DataFrame({"figure": list(flat), "value": [str(v) for v in flat.values()]})
         else:
             df = getattr(st, n)
         if fmt == "csv":
