@@ -483,3 +483,12 @@ def test_site_option_refreshes_the_site_after_a_command(tmp_path):
     assert result.exit_code == 0, result.output
     assert "site: 1 set(s) (BBL_2024-25)" in result.output
     assert (tmp_path / "b" / "site" / "sets" / "BBL_2024-25" / "index.html").is_file()
+
+
+def test_build_site_flag_refreshes_the_site(tmp_path):
+    """`cardgen build --site` (a generic game: quick to build) leaves a fresh site beside the kit."""
+    result = CliRunner().invoke(main, ["build", "--game", "quick-cricket", "--out", str(tmp_path), "--site"])
+    assert result.exit_code == 0, result.output
+    assert "1 other game kit(s)" in result.output
+    assert (tmp_path / "site" / "games" / "quick-cricket" / "index.html").is_file()
+    assert check_links(tmp_path / "site").broken == []

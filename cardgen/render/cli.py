@@ -93,4 +93,6 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                f"in {time.perf_counter() - started:.1f} s")
 
 
-COMMANDS = [build]
+from cardgen.site.cli import with_site_option  # noqa: E402 (adds --site: refresh OUT/site afterwards)
+
+COMMANDS = [with_site_option(build)]
