@@ -1,7 +1,7 @@
 """How long `cardgen site` takes for the real BBL 2024-25 kit (prints figures; not a test).
 
 Builds the kit once into a temporary OUT folder with `cardgen build`, then times the site
-generation (thumbnails, zip, pages) a few times.  Usage: python3 benchmarks/site.py [--runs N]
+generation (thumbnails, zip, pages) a few times.  Usage: python3 benchmarks/bench_site.py [--runs N]
 """
 from __future__ import annotations
 
