@@ -143,18 +143,16 @@ def cache(clear: bool, raw_only: bool) -> None:
                 click.echo(f"  {child.name:<24} {state}")
 
 
-# Commands from the other layers register themselves here, one module each.
+# Each layer defines its commands in its own `cli` module (COMMANDS = [...]); they import this
+# module for the shared options, so they are added here, after `main` exists.
+LAYER_CLI_MODULES = ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli",
+                     "cardgen.site.cli", "cardgen.games.cli")
+
+
 def _register() -> None:
     import importlib
-    for module in ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli",
-                   "cardgen.site.cli", "cardgen.games.cli"):
-        try:
-            mod = importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name is None or not module.startswith(exc.name):
-                raise
-            continue
-        for cmd in getattr(mod, "COMMANDS", ()):
+    for module in LAYER_CLI_MODULES:
+        for cmd in importlib.import_module(module).COMMANDS:
             main.add_command(cmd)
 
 
