@@ -67,14 +67,51 @@ def test_league_dismissal_kind_mix_within_two_percent(which, request):
     shares = {k: v for k, v in errors.items() if k.startswith("share_")}
     assert set(shares) >= {"share_bowled", "share_caught", "share_lbw", "share_run_out",
                            "share_stumped"}
-    # bowled and caught are set by the cards and must always hold
-    assert abs(shares["share_bowled"]) <= 0.02 and abs(shares["share_caught"]) <= 0.02, shares
-    bad = {k: round(100 * v, 2) for k, v in shares.items() if abs(v) > 0.02}
-    if bad:
-        pytest.xfail(f"dismissal shares outside +/-2% (percent): {bad}; LBW comes only from whole "
-                     "chart cells and players out of reach add dismissals (docs/calibration.md)")
+    # bowled and caught are set by the cards, run-outs and stumpings through the ratings: they
+    # must always hold
+    others = {k: v for k, v in shares.items() if k != "share_lbw"}
+    assert all(abs(v) <= 0.02 for v in others.values()), shares
+    if which == "bbl_set" and abs(shares["share_lbw"]) > 0.02:
+        # BBL 2024-25 only: with 120 cells the no-ball:LBW cell ratio is 5:3 (6% under the
+        # league's 39:22; 7:4 needs about 125 cells), so no chart share puts no-balls and the
+        # LBW share both within 2% (docs/calibration.md, "Known gaps")
+        pytest.xfail(f"BBL LBW share {100 * shares['share_lbw']:+.2f}% (whole-cell limit)")
+    assert abs(shares["share_lbw"]) <= 0.02, shares
 
 
 def test_small_samples_are_flagged(bbl_set):  # noqa: F811
     for c in bbl_set["cards"]:
         assert c["small_sample"] == (c["real"]["balls"] < 60)
+
+
+def test_chart_plan_spreads_its_whole_cell_errors(bbl_stats, hundred_stats):
+    """The joint cell-count search: at the chart share it centres on, wides, no-balls, leg byes
+    and LBWs all err by at most the plan's score, and The Hundred 2024 fits within 2%."""
+    from cardgen.calibrate.fielding import CELLS, plan_counts
+    for stats in (bbl_stats, hundred_stats):
+        plan = plan_counts(stats.league)
+        assert sum(plan.counts.values()) == CELLS
+        errors = [plan.ratio_errors[k] for k in ("wide", "no_ball", "leg_bye", "lbw")]
+        assert max(errors) == pytest.approx(-min(errors), abs=1e-9)  # centred
+    assert max(abs(v) for k, v in plan_counts(hundred_stats.league).ratio_errors.items()
+               if k != "bye") < 0.02
+
+
+def test_chart_share_correction_centres_or_leaves_alone(bbl_stats):
+    from cardgen.calibrate.calibrate import chart_share_correction
+    league = bbl_stats.league
+    legal = league["legal_balls"]
+    kinds = league["dismissal_kinds"]
+    total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
+                                          "lbw", "run out", "stumped"))
+    exact = {"wides_per_ball": league["wide_runs"] / legal,
+             "no_balls_per_ball": league["no_ball_balls"] / legal,
+             "leg_byes_per_ball": league["leg_byes"] / legal,
+             "dismissal_kinds": {"lbw": kinds["lbw"] / total}}
+    assert chart_share_correction(exact, league) == pytest.approx(1.0)
+    # everything 1% low: the chart share goes up by 1%
+    low = {k: (v * 0.99 if isinstance(v, float) else {"lbw": v["lbw"] * 0.99}) for k, v in exact.items()}
+    assert chart_share_correction(low, league) == pytest.approx(1 / 0.99)
+    # LBW share 5% above the extras: no share fits all four, so nothing moves
+    apart = dict(exact, dismissal_kinds={"lbw": exact["dismissal_kinds"]["lbw"] * 1.05})
+    assert chart_share_correction(apart, league) == 1.0

@@ -42,6 +42,10 @@ MIN_STRIKER_F = 2.0
 SEED_SHIFT = 0.0
 BOWLED_CELL_STEPS = 3
 EXTRAS_CORRECTION_MIN = 0.005
+# the chart's share of deliveries is re-centred only when wides, no-balls, leg byes and the LBW
+# share can then all be within this relative error (the issue's 2%, less a margin for rounding)
+CHART_SHARE_MARGIN = 0.018
+TRIM_ROUNDS = 3
 DILUTION_DAMPING = 0.75
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
@@ -145,6 +149,72 @@ def extras_balance(plan: ChartPlan, league: dict) -> float:
     total = n_w + n_nb
     extras = 2.0 / (n_w / (total * w) + n_nb / (total * n))
     return extras / (w + n)
+
+
+def chart_share_correction(expected: dict, league: dict) -> float:
+    """Factor on the chart's share of deliveries that puts the league's wides, no-balls, leg
+    byes and LBW share at equal and opposite worst errors (1 where no factor fits all four).
+
+    All four scale with the share of deliveries reaching the chart (LBWs come only from its
+    cells; the dismissal total hardly moves), while their ratios are fixed by whole cells: so
+    the best single factor is the one centring the measured ratios expected / real."""
+    legal = float(league["legal_balls"])
+    kinds = league["dismissal_kinds"]
+    total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
+                                          "lbw", "run out", "stumped"))
+    real = {"wides_per_ball": league["wide_runs"] / legal,
+            "no_balls_per_ball": league["no_ball_balls"] / legal,
+            "leg_byes_per_ball": league["leg_byes"] / legal}
+    ratios = [expected[k] / v for k, v in real.items() if v > 0 and expected.get(k, 0) > 0]
+    lbw_share = kinds.get("lbw", 0) / total if total else 0.0
+    if lbw_share > 0 and expected["dismissal_kinds"].get("lbw", 0) > 0:
+        ratios.append(expected["dismissal_kinds"]["lbw"] / lbw_share)
+    if not ratios or (max(ratios) - min(ratios)) / (max(ratios) + min(ratios)) > CHART_SHARE_MARGIN:
+        return 1.0  # whole cells leave no share at which all four fit: leave the cards alone
+    return 2.0 / (max(ratios) + min(ratios))
+
+
+def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: list[np.ndarray],
+                     b_int: list[np.ndarray], a: np.ndarray, league: dict) -> LeagueModel:
+    """Put the share of deliveries reaching the fielding chart where `chart_share_correction`
+    wants it, by trading single `0` and `F` slots on small-sample cards (in place).
+
+    The share is the ball-weighted mean of the cards' F slots, and the full cards' F is set by
+    their own figures (an F slot carries wides and a tenth of a dismissal), so the fine control
+    comes from the cards under SMALL_SAMPLE_BALLS, whose figures are shrunk estimates anyway:
+    one slot on a card of b balls moves the mean by b / (all balls), a few hundredths of a slot.
+    Greedy from the largest move that still helps; deterministic."""
+    f_i, dot_i = CARD_INDEX["F"], CARD_INDEX["0"]
+    w_s = float(sum(max(f.balls, 0) for f in strikers))
+    w_b = float(sum(max(f.balls, 0) for f in bowlers))
+    model = LeagueModel(a, _weighted_mean(bowlers, b_int), _weighted_mean(strikers, s_int))
+    for _ in range(TRIM_ROUNDS):
+        factor = chart_share_correction(model.league(), league)
+        need = (factor - 1) * float(model.mean_bowler[f_i] + model.mean_striker[f_i])
+        moves = []
+        for fits, cards, total in ((strikers, s_int, w_s), (bowlers, b_int, w_b)):
+            for f, card in zip(fits, cards):
+                source = dot_i if need > 0 else f_i
+                if f.small_sample and f.balls > 0 and card[source] > 0:
+                    moves.append((-f.balls / total, f.kind, f.player_id, card))
+        moves.sort(key=lambda m: m[:3])
+        left = abs(need)
+        for neg_step, _, _, card in moves:
+            step = -neg_step
+            if step < 2 * left:  # the move brings the mean closer
+                if need > 0:
+                    card[dot_i] -= 1
+                    card[f_i] += 1
+                else:
+                    card[f_i] -= 1
+                    card[dot_i] += 1
+                left -= step
+            if left <= 0:
+                break
+        if left == abs(need):
+            break
+        model = LeagueModel(a, _weighted_mean(bowlers, b_int), _weighted_mean(strikers, s_int))
+    return model
 
 
 def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) -> None:
@@ -417,6 +487,9 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]
         model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
+    s_int = [np.array(x, int) for x in s_int]
+    b_int = [np.array(x, int) for x in b_int]
+    model = trim_chart_share(strikers, bowlers, s_int, b_int, a, stats.league)
     for f, x in zip(strikers, s_int):
         f.slots = np.asarray(x, int)
     for f, x in zip(bowlers, b_int):

@@ -13,6 +13,7 @@ fielded balls (dots and singles).
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +32,7 @@ CATCH_CHANCE_SHARE_OF_REST = 0.1
 class ChartPlan:
     counts: dict[str, int]  # fielding result -> number of cells
     wide_cells: int
-    ratio_errors: dict[str, float]  # relative error of each rounded ratio to wides
+    ratio_errors: dict[str, float]  # relative error of each result at the chosen chart share
 
 
 def league_event_counts(league: dict) -> dict[str, float]:
@@ -55,32 +56,41 @@ def plan_counts(league: dict, run_out_p: float = 0.5, stumping_p: float = 0.7,
     if ev["wide"] <= 0:
         ev["wide"] = 1.0  # a league without wides still gets one cell so the chart can scale
     best: tuple | None = None
+    scaled = ("no_ball", "leg_bye", "lbw")
     for n_wide in range(8, 90):
         scale = n_wide / ev["wide"]
-        counts = {"wide": n_wide}
-        errors = {}
-        for k in ("no_ball", "leg_bye", "bye", "lbw"):
-            want = ev[k] * scale
-            n = int(round(want))
-            if want > 0 and n == 0:
-                n = 1
-            counts[k] = n
-            errors[k] = abs(n / want - 1) if want > 0 else 0.0
+        want = {k: ev[k] * scale for k in (*scaled, "bye")}
+        n_bye = max(int(round(want["bye"])), 1 if want["bye"] > 0 else 0)
+        bye_error = abs(n_bye / want["bye"] - 1) if want["bye"] > 0 else 0.0
         need_ro, need_st = ev["run_out"] * scale, ev["stumped"] * scale
         ro_fixed = int(np.floor(need_ro * 0.6))
         ro_chance = max(1, int(np.ceil((need_ro - ro_fixed) / run_out_p)))
         st_fixed = int(np.floor(need_st * 0.5))
         st_chance = max(1, int(np.ceil((need_st - st_fixed) / stumping_p)))
-        counts.update(run_out=ro_fixed, run_out_chance=ro_chance, stumped=st_fixed,
-                      stumping_chance=st_chance)
-        used = sum(counts.values())
-        if used + MIN_CATCH_CHANCES > CELLS:
-            break
-        # the listed targets (no-balls, leg byes, LBWs) count fully, byes half
-        score = max(errors["no_ball"], errors["leg_bye"], errors["lbw"], 0.5 * errors["bye"])
-        key = (round(score, 4), -n_wide)
-        if best is None or key < best[0]:
-            best = (key, counts, errors)
+        # each of no-balls, leg byes and LBWs rounds down or up, chosen jointly
+        options = [sorted({max(int(np.floor(want[k])), 1 if want[k] > 0 else 0),
+                           max(int(np.ceil(want[k])), 1 if want[k] > 0 else 0)}) for k in scaled]
+        for picks in itertools.product(*options):
+            counts = {"wide": n_wide, **dict(zip(scaled, picks)), "bye": n_bye,
+                      "run_out": ro_fixed, "run_out_chance": ro_chance, "stumped": st_fixed,
+                      "stumping_chance": st_chance}
+            if sum(counts.values()) + MIN_CATCH_CHANCES > CELLS:
+                continue
+            # cells per real event; the share of deliveries reaching the chart is one common
+            # factor (tuned after the cards, `calibrate.trim_chart_share`), so the best reachable
+            # worst error is the spread of these ratios about their midrange
+            ratios = [1.0] + [counts[k] / want[k] for k in scaled if want[k] > 0]
+            mid = (max(ratios) + min(ratios)) / 2
+            errors = {k: counts[k] / want[k] / mid - 1 if want[k] > 0 else 0.0 for k in scaled}
+            errors["wide"], errors["bye"] = 1 / mid - 1, bye_error
+            # the listed targets (wides, no-balls, leg byes, LBWs) count fully, byes half
+            score = max((max(ratios) - min(ratios)) / (max(ratios) + min(ratios)), 0.5 * bye_error)
+            # ties (whole-cell limits shared by several plans) go to the plan whose counts are
+            # nearest their wants at the wides' own scale, then to more wide cells
+            plain = max(abs(counts[k] / want[k] - 1) for k in scaled if want[k] > 0)
+            key = (round(score, 3), round(plain, 4), -n_wide)
+            if best is None or key < best[0]:
+                best = (key, counts, errors)
     assert best is not None
     counts = dict(best[1])
     rest = CELLS - sum(counts.values())
