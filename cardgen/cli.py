@@ -156,7 +156,9 @@ def _register() -> None:
             main.add_command(cmd)
 
 
-_register()
-
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # run as `python -m cardgen.cli`: use the importable module, whose layers import it back
+    from cardgen.cli import main as _main
+    sys.exit(_main())
+else:
+    _register()
