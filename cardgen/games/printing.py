@@ -300,3 +300,12 @@ class KitWriter:
     def finish(self) -> list[Path]:
         """Write kit.json; every file of the kit, kit.json last."""
         return self.paths() + [self.manifest()]
+
+
+def write_generic_kit(folder: Path, game: str, name: str, credit: str,
+                      files: Sequence[tuple[str, str, bytes]]) -> list[Path]:
+    """A kit that uses no real players: (filename, label, PDF bytes) made first, then written."""
+    writer = KitWriter(folder, game, name, None, None, credit=credit, previews=PAGE1_PREVIEWS)
+    for filename, label, data in files:
+        writer.pdf(filename, label, data)
+    return writer.finish()

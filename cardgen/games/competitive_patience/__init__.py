@@ -25,17 +25,14 @@ class CompetitivePatienceSystem:
 
     def build(self, req: BuildRequest) -> list[Path]:
         from cardgen.games.competitive_patience import kit
-        from cardgen.games.printing import PAGE1_PREVIEWS, PAPER_LABELS, KitWriter
+        from cardgen.games.printing import PAPER_LABELS, write_generic_kit
         label = PAPER_LABELS
         files = [(f"scoresheet-{paper}.pdf", f"Scoresheet ({label[paper]})", kit.scoresheet_pdf(paper))
                  for paper in req.papers]
         first = req.papers[0]
         files.append(("rules.pdf", f"Rules card ({label[first]})", kit.rules_sheet_pdf(first)))
-        writer = KitWriter(self.kit_folder(req), self.code, self.name, None, None,
-                           credit=kit.CREDIT, previews=PAGE1_PREVIEWS)
-        for filename, text, data in files:  # every PDF made before any is written
-            writer.pdf(filename, text, data)
-        return writer.finish()
+        # every PDF is made before any is written
+        return write_generic_kit(self.kit_folder(req), self.code, self.name, kit.CREDIT, files)
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext,
                          variant: str = "british") -> pd.DataFrame:

@@ -20,7 +20,7 @@ class QuickCricketSystem:
         return kit_folder(req, self.code)
 
     def build(self, req: BuildRequest) -> list[Path]:
-        from cardgen.games.printing import PAGE1_PREVIEWS, PAPER_LABELS, KitWriter
+        from cardgen.games.printing import PAPER_LABELS, write_generic_kit
         from cardgen.games.quick_cricket import kit
         label = PAPER_LABELS
         files = [(f"cards-{paper}.pdf", f"The 18 cards ({label[paper]})", kit.cards_pdf(paper))
@@ -28,11 +28,8 @@ class QuickCricketSystem:
         first = req.papers[0]
         files.append(("scoresheet.pdf", f"Scoresheet ({label[first]})", kit.scoresheet_pdf(first)))
         files.append(("rules.pdf", f"How to play ({label[first]})", kit.rules_sheet_pdf(first)))
-        writer = KitWriter(self.kit_folder(req), self.code, self.name, None, None,
-                           credit=kit.CREDIT, previews=PAGE1_PREVIEWS)
-        for filename, text, data in files:  # every PDF made before any is written
-            writer.pdf(filename, text, data)
-        return writer.finish()
+        # every PDF is made before any is written
+        return write_generic_kit(self.kit_folder(req), self.code, self.name, kit.CREDIT, files)
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
         """n innings of ctx.overs overs between the built-in strategies."""
