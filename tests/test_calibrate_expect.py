@@ -59,7 +59,8 @@ def test_monte_carlo_of_the_rules_matches_the_analytic_expectation():
     """Roll the dice as the rules say (d6 card choice, 2d10 percentile, d6 x d20 fielding chart,
     d20 chance rolls) for 200,000 deliveries, seed 7; every outcome share must be within
     4 standard errors of the analytic probability (a failure rate of about 1 in 15,000)."""
-    league = {"wide_runs": 343, "no_ball_runs": 39, "no_ball_balls": 39, "leg_byes": 223, "byes": 59,
+    league = {"wide_runs": 343, "wide_balls": 285, "no_ball_runs": 39, "no_ball_balls": 39,
+              "leg_byes": 223, "leg_bye_balls": 182, "byes": 59, "bye_balls": 33,
               "dismissal_kinds": {"lbw": 22, "run out": 28, "stumped": 10}}
     cells = layout(plan_counts(league).counts)
     bowler = card(B=2, W=4, F=14, _0=40, _1=25, _2=5, _4=7, _6=3)
@@ -108,7 +109,8 @@ def test_monte_carlo_of_the_rules_matches_the_analytic_expectation():
 
 
 def test_fielding_plan_fills_120_cells_with_every_chance():
-    league = {"wide_runs": 236, "no_ball_runs": 102, "no_ball_balls": 51, "leg_byes": 129, "byes": 67,
+    league = {"wide_runs": 236, "wide_balls": 177, "no_ball_runs": 102, "no_ball_balls": 51,
+              "leg_byes": 129, "leg_bye_balls": 105, "byes": 67, "bye_balls": 36,
               "dismissal_kinds": {"lbw": 28, "run out": 26, "stumped": 11}}
     plan = plan_counts(league)
     assert sum(plan.counts.values()) == CELLS

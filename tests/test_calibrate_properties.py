@@ -11,7 +11,8 @@ from cardgen.calibrate.ratings import ratings_for_mean
 from cardgen.calibrate.solve import Target, solve_card
 from cardgen.calibrate.calibrate import STRIKER_WEIGHTS, BOWLER_WEIGHTS, HEADLINE
 
-LEAGUE = {"wide_runs": 343, "no_ball_runs": 39, "no_ball_balls": 39, "leg_byes": 223, "byes": 59,
+LEAGUE = {"wide_runs": 343, "wide_balls": 285, "no_ball_runs": 39, "no_ball_balls": 39,
+          "leg_byes": 223, "leg_bye_balls": 182, "byes": 59, "bye_balls": 33,
           "dismissal_kinds": {"lbw": 22, "run out": 28, "stumped": 10}}
 A = card_matrix(fielding_vector(layout(plan_counts(LEAGUE).counts),
                                 FieldingSkill(0.75, 0.47, 0.42, 0.66)))
@@ -148,8 +149,11 @@ def synthetic_stats(seed: int, n_strikers: int, n_bowlers: int, with_keeper: boo
         "balls_faced": max(faced, 1), "legal_balls": legal,
         "deliveries": legal + int(w["wide_balls"].sum() + w["no_ball_balls"].sum()),
         "runs_batter": int(b["runs"].sum()), "wide_runs": int(w["wides"].sum()),
+        "wide_balls": int(w["wide_balls"].sum()),
         "no_ball_runs": int(w["no_balls"].sum()), "no_ball_balls": int(w["no_ball_balls"].sum()),
-        "leg_byes": int(rng.integers(0, 40)), "byes": int(rng.integers(0, 10)),
+        "leg_bye_balls": (lb_balls := int(rng.integers(0, 35))),
+        "leg_byes": lb_balls + int(rng.integers(0, 6)),
+        "bye_balls": (bye_balls := int(rng.integers(0, 8))), "byes": bye_balls + int(rng.integers(0, 3)),
         "outcomes_faced": {"0": int(b["dots"].sum()), "1": int(b["ones"].sum()),
                            "2": int(b["twos"].sum()), "3": int(b["threes"].sum()),
                            "4": int(b["fours"].sum()), "5": 0, "6": int(b["sixes"].sum())},

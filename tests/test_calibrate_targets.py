@@ -2,8 +2,8 @@
 
 Tolerances are the issue's: qualified cards (>= 60 real balls) within +/-2% on strike rate and
 economy and +/-5% on dismissal/wicket rate, medians within 0.5% and 2%; league-level figures
-within +/-2%. Where the current calibration misses one, the test is marked xfail with the
-measured figure (see docs/calibration.md, "Known gaps") rather than loosened.
+within +/-2%. A qualified card outside tolerance passes only when the report lists it and its
+reason shows it is out of reach (at a slot limit), as the issue allows.
 """
 from __future__ import annotations
 
@@ -28,10 +28,7 @@ def test_median_errors_within_half_and_two_percent(which, request):
         rows = _qualified(card_set, kind)
         main = statistics.median(abs(r["main_error"]) for r in rows)
         rate = statistics.median(abs(r["rate_error"]) for r in rows if r["rate_error"] is not None)
-        if main > 0.005 or rate > 0.02:
-            pytest.xfail(f"{kind} medians SR/economy {100 * main:.2f}%, rate {100 * rate:.2f}% "
-                         "(known gap: league means drift between rounds; docs/calibration.md)")
-        assert main <= 0.005 and rate <= 0.02
+        assert main <= 0.005 and rate <= 0.02, (kind, main, rate)
 
 
 @pytest.mark.parametrize("which", SEASONS)
@@ -49,9 +46,11 @@ def test_qualified_cards_within_tolerance_or_reported(which, request):
                if not all("unreachable" in reason for reason in r["outside"])]
     assert not fixable, fixable
     assert len(outside) <= 0.2 * len(rows), [(r["name"], r["outside"]) for r in outside]
-    if outside:
-        pytest.xfail(f"{len(outside)} of {len(rows)} qualified cards outside tolerance "
-                     "(listed by `cardgen calibrate --report` with reasons)")
+    # the report prints each of them with its gap and reason
+    from cardgen.calibrate.report import format_report
+    text = format_report(card_set)
+    for r in outside:
+        assert f"{r['kind']} {r['name']} ({r['team']}, {r['balls']} balls): " in text
 
 
 @pytest.mark.parametrize("which", SEASONS)
@@ -67,16 +66,38 @@ def test_league_dismissal_kind_mix_within_two_percent(which, request):
     shares = {k: v for k, v in errors.items() if k.startswith("share_")}
     assert set(shares) >= {"share_bowled", "share_caught", "share_lbw", "share_run_out",
                            "share_stumped"}
-    # bowled and caught are set by the cards, run-outs and stumpings through the ratings: they
-    # must always hold
-    others = {k: v for k, v in shares.items() if k != "share_lbw"}
-    assert all(abs(v) <= 0.02 for v in others.values()), shares
-    if which == "bbl_set" and abs(shares["share_lbw"]) > 0.02:
-        # BBL 2024-25 only: with 120 cells the no-ball:LBW cell ratio is 5:3 (6% under the
-        # league's 39:22; 7:4 needs about 125 cells), so no chart share puts no-balls and the
-        # LBW share both within 2% (docs/calibration.md, "Known gaps")
-        pytest.xfail(f"BBL LBW share {100 * shares['share_lbw']:+.2f}% (whole-cell limit)")
-    assert abs(shares["share_lbw"]) <= 0.02, shares
+    # bowled and caught are set by the cards, LBWs by the chart's cells, run-outs and stumpings
+    # through the ratings
+    assert all(abs(v) <= 0.02 for v in shares.values()), shares
+
+
+@pytest.mark.parametrize("which", SEASONS)
+def test_extra_runs_beyond_one_per_ball_are_kept(which, request):
+    """The chart plays extras by deliveries (one run each); the real runs beyond that (5-wides,
+    two leg byes off a ball, The Hundred's two-run no-balls) are carried as runs off the bat, so
+    the league's total runs hold, and economies still count every wide and no-ball run."""
+    card_set = request.getfixturevalue(which)
+    league, expected = card_set["league"], card_set["expected_league"]
+    legal = league["legal_balls"]
+    surplus = (league["wide_runs"] - league["wide_balls"] + league["leg_byes"]
+               - league["leg_bye_balls"] + league["byes"] - league["bye_balls"]
+               + league["no_ball_runs"] - league["no_ball_balls"])
+    assert surplus / league["runs_total"] > 0.008  # a real effect (~1% of runs) in both seasons
+    # extras the game plays: 1 run each, so extras alone come up short by the surplus...
+    game_extras = sum(expected[k] for k in ("wides_per_ball", "no_balls_per_ball",
+                                            "leg_byes_per_ball", "byes_per_ball")) * legal
+    real_extras = (league["wide_runs"] + league["no_ball_runs"] + league["leg_byes"]
+                   + league["byes"])
+    assert game_extras < real_extras - 0.8 * surplus
+    # ...and the runs off the bat make it up: total runs within 0.5% (a quarter of the issue's
+    # 2%: whole slots leave the league mean a few tenths of a percent off at most)
+    assert abs(expected["runs_per_ball"] * legal / league["runs_total"] - 1) < 0.005
+    # bowlers are charged every real wide and no-ball run; the leg-bye and bye surplus is not
+    # theirs, but the bat runs that carry it land on the small-sample bowlers (qualified bowlers
+    # keep their real economies), so the league economy holds it too
+    not_bowlers = league["leg_byes"] - league["leg_bye_balls"] + league["byes"] - league["bye_balls"]
+    conceded = league["economy"] * legal / 6 + not_bowlers
+    assert abs(expected["economy"] * legal / 6 / conceded - 1) < 0.005
 
 
 def test_small_samples_are_flagged(bbl_set):  # noqa: F811
@@ -104,9 +125,9 @@ def test_chart_share_correction_centres_or_leaves_alone(bbl_stats):
     kinds = league["dismissal_kinds"]
     total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
                                           "lbw", "run out", "stumped"))
-    exact = {"wides_per_ball": league["wide_runs"] / legal,
+    exact = {"wides_per_ball": league["wide_balls"] / legal,
              "no_balls_per_ball": league["no_ball_balls"] / legal,
-             "leg_byes_per_ball": league["leg_byes"] / legal,
+             "leg_byes_per_ball": league["leg_bye_balls"] / legal,
              "dismissal_kinds": {"lbw": kinds["lbw"] / total}}
     assert chart_share_correction(exact, league) == pytest.approx(1.0)
     # everything 1% low: the chart share goes up by 1%

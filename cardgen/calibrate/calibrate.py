@@ -47,6 +47,10 @@ EXTRAS_CORRECTION_MIN = 0.005
 CHART_SHARE_MARGIN = 0.018
 TRIM_ROUNDS = 3
 DILUTION_DAMPING = 0.75
+# final re-solve of the RO and keeper scales (`retune_fielding`): rounds, and the share error
+# below which it stops (ratings are whole numbers, so a smaller error is not worth a chart)
+RETUNE_ROUNDS = 3
+RETUNE_MIN = 0.005
 # ...and held near that level (a weak prior, in slots) so striker F cannot crowd out the bowlers'
 # own wides: a bowler's F cannot go below zero, so too much F on striker cards would leave
 # economical bowlers with more wides than they bowled.
@@ -82,20 +86,33 @@ def _shrink(count: float, balls: float, league_rate: float) -> float:
     return (count + PRIOR_BALLS * league_rate) / (balls + PRIOR_BALLS)
 
 
-def no_ball_surplus(league: dict) -> int:
-    """Real no-ball runs beyond one per no-ball (The Hundred awards two; a game no-ball is one)."""
-    return max(int(league["no_ball_runs"]) - int(league["no_ball_balls"]), 0)
+def extra_run_surplus(league: dict) -> dict[str, int]:
+    """Real extra runs beyond one per extra delivery, by kind: a game extra is one ball and one
+    run (a 5-wide, two leg byes off one ball, a Hundred no-ball worth two are each one result).
+
+    The chart plays extras by deliveries (`fielding.league_event_counts`); these runs are
+    carried as runs off the bat instead, so team totals and economies keep every real run:
+    a bowler's own wide and no-ball surplus goes on his card (his economy stays exact), and the
+    league's whole surplus is in both sides' league means, so `recentre_small_samples` puts
+    what the qualified cards do not carry (the leg-bye and bye surplus, on the striker side all
+    of it) on the small-sample cards."""
+    return {"wide": max(int(league["wide_runs"]) - int(league["wide_balls"]), 0),
+            "no_ball": max(int(league["no_ball_runs"]) - int(league["no_ball_balls"]), 0),
+            "leg_bye": max(int(league["leg_byes"]) - int(league["leg_bye_balls"]), 0),
+            "bye": max(int(league["byes"]) - int(league["bye_balls"]), 0)}
+
+
+def league_bat_runs(league: dict) -> float:
+    """Runs off the bat the cards must produce between them: the real ones plus the surplus."""
+    return float(league["runs_batter"] + sum(extra_run_surplus(league).values()))
 
 
 def league_striker_rates(league: dict) -> dict[str, float]:
-    """League figures the striker targets are centred on. The runs include the no-ball surplus:
-    bowlers get theirs back as runs off the bat (so their economies stay whole), and both sides
-    must describe the same deliveries, so the small samples carry the same runs (see
-    `recentre_small_samples`)."""
+    """League figures the striker targets are centred on (runs include the extras' surplus)."""
     faced = league["balls_faced"]
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"runs": (league["runs_batter"] + no_ball_surplus(league)) / faced, "dismissal_rate": league["dismissals"] / faced,
+    return {"runs": league_bat_runs(league) / faced, "dismissal_rate": league["dismissals"] / faced,
             "fours": o["4"] / faced, "sixes": o["6"] / faced, "dots": o["0"] / faced,
             "ones": o["1"] / faced,
             "field_outs": (k.get("lbw", 0) + k.get("stumped", 0) + k.get("run out", 0)) / faced}
@@ -105,12 +122,13 @@ def league_bowler_rates(league: dict) -> dict[str, float]:
     legal = league["legal_balls"]
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"bat": (league["runs_batter"] + no_ball_surplus(league)) / legal,
-            "conceded": (league["runs_batter"] + league["wide_runs"] + league["no_ball_runs"]) / legal,
+    return {"bat": league_bat_runs(league) / legal,
+            # what the cards charge to bowlers: bat runs (surplus included) and one per extra
+            "conceded": (league_bat_runs(league) + league["wide_balls"] + league["no_ball_balls"]) / legal,
             "wicket_rate": league["bowler_wickets"] / legal, "fours": o["4"] / legal,
             "sixes": o["6"] / legal, "dots": o["0"] / legal, "ones": o["1"] / legal,
-            # a no-ball is one game extra (The Hundred awards two real runs): count deliveries
-            "extras": (league["wide_runs"] + league["no_ball_balls"]) / legal,
+            # game extras are deliveries: one run each
+            "extras": (league["wide_balls"] + league["no_ball_balls"]) / legal,
             "bowled": (k.get("bowled", 0) + k.get("hit wicket", 0)) / legal}
 
 
@@ -127,10 +145,13 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
 
 def bowler_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.legal_balls)
-    # the runs of a no-ball beyond the game's one come back as runs off the bat
-    counts = {"bat": row.runs_off_bat + max(row.no_balls - row.no_ball_balls, 0), "conceded": row.runs_conceded, "wicket_rate": row.wickets, "fours": row.conceded_n4,
-              "sixes": row.conceded_n6, "dots": row.dots, "ones": row.conceded_n1,
-              "extras": row.wides + row.no_ball_balls, "bowled": row.wk_bowled + row.wk_hit_wicket}
+    # the runs of a wide or no-ball beyond the game's one come back as runs off the bat
+    surplus = max(row.wides - row.wide_balls, 0) + max(row.no_balls - row.no_ball_balls, 0)
+    counts = {"bat": row.runs_off_bat + surplus, "conceded": row.runs_conceded,
+              "wicket_rate": row.wickets, "fours": row.conceded_n4, "sixes": row.conceded_n6,
+              "dots": row.dots, "ones": row.conceded_n1,
+              "extras": row.wide_balls + row.no_ball_balls,
+              "bowled": row.wk_bowled + row.wk_hit_wicket}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
     scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
               for k in figs}
@@ -142,7 +163,7 @@ def extras_balance(plan: ChartPlan, league: dict) -> float:
     error evenly: with n_w wide and n_nb no-ball cells, total extras E come out as wides
     E n_w / (n_w + n_nb) and no-balls E n_nb / (n_w + n_nb); E is chosen so that the relative
     errors of the two are equal and opposite (economies move by a few hundredths of a percent)."""
-    w, n = float(league["wide_runs"]), float(league["no_ball_balls"])
+    w, n = float(league["wide_balls"]), float(league["no_ball_balls"])
     n_w, n_nb = plan.counts.get("wide", 0), plan.counts.get("no_ball", 0)
     if w <= 0 or n <= 0 or n_w <= 0 or n_nb <= 0:
         return 1.0
@@ -162,9 +183,9 @@ def chart_share_correction(expected: dict, league: dict) -> float:
     kinds = league["dismissal_kinds"]
     total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
                                           "lbw", "run out", "stumped"))
-    real = {"wides_per_ball": league["wide_runs"] / legal,
+    real = {"wides_per_ball": league["wide_balls"] / legal,
             "no_balls_per_ball": league["no_ball_balls"] / legal,
-            "leg_byes_per_ball": league["leg_byes"] / legal}
+            "leg_byes_per_ball": league["leg_bye_balls"] / legal}
     ratios = [expected[k] / v for k, v in real.items() if v > 0 and expected.get(k, 0) > 0]
     lbw_share = kinds.get("lbw", 0) / total if total else 0.0
     if lbw_share > 0 and expected["dismissal_kinds"].get("lbw", 0) > 0:
@@ -217,6 +238,34 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
     return model
 
 
+def retune_fielding(stats: SeasonStats, plan: ChartPlan, model: LeagueModel, ratings: Ratings,
+                    cells: list[list[str]], ro_factor: float, st_factor: float
+                    ) -> tuple[Ratings, list[list[str]], LeagueModel]:
+    """Re-solve the RO and keeper scales on the final cards so the run-out and stumping shares
+    of the dismissals land on the league's.
+
+    The earlier solve ran on the continuous model; whole slots and the chart-share trim move
+    the dismissal total a little, and a share fed by a handful of chart cells moves with it.
+    Ratings change only how chances convert (a stumping chance is out or a dot, a run-out chance
+    out or a single), a few hundredths of a percent of any card's figures, so the cards stay."""
+    kinds = stats.league["dismissal_kinds"]
+    real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught",
+                                               "caught and bowled", "lbw", "run out", "stumped"))
+    for _ in range(RETUNE_ROUNDS):
+        shares = model.league()["dismissal_kinds"]
+        if not (real_total and shares.get("run out") and shares.get("stumped")):
+            break
+        ro_fix = (kinds.get("run out", 0) / real_total) / shares["run out"]
+        st_fix = (kinds.get("stumped", 0) / real_total) / shares["stumped"]
+        if max(abs(ro_fix - 1), abs(st_fix - 1)) < RETUNE_MIN:
+            break
+        ro_factor, st_factor = ro_factor * ro_fix, st_factor * st_fix
+        ratings, _, cells = build_chart(stats, ro_factor, st_factor, plan)
+        a = card_matrix(fielding_vector(cells, ratings.skill()))
+        model = LeagueModel(a, model.mean_bowler, model.mean_striker)
+    return ratings, cells, model
+
+
 def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) -> None:
     """Keep the ball-weighted mean of the targets equal to the league's.
 
@@ -256,7 +305,7 @@ def seed_means(a: np.ndarray, league: dict, strikers: list[CardFit],
     from cardgen.calibrate.model import BOWLER_WICKET, OUT, STRIKER_OUT
     fvec = a[CARD_INDEX["F"]]
     deliveries = league["deliveries"]
-    phi = (league["wide_runs"] / deliveries) / max(fvec[OUT["wide"]], 1e-9)  # P(F) per delivery
+    phi = (league["wide_balls"] / deliveries) / max(fvec[OUT["wide"]], 1e-9)  # P(F) per delivery
     f_total = 200 * phi
     # striker cards' F: small enough that the striker half's wides and no-balls stay below what
     # nearly all qualified bowlers bowl (a bowler's F cannot go below zero), at least a couple of
@@ -452,12 +501,12 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
     shares = model.league()["dismissal_kinds"]
     real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
                                                "lbw", "run out", "stumped"))
+    ro_factor = st_factor = 1.0
     if real_total and shares.get("run out") and shares.get("stumped"):
-        ro_factor = (kinds.get("run out", 0) / real_total) / shares["run out"]
-        st_factor = (kinds.get("stumped", 0) / real_total) / shares["stumped"]
         # damped: the exact cards move the shares less than the continuous model predicts
-        ratings, _, cells = build_chart(stats, ro_factor ** DILUTION_DAMPING,
-                                        st_factor ** DILUTION_DAMPING, plan)
+        ro_factor = ((kinds.get("run out", 0) / real_total) / shares["run out"]) ** DILUTION_DAMPING
+        st_factor = ((kinds.get("stumped", 0) / real_total) / shares["stumped"]) ** DILUTION_DAMPING
+        ratings, _, cells = build_chart(stats, ro_factor, st_factor, plan)
         a = card_matrix(fielding_vector(cells, ratings.skill()))
         model = continuous_rounds(LeagueModel(a, model.mean_bowler, model.mean_striker),
                                   FIXED_POINT_ROUNDS // 2)
@@ -490,6 +539,7 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
     s_int = [np.array(x, int) for x in s_int]
     b_int = [np.array(x, int) for x in b_int]
     model = trim_chart_share(strikers, bowlers, s_int, b_int, a, stats.league)
+    ratings, cells, model = retune_fielding(stats, plan, model, ratings, cells, ro_factor, st_factor)
     for f, x in zip(strikers, s_int):
         f.slots = np.asarray(x, int)
     for f, x in zip(bowlers, b_int):

@@ -98,8 +98,11 @@ def summary(card_set: dict) -> dict:
 def league_errors(card_set: dict) -> dict[str, float]:
     L, E = card_set["league"], card_set["expected_league"]
     legal = L["legal_balls"]
-    real = {"runs_per_ball": L["runs_total"] / legal, "wides_per_ball": L["wide_runs"] / legal,
-            "no_balls_per_ball": L["no_ball_balls"] / legal, "leg_byes_per_ball": L["leg_byes"] / legal}
+    # extras by deliveries, as the game plays them (one run each); their runs beyond one per
+    # ball are carried as runs off the bat, so runs_per_ball still counts every real run
+    real = {"runs_per_ball": L["runs_total"] / legal, "wides_per_ball": L["wide_balls"] / legal,
+            "no_balls_per_ball": L["no_ball_balls"] / legal,
+            "leg_byes_per_ball": L["leg_bye_balls"] / legal}
     errors = {k: E[k] / v - 1 for k, v in real.items() if v}
     kinds = L["dismissal_kinds"]
     game = {"bowled": ("bowled", "hit wicket"), "caught": ("caught", "caught and bowled"),
