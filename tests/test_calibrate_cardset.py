@@ -117,6 +117,14 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     # the report: a row per card with real vs expected, the summary and the cards outside
     assert "Connolly" in result.output and "SR within +/-2%" in result.output
     assert "cards outside tolerance" in result.output and "unreachable" in result.output
+    # Connolly's row: balls, real SR 131.46, then for SR, dismissal rate, 4s and 6s per ball the
+    # real figure, the expected one and the error (real 4s 20/267 = 0.075, 6s 19/267 = 0.071)
+    row = next(line for line in result.output.splitlines()
+               if line.startswith("striker  Cooper Connolly"))
+    cells = row.replace("|", " ").split()
+    assert cells[3:5] == ["267", "131.46"], row
+    assert cells[cells.index("131.46") + 3] == "0.0262"  # 7 outs in 267 balls
+    assert "0.075" in cells and "0.071" in cells and len(cells) == 16, row
     # same inputs, byte-identical output
     first = path.read_bytes()
     again = runner.invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror),

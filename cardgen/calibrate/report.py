@@ -115,10 +115,14 @@ def league_errors(card_set: dict) -> dict[str, float]:
     return errors
 
 
+def _pct(expected: float | None, real: float | None) -> float | None:
+    return None if expected is None or not real else 100 * (expected / real - 1)
+
+
 def format_report(card_set: dict) -> str:
     rows = card_rows(card_set)
     lines = [f"Calibration report: {card_set['competition']['code']} {card_set['season']}",
-             "kind     name                      balls   real   exp    err%  | rate real  exp     err%  | 4s/b real exp | 6s/b real exp"]
+             "kind     name                      balls   real   exp    err%  | rate real  exp     err%  | 4s/b real exp   err%  | 6s/b real exp   err%"]
     for r in sorted(rows, key=lambda r: (r["kind"], -r["balls"])):
         def f(x, spec):
             return format(x, spec) if x is not None else "-"
@@ -127,8 +131,10 @@ def format_report(card_set: dict) -> str:
             f"{f(r['expected_main'], '7.2f')} {f(r['main_error'] and 100 * r['main_error'], '+6.2f')} | "
             f"{f(r['real_rate'], '.4f')} {f(r['expected_rate'], '.4f')} "
             f"{f(r['rate_error'] and 100 * r['rate_error'], '+6.1f')} | "
-            f"{f(r['real_fours'], '.3f')} {f(r['expected_fours'], '.3f')} | "
-            f"{f(r['real_sixes'], '.3f')} {f(r['expected_sixes'], '.3f')}"
+            f"{f(r['real_fours'], '.3f')} {f(r['expected_fours'], '.3f')} "
+            f"{f(_pct(r['expected_fours'], r['real_fours']), '+6.1f')} | "
+            f"{f(r['real_sixes'], '.3f')} {f(r['expected_sixes'], '.3f')} "
+            f"{f(_pct(r['expected_sixes'], r['real_sixes']), '+6.1f')}"
             + (" small_sample" if r["small_sample"] else ""))
     s = summary(card_set)
     lines.append("")
