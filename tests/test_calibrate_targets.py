@@ -118,7 +118,7 @@ def test_chart_plan_spreads_its_whole_cell_errors(bbl_stats, hundred_stats):
                if k != "bye") < 0.02
 
 
-def test_chart_share_correction_centres_or_leaves_alone(bbl_stats):
+def test_chart_share_correction_centres_or_leaves_wild_ratios_alone(bbl_stats):
     from cardgen.calibrate.calibrate import chart_share_correction
     league = bbl_stats.league
     legal = league["legal_balls"]
@@ -133,6 +133,9 @@ def test_chart_share_correction_centres_or_leaves_alone(bbl_stats):
     # everything 1% low: the chart share goes up by 1%
     low = {k: (v * 0.99 if isinstance(v, float) else {"lbw": v["lbw"] * 0.99}) for k, v in exact.items()}
     assert chart_share_correction(low, league) == pytest.approx(1 / 0.99)
-    # LBW share 5% above the extras: no share fits all four, so nothing moves
+    # LBW share 5% above the extras: the share centres them (worst error 2.4% each way)
     apart = dict(exact, dismissal_kinds={"lbw": exact["dismissal_kinds"]["lbw"] * 1.05})
-    assert chart_share_correction(apart, league) == 1.0
+    assert chart_share_correction(apart, league) == pytest.approx(2 / 2.05)
+    # 25% apart is not a whole-cell effect: nothing moves
+    wild = dict(exact, dismissal_kinds={"lbw": exact["dismissal_kinds"]["lbw"] * 1.25})
+    assert chart_share_correction(wild, league) == 1.0
