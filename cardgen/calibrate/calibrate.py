@@ -88,6 +88,15 @@ def _shrink(count: float, balls: float, league_rate: float) -> float:
     return (count + PRIOR_BALLS * league_rate) / (balls + PRIOR_BALLS)
 
 
+GAME_DISMISSAL_KINDS = ("bowled", "hit wicket", "caught", "caught and bowled", "lbw", "run out",
+                        "stumped")
+
+
+def game_dismissals(kinds: dict) -> int:
+    """Real dismissals of the kinds the game plays (not retired, obstructing the field, ...)."""
+    return sum(kinds.get(k, 0) for k in GAME_DISMISSAL_KINDS)
+
+
 def extra_run_surplus(league: dict) -> dict[str, int]:
     """Real extra runs beyond one per extra delivery, by kind: a game extra is one ball and one
     run (a 5-wide, two leg byes off one ball, a Hundred no-ball worth two are each one result).
@@ -183,8 +192,7 @@ def chart_share_correction(expected: dict, league: dict) -> float:
     the best single factor is the one centring the measured ratios expected / real."""
     legal = float(league["legal_balls"])
     kinds = league["dismissal_kinds"]
-    total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
-                                          "lbw", "run out", "stumped"))
+    total = game_dismissals(kinds)
     real = {"wides_per_ball": league["wide_balls"] / legal,
             "no_balls_per_ball": league["no_ball_balls"] / legal,
             "leg_byes_per_ball": league["leg_bye_balls"] / legal}
@@ -251,8 +259,7 @@ def retune_fielding(stats: SeasonStats, plan: ChartPlan, model: LeagueModel, rat
     Ratings change only how chances convert (a stumping chance is out or a dot, a run-out chance
     out or a single), a few hundredths of a percent of any card's figures, so the cards stay."""
     kinds = stats.league["dismissal_kinds"]
-    real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught",
-                                               "caught and bowled", "lbw", "run out", "stumped"))
+    real_total = game_dismissals(kinds)
     for _ in range(RETUNE_ROUNDS):
         shares = model.league()["dismissal_kinds"]
         if not (real_total and shares.get("run out") and shares.get("stumped")):
@@ -407,8 +414,7 @@ def calibrate(stats: SeasonStats) -> Calibration:
     pilot_plan = plan_counts(stats.league)
     pilot = _start(stats, pilot_plan)
     kinds = stats.league["dismissal_kinds"]
-    real = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
-                                         "lbw", "run out", "stumped")) / stats.league["legal_balls"]
+    real = game_dismissals(kinds) / stats.league["legal_balls"]
     modelled = pilot.model.league()["dismissals_per_ball"]
     factor = modelled / real if real > 0 else 1.0
     plan = plan_counts(stats.league, dismissal_factor=factor)
@@ -501,8 +507,7 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
     # the share of every kind the chart alone supplies; lift run-outs and stumpings (through the
     # RO and keeper ratings) to the league's shares of the dismissals the model actually has.
     shares = model.league()["dismissal_kinds"]
-    real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
-                                               "lbw", "run out", "stumped"))
+    real_total = game_dismissals(kinds)
     ro_factor = st_factor = 1.0
     if real_total and shares.get("run out") and shares.get("stumped"):
         # damped: the exact cards move the shares less than the continuous model predicts
@@ -524,8 +529,6 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
     league_x = float(p_avg @ EXTRAS_CHARGED) / float(p_avg @ LEGAL_V)
     correction = lb["extras"] / league_x if league_x > 0 else 1.0
     shares = model.league()["dismissal_kinds"]
-    real_total = sum(kinds.get(k, 0) for k in ("bowled", "hit wicket", "caught", "caught and bowled",
-                                               "lbw", "run out", "stumped"))
     real_bowled_share = (kinds.get("bowled", 0) + kinds.get("hit wicket", 0)) / max(real_total, 1)
     bowled_fix = real_bowled_share / shares["bowled"] if shares.get("bowled") else 1.0
     if max(abs(correction - 1), abs(bowled_fix - 1)) > EXTRAS_CORRECTION_MIN:
