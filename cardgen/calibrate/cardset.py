@@ -9,7 +9,7 @@ import pandas as pd
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import Cache, atomic_write_text
-from cardgen.calibrate.calibrate import Calibration, calibrate
+from cardgen.calibrate.calibrate import Calibration, CardFit, calibrate
 from cardgen.calibrate.model import slots_to_chart
 from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
                                       team_sheets, usage_letter, usual_positions)
@@ -87,15 +87,19 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
             block["country"] = country
         return block
 
+    def card_head(fit: CardFit) -> dict:
+        """What every card starts with, striker or bowler."""
+        return {"player": player_block(fit.player_id, fit.team), "team": fit.team,
+                "team_short": shorts[fit.team], "kind": fit.kind,
+                "position": positions.get((fit.player_id, fit.team), 12),
+                "chart": slots_to_chart(fit.slots)}
+
     cards = []
     for fit in cal.strikers:
         s = bat[(fit.player_id, fit.team)]
         exp = model.striker(fit.slots.astype(float))
         card = {
-            "player": player_block(fit.player_id, fit.team), "team": fit.team,
-            "team_short": shorts[fit.team], "kind": "striker",
-            "position": positions.get((fit.player_id, fit.team), 12),
-            "chart": slots_to_chart(fit.slots),
+            **card_head(fit),
             "real": {"innings": int(s["innings"]), "balls": int(s["balls"]), "runs": int(s["runs"]),
                      "dismissals": int(s["dismissals"]), "fours": int(s["fours"]),
                      "sixes": int(s["sixes"]), "high_score": int(s["high_score"]),
@@ -112,10 +116,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
         b = bowl[(fit.player_id, fit.team)]
         exp = model.bowler(fit.slots.astype(float))
         card = {
-            "player": player_block(fit.player_id, fit.team), "team": fit.team,
-            "team_short": shorts[fit.team], "kind": "bowler",
-            "position": positions.get((fit.player_id, fit.team), 12),
-            "chart": slots_to_chart(fit.slots),
+            **card_head(fit),
             "usage": {"letter": usage_letter(int(b["legal_balls"]), int(b["innings"]),
                                              comp.balls_per_over),
                       "innings": int(b["innings"])},

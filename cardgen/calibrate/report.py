@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import statistics
 
-from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS
+from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS, game_dismissals
 
 SR_TOL, ECON_TOL, RATE_TOL = 0.02, 0.02, 0.05
 LEAGUE_TOL = 0.02
@@ -107,7 +107,7 @@ def league_errors(card_set: dict) -> dict[str, float]:
     kinds = L["dismissal_kinds"]
     game = {"bowled": ("bowled", "hit wicket"), "caught": ("caught", "caught and bowled"),
             "lbw": ("lbw",), "run out": ("run out",), "stumped": ("stumped",)}
-    total = sum(kinds.get(k, 0) for ks in game.values() for k in ks)
+    total = game_dismissals(kinds)
     for g, ks in game.items():
         share = sum(kinds.get(k, 0) for k in ks) / total if total else 0
         if share:
