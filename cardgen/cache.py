@@ -12,9 +12,10 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-import pandas as pd
+if TYPE_CHECKING:  # pandas is imported where tables are read or written: `cardgen --help` stays quick
+    import pandas as pd
 
 CACHE_ENV = "CARDGEN_CACHE"
 
@@ -115,6 +116,7 @@ class Cache:
         return True
 
     def read_table(self, name: str, table: str) -> pd.DataFrame:
+        import pandas as pd
         return pd.read_csv(self.table_dir(name) / f"{table}.csv", keep_default_na=False,
                            na_values=[""], dtype={"player_id": str, "match_id": str, "overs": str,
                                   "key_cricinfo": str, "known_as": str, "full_name": str,

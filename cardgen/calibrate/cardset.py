@@ -3,19 +3,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import Cache, atomic_write_text
-from cardgen.calibrate.calibrate import Calibration, CardFit, calibrate
 from cardgen.calibrate.model import slots_to_chart
 from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
                                       team_sheets, usage_letter, usual_positions)
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import CardgenError
 from cardgen.stats.tables import SeasonStats, overs_text
+
+if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to load a set
+    from cardgen.calibrate.calibrate import Calibration, CardFit
 
 SCHEMA_VERSION = 1
 FILE_NAME = "card-set.json"
@@ -183,6 +186,7 @@ def build_card_set(comp: Competition, season: str, source: str | None = None,
 
 
 def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str) -> dict:
+    from cardgen.calibrate.calibrate import calibrate
     return card_sets_from_calibration(calibrate(stats), comp, season)
 
 

@@ -68,7 +68,6 @@ def with_site_option(command: click.Command) -> click.Command:
 
     This is how `cardgen build --site` works without the build command knowing about the site.
     """
-    from cardgen.site.generate import refresh_site
     command.params.append(click.Option(["--site", "refresh_site_after"], is_flag=True,
                                        help="Afterwards, refresh the download site in OUT/site "
                                             "(as `cardgen site`)."))
@@ -81,6 +80,7 @@ def with_site_option(command: click.Command) -> click.Command:
     def run_then_refresh(*args: Any, refresh_site_after: bool = False, **kwargs: Any) -> Any:
         result = run(*args, **kwargs)
         if refresh_site_after:
+            from cardgen.site.generate import refresh_site  # only now: pypdf, jinja2, Pillow
             _report(refresh_site(kwargs["out_dir"]))
         return result
 
