@@ -60,21 +60,51 @@ def main() -> None:
 
 @main.command()
 @click.option("--source", envvar="CARDGEN_SOURCE", default=None, metavar="DIR|URL",
-              help="Local mirror to look in for offline seasons (env CARDGEN_SOURCE).")
+              help="Local mirror to look in: lists every event in it, with the command to build "
+                   "each season (env CARDGEN_SOURCE).")
 @friendly_errors
 def competitions(source: str | None) -> None:
-    """List the supported competitions and the seasons available offline."""
-    from cardgen.sources.fetch import is_url, offline_seasons
+    """List the competitions (built in, plus your own from ./cardgen-competitions.toml or
+    $CARDGEN_COMPETITIONS) and the seasons available offline; with --source DIR, every event
+    found in that mirror and the command that builds it."""
+    from cardgen.competitions import all_competitions
+    from cardgen.sources.fetch import is_url
+    from cardgen.sources.mirror import mirror_events, suggested_code, toml_entry
     cache = Cache()
     cached_names = ({p.name for p in cache.root.iterdir() if p.is_dir() and cache.is_complete(p.name)}
                     if cache.root.is_dir() else set())
-    root = Path(source) if source and not is_url(source) else None
+    root = Path(source).expanduser() if source and not is_url(source) else None
+    if root is not None and not root.is_dir():
+        raise CardgenError(f"source folder {root} does not exist; pass --source with a Cricsheet mirror")
+    events = mirror_events(root) if root is not None else []
+    found = {ev.competition.code: ev for ev in events if ev.competition is not None}
+    comps = all_competitions()
     click.echo(f"{'code':<10} {'format':<9} {'sex':<6} {'name':<32} offline seasons")
-    for comp in COMPETITIONS:
-        seasons = set(offline_seasons(root, comp)) if root else set()
+    for comp in comps:
+        seasons = set(found[comp.code].seasons) if comp.code in found else set()
         seasons |= {n.split("_", 1)[1] for n in cached_names if n.split("_", 1)[0] == comp.code}
         listed = ", ".join(sorted(seasons)) or "-"
         click.echo(f"{comp.code:<10} {comp.format:<9} {comp.sex:<6} {comp.name:<32} {listed}")
+    if root is None:
+        return
+    click.echo(f"\nEvents in {root}:")
+    if not events:
+        click.echo("  (no T20 or 100-ball match files found)")
+    taken = {c.code for c in comps}
+    for ev in events:
+        for season, n in ev.seasons.items():
+            labels = sorted(ev.labels.get(season, ()))
+            note = f", Cricsheet labels {' + '.join(labels)}" if labels != [season.replace("-", "/")] else ""
+            head = f"  {ev.event} ({ev.sex}) {season}: {n} matches{note}"
+            if ev.competition is not None:
+                click.echo(f"{head}\n      cardgen build -c {ev.competition.code} -s {season} --source {root}")
+            else:
+                code = suggested_code(ev.event, taken)
+                click.echo(f"{head}; not in the table: add to cardgen-competitions.toml\n"
+                           + "".join(f"        {line}\n" for line in toml_entry(ev, code).splitlines())
+                           + f"      then: cardgen build -c {code} -s {season} --source {root}")
+        if ev.competition is None:
+            taken.add(suggested_code(ev.event, taken))
 
 
 @main.command()

@@ -69,12 +69,15 @@ def test_bad_season_is_one_line(run, season, words):
 def test_competitions_lists_codes_and_offline_seasons(run, mirror):
     result = run("competitions", "--source", str(mirror))
     assert result.exit_code == 0
-    rows = {line.split()[0]: line for line in result.output.splitlines()[1:]}
+    table = result.output.split("\n\n")[0]
+    rows = {line.split()[0]: line for line in table.splitlines()[1:]}
     assert set(rows) == set(known_codes())
     assert "2023-24, 2024-25" in rows["BBL"]
     assert "2024, 2025" in rows["IPL"]
     assert "100-ball" in rows["HUNDRED"] and rows["HUNDRED"].rstrip().endswith("2024")
-    assert rows["PSL"].rstrip().endswith("-")
+    assert rows["PSL"].rstrip().endswith("2021")  # its 34 matches sit under two Cricsheet labels
+    assert rows["WPL"].rstrip().endswith("2023")  # Cricsheet labels it 2022/23
+    assert rows["CPL"].rstrip().endswith("-")
 
 
 def test_competitions_lists_committed_seasons_without_a_mirror(run):

@@ -82,6 +82,9 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     comp, season = resolve(competition, season)
     started = time.perf_counter()
     card_set = _card_set(comp, season, source, seed, card_set_path)
+    if card_set_path is None:  # how much of the season Cricsheet had (issue 11)
+        from cardgen.stats.load import coverage, coverage_text, season_stats
+        click.echo(coverage_text(comp, season, coverage(season_stats(comp, season, source).matches)))
     if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
         raise CardgenError(f"the card set is for {card_set.get('competition', {}).get('code')} "
                            f"{card_set.get('season')}, not {comp.code} {season}")

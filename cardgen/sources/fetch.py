@@ -23,7 +23,7 @@ from urllib3.util.retry import Retry
 
 from cardgen import __version__
 from cardgen.cache import Cache
-from cardgen.competitions import Competition, cricsheet_season, normalise_season
+from cardgen.competitions import Competition, match_season, normalise_season
 from cardgen.errors import ParseError, SourceError, UnknownSeason
 
 DEFAULT_SOURCE = "https://cricsheet.org/downloads"
@@ -60,10 +60,8 @@ def make_session() -> requests.Session:
     return session
 
 
-def belongs_to(info: dict, comp: Competition, season: str) -> bool:
-    """Whether a match's info block is a match of this competition season."""
-    if str(info.get("season", "")) != cricsheet_season(comp, season):
-        return False
+def is_event_of(info: dict, comp: Competition) -> bool:
+    """Whether a match's info block is a match of this competition (any season)."""
     if info.get("gender") and info.get("gender") != comp.gender:
         return False
     if comp.event_names:
@@ -72,20 +70,51 @@ def belongs_to(info: dict, comp: Competition, season: str) -> bool:
     return info.get("team_type") == comp.team_type and info.get("match_type") == "T20"
 
 
+def _first_date(info: dict) -> str:
+    dates = info.get("dates") or [""]
+    return str(dates[0]) if isinstance(dates, list) and dates else ""
+
+
+def belongs_to(info: dict, comp: Competition, season: str) -> bool:
+    """Whether one match's info block is a match of this competition season (judged alone:
+    `select_season` also reads a label's other matches)."""
+    if not is_event_of(info, comp):
+        return False
+    date = _first_date(info)
+    return match_season(comp, str(info.get("season", "")), date, [date]) == normalise_season(comp, season)
+
+
+def select_season(infos: list[tuple[str, dict]], comp: Competition, season: str) -> list[str]:
+    """Names of the matches that make up a season, whatever Cricsheet labelled them: the 2021
+    PSL is filed under "2020/21" and "2021", the 2024 PSL under "2023/24" (see
+    `competitions.edition_of_label`)."""
+    ours = [(name, info) for name, info in infos if isinstance(info, dict) and is_event_of(info, comp)]
+    dates_by_label: dict[str, list[str]] = {}
+    for _, info in ours:
+        dates_by_label.setdefault(str(info.get("season", "")), []).append(_first_date(info))
+    want = normalise_season(comp, season)
+    return [name for name, info in ours
+            if match_season(comp, str(info.get("season", "")), _first_date(info),
+                            dates_by_label[str(info.get("season", ""))]) == want]
+
+
 def _match_id(name: str) -> str:
     return Path(name).stem
 
 
 def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) -> list[MatchFile]:
-    out = []
+    raws: dict[str, bytes] = {}
+    infos: list[tuple[str, dict]] = []
     for name, raw in files:
         try:
             info = json.loads(raw).get("info", {})
         except (ValueError, AttributeError, RecursionError) as exc:
             raise ParseError(f"{name}: not a Cricsheet JSON match file") from exc
-        if isinstance(info, dict) and belongs_to(info, comp, season):
-            out.append(MatchFile(_match_id(name), raw))
-    return sorted(out, key=lambda m: m.match_id)
+        if isinstance(info, dict) and is_event_of(info, comp):
+            raws[name] = raw
+            infos.append((name, info))
+    chosen = {_match_id(name): raws[name] for name in select_season(infos, comp, season)}
+    return [MatchFile(mid, chosen[mid]) for mid in sorted(chosen)]
 
 
 def _zip_members(data: bytes, origin: str) -> Iterator[tuple[str, bytes]]:
@@ -117,21 +146,36 @@ def offline_seasons(root: Path, comp: Competition) -> list[str]:
     return sorted(seasons)
 
 
-def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
-    folder = season_folder(root, comp, season)
-    if folder.is_dir():
-        files = ((p.name, p.read_bytes()) for p in sorted(folder.glob("*.json")))
-        return _filter(files, comp, season)
-    for zip_name in (comp.download_file, f"{comp.cricsheet_name}_json.zip"):
-        zpath = root / zip_name
-        if zpath.is_file():
-            return _filter(_zip_members(zpath.read_bytes(), str(zpath)), comp, season)
+def _mirror_files(root: Path, comp: Competition) -> Iterator[tuple[str, bytes]]:
+    """Every match file in a mirror that may hold the competition: its per-season folders (all of
+    them: a season can sit under another season's label), its Cricsheet zips and loose files;
+    a mirror with none of these (an unzipped Cricsheet archive in a sub-folder) is read whole."""
+    prefix = f"{comp.mirror_folder}_"
+    folders = sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith(prefix))
+    zips = [root / z for z in dict.fromkeys((comp.download_file, f"{comp.cricsheet_name}_json.zip"))
+            if (root / z).is_file()]
     loose = sorted(root.glob("*.json"))
-    if loose:
-        return _filter(((p.name, p.read_bytes()) for p in loose), comp, season)
+    if not (folders or zips or loose):
+        for path in sorted(root.rglob("*.json")):
+            yield path.name, path.read_bytes()
+        return
+    for folder in folders:
+        for path in sorted(folder.glob("*.json")):
+            yield path.name, path.read_bytes()
+    for zpath in zips:
+        yield from _zip_members(zpath.read_bytes(), str(zpath))
+    for path in loose:
+        yield path.name, path.read_bytes()
+
+
+def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
+    files = _filter(_mirror_files(root, comp), comp, season)
+    if files:
+        return files
     available = offline_seasons(root, comp)
     hint = f"available here: {', '.join(available)}" if available else "no season of it is here"
-    raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)} is not in {root} ({hint})")
+    raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)} is not in {root} ({hint}; "
+                        f"`cardgen competitions --source {root}` lists what is)")
 
 
 def download_zip(base_url: str, comp: Competition, cache: Cache,

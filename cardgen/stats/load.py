@@ -89,6 +89,26 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     return _read_cached(cache, name)
 
 
+def coverage(matches: pd.DataFrame) -> dict:
+    """How much of a season the tables hold: matches used, their Cricsheet labels, and the league
+    match numbers missing from the sequence (usually washouts with no ball bowled)."""
+    numbers = sorted({int(n) for n in pd.to_numeric(matches.get("match_number"), errors="coerce").dropna()})
+    missing = sorted(set(range(1, numbers[-1] + 1)) - set(numbers)) if numbers else []
+    labels = sorted({str(s) for s in matches.get("season", []) if str(s) and str(s) != "nan"})
+    return {"matches": int(len(matches)), "labels": labels, "missing_match_numbers": missing}
+
+
+def coverage_text(comp: Competition, season: str, cov: dict) -> str:
+    """One line for the build output."""
+    labels = " + ".join(cov["labels"])
+    text = f"used {cov['matches']} matches of {comp.code} {season}"
+    text += f" (Cricsheet label{'s' if len(cov['labels']) > 1 else ''} {labels})" if labels else ""
+    if cov["missing_match_numbers"]:
+        text += (f"; not found: league match{'es' if len(cov['missing_match_numbers']) > 1 else ''} "
+                 f"{', '.join(map(str, cov['missing_match_numbers']))} (washed out, or missing from the source)")
+    return text
+
+
 def _describe(source: str | None) -> str:
     src = resolve_source(source)
     return src if src.startswith(("http://", "https://")) else "local mirror"

@@ -1,0 +1,133 @@
+"""What a local Cricsheet mirror holds: every event and season in it, known to the table or not."""
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+import zlib
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterator
+
+from cardgen.competitions import Competition, all_competitions, match_season
+
+
+@dataclass
+class MirrorEvent:
+    """One Cricsheet event (name + sex) found in a mirror, with its seasons and match counts."""
+    event: str
+    gender: str  # Cricsheet's "male" / "female"
+    team_type: str
+    balls_per_over: int
+    competition: Competition | None  # None: not in the table (nor the user's file)
+    seasons: dict[str, int] = field(default_factory=dict)  # season (CLI form) -> matches
+    labels: dict[str, set[str]] = field(default_factory=dict)  # season -> Cricsheet labels
+
+    @property
+    def sex(self) -> str:
+        return "women" if self.gender == "female" else "men"
+
+
+def _infos(root: Path) -> Iterator[dict]:
+    for path in sorted(root.rglob("*")):
+        if path.suffix == ".json" and path.is_file():
+            try:
+                info = json.loads(path.read_bytes()).get("info")
+            except (OSError, ValueError, AttributeError, RecursionError):
+                continue  # not a match file (a README, a damaged download): nothing to list
+            if isinstance(info, dict):
+                yield info
+        elif path.suffix == ".zip" and path.is_file():
+            try:
+                with zipfile.ZipFile(path) as zf:
+                    for name in zf.namelist():
+                        if name.endswith(".json"):
+                            try:
+                                info = json.loads(zf.read(name)).get("info")
+                            except (ValueError, AttributeError, RecursionError):
+                                continue
+                            if isinstance(info, dict):
+                                yield info
+            except (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError,
+                    NotImplementedError):
+                continue
+
+
+def _event_key(info: dict) -> tuple[str, str, str]:
+    event = info.get("event") or {}
+    name = str(event.get("name", "")) if isinstance(event, dict) else ""
+    return name, str(info.get("gender", "")), str(info.get("team_type", ""))
+
+
+def _competition_for(name: str, gender: str, team_type: str) -> Competition | None:
+    for comp in all_competitions():
+        if comp.gender != gender:
+            continue
+        if comp.event_names and name in comp.event_names:
+            return comp
+    for comp in all_competitions():  # T20 internationals outside a named tournament
+        if comp.gender == gender and not comp.event_names and comp.team_type == team_type:
+            return comp
+    return None
+
+
+def suggested_code(event: str, taken: set[str]) -> str:
+    """A short code for an event the table lacks: its initials ("Lanka Premier League" -> LPL)."""
+    words = re.findall(r"[A-Za-z0-9]+", re.sub(r"['\u2019]s\b", "", event))
+    code = "".join(w[0] if not w.isdigit() else w for w in words).upper()[:12] or "COMP"
+    candidate, n = code, 2
+    while candidate in taken:
+        candidate, n = f"{code}{n}", n + 1
+    return candidate
+
+
+def mirror_events(root: Path) -> list[MirrorEvent]:
+    """Every T20 and 100-ball event in a mirror (folders, zips, loose files, any depth)."""
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    comps: dict[tuple, Competition | None] = {}
+    for info in _infos(root):
+        if info.get("match_type") not in ("T20", "IT20"):
+            continue
+        name, gender, team_type = _event_key(info)
+        comp = _competition_for(name, gender, team_type)
+        if comp is None and not name:
+            continue  # a match with no event name and no table entry cannot be asked for
+        # T20Is group under their table entry, whatever series they belong to
+        key = (comp.code,) if comp is not None else (name, gender, team_type)
+        groups[key].append(info)
+        comps[key] = comp
+    out = []
+    for key, infos in groups.items():
+        comp = comps[key]
+        name, gender, team_type = _event_key(infos[0])
+        if comp is not None:
+            gender, team_type = comp.gender, comp.team_type
+            name = name if comp.event_names else comp.name
+        bpo = max((int(i.get("balls_per_over", 6) or 6) for i in infos), default=6)
+        probe = comp or Competition("?", name, "", "women" if gender == "female" else "men",
+                                    "100-ball" if bpo == 5 else "T20", "", (name,), False, "",
+                                    team_type=team_type or "club")
+        dates_by_label: dict[str, list[str]] = defaultdict(list)
+        for i in infos:
+            dates_by_label[str(i.get("season", ""))].append(str((i.get("dates") or [""])[0]))
+        ev = MirrorEvent(name, gender, team_type, bpo, comp)
+        for i in infos:
+            label = str(i.get("season", ""))
+            season = match_season(probe, label, str((i.get("dates") or [""])[0]), dates_by_label[label])
+            if season is None:
+                continue
+            ev.seasons[season] = ev.seasons.get(season, 0) + 1
+            ev.labels.setdefault(season, set()).add(label)
+        if ev.seasons:
+            ev.seasons = dict(sorted(ev.seasons.items()))
+            out.append(ev)
+    return sorted(out, key=lambda e: (e.competition is None, e.competition.code if e.competition else "",
+                                      e.event.casefold(), e.gender))
+
+
+def toml_entry(ev: MirrorEvent, code: str) -> str:
+    """A `cardgen-competitions.toml` entry for an event the table lacks."""
+    fmt = "100-ball" if ev.balls_per_over == 5 else "T20"
+    return (f'[[competition]]\ncode = "{code}"\nname = "{ev.event}"\nsex = "{ev.sex}"\n'
+            f'format = "{fmt}"\nseasons = "calendar"\nevent_names = ["{ev.event}"]\n')

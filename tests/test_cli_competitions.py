@@ -1,0 +1,92 @@
+"""Any competition in a mirror, one command: `cardgen competitions --source`, user competitions
+files and seasons whatever Cricsheet labelled them, on the shared mirror (issue 11)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cache import CACHE_ENV
+from cardgen.cli import main
+from cardgen.competitions import USER_FILE_ENV, get_competition
+from cardgen.sources.fetch import SOURCE_ENV, match_files
+
+
+@pytest.fixture
+def run(tmp_path, mirror):
+    env = {CACHE_ENV: str(tmp_path / "stats_cache"), SOURCE_ENV: str(mirror), "CARDGEN_CRICINFO": None,
+           USER_FILE_ENV: None}
+
+    def invoke(*args: str, **extra_env: str | None):
+        return CliRunner().invoke(main, list(args), env={**env, **extra_env})
+    return invoke
+
+
+@pytest.mark.parametrize("code, season, n, labels", [
+    ("PSL", "2021", 34, {"2020/21", "2021"}),  # one edition, two Cricsheet labels: read whole
+    ("WPL", "2023", 22, {"2022/23"}),          # the 2023 edition, labelled 2022/23
+    ("WPL", "2022-23", 22, {"2022/23"}),       # the label itself names the same edition
+    ("SMASH-W", "2022-23", 30, {"2022/23"}),
+])
+def test_seasons_are_read_whole_from_the_mirror(mirror, code, season, n, labels):
+    files = match_files(get_competition(code), season, str(mirror))
+    assert len(files) == n
+    assert {json.loads(f.raw)["info"]["season"] for f in files} == labels
+
+
+def test_competitions_lists_every_event_with_its_command(run, mirror, tmp_path):
+    # a mirror holding an event the table does not know: WPL files renamed to another event
+    own = tmp_path / "mirror"
+    (own / "psl_2021").mkdir(parents=True)
+    for path in sorted((mirror / "psl_2021").glob("*.json"))[:3]:
+        shutil.copy(path, own / "psl_2021" / path.name)
+    for path in sorted((mirror / "wpl_2023").glob("*.json"))[:2]:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["info"]["event"]["name"] = "Tropical Women's League"
+        (own / "misc").mkdir(exist_ok=True)
+        (own / "misc" / path.name).write_text(json.dumps(doc), encoding="utf-8")
+    result = run("competitions", "--source", str(own))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Pakistan Super League (men) 2021: 3 matches" in out
+    assert f"cardgen build -c PSL -s 2021 --source {own}" in out
+    assert "Tropical Women's League (women) 2023: 2 matches" in out and "not in the table" in out
+    assert 'code = "TWL"' in out and 'sex = "women"' in out
+    assert f"cardgen build -c TWL -s 2023 --source {own}" in out
+
+
+def test_a_competition_from_a_user_file_builds_a_kit(run, tmp_path):
+    comps = tmp_path / "cardgen-competitions.toml"
+    comps.write_text('[[competition]]\ncode = "WOMENS-IPL"\nname = "Women\'s IPL (my name)"\n'
+                     'nation = "India"\nsex = "women"\nevent_names = ["Women\'s Premier League"]\n'
+                     'mirror_folder = "wpl"\n', encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("build", "-c", "womens-ipl", "-s", "2023", "--out", str(out), "--no-images",
+                 "--paper", "a4", **{USER_FILE_ENV: str(comps)})
+    assert result.exit_code == 0, result.output
+    assert "used 22 matches of WOMENS-IPL 2023 (Cricsheet label 2022/23)" in result.output
+    kit = out / "WOMENS-IPL_2023"
+    card_set = json.loads((kit / "card-set.json").read_text(encoding="utf-8"))
+    assert card_set["competition"]["code"] == "WOMENS-IPL" and card_set["competition"]["sex"] == "women"
+    assert len(card_set["teams"]) == 5
+    assert any(p.suffix == ".pdf" for p in kit.iterdir())
+
+
+def test_build_reports_the_missing_league_matches(run, tmp_path):
+    result = run("build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path / "out"), "--no-images",
+                 "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    # SOURCES.md: league matches 21 and 27 of BBL 2024-25 were washed out and have no file
+    assert "used 42 matches of BBL 2024-25" in result.output
+    assert "league matches 21, 27" in result.output
+
+
+def test_a_bad_user_file_is_one_line(run, tmp_path):
+    comps = tmp_path / "c.toml"
+    comps.write_text('[[competition]]\ncode = "X"\n', encoding="utf-8")
+    result = run("build", "-c", "X", "-s", "2023", **{USER_FILE_ENV: str(comps)})
+    assert result.exit_code != 0
+    assert len(result.output.strip().splitlines()) == 1 and "needs a name" in result.output
