@@ -122,8 +122,11 @@ class KeyedRng:
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
-def test_fast_resolve_matches_reference_delivery(fmt):
-    """The same dice give the same result in both engines, delivery by delivery."""
+@pytest.mark.parametrize("with_rule", [False, True])
+def test_fast_resolve_matches_reference_delivery(fmt, with_rule):
+    """The same dice give the same result in both engines, delivery by delivery (and with the
+    wickets-in-hand rule, in random bands, with the same extra d20)."""
+    from cardgen.wickets_in_hand import RULE
     from cardgen.sim import model as m
     from cardgen.sim.reference import Dice, _deliver, keeper_rating_of
     rng = np.random.default_rng(8)
@@ -137,6 +140,8 @@ def test_fast_resolve_matches_reference_delivery(fmt):
     bowler = rng.integers(0, len(cs.bowler_lut), n)
     striker = rng.integers(0, len(cs.striker_lut), n)
     free_hit = rng.random(n) < 0.3
+    rule = RULE if with_rule else None
+    band, rule_d20 = rng.integers(0, 3, n), rng.integers(1, 21, n)
     ks = b.keeper_slot
     fielders = np.array(b.players)
     with_keeper = (chart_d6 != 1) & (chart_d6 != 4)
@@ -147,14 +152,16 @@ def test_fast_resolve_matches_reference_delivery(fmt):
         lut, cs.fielding.ravel(), len(cs.bowler_lut), bowler, striker, free_hit, card_d6, roll,
         chart_d6, chart_d20, chance, catcher_c=cs.catch[fielders[pick11]],
         fielder_ro=cs.run_out[fielders[ro_fielder]], keeper_ro=cs.run_out[fielders[ks]],
-        keeper_rating=keeper_rating_of(cs, b), with_keeper=with_keeper)
+        keeper_rating=keeper_rating_of(cs, b), with_keeper=with_keeper,
+        rule=rule, band=band if rule else None, rule_d20=rule_d20 if rule else None)
     kinds = {"wide": m.WIDE, "no_ball": m.NO_BALL, "bye": m.BYE, "leg_bye": m.LEG_BYE}
     seen = set()
     for k in range(n):
-        ball = _deliver(cs, Dice(KeyedRng(card_d6[k], roll[k], chart_d6[k], chart_d20[k], pick[k],
-                                          chance[k])),
-                        int(bowler[k]), int(striker[k]), 0, 1, bool(free_hit[k]), b.players, ks,
-                        keeper_rating_of(cs, b))
+        dice = Dice(KeyedRng(card_d6[k], roll[k], chart_d6[k], chart_d20[k], pick[k], chance[k]))
+        dice.rule_d20 = lambda k=k: int(rule_d20[k])
+        ball = _deliver(cs, dice, int(bowler[k]), int(striker[k]), 0, 1, bool(free_hit[k]),
+                        b.players, ks, keeper_rating_of(cs, b), rule,
+                        int(band[k]) if rule else None)
         c = int(code[k])
         assert ball.bat_runs == fast.BAT_RUNS[c], k
         assert ball.extras == fast.EXTRAS[c] and ball.legal == bool(fast.LEGAL[c]), k
@@ -166,10 +173,15 @@ def test_fast_resolve_matches_reference_delivery(fmt):
             assert not run_out[k], k
             assert (ball.out_slot is not None) == bool(fast.STRIKER_OUT[c]), k
         seen.add((ball.how_out, ball.extra_kind, bool(free_hit[k])))
+        if "attack" in ball.result or "consolidate" in ball.result:
+            seen.add(ball.result.split("(")[-1])
     # every kind of result came up, on and off free hits
     assert {("run out", "", True), ("caught", "", False), ("stumped", "", False),
             ("", "no_ball", True), ("", "wide", True), ("bowled", "", False),
             ("lbw", "", False)} <= seen
+    if with_rule:   # every branch of the rule came up
+        assert {"attack: caught)", "attack: four)", "attack: six)", "consolidate: not out)",
+                "consolidate: single)"} <= seen
 
 
 def _means(samples: dict[str, np.ndarray]) -> dict[str, tuple[float, float, int]]:
@@ -245,9 +257,10 @@ class DeliveryDice:
         self.card_d6, self.roll = rng.integers(0, 6, n), rng.integers(0, 100, n)
         self.chart_d6, self.chart_d20 = rng.integers(0, 6, n), rng.integers(0, 20, n)
         self.pick, self.chance = rng.random(n), rng.integers(1, 21, n)
+        self.rule = rng.integers(1, 21, n)      # the wickets-in-hand rule's extra d20
 
-    def for_fast(self) -> "FastFeed":
-        return FastFeed(self)
+    def for_fast(self, with_rule: bool = False) -> "FastFeed":
+        return FastFeed(self, with_rule)
 
     def for_reference(self):
         from cardgen.sim.reference import Dice
@@ -263,17 +276,21 @@ class DeliveryDice:
                 self.k += 1
                 self.rng = KeyedRng(feed.card_d6[self.k], feed.roll[self.k], feed.chart_d6[self.k],
                                     feed.chart_d20[self.k], feed.pick[self.k], feed.chance[self.k])
+
+            def rule_d20(self) -> int:
+                return int(feed.rule[self.k])
         return Scripted()
 
 
 class FastFeed:
     """Stands in for the Generator in a one-lane fast innings: returns the pre-drawn dice."""
 
-    def __init__(self, dice: DeliveryDice) -> None:
+    def __init__(self, dice: DeliveryDice, with_rule: bool = False) -> None:
         self.d = dice
         self.k = 0
         self.step = 0
-        self.order = ("card_d6", "roll", "chart_d6", "chart_d20", "pick", "chance")
+        self.order = ("card_d6", "roll", "chart_d6", "chart_d20", "pick", "chance") + (
+            ("rule",) if with_rule else ())
 
     def _next(self, size: int) -> np.ndarray:
         assert size == 1
@@ -291,10 +308,15 @@ class FastFeed:
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
-def test_fast_innings_equals_reference_with_the_same_dice(fmt):
+@pytest.mark.parametrize("with_rule", [False, True])
+def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
     """Ball-for-ball equality of whole innings: strike changes, ends, new batters, free hits,
-    bowler changes and chase endings are the same state machine in both engines."""
+    bowler changes, chase endings and the wickets-in-hand bands are the same state machine in
+    both engines."""
     from cardgen.sim.reference import play_innings
+    from cardgen.wickets_in_hand import RULE
+    rule = RULE if with_rule else None
+    bands_seen: set[str] = set()
     rng = np.random.default_rng(21)
     raw = example_card_set(fmt, rng=rng)
     raw["fielding_chart"]["cells"] = STRESS_CHART
@@ -307,10 +329,12 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt):
     for k in range(80):
         dice = DeliveryDice(rng, 400)
         target = None if k % 2 == 0 else int(rng.integers(20, 200))
-        ref = play_innings(cs, a, b, dice.for_reference(), plan=b.plans[0], target=target)
+        ref = play_innings(cs, a, b, dice.for_reference(), plan=b.plans[0], target=target,
+                           rule=rule)
+        bands_seen |= {ball.band for ball in ref.balls}
         lanes = table.lanes(np.array([0]), np.array([1]), np.array([0]),
                             np.array([fast.BIG if target is None else target]))
-        quick = fast.play_innings_batch(cs, lanes, dice.for_fast())
+        quick = fast.play_innings_batch(cs, lanes, dice.for_fast(with_rule), rule=rule)
         assert quick.deliveries == len(ref.balls)
         assert (quick.runs[0], quick.wickets[0], quick.legal_balls[0]) == \
             (ref.runs, ref.wickets, ref.legal_balls)
@@ -329,3 +353,4 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt):
             acc[2] += quick.unit_balls[0, u]
         for card, line in ref.bowlers.items():
             assert per_bowler[card] == [line.runs, line.wickets, line.legal_balls]
+    assert bands_seen == ({"attack", "normal", "consolidate"} if with_rule else {""})

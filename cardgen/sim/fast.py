@@ -12,8 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from cardgen import wickets_in_hand as wih
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet, Side
+from cardgen.wickets_in_hand import WicketsInHand
 
 BIG = np.iinfo(np.int32).max // 2
 SLOTS = 12  # 11 batters + one padding slot (never batting: the innings ends at 10 wickets)
@@ -104,8 +106,11 @@ def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: 
             s_card: np.ndarray, free_hit: np.ndarray, card_d6: np.ndarray, roll: np.ndarray,
             chart_d6: np.ndarray, chart_d20: np.ndarray, chance: np.ndarray, *,
             catcher_c: np.ndarray, fielder_ro: np.ndarray, keeper_ro: np.ndarray,
-            keeper_rating: np.ndarray, with_keeper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Dice (0-based d6/roll/d20 except `chance` 1-20) -> final result code and run-out flag.
+            keeper_rating: np.ndarray, with_keeper: np.ndarray,
+            rule: WicketsInHand | None = None, band: np.ndarray | None = None,
+            rule_d20: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Dice (0-based d6/roll/d20 except `chance` and `rule_d20` 1-20) -> final result code and
+    run-out flag. With `rule`, `band` is each lane's wickets-in-hand band (R12).
 
     Run-outs come back as DOT with the flag set (R4: no runs); the chart d6 (`chart_d6 < 3`)
     says whether the striker or the non-striker is out.
@@ -125,12 +130,30 @@ def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: 
         made = (chance <= fielder_ro) & (~with_keeper | (chance <= keeper_ro))
         run_out |= roc & made
         code = np.where(roc & ~made, m.ONE, code)
+    if rule is not None:
+        code = apply_rule(rule, code, band, rule_d20)
     code = np.where(free_hit, FREE_HIT[code], code)         # R6: only a run-out stands
     return np.where(run_out, m.DOT, code), run_out
 
 
+def apply_rule(rule: WicketsInHand, code: np.ndarray, band: np.ndarray,
+               d20: np.ndarray) -> np.ndarray:
+    """R12 on resolved codes (run-outs are not DOT here, so only real dots attack): attack turns
+    a dot into caught / four / six on the d20; consolidate turns a bowler-credited dismissal
+    into a dot and a four or six into a single on d20 <= consolidate_safe."""
+    attack = (band == wih.ATTACK) & (code == m.DOT)
+    code = np.where(attack & (d20 <= rule.attack_six),
+                    np.where(d20 <= rule.attack_out, m.CARD_W,
+                             np.where(d20 <= rule.attack_four, m.FOUR, m.SIX)), code)
+    safe = (band == wih.CONSOLIDATE) & (d20 <= rule.consolidate_safe)
+    code = np.where(safe & STRIKER_OUT[code].astype(bool), m.DOT,
+                    np.where(safe & ((code == m.FOUR) | (code == m.SIX)), m.ONE, code))
+    return code
+
+
 def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
-                       max_balls: int | None = None, max_wickets: int = 10) -> InningsBatch:
+                       max_balls: int | None = None, max_wickets: int = 10,
+                       rule: WicketsInHand | None = None) -> InningsBatch:
     fmt = cs.fmt
     L = len(lanes)
     units = lanes.plan.shape[1]
@@ -144,6 +167,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     edges = fmt.phase_edges
     ball_no = np.maximum(np.arange(max_balls + 2), 1)
     phase_of[:] = np.where(ball_no <= edges[0], 0, np.where(ball_no <= edges[1], 1, 2))
+    if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
+        per_row = fmt.balls_per_innings + 1
+        band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
 
     runs = np.zeros(L, np.int32)
     wickets = np.zeros(L, np.int32)
@@ -186,6 +212,11 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         chart_d20 = rng.integers(0, 20, n)
         pick = rng.random(n)
         chance = rng.integers(1, 21, n)
+        if rule is not None:
+            rule_d20 = rng.integers(1, 21, n)
+            band = band_of[wickets[i] * per_row + lg]
+        else:
+            rule_d20 = band = None
 
         ks = kslot[i]
         with_keeper = (chart_d6 != 1) & (chart_d6 != 4)     # chart d6 1,3,4,6 (0-based 0,2,3,5)
@@ -196,7 +227,8 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         code, run_out = resolve(
             lut, fielding, n_bowler_cards, bowler, s_card, fh, card_d6, roll, chart_d6, chart_d20,
             chance, catcher_c=catch[i * 11 + pick11], fielder_ro=ro[i * 11 + ro_fielder],
-            keeper_ro=ro[i * 11 + ks], keeper_rating=krating[i], with_keeper=with_keeper)
+            keeper_ro=ro[i * 11 + ks], keeper_rating=krating[i], with_keeper=with_keeper,
+            rule=rule, band=band, rule_d20=rule_d20)
         b_runs = BAT_RUNS[code]
         is_legal = LEGAL[code]
         total = b_runs + EXTRAS[code]
@@ -305,14 +337,15 @@ MAX_SUPER_OVERS = 5
 
 
 def play_matches(cs: CompiledSet, table: SideTable, home: np.ndarray, away: np.ndarray,
-                 rng: np.random.Generator) -> MatchBatch:
-    """Full matches, `home[k]` batting first against `away[k]`; ties go to super overs (R8)."""
+                 rng: np.random.Generator, rule: WicketsInHand | None = None) -> MatchBatch:
+    """Full matches, `home[k]` batting first against `away[k]`; ties go to super overs (R8),
+    played as printed; `rule` the wickets-in-hand rule for the two innings (None: classic)."""
     M = len(home)
     n_plans = table.plans.shape[1]
     plan1 = rng.integers(0, n_plans, M)
     plan2 = rng.integers(0, n_plans, M)
-    first = play_innings_batch(cs, table.lanes(home, away, plan1, np.full(M, BIG)), rng)
-    second = play_innings_batch(cs, table.lanes(away, home, plan2, first.runs + 1), rng)
+    first = play_innings_batch(cs, table.lanes(home, away, plan1, np.full(M, BIG)), rng, rule=rule)
+    second = play_innings_batch(cs, table.lanes(away, home, plan2, first.runs + 1), rng, rule=rule)
     winner = np.where(second.runs > first.runs, away, home)
     tied = np.flatnonzero(second.runs == first.runs)
     supers = np.zeros(M, np.int32)

@@ -10,8 +10,10 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 
+from cardgen import wickets_in_hand as wih
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet, Side
+from cardgen.wickets_in_hand import WicketsInHand
 
 
 class IntegerSource(Protocol):
@@ -37,6 +39,10 @@ class Dice:
     def begin_delivery(self) -> None:
         """Called before each delivery's rolls (a hook for tests that script whole deliveries)."""
 
+    def rule_d20(self) -> int:
+        """The wickets-in-hand rule's extra d20 (a method of its own so tests can script it)."""
+        return self.d20()
+
     def pick(self, n: int) -> int:
         """Shuffle the deck and take one card: index 0..n-1."""
         return int(self.rng.integers(0, n))
@@ -55,6 +61,7 @@ class Ball:
     extra_kind: str = ""     # "wide", "no_ball", "bye", "leg_bye"
     legal: bool = True
     free_hit: bool = False
+    band: str = ""           # wickets-in-hand band before the delivery ("" = rules as printed)
     out_slot: int | None = None   # batting slot dismissed
     how_out: str = ""        # bowled, caught, lbw, run out, stumped
     fielders: tuple[int, ...] = ()  # fielding slots involved (catcher, run-out fielders)
@@ -112,8 +119,9 @@ def _phase(fmt: m.Format, legal_after: int) -> int:
 def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
                  target: int | None = None, plan: list[int] | None = None,
                  batters: list[int] | None = None, max_balls: int | None = None,
-                 max_wickets: int = 10) -> Innings:
-    """One innings. `target` = runs needed to win (chase ends on reaching it)."""
+                 max_wickets: int = 10, rule: WicketsInHand | None = None) -> Innings:
+    """One innings. `target` = runs needed to win (chase ends on reaching it); `rule` the
+    wickets-in-hand rule (None: the rules as printed)."""
     fmt = cs.fmt
     max_balls = fmt.balls_per_innings if max_balls is None else max_balls
     order = batting.batters if batters is None else batters
@@ -136,8 +144,11 @@ def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
         if len(inn.unit_bowler) <= unit:
             inn.unit_bowler.append(bowler)
         dice.begin_delivery()
+        # the band is read before the ball: wickets down and legal balls left (docs/rules.md R12)
+        band = None if rule is None else rule.band(
+            inn.wickets, fmt.balls_per_innings - inn.legal_balls, fmt.balls_per_innings)
         ball = _deliver(cs, dice, bowler, order[striker], striker, non_striker, free_hit,
-                        fielders, bowling.keeper_slot, keeper_rating)
+                        fielders, bowling.keeper_slot, keeper_rating, rule, band)
         # --- score it -------------------------------------------------------------------
         line = inn.bowlers.setdefault(bowler, BowlerLine())
         bat = inn.batters[striker]
@@ -196,7 +207,8 @@ def keeper_rating_of(cs: CompiledSet, side: Side) -> int:
 
 def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, striker_slot: int,
              non_striker_slot: int, free_hit: bool, fielders: list[int], keeper_slot: int,
-             keeper_rating: int) -> Ball:
+             keeper_rating: int, rule: WicketsInHand | None = None,
+             band: int | None = None) -> Ball:
     """Roll for one delivery and resolve it to runs, extras and any dismissal."""
     card_d6 = dice.d6()                      # 3.2: 1-3 bowler card, 4-6 striker card
     roll = dice.percentile()                 # 3.3: 2d10 on that card
@@ -260,11 +272,42 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
     else:  # pragma: no cover - compile_card_set rejects unknown codes
         raise ValueError(f"unhandled result code {code}")
     ball.result = m.CODE_NAMES.get(code, str(code))
+    if rule is not None and band is not None:
+        _apply_rule(rule, band, ball, dice, len(fielders))
     if free_hit and ball.out_slot is not None and ball.how_out != "run out":
         # R6: on a free hit only a run-out dismisses; the dismissal becomes a dot
         ball.out_slot, ball.how_out, ball.fielders = None, "", ()
         ball.result += " (free hit: not out)"
     return ball
+
+def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielders: int) -> None:
+    """R12, the wickets-in-hand rule: one extra d20 on a dot (attack) or on a dismissal other
+    than a run-out, a four or a six (consolidate). Applied before the free hit (R6)."""
+    ball.band = wih.BANDS[band]
+    dot = ball.out_slot is None and not ball.extra_kind and ball.bat_runs == 0
+    if band == wih.ATTACK and dot:
+        d20 = dice.rule_d20()
+        if d20 <= rule.attack_out:           # caught going for it: a random fielder
+            ball.out_slot, ball.how_out = ball.striker, "caught"
+            ball.fielders = (dice.pick(n_fielders),)
+            ball.result += " (attack: caught)"
+        elif d20 <= rule.attack_four:
+            ball.bat_runs = 4
+            ball.result += " (attack: four)"
+        elif d20 <= rule.attack_six:
+            ball.bat_runs = 6
+            ball.result += " (attack: six)"
+    elif band == wih.CONSOLIDATE:
+        dismissed = ball.out_slot is not None and ball.how_out != "run out"
+        if dismissed or ball.bat_runs in (4, 6):
+            if dice.rule_d20() <= rule.consolidate_safe:
+                if dismissed:
+                    ball.out_slot, ball.how_out, ball.fielders = None, "", ()
+                    ball.result += " (consolidate: not out)"
+                else:
+                    ball.bat_runs = 1
+                    ball.result += " (consolidate: single)"
+
 
 MAX_SUPER_OVERS = 5
 
@@ -279,11 +322,13 @@ def play_super_over(cs: CompiledSet, first: Side, second: Side, dice: Dice) -> t
     return a, b
 
 
-def play_match(cs: CompiledSet, home: Side, away: Side, rng: IntegerSource) -> Match:
-    """A full match, `home` batting first; a tie goes to super overs (R8)."""
+def play_match(cs: CompiledSet, home: Side, away: Side, rng: IntegerSource,
+               rule: WicketsInHand | None = None) -> Match:
+    """A full match, `home` batting first; a tie goes to super overs (R8), which are played as
+    printed (the rule's table is for the full innings)."""
     dice = Dice(rng)
-    first = play_innings(cs, home, away, dice)
-    second = play_innings(cs, away, home, dice, target=first.runs + 1)
+    first = play_innings(cs, home, away, dice, rule=rule)
+    second = play_innings(cs, away, home, dice, target=first.runs + 1, rule=rule)
     supers: list[tuple[Innings, Innings]] = []
     if second.runs > first.runs:
         return Match(first, second, supers, away.team)
