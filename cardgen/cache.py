@@ -29,11 +29,18 @@ def default_cache_dir() -> Path:
     return repo if repo.is_dir() else Path.cwd() / "stats_cache"
 
 
+def current_umask() -> int:
+    umask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+    os.umask(umask)
+    return umask
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """Write to a temp file beside `path`, then rename: readers never see half a file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp makes 0600; published files are 0644
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         os.replace(tmp, path)
@@ -99,9 +106,15 @@ class Cache:
     def read_manifest(self, name: str) -> dict | None:
         path = self.table_dir(name) / "manifest.json"
         try:
-            return json.loads(path.read_text())
+            manifest = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
+        # valid JSON of the wrong shape is as unusable as a damaged file: rebuild the entry
+        files = manifest.get("files") if isinstance(manifest, dict) else None
+        if not (isinstance(files, dict)
+                and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())):
+            return None
+        return manifest
 
     def is_complete(self, name: str) -> bool:
         """True when every file in the manifest is present with the recorded digest."""

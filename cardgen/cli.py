@@ -1,8 +1,13 @@
 """The `cardgen` command line. Library code raises `CardgenError`s; only this module prints them."""
 from __future__ import annotations
 
+import errno
 import functools
+import io
 import json
+import os
+import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -12,20 +17,149 @@ import click
 from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import COMPETITIONS, Competition, get_competition, normalise_season
-from cardgen.errors import CardgenError
+from cardgen.errors import (EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED, CardgenError,
+                            Terminated)
 
 DEFAULT_OUT = Path("output")
 
+# --- the one place where errors become messages and exit codes ----------------------------------
+# Staging and temporary names inside OUT or the cache: a message names the user's folder instead.
+_INTERNAL_NAME = re.compile(r"^\..*(\.build-|\.new\.|\.old[.-]|\.tmp$)")
+_OS_ADVICE = {
+    errno.EACCES: ("permission denied", "choose a folder you can write to (--out, CARDGEN_CACHE) "
+                                        "or fix its permissions"),
+    errno.EPERM: ("operation not permitted", "choose a folder you can write to (--out, CARDGEN_CACHE) "
+                                             "or fix its permissions"),
+    errno.EROFS: ("the file system is read-only", "choose a writable folder (--out, CARDGEN_CACHE)"),
+    errno.ENOSPC: ("no space left on the disk", "free some space or choose a folder on another disk; "
+                                                "nothing half-written was kept"),
+    errno.EDQUOT: ("disk quota exceeded", "free some space or choose a folder on another disk; "
+                                          "nothing half-written was kept"),
+    errno.ENOTDIR: ("a part of the path is a file, not a folder", "choose another folder"),
+    errno.EISDIR: ("is a folder, not a file", "give a file's path"),
+    errno.ENOENT: ("no such file or folder", "check the path"),
+    errno.ENAMETOOLONG: ("the path is too long", "choose a shorter folder name"),
+    errno.EMFILE: ("too many open files", "raise the open-file limit (ulimit -n) and run again"),
+    errno.ENOMEM: ("out of memory", "close other programs or ask for a smaller run"),
+    errno.EIO: ("input/output error", "check the disk"),
+}
+
+
+def user_path(filename: Any) -> str:
+    """The path to show a user: cut at our own staging or temporary folder, if any."""
+    if filename is None:
+        return ""
+    parts = Path(os.fsdecode(filename)).parts
+    for i, part in enumerate(parts):
+        if _INTERNAL_NAME.match(part):
+            return str(Path(*parts[:i])) if i else part
+    return str(Path(*parts))
+
+
+def describe_error(exc: BaseException) -> tuple[str, int] | None:
+    """A one-line message saying what to do and the exit code, for every expected error.
+
+    None for anything else (a bug: click shows its traceback, which is what a bug report needs).
+    """
+    if isinstance(exc, CardgenError):
+        return str(exc), exc.exit_code
+    if type(exc).__module__.split(".")[0] in ("requests", "urllib3"):
+        # requests' errors are OSErrors too; the sources layer wraps them, this is the safety net
+        return (f"network error ({exc.__class__.__name__}); check the connection or pass "
+                f"--source with a local mirror", EXIT_ENVIRONMENT)
+    if isinstance(exc, OSError):
+        what, advice = _OS_ADVICE.get(exc.errno or -1, (exc.strerror or str(exc), "check the folder"))
+        where = user_path(exc.filename)
+        return (f"cannot use {where}: {what}; {advice}" if where else f"{what}; {advice}",
+                EXIT_ENVIRONMENT)
+    if isinstance(exc, UnicodeError):
+        return (f"text could not be encoded or decoded ({exc.__class__.__name__}: {exc.reason}); "
+                f"use a UTF-8 locale or set PYTHONIOENCODING=utf-8", EXIT_ENVIRONMENT)
+    if isinstance(exc, MemoryError):
+        return ("out of memory; ask for a smaller run (see the command's --help for its limits)",
+                EXIT_ENVIRONMENT)
+    return None
+
+
+class CardgenExit(click.ClickException):
+    """A one-line message with its own exit code (click prints "Error: ..." and exits)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.exit_code = exit_code
+
+
+def _as_exit(exc: BaseException) -> CardgenExit | None:
+    if isinstance(exc, Terminated):
+        return CardgenExit("terminated (SIGTERM); nothing half-written was kept", EXIT_TERMINATED)
+    if isinstance(exc, KeyboardInterrupt):
+        return CardgenExit("interrupted; nothing half-written was kept", EXIT_INTERRUPTED)
+    described = describe_error(exc)
+    return CardgenExit(*described) if described else None
+
 
 def friendly_errors(func: Callable) -> Callable:
-    """Turn library errors into a one-line message and exit code 2 (never a traceback)."""
+    """Turn expected errors into a one-line message and a documented exit code (never a traceback).
+
+    The group does the same for every command; this decorator keeps commands that are called on
+    their own (tests, other groups) just as friendly.
+    """
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except CardgenError as exc:
-            raise click.ClickException(str(exc)) from None
+        except click.exceptions.Exit:
+            raise
+        except (click.ClickException, click.Abort):
+            raise
+        except BaseException as exc:  # noqa: B036 - KeyboardInterrupt and SIGTERM included
+            mapped = _as_exit(exc)
+            if mapped is None:
+                raise
+            raise mapped from None
     return wrapper
+
+
+def _raise_terminated(signum: int, frame: Any) -> None:
+    raise Terminated()
+
+
+def _tolerant_streams() -> None:
+    """Never crash on a name the terminal's encoding lacks (PYTHONIOENCODING=latin-1, C locale)."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper) and (stream.encoding or "").lower().replace("-", "") != "utf8":
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, io.UnsupportedOperation):
+                pass
+
+
+class CardgenGroup(click.Group):
+    """The command group: SIGTERM handled like Ctrl+C, tolerant output, and errors mapped in one place."""
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        _tolerant_streams()
+        previous = None
+        try:
+            previous = signal.signal(signal.SIGTERM, _raise_terminated)
+        except ValueError:  # not the main thread (an embedding program): leave signals alone
+            pass
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BaseException as exc:  # noqa: B036
+            mapped = _as_exit(exc)
+            if mapped is None:
+                raise
+            raise mapped from None
 
 
 def resolve(competition: str, season: str) -> tuple[Competition, str]:
@@ -46,13 +180,42 @@ def competition_options(func: Callable) -> Callable:
     return func
 
 
-def out_option(func: Callable) -> Callable:
-    return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-                        default=DEFAULT_OUT, show_default=True,
-                        help="Output folder; the set is written under OUT/<CODE>_<season>/.")(func)
+def check_writable(folder: Path) -> None:
+    """Fail early (before minutes of work) when `folder` cannot be created or written to.
+
+    Probes the nearest existing ancestor with a temporary file, so nothing is left behind.
+    """
+    folder = Path(folder)
+    probe = folder.absolute()
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(folder))
+    import tempfile
+    try:
+        with tempfile.TemporaryFile(dir=probe, prefix=".cardgen-probe-"):
+            pass
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(folder)) from None
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _writable_out(ctx: click.Context, param: click.Parameter, value: Path) -> Path:
+    if not ctx.resilient_parsing:
+        check_writable(value)
+    return value
+
+
+def out_option(func: Callable | None = None, *, must_write: bool = True) -> Callable:
+    """--out; a command that writes there checks first that it can (exit 3 at once if not)."""
+    def decorate(f: Callable) -> Callable:
+        return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+                            default=DEFAULT_OUT, show_default=True,
+                            callback=_writable_out if must_write else None,
+                            help="Output folder; the set is written under OUT/<CODE>_<season>/.")(f)
+    return decorate(func) if func is not None else decorate
+
+
+@click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
     """Print-and-play Quicket Cricket kits from real cricket seasons (data: Cricsheet, ODC-By)."""

@@ -1,8 +1,27 @@
-"""Small named exceptions. The library raises these; only the CLI turns them into messages."""
+"""Small named exceptions. The library raises these; only the CLI turns them into messages.
+
+Exit codes (documented in the README, "When things go wrong"): 1 = a check failed (`validate`),
+2 = usage or input error (every `CardgenError` not listed below), 3 = environment (the disk,
+permissions, the network: `EnvironmentProblem`), 130/143 = interrupted by Ctrl+C / SIGTERM.
+"""
+
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
+EXIT_TERMINATED = 143  # 128 + SIGTERM
 
 
 class CardgenError(Exception):
     """Base class for every error cardgen reports to a user."""
+
+    exit_code = EXIT_USAGE
+
+
+class EnvironmentProblem(CardgenError):
+    """The machine, not the input: disk, permissions, network. Exit code 3."""
+
+    exit_code = EXIT_ENVIRONMENT
 
 
 class UnknownCompetition(CardgenError):
@@ -17,9 +36,25 @@ class SourceError(CardgenError):
     """A source (Cricsheet, mirror, scraper) could not supply data."""
 
 
+class NetworkError(SourceError, EnvironmentProblem):
+    """A download failed on the way: no connection, a time-out, a body cut short."""
+
+
+class DownloadTimeout(NetworkError):
+    """A server that did not connect, answer or finish within its time limit."""
+
+
 class ParseError(CardgenError):
     """Input that a parser could not read (malformed JSON, HTML, zip)."""
 
 
 class CacheError(CardgenError):
     """A cache entry that is unreadable or inconsistent."""
+
+
+class RunTooLarge(CardgenError):
+    """A run size (innings, seasons, balls) beyond what the machine can be asked to do."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl+C so every clean-up (`finally`) runs the same way."""

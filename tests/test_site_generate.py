@@ -350,7 +350,7 @@ def test_serve_reports_a_busy_port_in_one_line(built_site):
         port = server.server_address[1]
         result = CliRunner().invoke(main, ["serve", "--out", str(out), "--site-dir", str(site),
                                            "--no-refresh", "--port", str(port)])
-        assert result.exit_code == 1
+        assert result.exit_code == 3  # environment
         assert result.output.strip().splitlines()[-1].startswith(f"Error: cannot listen on 127.0.0.1:{port}")
     finally:
         server.server_close()
@@ -417,7 +417,7 @@ def test_never_replaces_a_folder_that_is_not_a_site(tmp_path):
     assert (precious / "notes.txt").read_text() == "keep me"
     assert (folder / "card-set.json").is_file() and not (folder / "site").exists()
     result = CliRunner().invoke(main, ["site", "--out", str(tmp_path / "out"), "--site-dir", str(precious)])
-    assert result.exit_code == 1 and "is not a cardgen site" in result.output
+    assert result.exit_code == 2 and "is not a cardgen site" in result.output  # input error
 
 
 def make_game_kit(out_dir: Path, relname: str, name: str, competition: str | None = None,

@@ -12,7 +12,7 @@ from cardgen.cli import competition_options, friendly_errors, out_option, resolv
 @competition_options
 @click.option("--innings", "innings", type=click.IntRange(min=20), default=2000, show_default=True,
               help="Innings each system plays.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives identical reports.")
 @out_option
 @friendly_errors

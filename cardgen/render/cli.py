@@ -63,7 +63,7 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
 @click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
 @click.option("--no-images", is_flag=True, help="Skip the card PNGs and Tabletop Simulator sheets.")
-@click.option("--seed", type=int, default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
+@click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
 @click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Print an existing card-set.json instead of calibrating the season.")
 @friendly_errors

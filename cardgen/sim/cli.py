@@ -28,7 +28,7 @@ def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
 
 
 def _seed_option(func: Any) -> Any:
-    return click.option("--seed", type=int, default=0, show_default=True,
+    return click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
                         help="Random seed: the same seed gives identical reports.")(func)
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from cardgen.cli import friendly_errors, out_option
+from cardgen.cli import CardgenExit, friendly_errors, out_option
+from cardgen.errors import EXIT_ENVIRONMENT
 
 SITE_DIR_OPTION = click.option(
     "--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -24,7 +25,7 @@ def _report(report) -> None:  # a SiteReport
 
 
 @click.command("site")
-@out_option
+@out_option(must_write=False)
 @SITE_DIR_OPTION
 @friendly_errors
 def site(out_dir: Path, site_dir: Path | None) -> None:
@@ -34,7 +35,7 @@ def site(out_dir: Path, site_dir: Path | None) -> None:
 
 
 @click.command("serve")
-@out_option
+@out_option(must_write=False)
 @SITE_DIR_OPTION
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (0 picks a free one).")
@@ -47,12 +48,17 @@ def serve(out_dir: Path, site_dir: Path | None, port: int, refresh: bool, quiet:
     from cardgen.site.generate import default_site_dir, generate_site
     from cardgen.site.serve import HOST, make_server
     site_dir = site_dir if site_dir is not None else default_site_dir(out_dir)
-    if refresh or not (site_dir / "index.html").is_file():
-        _report(generate_site(out_dir, site_dir))
-    try:
+    try:  # the port first: a busy port is reported before seconds of rendering
         server = make_server(site_dir, port, quiet=quiet)
     except OSError as exc:
-        raise click.ClickException(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+        raise CardgenExit(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}; "
+                          f"choose another --port (0 picks a free one)", EXIT_ENVIRONMENT) from None
+    try:
+        if refresh or not (site_dir / "index.html").is_file():
+            _report(generate_site(out_dir, site_dir))
+    except BaseException:
+        server.server_close()
+        raise
     bound = server.server_address[1]
     click.echo(f"serving {site_dir} at http://{HOST}:{bound}/ (Ctrl+C stops)")
     try:

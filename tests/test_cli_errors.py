@@ -1,0 +1,259 @@
+"""A hostile environment gets one line saying what to do and a documented exit code, never a traceback.
+
+Exit codes: 1 = a check failed (validate), 2 = usage or input error, 3 = environment
+(disk, permissions, network), 130 / 143 = interrupted (Ctrl+C / SIGTERM).
+
+Each case reproduces the failure for real where the machine allows it: an unwritable folder is
+`chmod 555` for an ordinary user and `chattr +i` (immutable: even root cannot write) for root; a
+full disk is a tiny tmpfs when the tests run as root. Only where neither is possible does a test
+fall back to raising the same OSError from the write call.
+"""
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cache import CACHE_ENV, Cache
+from cardgen.cli import describe_error, main, user_path
+from cardgen.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, DownloadTimeout, UnknownSeason
+from cardgen.sources.fetch import SOURCE_ENV
+
+ROOT = Path(__file__).resolve().parent.parent
+IS_ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+@contextlib.contextmanager
+def unwritable(folder: Path) -> Iterator[Path]:
+    """`folder` made truly unwritable for this process, and writable again afterwards."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if not IS_ROOT:
+        folder.chmod(0o555)
+        try:
+            yield folder
+        finally:
+            folder.chmod(0o755)
+        return
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode:
+        pytest.skip("running as root without chattr +i: cannot make a folder unwritable")
+    try:
+        yield folder
+    finally:
+        subprocess.run([chattr, "-i", str(folder)], check=True)
+
+
+@contextlib.contextmanager
+def tiny_disk(folder: Path, size_kb: int) -> Iterator[Path]:
+    """A real file system of `size_kb` KiB at `folder` (tmpfs; needs root and mount)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mount = shutil.which("mount")
+    if not IS_ROOT or mount is None or subprocess.run(
+            [mount, "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(folder)],
+            capture_output=True).returncode:
+        yield None  # type: ignore[misc]  # the caller falls back to a simulated ENOSPC
+        return
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], check=True)
+
+
+def one_line_error(result, code: int) -> str:
+    """The single line a failed command printed, after checking the exit code and no traceback."""
+    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ")
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def card_set_file(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("errors-set")
+    env = {CACHE_ENV: str(out / "cache"), SOURCE_ENV: str(mirror)}
+    result = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out)], env=env)
+    assert result.exit_code == 0, result.output
+    return out / "BBL_2024-25" / "card-set.json"
+
+
+@pytest.fixture
+def env(tmp_path: Path, mirror: Path) -> dict[str, str | None]:
+    return {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror), "CARDGEN_CRICINFO": None}
+
+
+def writing_commands(card_set: Path, out: Path) -> dict[str, list[str]]:
+    season = ["-c", "BBL", "-s", "2024-25"]
+    return {
+        "build": ["build", *season, "--card-set", str(card_set), "--no-images", "--out", str(out)],
+        "build --game": ["build", "--game", "quick-cricket", "--out", str(out)],
+        "calibrate": ["calibrate", *season, "--out", str(out)],
+        "validate": ["validate", *season, "--cards", str(card_set), "--balls", "200", "--out", str(out)],
+        "simulate": ["simulate", *season, "--cards", str(card_set), "--seasons", "1", "--out", str(out)],
+        "compare-games": ["compare-games", *season, "--innings", "20", "--out", str(out)],
+    }
+
+
+@pytest.mark.parametrize("command", ["build", "build --game", "calibrate", "validate", "simulate",
+                                     "compare-games"])
+def test_unwritable_out_is_one_line_and_exit_3(card_set_file: Path, tmp_path: Path, env, command: str):
+    with unwritable(tmp_path / "locked") as locked:
+        args = writing_commands(card_set_file, locked / "out")[command]
+        line = one_line_error(CliRunner().invoke(main, args, env=env), EXIT_ENVIRONMENT)
+        assert str(locked / "out") in line and ("permission" in line or "not permitted" in line)
+        assert list(locked.iterdir()) == []
+
+
+def test_unwritable_site_dir_and_serve_are_one_line_and_exit_3(tmp_path: Path, env):
+    out = tmp_path / "out"
+    out.mkdir()
+    with unwritable(tmp_path / "locked") as locked:
+        for args in (["site", "--out", str(out), "--site-dir", str(locked / "site")],
+                     ["serve", "--out", str(out), "--site-dir", str(locked / "site"), "--port", "0"]):
+            line = one_line_error(CliRunner().invoke(main, args, env=env), EXIT_ENVIRONMENT)
+            assert str(locked) in line, line
+        assert list(locked.iterdir()) == []
+
+
+def test_read_only_cache_is_one_line_and_exit_3(tmp_path: Path, env):
+    with unwritable(tmp_path / "cache") as cache:
+        result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--refresh",
+                                           "--table", "league"], env={**env, CACHE_ENV: str(cache)})
+        line = one_line_error(result, EXIT_ENVIRONMENT)
+        assert str(cache) in line and "CARDGEN_CACHE" in line
+
+
+@pytest.mark.parametrize("command", ["build", "calibrate", "validate"])
+def test_out_below_a_regular_file(card_set_file: Path, tmp_path: Path, env, command: str):
+    afile = tmp_path / "a-file.txt"
+    afile.write_text("the user's file")
+    args = writing_commands(card_set_file, afile / "out")[command]
+    line = one_line_error(CliRunner().invoke(main, args, env=env), EXIT_ENVIRONMENT)
+    assert "is a file, not a folder" in line
+    assert afile.read_text() == "the user's file"
+
+
+def _simulated_full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fallback without root: every atomic write fails the way a full disk makes it fail."""
+    import cardgen.cache
+
+    real = cardgen.cache.atomic_write_bytes
+
+    def full(path: Path, data: bytes) -> None:
+        if len(data) > 4096:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        real(path, data)
+    monkeypatch.setattr(cardgen.cache, "atomic_write_bytes", full)
+    for module in ("cardgen.render.kit", "cardgen.site.generate", "cardgen.calibrate.cardset",
+                   "cardgen.sim.report"):
+        mod = sys.modules.get(module) or __import__(module, fromlist=["x"])
+        if hasattr(mod, "atomic_write_bytes"):
+            monkeypatch.setattr(mod, "atomic_write_bytes", full)
+
+
+@pytest.mark.parametrize("command", ["build", "site", "stats"])
+def test_full_disk_is_one_line_exit_3_and_leaves_nothing_half_written(
+        card_set_file: Path, tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch, command: str):
+    # room for the folders and a few small files, not for a kit, a site (~600 KiB) or the tables
+    # (~200 KiB)
+    with tiny_disk(tmp_path / "disk", 64 if command == "stats" else 192) as disk:
+        if disk is None:
+            _simulated_full_disk(monkeypatch)
+            disk = tmp_path / "disk"
+        out = disk / "out"
+        if command == "build":
+            args = ["build", "-c", "BBL", "-s", "2024-25", "--card-set", str(card_set_file),
+                    "--paper", "a4", "--no-images", "--out", str(out)]
+        elif command == "site":
+            kit = tmp_path / "out" / "BBL_2024-25"  # the set on the big disk, the site on the full one
+            kit.mkdir(parents=True)
+            (kit / "card-set.json").write_bytes(card_set_file.read_bytes())
+            args = ["site", "--out", str(kit.parent), "--site-dir", str(disk / "site")]
+        else:
+            args = ["stats", "-c", "BBL", "-s", "2024-25", "--refresh", "--table", "league"]
+            env = {**env, CACHE_ENV: str(disk / "cache")}
+        before = sorted(p.relative_to(disk) for p in disk.rglob("*") if p.is_file())
+        line = one_line_error(CliRunner().invoke(main, args, env=env), EXIT_ENVIRONMENT)
+        assert "no space left" in line and "free some space" in line, line
+        staging = [p for p in disk.rglob(".*")]
+        assert staging == [], staging  # no staging folder, no temporary file
+        if command != "stats":
+            left = sorted(p.relative_to(disk) for p in disk.rglob("*") if p.is_file())
+            assert left == before  # the failed kit or site is not there at all, not half there
+
+
+@pytest.mark.parametrize("command", ["simulate", "validate", "compare-games", "build"])
+def test_negative_seed_is_a_usage_error(command: str, env):
+    args = [command, "-c", "BBL", "-s", "2024-25", "--seed", "-1"]
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
+    assert "Invalid value for '--seed': -1 is not in the range x>=0" in result.output
+
+
+@pytest.mark.parametrize("manifest", [[], "text", {"files": ["batting.csv"]}, {"files": {"a.csv": 1}},
+                                      {"no": "files"}, None])
+def test_manifest_of_the_wrong_shape_is_rebuilt(tmp_path: Path, env, manifest):
+    cache = Cache(tmp_path / "cache")
+    folder = cache.table_dir("BBL_2024-25")
+    folder.mkdir(parents=True)
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    for args in (["cache"], ["competitions"]):
+        result = CliRunner().invoke(main, args, env=env)
+        assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert "BBL_2024-25" in CliRunner().invoke(main, ["cache"], env=env).output
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league",
+                                       "--format", "json"], env=env)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["league"]["format"] == "T20"
+    assert cache.is_complete("BBL_2024-25")  # repaired: the next run reads the cache
+
+
+def _run_cardgen(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True,
+                          encoding="utf-8", errors="replace", cwd=ROOT, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **env})
+
+
+def test_latin1_terminal_never_crashes_on_a_name_it_cannot_show(tmp_path: Path, mirror: Path):
+    env = {"PYTHONIOENCODING": "latin-1", CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror)}
+    bad = _run_cardgen("stats", "-c", "\u03a9mega", "-s", "2024", **env)
+    assert bad.returncode == EXIT_USAGE and "Traceback" not in bad.stderr
+    assert bad.stderr.strip().splitlines() == [bad.stderr.strip()]
+    assert "unknown competition '?mega'" in bad.stderr
+    out = tmp_path / "\u0394\u03b5\u03bb\u03c4\u03b1"  # a Greek folder name
+    good = _run_cardgen("calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out), **env)
+    assert good.returncode == 0, good.stderr
+    assert (out / "BBL_2024-25" / "card-set.json").is_file()
+
+
+def test_ctrl_c_is_exit_130_in_one_line(env, monkeypatch: pytest.MonkeyPatch):
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr("cardgen.stats.load.season_stats", interrupted)
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25"], env=env)
+    assert "interrupted" in one_line_error(result, EXIT_INTERRUPTED)
+
+
+def test_error_table():
+    staged = "/home/u/out/.BBL_2024-25.build-4242-abcd/BBL_2024-25/.cards-a4.pdf.x1.tmp"
+    assert user_path(staged) == "/home/u/out"
+    assert user_path("/home/u/.cache/cardgen/raw/key") == "/home/u/.cache/cardgen/raw/key"
+    assert user_path("/srv/.site.new.abc/index.html") == "/srv"
+    full = describe_error(OSError(errno.ENOSPC, "No space left on device", staged))
+    assert full == ("cannot use /home/u/out: no space left on the disk; free some space or choose a "
+                    "folder on another disk; nothing half-written was kept", EXIT_ENVIRONMENT)
+    assert describe_error(PermissionError(errno.EACCES, "Permission denied", "/x"))[1] == EXIT_ENVIRONMENT
+    assert describe_error(UnknownSeason("no such season")) == ("no such season", EXIT_USAGE)
+    assert describe_error(DownloadTimeout("slow"))[1] == EXIT_ENVIRONMENT
+    assert describe_error(UnicodeEncodeError("ascii", "\u03a3", 0, 1, "no"))[1] == EXIT_ENVIRONMENT
+    assert describe_error(ZeroDivisionError()) is None  # a bug keeps its traceback
