@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
+from test_calibrate_cardset import hundred_set  # noqa: F401  (shared, built once per session)
 
 CHROMIUM = "/usr/bin/chromium"
 # The flags that let Chromium start on a machine with no network: no sandbox (root in CI), no GPU,
@@ -157,7 +158,7 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     assert all(i["alt"] for i in images)
     _screenshot(page, "set", tmp_path, height=1400)
     validation = page.locator("section[aria-labelledby=validation]")
-    assert "qualified cards play inside their 95% interval" in validation.inner_text()
+    assert "qualified cards (100%) play like the real season" in validation.inner_text()
     assert validation.locator(".previews img").count() >= 1  # the report's pages, loaded above
     _screenshot(page, "validation", tmp_path, height=1000,
                 top=int(validation.evaluate("e => e.getBoundingClientRect().top + window.scrollY")))
@@ -258,3 +259,136 @@ def test_the_real_site_is_deterministic(served: str, bbl_out: Path, tmp_path: Pa
 
     again = generate_site(bbl_out, tmp_path / "again").site_dir
     assert digests(again) == digests(bbl_out / "site")
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def _watch_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    return errors
+
+
+def _no_sideways_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+
+
+def test_player_pages_fit_a_phone_without_sideways_scroll(served: str, bbl_out: Path, browser):
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    errors = _watch_errors(page)
+    page.goto(f"{served}sets/{SET}/index.html")
+    # a player with both cards (the widest page: two charts, two real-vs-card tables) and a bowler
+    both = next(c["player"]["name"] for c in card_set["cards"] if c["kind"] == "bowler" and any(
+        d["kind"] == "striker" and d["player"]["id"] == c["player"]["id"] for d in card_set["cards"]))
+    links = [page.locator("li.card.bowler a").filter(has_text=both).first.get_attribute("href"),
+             page.locator("li.card.bowler a").last.get_attribute("href"),
+             page.locator("li.card.striker a").first.get_attribute("href")]
+    for link in links:
+        page.goto(f"{served}sets/{SET}/{link}")
+        assert page.locator("table.versus").count() >= 1
+        assert _no_sideways_scroll(page), (link, page.evaluate("document.documentElement.scrollWidth"))
+    assert errors == []
+
+
+def test_a_missing_address_shows_the_site_404_page(served: str, browser):
+    page = browser.new_page()
+    for path in ("sets/NOPE_1999/index.html", f"sets/{SET}/files/", "assets/"):
+        response = page.goto(f"{served}{path}")
+        assert response.status == 404, path
+        assert page.locator("h1").inner_text() == "Page not found"
+        assert "Directory listing" not in page.content()
+        # styled by the site's own stylesheet, and its links lead back into the site
+        assert page.evaluate("getComputedStyle(document.querySelector('header.top')).backgroundColor") \
+            == "rgb(13, 59, 30)"
+    page.get_by_role("link", name=SET_LINK).click()
+    page.wait_for_load_state()
+    assert page.url == f"{served}sets/{SET}/index.html"
+
+
+def test_filters_from_a_file_copy_raise_no_error_and_back_undoes_them(bbl_out: Path, browser, tmp_path: Path):
+    import shutil
+    copy = tmp_path / "site-copy"
+    shutil.copytree(bbl_out / "site", copy)
+    page = browser.new_page()
+    errors = _watch_errors(page)
+    start = (copy / "sets" / SET / "index.html").as_uri()
+    page.goto(start)
+    filters = page.get_by_role("navigation", name="Filter cards")
+    filters.get_by_role("link", name="Bowlers", exact=True).click()
+    bowlers = page.locator("li.card:visible").count()
+    filters.get_by_role("link", name="Perth Scorchers", exact=True).click()
+    assert 0 < page.locator("li.card:visible").count() < bowlers
+    page.go_back()  # Back undoes the last filter and stays on the set page
+    assert page.locator("li.card:visible").count() == bowlers
+    page.go_back()
+    assert page.url == start and page.locator("li.card:visible").count() == page.locator("li.card").count()
+    assert errors == []
+
+
+def test_filters_push_history_when_served(served: str, browser):
+    page = browser.new_page()
+    errors = _watch_errors(page)
+    page.goto(served)
+    page.get_by_role("link", name=SET_LINK, exact=True).click()
+    page.wait_for_load_state()
+    filters = page.get_by_role("navigation", name="Filter cards")
+    filters.get_by_role("link", name="Strikers", exact=True).click()
+    assert page.url.endswith("/strikers.html")
+    filters.get_by_role("link", name="Sydney Sixers", exact=True).click()
+    assert page.url.endswith("/team-sydney-sixers-strikers.html")
+    page.go_back()
+    assert page.url.endswith("/strikers.html")
+    assert page.locator("li.card:visible").count() == page.locator("li.card.striker").count()
+    page.go_back()
+    page.go_back()
+    assert page.url == served or page.url == f"{served}index.html"  # Back, Back, Back: home again
+    assert errors == []
+
+
+def test_a_bowler_thumbnail_opens_the_bowler_card(served: str, bbl_out: Path, browser):
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    two_cards = {c["player"]["id"] for c in card_set["cards"] if c["kind"] == "striker"} & \
+        {c["player"]["id"] for c in card_set["cards"] if c["kind"] == "bowler"}
+    name = next(c["player"]["name"] for c in card_set["cards"]
+                if c["kind"] == "bowler" and c["player"]["id"] in two_cards)
+    page = browser.new_page()
+    page.goto(f"{served}sets/{SET}/index.html")
+    page.locator("li.card.bowler a").filter(has_text=name).first.click()
+    page.wait_for_load_state()
+    assert page.url.endswith("#bowler")
+    heading = page.locator("#bowler h2")
+    assert heading.inner_text().startswith("Bowler card")
+    top = heading.evaluate("e => e.getBoundingClientRect().top")
+    assert -5 <= top < 200  # the bowler card is what the visitor sees, not the striker card above it
+    # the striker thumbnail of the same player opens the page at its top
+    page.go_back()
+    page.locator("li.card.striker a").filter(has_text=name).first.click()
+    page.wait_for_load_state()
+    assert "#" not in page.url and page.evaluate("window.scrollY") == 0
+
+
+def test_the_tts_list_holds_only_tts_sheets(served: str, bbl_out: Path, browser):
+    page = browser.new_page()
+    page.goto(f"{served}sets/{SET}/index.html")
+    tts = page.locator("summary", has_text="Tabletop Simulator").locator("xpath=..").locator("a")
+    hrefs = [tts.nth(i).get_attribute("href") for i in range(tts.count())]
+    on_disk = sorted(p.name for p in (bbl_out / SET / "tts").glob("*.png"))
+    assert sorted(h.rsplit("/", 1)[-1] for h in hrefs) == on_disk
+    assert all(h.startswith("files/tts/") for h in hrefs)
+
+
+def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tmp_path: Path):
+    """The Hundred 2024: Matthew Potts's card PNGs hold "tts" in their names; only tts/ is TTS."""
+    from cardgen.render.kit import KitOptions, build_kit, select_team
+    from cardgen.site.kit import read_set
+    team = select_team(hundred_set, "Northern Superchargers")
+    folder = build_kit(team, tmp_path, KitOptions(papers=("a4",), progress=False, workers=1)).folder
+    potts = sorted(p.name for p in (folder / "png").glob("*matthew-potts*.png"))
+    assert len(potts) == 2
+    kit = read_set(folder)
+    assert kit.tts_sheets and all(d.relpath.startswith("tts/") for d in kit.tts_sheets)
+    assert not any("potts" in d.relpath for d in kit.tts_sheets)

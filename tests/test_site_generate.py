@@ -11,6 +11,7 @@ import json
 import re
 import shutil
 import threading
+import urllib.error
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -208,10 +209,10 @@ def test_player_page_shows_card_real_and_expected(built_site):
     html = _pages(site)["sets/BBL_2024-25/players/aa000001.html"]
     assert "Bowler card" in html and "Striker card" in html
     assert "A/11" in html  # usage
-    # real economy printed on the card (7.34) against the expected 7.30: difference +0.04
-    assert re.search(r"<th scope=\"row\">Economy</th><td>7.34</td><td>7.30</td><td>\+0.04</td>", html)
+    # real economy printed on the card (7.34) against the card's expected 7.30
+    assert re.search(r"<th scope=\"row\">Economy</th><td>7.34</td><td>7.30</td>", html)
     # strike rate from the counts: 100 * 301 / 246 = 122.36 against 130.10 expected
-    assert re.search(r"Strike rate</th><td>122.36</td><td>130.10</td><td>-7.74</td>", html)
+    assert re.search(r"Strike rate</th><td>122.36</td><td>130.10</td>", html)
     assert "42–70" in html  # the chart as text
 
 
@@ -272,13 +273,15 @@ def test_validation_folder_is_shown_when_present(tmp_path):
     assert "<td>168.2</td>" in html
     assert 'src="files/validation/runs.png"' in html
     assert "All &lt;b&gt;good&lt;/b&gt;." in html
-    assert "3 of 4 qualified cards play inside their 95% interval (75.0%): did not pass." in html
-    assert "metric pass share: economy" in html
+    assert "3 of 4 qualified cards (75%) play like the real season: did not pass." in html
+    assert "<th scope=\"row\">Economy: cards inside the range</th><td>100%</td>" in html
+    assert "validate_summary.json" not in html.split('id="validation"')[1].split("All validation files")[0]
+    assert "qualified</strong> (judged) when its player faced or bowled at least 60 balls" in " ".join(html.split())
     if shutil.which("pdftoppm"):  # poppler-utils, installed by .ci/run
         assert 'src="previews/validate-1.png"' in html
     player = (site / "sets/BBL_2024-25/players/aa000001.html").read_text()
-    assert re.search(r"Economy</th><td>7.34</td><td>7.30</td><td>\+0.04</td><td>7.29</td>"
-                     r"<td>6.90 – 7.70</td><td>yes</td>", player)
+    assert re.search(r"Economy</th><td>7.34</td><td>7.30</td><td>7.29</td>"
+                     r"<td>6.90 – 7.70</td><td>inside</td>", player)
     assert check_links(site).broken == []
 
 
@@ -341,6 +344,72 @@ def test_server_serves_the_site_on_loopback(built_site):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_server_gives_the_site_404_page_and_never_a_directory_listing(built_site):
+    _, _, site = built_site
+    server = make_server(site, 0, quiet=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        host, port = server.server_address[:2]
+        # a missing page, and folders with no index.html (Python would list them)
+        for path in ("/no/such/page.html", "/sets/BBL_2024-25/files/", "/sets/BBL_2024-25/players/", "/assets/"):
+            with pytest.raises(urllib.error.HTTPError) as caught:
+                urllib.request.urlopen(f"http://{host}:{port}{path}")
+            body = caught.value.read().decode()
+            assert caught.value.code == 404, path
+            assert "<h1>Page not found</h1>" in body and 'href="/assets/site.css"' in body
+            assert "Directory listing" not in body and "Error response" not in body
+        with urllib.request.urlopen(f"http://{host}:{port}/sets/BBL_2024-25/") as resp:  # index.html
+            assert resp.status == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_only_the_tts_folder_is_listed_as_tabletop_simulator_sheets(tmp_path):
+    """A card PNG of a player whose name holds "tts" (Matthew Potts) is a card, not a TTS sheet."""
+    from cardgen.site.kit import read_set
+    folder = make_synthetic_kit(tmp_path)
+    _png(folder / "png" / "099-durham-matthew-potts-bowler.png", "Potts", "#8a1c1c")
+    kit = read_set(folder)
+    assert [d.relpath for d in kit.tts_sheets] == ["tts/deck-1.png"]
+    assert "png/099-durham-matthew-potts-bowler.png" not in [d.relpath for d in kit.other_files]
+
+
+def test_intervals_are_clipped_at_zero_and_each_card_has_a_verdict(tmp_path):
+    folder = make_synthetic_kit(tmp_path, validation=True)
+    (folder / "validation" / "validate_cards.csv").write_text(
+        "kind,player_id,name,team,real_balls,qualified,ok,sim_economy,lo_economy,hi_economy,ok_economy,"
+        "sim_wicket_rate,lo_wicket_rate,hi_wicket_rate,ok_wicket_rate\n"
+        "bowler,aa000001,Chris Green,Sydney Thunder,246,True,False,7.2871,6.9,7.7,True,0.02,-0.026,0.086,False\n"
+        "bowler,aa000004,Lance Morris,Perth Scorchers,36,False,True,7.1,5.0,9.0,True,0.05,-0.01,0.1,True\n")
+    site = generate_site(tmp_path).site_dir
+    green = (site / "sets/BBL_2024-25/players/aa000001.html").read_text()
+    # wickets per ball -0.026 .. 0.086 is shown per 100 balls and starts at 0, never below
+    assert "<td>0.0 – 8.6</td><td>outside</td>" in green
+    assert "Plays differently from the real season on: Wickets /100 balls." in green
+    morris = (site / "sets/BBL_2024-25/players/aa000004.html").read_text()
+    assert "Not judged: 36 real balls this season" in morris and "from 60 real balls up" in morris
+    assert not re.search(r"<td>-\d", green + morris)
+
+
+def test_a_star_role_is_said_in_words(tmp_path):
+    folder = make_synthetic_kit(tmp_path)
+    doc = json.loads((folder / "card-set.json").read_text())
+    for card in doc["cards"]:
+        if card["player"]["id"] == "aa000004":
+            card["player"]["batting_role"] = "*"
+        if card["player"]["id"] == "aa000002":
+            card["player"]["bowling_role"] = "*"
+    (folder / "card-set.json").write_text(json.dumps(doc))
+    site = generate_site(tmp_path).site_dir
+    bowler = (site / "sets/BBL_2024-25/players/aa000004.html").read_text()
+    batter = (site / "sets/BBL_2024-25/players/aa000002.html").read_text()
+    assert "<dt>Batting role</dt><dd>Mainly a bowler (shown as * on the card)</dd>" in bowler
+    assert "<dt>Bowling role</dt><dd>Mainly a batter, rarely bowls (shown as * on the card)</dd>" in batter
+    assert "<dd>*</dd>" not in bowler + batter
 
 
 def test_serve_reports_a_busy_port_in_one_line(built_site):

@@ -119,23 +119,61 @@ def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | N
     return None
 
 
-def _csv_number(text: str | None, places: int) -> str:
+def _csv_float(text: str | None) -> float | None:
     try:
-        return f"{float(text):.{places}f}" if text not in (None, "") else "—"
+        return float(text) if text not in (None, "") else None
     except ValueError:
-        return "—"
+        return None
 
 
-def _places(key: str) -> int:
-    return 2 if key in ("strike_rate", "economy") else 3
+PER_BALL = ("fours", "sixes", "dots", "wides", "no_balls", "wicket_rate", "dismissal_rate")
 
 
-EXPECTED_LABEL = {"fours": "4s per ball", "sixes": "6s per ball", "dots": "Dot balls per ball",
-                  "wicket_rate": "Wickets per ball", "dismissal_rate": "Dismissals per ball"}
+def _scale(key: str) -> tuple[float, int]:
+    """How a figure is shown: per-ball rates as per 100 balls (1 place), rates with 2 places."""
+    if key in ("strike_rate", "economy"):
+        return 1.0, 2
+    if key.removesuffix("_per_ball") in PER_BALL:
+        return 100.0, 1
+    return 1.0, 3
+
+
+EXPECTED_LABEL = {"fours": "4s /100 balls", "sixes": "6s /100 balls", "dots": "Dots /100 balls",
+                  "wicket_rate": "Wickets /100 balls", "dismissal_rate": "Outs /100 balls",
+                  "strike_rate": "Strike rate", "economy": "Economy"}
 
 
 def _humanise(key: str) -> str:
     return key.replace("_", " ").capitalize()
+
+
+# the card's roles as printed; "*" is the rules' mark for "not this side's job"
+ROLE_STAR = {"batting_role": "Mainly a bowler (shown as * on the card)",
+             "bowling_role": "Mainly a batter, rarely bowls (shown as * on the card)"}
+
+
+def table_caption(relpath: str) -> str:
+    """"validation/simulate_ladder.csv" -> "Simulated ladder (simulate_ladder.csv)"."""
+    name = relpath.rsplit("/", 1)[-1]
+    words = Path(name).stem.replace("_", " ")
+    words = re.sub(r"^simulate\b", "simulated", words).replace("team totals", "team totals per match")
+    return f"{words.capitalize()} ({name})"
+
+
+def role_words(key: str, value: Any) -> str:
+    text = str(value or "").strip()
+    return ROLE_STAR[key] if text == "*" else text
+
+
+@dataclass
+class Versus:
+    """One figure of a card: the real season, the card's expectation, and the simulator's check."""
+    label: str
+    real: str
+    expected: str
+    simulated: str = "—"
+    interval: str = "—"
+    verdict: str = "—"  # "inside", "outside" or "—" (not checked)
 
 
 @dataclass
@@ -158,9 +196,12 @@ class CardView:
     ratings: list[tuple[str, str]] = field(default_factory=list)
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
-    # figure, real, expected, difference, simulated, 95% interval, real inside the interval?
-    versus: list[tuple[str, str, str, str, str, str, str]] = field(default_factory=list)
+    versus: list[Versus] = field(default_factory=list)
     checked: bool = False  # the simulator's validation checked this card
+    verdict: str = ""  # the simulator's verdict on the card, in words
+    verdict_ok: bool | None = None
+    anchor: str = ""  # the id of this card's section on the player page
+    link: str = ""  # the player page, at this card's section unless it is the page's first card
     card: dict[str, Any] = field(default_factory=dict)
 
 
@@ -182,6 +223,8 @@ def _environment() -> jinja2.Environment:
                              autoescape=True, trim_blocks=True, lstrip_blocks=True,
                              undefined=jinja2.StrictUndefined, keep_trailing_newline=True)
     env.filters["size"] = human_size
+    env.globals["role_words"] = role_words
+    env.globals["table_caption"] = table_caption
     return env
 
 
@@ -224,20 +267,24 @@ def _card_views(kit: KitSet) -> list[CardView]:
                                                                  else len(REAL_ORDER), kv[0]))
                      if not isinstance(v, (dict, list))]
         expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
-        versus = []
+        versus: list[Versus] = []
         checks = kit.validation.card_checks.get((kind, pid, team), {})
-        for key, exp in sorted(expected.items()):
+        for key, exp in sorted(expected.items(), key=lambda kv: (kv[0] not in ("strike_rate", "economy"), kv[0])):
             if not isinstance(exp, (int, float)) or isinstance(exp, bool):
                 continue
             got = _real_rate(key, real, balls_per_over)
-            places = _places(key)
-            diff = f"{got - exp:+.{places}f}" if got is not None else "—"
-            diff = diff[1:] if diff.strip("+-0.") == "" else diff  # no sign on a zero difference
-            sim, lo, hi = (_csv_number(checks.get(f"{part}_{key}"), places) for part in ("sim", "lo", "hi"))
-            interval = f"{lo} – {hi}" if lo != "—" and hi != "—" else "—"
-            inside = {"True": "yes", "False": "no"}.get(checks.get(f"ok_{key}", ""), "—")
-            versus.append((EXPECTED_LABEL.get(key, _humanise(key)), _number(got, places) if got is not None else "—",
-                           _number(float(exp), places), diff, sim, interval, inside))
+            factor, places = _scale(key)
+
+            def shown(value: float | None) -> str:
+                return "—" if value is None else f"{value * factor:.{places}f}"
+
+            sim, lo, hi = (_csv_float(checks.get(f"{part}_{key}")) for part in ("sim", "lo", "hi"))
+            # a rate cannot be negative: the normal interval's lower end is clipped at 0
+            interval = f"{shown(max(0.0, lo))} – {shown(hi)}" if lo is not None and hi is not None else "—"
+            inside = {"True": "inside", "False": "outside"}.get(checks.get(f"ok_{key}", ""), "—")
+            versus.append(Versus(EXPECTED_LABEL.get(key, _humanise(key)), shown(got), shown(float(exp)),
+                                 shown(sim), interval, inside))
+        verdict, verdict_ok = _verdict(checks, versus)
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
         views.append(CardView(
@@ -247,8 +294,51 @@ def _card_views(kit: KitSet) -> list[CardView]:
             player_page=f"players/{player_slugs[pid]}.html",
             png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, chart=chart,
-            real=real_rows, versus=versus, checked=bool(checks), card=card))
+            real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
+            card=card))
+    _set_anchors(views)
     return views
+
+
+def _verdict(checks: dict[str, str], versus: list[Versus]) -> tuple[str, bool | None]:
+    """The simulator's verdict on one card in a sentence (empty when it did not check the card)."""
+    if not checks:
+        return "", None
+    balls = checks.get("real_balls", "")
+    if checks.get("qualified") == "False":
+        return (f"Not judged: {balls or 'too few'} real balls this season, and a card is only judged "
+                f"(qualified) from {qualify_balls()} real balls up."), None
+    missed = [v.label for v in versus if v.verdict == "outside"]
+    if checks.get("ok") == "True" or (checks.get("ok") is None and not missed):
+        return ("Plays like the real season: every real figure lies inside the range this card gives "
+                "95% of the time over the same number of balls."), True
+    return "Plays differently from the real season on: " + ", ".join(missed or ["the overall check"]) + ".", False
+
+
+def qualify_balls() -> int:
+    """The real balls a card needs before the simulator judges it (the validator's own threshold)."""
+    from cardgen.sim.validate import QUALIFY_BALLS
+    return int(QUALIFY_BALLS)
+
+
+def _set_anchors(views: list[CardView]) -> None:
+    """Each card's id on its player page: "striker" / "bowler", with the team if a player has two."""
+    by_page: dict[str, list[CardView]] = {}
+    for view in views:
+        by_page.setdefault(view.player_page, []).append(view)
+    for cards in by_page.values():
+        teams = {v.team for v in cards}
+        for view in cards:
+            view.anchor = view.kind if len(teams) == 1 else f"{view.kind}-{view.team_slug}"
+            view.link = view.player_page
+
+
+def _set_links(views: list[CardView]) -> None:
+    """Link each thumbnail to its own card: the page's first card at the top, the others at their section."""
+    seen: set[str] = set()
+    for view in views:  # in the order the player page lists them
+        view.link = view.player_page if view.player_page not in seen else f"{view.player_page}#{view.anchor}"
+        seen.add(view.player_page)
 
 
 def _team_order(kit: KitSet, views: list[CardView]) -> list[tuple[str, str]]:
@@ -343,9 +433,10 @@ class _Writer:
         self.root, self.env, self.pages = root, env, 0
         self.problems: list[str] = []  # what was left out, for the report
 
-    def page(self, relpath: str, template: str, **context: Any) -> None:
+    def page(self, relpath: str, template: str, root: str | None = None, **context: Any) -> None:
         depth = relpath.count("/")
-        html = self.env.get_template(template).render(root="../" * depth, page_path=relpath,
+        html = self.env.get_template(template).render(root="../" * depth if root is None else root,
+                                                      page_path=relpath,
                                                       attribution=ATTRIBUTION, **context)
         atomic_write_bytes(self.root / relpath, html.encode("utf-8"))
         self.pages += 1
@@ -383,6 +474,7 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
         "generator": kit.card_set.get("generator", ""),
         "downloads": kit.downloads, "tts": kit.tts_sheets, "other": kit.other_files,
         "zip": f"{kit.name}-kit.zip", "validation": kit.validation,
+        "qualify_balls": qualify_balls() if kit.validation.present else None,
     }
 
 
@@ -398,6 +490,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     views = _card_views(kit)
     teams = _team_order(kit, views)
     views = _sorted_cards(views, teams)
+    _set_links(views)
     for view in views:
         if view.png:
             thumb = f"thumbs/{Path(view.png).stem}.png"
@@ -479,6 +572,7 @@ def _swap_in(built: Path, site_dir: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+NOT_FOUND_PAGE = "404.html"  # `cardgen serve` and most static hosts show it for a missing address
 SITE_MARKER = ".cardgen-site"  # marks a folder as a generated site, which may be replaced whole
 
 
@@ -537,6 +631,8 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         sets.sort(key=lambda s: str(s["competition"]["name"]))
         writer.page("index.html", "home.html.j2", sets=sets, games=games, skipped=len(skipped))
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets)
+        # served for any missing address at any depth, so its links start at the site's root
+        writer.page(NOT_FOUND_PAGE, "404.html.j2", root="/", sets=sets)
         _assets(build_root)
         atomic_write_bytes(build_root / SITE_MARKER, b"generated by cardgen site; replaced whole on refresh\n")
         files = sum(1 for p in build_root.rglob("*") if p.is_file())

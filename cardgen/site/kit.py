@@ -16,6 +16,7 @@ from typing import Any
 from cardgen.errors import CardgenError
 
 CARD_SET_FILE = "card-set.json"
+TTS_FOLDER = "tts"
 SET_FOLDER = re.compile(r"^[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?$")
 
 # The kit's fixed downloads, in the order the pages list them, with a label for people.
@@ -177,17 +178,79 @@ def _read_csv(path: Path) -> list[list[str]]:
         return []
 
 
-def _flat_items(doc: dict[str, Any], prefix: str = "") -> list[tuple[str, str]]:
+METRIC_WORDS = {"strike_rate": "Strike rate", "economy": "Economy", "dismissal_rate": "Batters' times out",
+                "wicket_rate": "Bowlers' wickets", "fours": "4s", "sixes": "6s", "dots": "Dot balls"}
+
+
+def _percent(value: Any) -> str:
+    return _share(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else "—"
+
+
+def _runs(value: Any, places: int = 1) -> str:
+    return f"{value:.{places}f}" if isinstance(value, (int, float)) and not isinstance(value, bool) else "—"
+
+
+def _validate_items(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The card check's summary as labelled rows in plain words."""
     items: list[tuple[str, str]] = []
-    for key, value in sorted(doc.items()):
-        label = f"{prefix}{key}".replace("_", " ")
-        if isinstance(value, dict):
-            items += _flat_items(value, f"{prefix}{key}: ")
-        elif isinstance(value, bool):
-            items.append((label, "yes" if value else "no"))
-        elif isinstance(value, (int, float, str)) or value is None:
-            items.append((label, "—" if value is None else str(value)))
+    if isinstance(doc.get("qualified_cards"), int):
+        items.append(("Cards judged (qualified)", str(doc["qualified_cards"])))
+    if isinstance(doc.get("passed"), int):
+        items.append(("Cards that play like the real season", str(doc["passed"])))
+    if "pass_share" in doc:
+        items.append(("Share that play like the real season", _percent(doc.get("pass_share"))))
+    shares = doc.get("metric_pass_share")
+    if isinstance(shares, dict):
+        for key, share in sorted(shares.items(), key=lambda kv: METRIC_WORDS.get(kv[0], kv[0])):
+            items.append((f"{METRIC_WORDS.get(key, key.replace('_', ' ').capitalize())}: cards inside the range",
+                          _percent(share)))
+    if isinstance(doc.get("outside_99_9"), int):
+        items.append(("Cards far off (outside even the 99.9% range)", str(doc["outside_99_9"])))
+    if isinstance(doc.get("balls_per_card"), int):
+        items.append(("Balls simulated per card", f"{doc['balls_per_card']:,}"))
+    if isinstance(doc.get("ok"), bool):
+        items.append(("Result", "passed" if doc["ok"] else "did not pass"))
     return items
+
+
+def _simulate_items(doc: dict[str, Any]) -> list[tuple[str, str]]:
+    """The season replay's summary as labelled rows: real against simulated."""
+    items: list[tuple[str, str]] = []
+    if isinstance(doc.get("seasons"), int):
+        matches = f" ({doc['matches_simulated']:,} matches)" if isinstance(doc.get("matches_simulated"), int) else ""
+        items.append(("Seasons replayed", f"{doc['seasons']:,}{matches}"))
+    for key, label, places in (("first_innings_total", "First-innings total", 1),
+                               ("second_innings_total", "Second-innings total", 1),
+                               ("wickets_per_innings", "Wickets per innings", 2),
+                               ("run_rate_powerplay", "Run rate, powerplay", 2),
+                               ("run_rate_middle", "Run rate, middle overs", 2),
+                               ("run_rate_death", "Run rate, death overs", 2)):
+        real, sim = doc.get(f"real_{key}"), doc.get(f"sim_{key}")
+        if real is not None or sim is not None:
+            items.append((f"{label}: real / simulated", f"{_runs(real, places)} / {_runs(sim, places)}"))
+    if isinstance(doc.get("within_5_runs"), bool):
+        items.append(("Simulated first innings within 5 runs of the real average",
+                      "yes" if doc["within_5_runs"] else "no"))
+    if isinstance(doc.get("sim_super_over_share"), (int, float)):
+        items.append(("Ties decided by a super over", f"{100 * doc['sim_super_over_share']:.1f}% of matches"))
+    return items
+
+
+def _summary_items(name: str, doc: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    """A caption and plain-words rows for a validation summary JSON (unknown summaries by key)."""
+    lower = name.lower()
+    if "validat" in lower:
+        return "Card check: each card played alone", _validate_items(doc)
+    if "simulat" in lower:
+        return "Season replay: every match played again with the cards", _simulate_items(doc)
+    items = [(key.replace("_", " ").capitalize(), str(value)) for key, value in sorted(doc.items())
+             if isinstance(value, (int, float, str)) and not isinstance(value, bool)]
+    return Path(name).stem.replace("_", " ").capitalize(), items
+
+
+def _share(fraction: float) -> str:
+    """A share as a percentage with at most one decimal ("100%", "95.7%")."""
+    return f"{100 * fraction:.1f}".removesuffix(".0") + "%"
 
 
 def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
@@ -195,11 +258,12 @@ def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
     qualified, passed, share = doc.get("qualified_cards"), doc.get("passed"), doc.get("pass_share")
     if not isinstance(qualified, int) or not isinstance(passed, int):
         return "", None
-    text = f"{passed} of {qualified} qualified cards play inside their 95% interval"
+    text = f"{passed} of {qualified} qualified cards"
     if qualified > 0:  # the exact share, as the simulator prints it
-        text += f" ({100 * passed / qualified:.1f}%)"
+        text += f" ({_share(passed / qualified)})"
     elif isinstance(share, (int, float)):
-        text += f" ({100 * share:.1f}%)"
+        text += f" ({_share(share)})"
+    text += " play like the real season"
     ok = doc.get("ok") if isinstance(doc.get("ok"), bool) else None
     if ok is not None:
         text += ": passed." if ok else ": did not pass."
@@ -243,7 +307,9 @@ def _read_validation(folder: Path) -> Validation:
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
             if isinstance(doc, dict):
-                result.summaries.append((path.name, _flat_items(doc)))
+                caption, items = _summary_items(path.name, doc)
+                if items:
+                    result.summaries.append((caption, items))
                 if not result.headline:
                     result.headline, result.passed = _headline(doc)
         elif suffix == ".csv":
@@ -279,9 +345,9 @@ def read_set(folder: Path) -> KitSet:
     downloads = [_download(folder, folder / name, label)
                  for name, label in KIT_DOWNLOADS if (folder / name).is_file()]
     known = {name for name, _ in KIT_DOWNLOADS}
-    tts = sorted(p for p in folder.rglob("*")
-                 if p.is_file() and "tts" in p.relative_to(folder).as_posix().lower()
-                 and not p.name.startswith("."))
+    # only the deck sheets build writes to tts/ (a player called Potts is not a TTS sheet)
+    tts = sorted(p for p in (folder / TTS_FOLDER).rglob("*.png")
+                 if p.is_file() and not p.name.startswith(".")) if (folder / TTS_FOLDER).is_dir() else []
     tts_sheets = [_download(folder, p, p.name) for p in tts]
     tts_set = {p.relative_to(folder).as_posix() for p in tts}
     # anything else the build left (e.g. compare-games/), but not the card PNGs or validation

@@ -1,7 +1,8 @@
 """Check that every link, image, stylesheet and script on every page of a site resolves.
 
 Relative targets must be files inside the site (and a `#fragment` an id on the target page);
-absolute http(s) links are only collected, never fetched (tests never use the internet).
+root-relative ones (`/assets/...`, on the 404 page) resolve from the site's root; absolute http(s)
+links are only collected, never fetched (tests never use the internet).
 """
 from __future__ import annotations
 
@@ -66,7 +67,8 @@ def check_links(site_dir: Path) -> LinkReport:
             if parts.scheme or parts.netloc:
                 external.append(link)
                 continue
-            resolved = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+            base = site_dir if parts.path.startswith("/") else page.parent
+            resolved = (base / unquote(parts.path).lstrip("/")).resolve() if parts.path else page
             inside = site_dir in resolved.parents
             if not inside or not resolved.is_file():
                 broken.append(link)

@@ -47,7 +47,26 @@
     state.team = link.dataset.targetTeam !== undefined ? link.dataset.targetTeam : link.dataset.team;
     state.kind = link.dataset.targetKind !== undefined ? link.dataset.targetKind : link.dataset.kind;
     apply();
-    if (window.history && history.replaceState) { history.replaceState(null, "", pageFor(state.team, state.kind)); }
+    remember();
   });
+
+  // Each filter is a step in the history, so Back returns to the previous filter, not another page.
+  // Opened from disk (file://) the address cannot change (Chromium refuses it), so only the state is kept.
+  function remember() {
+    if (!window.history || !history.pushState) { return; }
+    var saved = { team: state.team, kind: state.kind };
+    if (location.protocol === "file:") { history.pushState(saved, ""); return; }
+    try { history.pushState(saved, "", pageFor(state.team, state.kind)); } catch (e) { history.pushState(saved, ""); }
+  }
+
+  window.addEventListener("popstate", function (event) {
+    var saved = event.state || { team: "", kind: "" };
+    state.team = saved.team || "";
+    state.kind = saved.kind || "";
+    apply();
+  });
+  if (window.history && history.replaceState && !history.state) {
+    try { history.replaceState({ team: "", kind: "" }, ""); } catch (e) { /* nothing to restore then */ }
+  }
   apply();
 }());
