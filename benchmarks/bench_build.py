@@ -1,76 +1,119 @@
-"""Benchmark: the full BBL 2024-25 printable kit, both papers (target: under 10 s on this machine).
+"""Benchmark: `cardgen build -c BBL -s 2024-25` (full kit, both papers, images) against a fixed
+baseline revision, in the same run.
 
-    python3 benchmarks/bench_build.py [--source DIR] [--repeat N]
+    python3 benchmarks/bench_build.py [--baseline REV] [--repeat N] [--source DIR]
 
-Prints the time of each stage (card set, kit with both papers and all images, PDFs alone), the
-CPU time used (this process and the image workers) and the kit's page counts and file sizes.
+The baseline (default a10837f, the commit before the speed work of issue 16) is checked out into
+a temporary git worktree. Each round runs, one after the other so load changes hit all of them:
+the baseline build, this tree's build with the card-set reuse cache emptied (it calibrates:
+"cold") and this tree's build again (it reuses the card set: "warm"). Every build is a fresh
+`python -m cardgen build` process with its own CARDGEN_CACHE (stats tables primed once, untimed).
+
+Prints, best of N: wall seconds, CPU seconds (the process and its image workers), peak memory
+(largest resident set), the ratios new/baseline (target: warm wall <= 0.4x) and whether the PDFs
+are byte-identical (cold vs warm always; baseline vs new only where the layouts have not changed
+since the baseline, which the script cannot know: it says which files differ).
 """
 from __future__ import annotations
 
 import argparse
 import os
-import resource
-import statistics
+import shutil
+import subprocess
+import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-import pypdf
-
-from cardgen.competitions import get_competition
-from cardgen.render.kit import KitOptions, build_kit
-
-TARGET_S = 10.0
-
-
-def cpu_seconds() -> float:
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cricsheet"
+BASELINE_REV = "a10837f"  # main before issue 16 (lazy imports, reuse, rl-accel, PNG level, glyph cache)
+TARGET_RATIO = 0.4
+SET = "BBL_2024-25"
 
 
-def timed(fn):  # type: ignore[no-untyped-def]
-    wall, cpu = time.perf_counter(), cpu_seconds()
-    result = fn()
-    return result, time.perf_counter() - wall, cpu_seconds() - cpu
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_mb: float
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--source", default=os.environ.get("CARDGEN_SOURCE"),
-                        help="Cricsheet mirror (default: the committed stats cache / cricsheet.org)")
-    parser.add_argument("--repeat", type=int, default=3, help="kit builds to time (median reported)")
-    args = parser.parse_args()
-    from cardgen.calibrate.cardset import build_card_set
+def build(tree: Path, cache: Path, out: Path, source: str) -> Run:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
+    env.update(PYTHONPATH=str(tree), CARDGEN_CACHE=str(cache), CARDGEN_SOURCE=source)
+    args = [sys.executable, "-m", "cardgen", "build", "-c", "BBL", "-s", "2024-25", "--out", str(out)]
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output = proc.stdout.read() if proc.stdout else b""
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"build in {tree} failed:\n{output.decode(errors='replace')}")
+    # wait4's usage covers the build and its (waited-for) image workers; ru_maxrss is in KiB
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
 
-    comp = get_competition("BBL")
-    card_set, card_set_s, cpu = timed(lambda: build_card_set(comp, "2024-25", args.source))
-    print(f"card set (calibration)      {card_set_s:6.2f} s wall  {cpu:6.2f} s cpu  ({len(card_set['cards'])} cards)")
-    with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        kit_walls = []
-        for _ in range(args.repeat):
-            result, wall, cpu = timed(lambda: build_kit(card_set, out, KitOptions(progress=False)))
-            kit_walls.append(wall)
-            print(f"kit, both papers + images   {wall:6.2f} s wall  {cpu:6.2f} s cpu")
-        _, wall, cpu = timed(lambda: build_kit(card_set, out / "pdf-only",
-                                               KitOptions(progress=False, images=False)))
-        print(f"kit, PDFs only              {wall:6.2f} s wall  {cpu:6.2f} s cpu")
-        kit_s = statistics.median(kit_walls)
-        folder = result.folder
-        total = card_set_s + kit_s
-        print(f"\nkit median {kit_s:.2f} s; card set + kit {total:.2f} s "
-              f"(target < {TARGET_S:.0f} s): {'OK' if total < TARGET_S else 'SLOW'}")
-        print(f"load average now: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n")
-        for pdf in sorted(folder.glob("*.pdf")):
-            pages = len(pypdf.PdfReader(pdf).pages)
-            print(f"{pdf.name:22} {pages:3d} pages  {pdf.stat().st_size / 1024:8.1f} KiB")
-        for sub in ("png", "tts"):
-            files = list((folder / sub).glob("*.png"))
-            size = sum(f.stat().st_size for f in files)
-            print(f"{sub + '/':22} {len(files):3d} files  {size / 1024 / 1024:8.1f} MiB")
-        print(f"{'card-set.json':22}            {(folder / 'card-set.json').stat().st_size / 1024:8.1f} KiB")
+
+def pdfs_compared(a: Path, b: Path) -> tuple[list[str], list[str]]:
+    names = sorted(p.name for p in (a / SET).glob("*.pdf"))
+    same = [n for n in names if (b / SET / n).is_file()
+            and (a / SET / n).read_bytes() == (b / SET / n).read_bytes()]
+    return same, [n for n in names if n not in same]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--baseline", default=BASELINE_REV, help="git revision to compare against")
+    ap.add_argument("--repeat", type=int, default=3, help="rounds (best of N counts)")
+    ap.add_argument("--source", default=str(DEFAULT_SOURCE), help="Cricsheet mirror")
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="bench-build-"))
+    base_tree = tmp / "baseline"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base_tree), args.baseline],
+                   cwd=ROOT, check=True)
+    try:
+        caches = {"base": tmp / "cache-base", "new": tmp / "cache-new"}
+        outs = {k: tmp / f"out-{k}" for k in ("base", "cold", "warm")}
+        build(base_tree, caches["base"], outs["base"], args.source)  # prime: stats tables
+        build(ROOT, caches["new"], outs["warm"], args.source)
+        runs: dict[str, list[Run]] = {k: [] for k in outs}
+        for _ in range(max(args.repeat, 1)):
+            runs["base"].append(build(base_tree, caches["base"], outs["base"], args.source))
+            shutil.rmtree(caches["new"] / "card-sets", ignore_errors=True)
+            runs["cold"].append(build(ROOT, caches["new"], outs["cold"], args.source))
+            runs["warm"].append(build(ROOT, caches["new"], outs["warm"], args.source))
+        best = {k: Run(min(r.wall for r in v), min(r.cpu for r in v), max(r.peak_mb for r in v))
+                for k, v in runs.items()}
+        labels = {"base": f"baseline {args.baseline}", "cold": "this tree, calibrating",
+                  "warm": "this tree, card set reused"}
+        print(f"BBL 2024-25 full kit (both papers + images), best of {args.repeat}; "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        for k, label in labels.items():
+            b = best[k]
+            ratio = "" if k == "base" else (f"  wall {b.wall / best['base'].wall:.2f}x  "
+                                             f"cpu {b.cpu / best['base'].cpu:.2f}x")
+            print(f"  {label:<28} {b.wall:6.2f} s wall {b.cpu:6.2f} s cpu "
+                  f"{b.peak_mb:6.0f} MB peak{ratio}")
+        ratio = best["warm"].wall / best["base"].wall
+        print(f"warm build wall ratio {ratio:.2f} (target <= {TARGET_RATIO}): "
+              f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}")
+        same, diff = pdfs_compared(outs["cold"], outs["warm"])
+        print(f"PDFs calibrating vs reused: {len(same)} byte-identical"
+              + (f", DIFFERENT: {', '.join(diff)}" if diff else ""))
+        same, diff = pdfs_compared(outs["base"], outs["cold"])
+        print(f"PDFs baseline vs this tree: {len(same)} byte-identical ({', '.join(same) or '-'})"
+              + (f"; different (layout or card changes since {args.baseline}?): {', '.join(diff)}"
+                 if diff else ""))
+        card_sets = [(outs[k] / SET / "card-set.json").read_bytes() for k in ("base", "cold", "warm")]
+        print("card-set.json baseline / calibrating / reused: "
+              + ("all byte-identical" if len(set(card_sets)) == 1 else
+                 f"{len(set(card_sets))} different versions"))
+        return 0
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(base_tree)], cwd=ROOT)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

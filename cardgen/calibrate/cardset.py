@@ -177,11 +177,19 @@ def _round_tree(x):
 
 
 def build_card_set(comp: Competition, season: str, source: str | None = None,
-                   cache: Cache | None = None) -> dict:
-    """The season's card set as a dict valid against card-set.schema.json."""
+                   cache: Cache | None = None, reuse: bool = False) -> dict:
+    """The season's card set as a dict valid against card-set.schema.json.
+
+    With `reuse`, a set kept in the cache from identical inputs is returned instead of
+    calibrating again (`cardgen.calibrate.reuse`); the result is the same either way.
+    """
     from cardgen.stats.load import season_stats
     season = normalise_season(comp, season)
     stats = season_stats(comp, season, source, cache=cache)
+    if reuse:
+        from cardgen.calibrate.reuse import reuse_or_build
+        return reuse_or_build(stats, comp, season, cache,
+                              lambda: card_set_from_stats(stats, comp, season))[0]
     return card_set_from_stats(stats, comp, season)
 
 

@@ -48,7 +48,7 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
             kwargs["seed"] = seed
         else:
             click.echo("note: the calibration is deterministic; --seed changes nothing", err=True)
-    return cardset.build_card_set(comp, season, source, **kwargs)
+    return cardset.build_card_set(comp, season, source, reuse=True, **kwargs)
 
 
 @click.command("build")

@@ -51,10 +51,11 @@ def team_palette(team_colour: str) -> Image.Image:
 
 def png_bytes(image: Image.Image, team_colour: str) -> bytes:
     """PNG of a card or deck sheet in the team's fixed palette: it looks the same as full colour,
-    is ~3x smaller and maps a 300 dpi card in about a millisecond (no per-image palette search)."""
+    is ~3x smaller and maps a 300 dpi card in a few milliseconds (no per-image palette search).
+    zlib level 1: half the encoding time of level 6 for files about a third larger."""
     buf = io.BytesIO()
     image.quantize(palette=team_palette(team_colour), dither=Image.Dither.NONE).save(
-        buf, format="PNG", compress_level=6)
+        buf, format="PNG", compress_level=1)
     return buf.getvalue()
 
 

@@ -6,6 +6,7 @@ so a layout in templates/ reads the same in both. Text is placed by its baseline
 from __future__ import annotations
 
 import functools
+import math
 from typing import Protocol, Sequence
 
 from PIL import Image, ImageDraw, ImageFont
@@ -105,5 +106,20 @@ class PilPainter:
     def text(self, x: float, y: float, text: str, style: str, size_pt: float,
              colour: str = "#000000", align: str = "left") -> None:
         anchor = {"left": "ls", "centre": "ms", "right": "rs"}[align]
-        self.draw.text((self._p(x), self._p(y)), text, fill=colour, anchor=anchor,
-                       font=_pil_font(style, round(size_pt * self.px_per_pt, 1)))
+        font = _pil_font(style, round(size_pt * self.px_per_pt, 1))
+        px, py = self._p(x), self._p(y)
+        if "\n" in text or self.draw.fontmode != "L":
+            self.draw.text((px, py), text, fill=colour, anchor=anchor, font=font)
+            return
+        # what ImageDraw.text does for one line, with the glyph mask cached: every card repeats
+        # most of its labels at the same sub-pixel offsets (tests/test_render_images.py checks
+        # that the pixels are the same as ImageDraw.text's)
+        fx, fy = math.modf(px)[0], math.modf(py)[0]
+        mask, (ox, oy) = _glyph_mask(font, text, anchor, fx, fy)
+        self.draw.draw.draw_bitmap((int(px) + ox, int(py) + oy), mask, self.draw._getink(colour)[0])
+
+
+@functools.lru_cache(maxsize=2048)  # a card's labels stay cached; names come and go
+def _glyph_mask(font: ImageFont.FreeTypeFont, text: str, anchor: str, fx: float,
+                fy: float) -> tuple[object, tuple[int, int]]:
+    return font.getmask2(text, "L", anchor=anchor, start=(fx, fy))

@@ -24,7 +24,7 @@ def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
             raise CardSetError(f"{path} is a {card_set.get('competition', {}).get('code')} "
                                f"{card_set.get('season')} set, not {comp.code} {season}")
         return card_set, str(path)
-    return build_card_set(comp, season, source), "calibrated from the season"
+    return build_card_set(comp, season, source, reuse=True), "calibrated from the season"
 
 
 def _seed_option(func: Any) -> Any:

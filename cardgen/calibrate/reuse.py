@@ -1,0 +1,93 @@
+"""Reuse a card set whose inputs are unchanged: calibrating takes seconds, a kept set loads at once.
+
+A card set is a pure function of its inputs: the season's stats tables, the competition, the
+calibration code (every module upstream of the render layer, and the templates it reads), the
+calibration options and the numpy/scipy versions the solver runs on. `fingerprint` hashes all of
+them; the set is kept in the user cache (`card-sets/<CODE>_<season>-<fingerprint>.json`) and
+used again only when a new fingerprint matches. Any change of input is a miss and a recalibration,
+and a kept file that does not load is ignored, so reuse can only save time, never change a kit.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Callable
+
+from cardgen.cache import Cache, atomic_write_text
+from cardgen.competitions import Competition, normalise_season, set_name
+from cardgen.stats.tables import SeasonStats
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+# layers downstream of the card set cannot change it (data flows one way)
+DOWNSTREAM = ("render", "site", "sim", "games", "__pycache__")
+FOLDER = "card-sets"
+SUFFIX_LEN = 20
+
+
+def _code_files() -> list[Path]:
+    files = [p for p in PACKAGE_DIR.rglob("*") if p.is_file() and p.suffix != ".pyc"
+             and p.relative_to(PACKAGE_DIR).parts[0] not in DOWNSTREAM
+             and "__pycache__" not in p.parts]
+    teams = PACKAGE_DIR.parent / "templates" / "teams.json"
+    return sorted(files) + ([teams] if teams.is_file() else [])
+
+
+def _version(dist: str) -> str:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return "-"
+
+
+def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dict[str, Any]) -> str:
+    """SHA-256 over everything a card set is computed from (see the module docstring)."""
+    h = hashlib.sha256()
+
+    def part(label: str, data: bytes) -> None:
+        h.update(f"{label}\x00{len(data)}\x00".encode())
+        h.update(data)
+
+    for name, df in sorted(stats.tables().items()):
+        part(f"table:{name}", df.to_csv(index=False, lineterminator="\n").encode("utf-8")
+             + repr(list(df.dtypes.astype(str))).encode())
+    part("league", json.dumps(stats.league, sort_keys=True, default=str).encode())
+    part("competition", repr(comp).encode())
+    part("season", season.encode())
+    part("options", json.dumps(options, sort_keys=True, default=str).encode())
+    for path in (Path(v) for v in options.values() if isinstance(v, (str, Path))):
+        if path.is_file():  # an options file (e.g. name overrides): its content counts
+            part(f"option-file:{path.name}", path.read_bytes())
+    part("versions", f"numpy {_version('numpy')} scipy {_version('scipy')} "
+                     f"pandas {_version('pandas')}".encode())
+    for path in _code_files():
+        part(f"code:{path.relative_to(PACKAGE_DIR.parent).as_posix()}", path.read_bytes())
+    return h.hexdigest()
+
+
+def kept_path(cache: Cache, comp: Competition, season: str, digest: str) -> Path:
+    return cache.root / FOLDER / f"{set_name(comp, season)}-{digest[:SUFFIX_LEN]}.json"
+
+
+def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Cache | None,
+                   build: Callable[[], dict], options: dict[str, Any] | None = None) -> tuple[dict, bool]:
+    """(card set, reused?): the kept set when the inputs match, else `build()` kept for next time."""
+    from cardgen.calibrate.cardset import CardSetError, dumps, load_card_set
+    cache = cache or Cache()
+    season = normalise_season(comp, season)
+    path = kept_path(cache, comp, season, fingerprint(stats, comp, season, options or {}))
+    if path.is_file():
+        try:
+            return load_card_set(path), True
+        except CardSetError:
+            pass  # damaged: calibrate again and replace it
+    card_set = build()
+    try:
+        atomic_write_text(path, dumps(card_set))
+        for stale in path.parent.glob(f"{set_name(comp, season)}-*.json"):
+            if stale != path and len(stale.stem) == len(path.stem):
+                stale.unlink(missing_ok=True)
+    except OSError:
+        pass  # an unwritable cache only costs the next build its reuse
+    return card_set, False

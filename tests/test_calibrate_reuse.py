@@ -1,0 +1,70 @@
+"""Card-set reuse (cardgen.calibrate.reuse): a kept set is used only when every input matches."""
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from cardgen.cache import Cache
+from cardgen.calibrate.cardset import build_card_set, dumps
+from cardgen.calibrate.reuse import FOLDER, reuse_or_build
+from cardgen.competitions import get_competition
+from cardgen.sim.example import example_card_set
+
+
+class Builder:
+    """Stands in for the calibration (seconds) in the logic tests: counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> dict:
+        self.calls += 1
+        return example_card_set("T20")
+
+
+def test_kept_set_is_reused_only_for_the_same_inputs(bbl_stats, tmp_cache: Cache) -> None:
+    comp, build = get_competition("BBL"), Builder()
+    first, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    assert (reused, build.calls) == (False, 1)
+    again, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    assert (reused, build.calls) == (True, 1) and dumps(again) == dumps(first)
+    # one run more for one batter is another season: calibrate again, keep only the new set
+    batting = bbl_stats.batting.copy()
+    batting.loc[batting.index[0], "runs"] += 1
+    changed = dataclasses.replace(bbl_stats, batting=batting)
+    _, reused = reuse_or_build(changed, comp, "2024-25", tmp_cache, build)
+    assert (reused, build.calls) == (False, 2)
+    assert len(list((tmp_cache.root / FOLDER).glob("*.json"))) == 1
+    # other calibration options, another competition definition: misses too
+    _, reused = reuse_or_build(changed, comp, "2024-25", tmp_cache, build, options={"seed": 3})
+    assert (reused, build.calls) == (False, 3)
+    other = dataclasses.replace(comp, name=comp.name + " (renamed)")
+    _, reused = reuse_or_build(changed, other, "2024-25", tmp_cache, build, options={"seed": 3})
+    assert (reused, build.calls) == (False, 4)
+
+
+def test_damaged_or_unwritable_cache_only_costs_the_reuse(bbl_stats, tmp_cache: Cache) -> None:
+    comp, build = get_competition("BBL"), Builder()
+    reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    [kept] = (tmp_cache.root / FOLDER).glob("*.json")
+    kept.write_text('{"schema_version": 1, "cards": [', encoding="utf-8")  # cut short
+    card_set, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    assert (reused, build.calls) == (False, 2) and card_set["cards"]
+    assert dumps(card_set) == kept.read_text(encoding="utf-8")  # replaced by a good copy
+    blocked = Cache(tmp_cache.root.parent / "blocked")  # card-sets/ cannot be created
+    blocked.root.mkdir()
+    (blocked.root / FOLDER).write_text("a file where the folder should be", encoding="utf-8")
+    card_set, reused = reuse_or_build(bbl_stats, comp, "2024-25", blocked, build)
+    assert not reused and card_set["cards"]
+    assert (blocked.root / FOLDER).read_text(encoding="utf-8").startswith("a file")
+
+
+def test_reused_card_set_is_the_calibrated_one_byte_for_byte(mirror: Path, tmp_path: Path) -> None:
+    """The real calibration once, then the kept file: same JSON (so the same kit)."""
+    cache = Cache(tmp_path / "cache")
+    comp = get_competition("HUNDRED")
+    calibrated = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
+    kept = list((cache.root / FOLDER).glob("HUNDRED_2024-*.json"))
+    assert len(kept) == 1
+    reused = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
+    assert reused is not calibrated and dumps(reused) == dumps(calibrated)

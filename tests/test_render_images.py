@@ -1,0 +1,45 @@
+"""Card images: the painter's cached glyph masks give the very pixels ImageDraw.text draws, and
+reportlab's C accelerator (rl-accel) writes the very bytes of its pure-Python fallback."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from PIL import ImageDraw
+
+from cardgen.render import painter
+from cardgen.render.card import card_views
+from cardgen.render.fielding import render_fielding_pdf
+from cardgen.render.images import card_image, tts_dpi
+from cardgen.render.layout import load_layout
+from cardgen.sim.example import example_card_set
+
+
+def _plain_text(self, x, y, text, style, size_pt, colour="#000000", align="left"):  # type: ignore[no-untyped-def]
+    anchor = {"left": "ls", "centre": "ms", "right": "rs"}[align]
+    ImageDraw.Draw(self.image).text((self._p(x), self._p(y)), text, fill=colour, anchor=anchor,
+                                    font=painter._pil_font(style, round(size_pt * self.px_per_pt, 1)))
+
+
+def test_cached_glyphs_draw_the_same_pixels_as_imagedraw(monkeypatch) -> None:
+    views = card_views(example_card_set("T20"))[:12]
+    dpis = (load_layout("sheets")["png_dpi"], tts_dpi())
+    painter._glyph_mask.cache_clear()
+    cached = [card_image(v, dpi).tobytes() for v in views for dpi in dpis]
+    assert painter._glyph_mask.cache_info().hits > 0  # labels repeat from card to card
+    monkeypatch.setattr(painter.PilPainter, "text", _plain_text)
+    plain = [card_image(v, dpi).tobytes() for v in views for dpi in dpis]
+    assert cached == plain
+
+
+def test_rl_accel_writes_the_same_pdf_as_the_python_fallback() -> None:
+    import reportlab.lib.rl_accel as accel
+    assert "fp_str" in accel._c_funcs, "rl-accel (a dependency) is not installed"
+    script = ("import sys; sys.modules['_rl_accel'] = None\n"
+              "import reportlab.lib.rl_accel as a; assert 'fp_str' in a._py_funcs\n"
+              "from cardgen.render.fielding import render_fielding_pdf\n"
+              "from cardgen.sim.example import example_card_set\n"
+              "sys.stdout.buffer.write(render_fielding_pdf(example_card_set('T20'), 'a4', 'credit'))")
+    fallback = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True).stdout
+    assert fallback.startswith(b"%PDF")
+    assert render_fielding_pdf(example_card_set("T20"), "a4", "credit") == fallback
