@@ -251,12 +251,13 @@ def test_requests_carry_a_timeout_and_the_user_agent(bbl_zip, tmp_cache):
         def get(self, url, **kwargs):
             seen.update(kwargs, url=url)
             resp = requests.Response()
-            resp.status_code, resp._content = 200, bbl_zip
+            resp.status_code, resp.raw = 200, io.BytesIO(bbl_zip)
             return resp
 
     download_zip("http://127.0.0.1:1/m", BBL, tmp_cache, session=RecordingSession())
     assert seen["url"] == f"http://127.0.0.1:1/m/{BBL.download_file}"
     assert seen["timeout"] == fetch.TIMEOUT and all(t > 0 for t in fetch.TIMEOUT)
+    assert seen["stream"] is True  # streamed, so the deadline is checked between reads
     session = fetch.make_session()
     assert session.headers["User-Agent"] == USER_AGENT and "cardgen/" in USER_AGENT
     assert session.get_adapter("https://cricsheet.org").max_retries.total >= 2

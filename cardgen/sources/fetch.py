@@ -11,6 +11,8 @@ import io
 import json
 import os
 import re
+import sys
+import time
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -19,17 +21,28 @@ from typing import Iterator
 
 import requests
 from requests.adapters import HTTPAdapter
+from urllib3.exceptions import ProtocolError, ReadTimeoutError
 from urllib3.util.retry import Retry
 
 from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import Competition, match_season, normalise_season
-from cardgen.errors import ParseError, SourceError, UnknownSeason
+from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, SourceError,
+                            UnknownSeason)
 
 DEFAULT_SOURCE = "https://cricsheet.org/downloads"
 SOURCE_ENV = "CARDGEN_SOURCE"
 USER_AGENT = f"cardgen/{__version__} (print-and-play cricket cards; polite, cached)"
-TIMEOUT = (10, 120)  # connect, read: season zips are tens of MB
+# Every download is bounded: a server that does not connect, that connects and stays silent,
+# or that trickles bytes fails with a message naming which limit it hit. A download ends at the
+# latest after DEADLINE + READ_TIMEOUT seconds (the deadline is checked between reads).
+CONNECT_TIMEOUT = 10.0  # s to open the connection
+READ_TIMEOUT = 30.0  # s of silence (no byte at all) from a connected server
+DEADLINE = 600.0  # s for one whole download, retries included (a season zip is a few MB)
+TIMEOUT = (CONNECT_TIMEOUT, READ_TIMEOUT)  # what requests calls (connect, read)
+DEADLINE_ENV = "CARDGEN_DOWNLOAD_DEADLINE"
+READ_TIMEOUT_ENV = "CARDGEN_DOWNLOAD_TIMEOUT"
+CHUNK = 64 * 1024
 DOWNLOAD_ATTEMPTS = 2  # a body cut short (or an unreadable zip) is fetched once more
 
 
@@ -52,8 +65,12 @@ def make_session() -> requests.Session:
     """One polite session per source: a clear User-Agent and retries with back-off."""
     session = requests.Session()
     session.headers["User-Agent"] = USER_AGENT
-    retry = Retry(total=3, backoff_factor=0.5, status_forcelist=(429, 500, 502, 503, 504),
-                  allowed_methods=("GET", "HEAD"))
+    # refused connections and 5xx answers are retried; a read time-out is not (a server that
+    # stayed silent once will likely stay silent, and each try would cost READ_TIMEOUT again),
+    # and a Retry-After header cannot make us wait beyond a few seconds
+    retry = Retry(total=3, connect=2, read=0, backoff_factor=0.5,
+                  status_forcelist=(429, 500, 502, 503, 504), allowed_methods=("GET", "HEAD"),
+                  respect_retry_after_header=False)
     adapter = HTTPAdapter(max_retries=retry)
     session.mount("http://", adapter)
     session.mount("https://", adapter)
@@ -178,35 +195,153 @@ def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
                         f"`cardgen competitions --source {root}` lists what is)")
 
 
+@dataclass(frozen=True)
+class DownloadLimits:
+    """Time limits of one download, in seconds (env: CARDGEN_DOWNLOAD_TIMEOUT, _DEADLINE)."""
+    connect: float = CONNECT_TIMEOUT
+    read: float = READ_TIMEOUT
+    deadline: float = DEADLINE
+
+    @classmethod
+    def from_env(cls) -> "DownloadLimits":
+        def seconds(name: str, default: float) -> float:
+            text = os.environ.get(name)
+            if not text:
+                return default
+            try:
+                value = float(text)
+            except ValueError:
+                value = -1.0
+            if not 0 < value < 1e6:
+                raise CardgenError(f"{name}={text!r} is not a number of seconds; e.g. {name}={default:g}")
+            return value
+        read = seconds(READ_TIMEOUT_ENV, READ_TIMEOUT)
+        return cls(connect=min(CONNECT_TIMEOUT, read), read=read, deadline=seconds(DEADLINE_ENV, DEADLINE))
+
+
+def _megabytes(n: int) -> str:
+    return f"{n / 1e6:.1f} MB"
+
+
+def _progress_bar(total: int | None, label: str):  # type: ignore[no-untyped-def]
+    from tqdm import tqdm
+    return tqdm(total=total, unit="B", unit_scale=True, desc=f"download {label}", leave=False,
+                file=sys.stderr, disable=not sys.stderr.isatty())
+
+
+def _timed_out(exc: BaseException) -> bool:
+    """Whether a requests/urllib3 error is (or wraps) a read time-out (retries wrap it)."""
+    seen = 0
+    while exc is not None and seen < 5:
+        if isinstance(exc, (ReadTimeoutError, requests.exceptions.ReadTimeout)):
+            return True
+        exc = getattr(exc, "reason", None) or (exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None)
+        seen += 1
+    return False
+
+
+class _CutShort(Exception):
+    """The body ended before its Content-Length (retried once)."""
+
+
+def fetch_body(session: requests.Session, url: str, limits: DownloadLimits, started: float) -> bytes:
+    """The body of `url`, streamed within the limits; progress on a terminal.
+
+    `started` is the time.monotonic() at which the download's deadline began (retries share it).
+    """
+    host = requests.utils.urlparse(url).netloc or url
+    label = url.rsplit("/", 1)[-1] or host
+    advice = "check the network, try again later or pass --source with a local mirror"
+
+    def remaining() -> float:
+        return limits.deadline - (time.monotonic() - started)
+
+    def too_slow(got: int, total: int | None) -> DownloadTimeout:
+        of = f" of {_megabytes(total)}" if total else ""
+        return DownloadTimeout(f"download of {url} did not finish within its {limits.deadline:g} s deadline "
+                               f"({_megabytes(got)}{of} received); {advice} "
+                               f"(or raise {DEADLINE_ENV})")
+
+    if remaining() <= 0:
+        raise too_slow(0, None)
+    try:
+        resp = session.get(url, timeout=(limits.connect, max(0.01, min(limits.read, remaining()))),
+                           stream=True)
+    except requests.exceptions.ConnectTimeout as exc:
+        raise DownloadTimeout(f"could not connect to {host} within {limits.connect:g} s (connect time-out) "
+                              f"to download {label}; {advice}") from exc
+    except (requests.exceptions.ReadTimeout, requests.exceptions.ConnectionError) as exc:
+        if not _timed_out(exc):
+            raise NetworkError(f"could not download {url} ({exc.__class__.__name__}); {advice}") from exc
+        raise DownloadTimeout(f"{host} accepted the connection but did not answer within {limits.read:g} s "
+                              f"(read time-out) for {label}; {advice}") from exc
+    except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError) as exc:
+        raise _CutShort() from exc
+    except requests.RequestException as exc:
+        raise NetworkError(f"could not download {url} ({exc.__class__.__name__}); {advice}") from exc
+    with resp:
+        if resp.status_code != 200:
+            raise SourceError(f"{url} answered HTTP {resp.status_code}; "
+                              f"check the competition or pass --source with a mirror")
+        length = resp.headers.get("Content-Length", "")
+        total = int(length) if length.isdigit() else None
+        raw = getattr(resp, "raw", None)
+        # read1: whatever one network read brings, so a trickling server cannot hold a read open
+        read = getattr(raw, "read1", None) if raw is not None else None
+        chunks: list[bytes] = []
+        got = 0
+        with _progress_bar(total, label) as bar:
+            try:
+                pieces = (iter(lambda: read(CHUNK), b"") if read is not None
+                          else resp.iter_content(CHUNK))
+                for chunk in pieces:
+                    chunks.append(chunk)
+                    got += len(chunk)
+                    bar.update(len(chunk))
+                    if remaining() <= 0:
+                        raise too_slow(got, total)
+            except (ReadTimeoutError, requests.exceptions.ConnectionError) as exc:
+                if _timed_out(exc):
+                    raise DownloadTimeout(
+                        f"{host} stopped sending {label} for {limits.read:g} s (read time-out) after "
+                        f"{_megabytes(got)}; {advice}") from exc
+                raise _CutShort() from exc
+            except (ProtocolError, requests.exceptions.ChunkedEncodingError,
+                    requests.exceptions.ContentDecodingError) as exc:
+                raise _CutShort() from exc
+        if total is not None and got < total:
+            raise _CutShort()
+        return b"".join(chunks)
+
+
 def download_zip(base_url: str, comp: Competition, cache: Cache,
-                 session: requests.Session | None = None, refresh: bool = False) -> bytes:
-    """The competition's Cricsheet zip, from the cache or downloaded (atomically cached)."""
+                 session: requests.Session | None = None, refresh: bool = False,
+                 limits: DownloadLimits | None = None) -> bytes:
+    """The competition's Cricsheet zip, from the cache or downloaded (atomically cached).
+
+    Bounded by `limits` (default: from the environment, else CONNECT_TIMEOUT, READ_TIMEOUT and
+    DEADLINE): a dead or trickling server raises `DownloadTimeout` naming the limit it hit.
+    """
     url = f"{base_url.rstrip('/')}/{comp.download_file}"
     key = cache.key("cricsheet", url)
     if not refresh:
         cached = cache.get_raw(key, validate=_valid_zip)
         if cached is not None:
             return cached
+    limits = limits or DownloadLimits.from_env()
     session = session or make_session()
+    started = time.monotonic()
     data = b""
     for attempt in range(1, DOWNLOAD_ATTEMPTS + 1):
         # the adapter retries refused connections and 5xx answers; this loop retries a body
         # that was cut short, which urllib3 cannot retry once the headers have arrived
         try:
-            resp = session.get(url, timeout=TIMEOUT)
-        except (requests.exceptions.ChunkedEncodingError,
-                requests.exceptions.ContentDecodingError) as exc:
+            data = fetch_body(session, url, limits, started)
+        except _CutShort as exc:
             if attempt < DOWNLOAD_ATTEMPTS:
                 continue
-            raise SourceError(f"download of {url} was cut short ({exc.__class__.__name__}); "
-                              f"try again") from exc
-        except requests.RequestException as exc:
-            raise SourceError(f"could not download {url} ({exc.__class__.__name__}); "
-                              f"check the network or pass --source with a local mirror") from exc
-        if resp.status_code != 200:
-            raise SourceError(f"{url} answered HTTP {resp.status_code}; "
-                              f"check the competition or pass --source with a mirror")
-        data = resp.content
+            cause = exc.__cause__.__class__.__name__ if exc.__cause__ else "body shorter than announced"
+            raise NetworkError(f"download of {url} was cut short ({cause}); try again") from exc
         if _valid_zip(data):
             break
     else:
