@@ -167,8 +167,22 @@ def resolve(competition: str, season: str) -> tuple[Competition, str]:
     return comp, normalise_season(comp, season)
 
 
+def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    from cardgen.sources.names import use_overrides
+    try:
+        use_overrides(value)
+    except CardgenError as exc:
+        raise click.ClickException(str(exc)) from None  # one line, like every other error
+
+
 def competition_options(func: Callable) -> Callable:
-    """--competition, --season and --source, shared by every command that reads a season."""
+    """--competition, --season, --source and --names, shared by every command that reads a season."""
+    func = click.option("--names", type=click.Path(dir_okay=False, path_type=Path), default=None,
+                        envvar="CARDGEN_NAMES", expose_value=False, callback=_use_names,
+                        metavar="FILE",
+                        help="Name corrections: CSV of Cricsheet register id -> printed name "
+                             "(header id,name); used on every card, sheet and card-set.json "
+                             "(env CARDGEN_NAMES).")(func)
     func = click.option("--source", envvar="CARDGEN_SOURCE", default=None, metavar="DIR|URL",
                         help="Cricsheet mirror: a folder of match files or a base URL "
                              "(default: cricsheet.org; env CARDGEN_SOURCE).")(func)

@@ -72,7 +72,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
         rating = ratings.get((pid, team), {"catch": 1, "run_out": 1, "keeper": None})
         block = {
             "id": pid,
-            "name": printed_name(names.get(pid, pid), a),
+            "name": printed_name(names.get(pid, pid), a, pid),
             "full_name": _clean((a or {}).get("full_name")) or names.get(pid, pid),
             "cricsheet_name": names.get(pid, pid),
             "batting_role": batting_role(a, pos if s is not None else None,

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 
 import numpy as np
@@ -20,18 +21,70 @@ def _text(value) -> str | None:
     return s or None
 
 
-def printed_name(cricsheet_name: str, attrs: dict | None) -> str:
-    """Known-as name where a source gives one, else first and last word of the full name, else
-    the Cricsheet name."""
+_INITIALS = re.compile(r"^[A-Z]{1,4}$")
+
+
+def _split_initials(cricsheet_name: str) -> tuple[str, str] | None:
+    """('JS', 'Buckingham') for Cricsheet's 'JS Buckingham'; None for a name with no initials."""
+    words = cricsheet_name.split()
+    if len(words) < 2 or not _INITIALS.match(words[0]):
+        return None
+    return words[0], " ".join(words[1:])
+
+
+def _given_name(initials: str, full_name: str, surname: str) -> str | None:
+    """The given name in the full name that the first initial stands for.
+
+    The full name's given names are the words before the surname. When there are more of them
+    than initials (family names first, as in many Sri Lankan and South Indian names), the
+    initials line up with the last ones; otherwise with the first."""
+    surname_words = {w.casefold() for w in surname.split()}
+    given: list[str] = []
+    for word in full_name.split():
+        if word.casefold() in surname_words:
+            break
+        given.append(word)
+    given = [w for w in given if len(w) > 1 and not w.isupper()]
+    if not given:
+        return None
+    letters = [c.casefold() for c in initials]
+    if len(given) > len(letters):
+        tail = given[-len(letters):]
+        if all(w[0].casefold() == c for w, c in zip(tail, letters)):
+            return tail[0]
+    return next((w for w in given if w[0].casefold() == letters[0]), None)
+
+
+def printed_name(cricsheet_name: str, attrs: dict | None, player_id: str | None = None) -> str:
+    """The name people know, in this order: the user's correction for the register id
+    (`--names FILE`); a known-as name from a source; the Cricsheet name when it carries no
+    initials ("Rashid Khan"); else the full name's given name that the first initial stands for,
+    then the Cricsheet surname ("Q de Kock" + "Quinton de Kock" -> "Quinton de Kock";
+    "JS Buckingham" + "Jordan Steven Dermott" -> "Jordan Buckingham"); else the Cricsheet name.
+
+    After the initials Cricsheet sometimes keeps the name a player goes by ("M Shahrukh Khan",
+    "R Sai Kishore"): two or more capitalised words are printed as they are."""
+    from cardgen.sources.names import active_overrides
     attrs = attrs or {}
+    pid = player_id or _text(attrs.get("player_id"))
+    override = active_overrides().get(pid) if pid else None
+    if override:
+        return override
     known = _text(attrs.get("known_as"))
     if known:
         return known
-    full = _text(attrs.get("full_name"))
-    if full:
-        words = full.split()
-        return words[0] if len(words) == 1 else f"{words[0]} {words[-1]}"
-    return cricsheet_name
+    parts = _split_initials(cricsheet_name)
+    if parts is None:
+        return cricsheet_name
+    initials, surname = parts
+    given = _given_name(initials, _text(attrs.get("full_name")) or "", surname)
+    rest = surname.split()
+    if given and len(rest) > 1 and rest[0][:1].isupper() and rest[0].casefold() in given.casefold():
+        # "P Simran Singh" + "Prabhsimran Singh": the middle word is part of the given name
+        return f"{given} {' '.join(rest[1:])}"
+    if len(rest) > 1 and rest[0][:1].isupper():
+        return surname
+    return f"{given} {surname}" if given else cricsheet_name
 
 
 def role_from_attributes(playing_role: str | None) -> str | None:

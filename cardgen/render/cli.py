@@ -82,6 +82,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     comp, season = resolve(competition, season)
     started = time.perf_counter()
     card_set = _card_set(comp, season, source, seed, card_set_path)
+    from cardgen.sources.names import apply_overrides
+    card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     if card_set_path is None:  # how much of the season Cricsheet had (issue 11)
         from cardgen.stats.load import coverage, coverage_text, season_stats
         click.echo(coverage_text(comp, season, coverage(season_stats(comp, season, source).matches)))

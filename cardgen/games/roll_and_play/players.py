@@ -147,7 +147,7 @@ def season_players(stats: SeasonStats) -> dict[str, list[SeasonPlayer]]:
             a = attrs.get(pid)
             kept = pid == sheet["wicketkeeper"]
             players.append(SeasonPlayer(
-                player_id=pid, name=printed_name(names.get(pid, pid), a), team=team,
+                player_id=pid, name=printed_name(names.get(pid, pid), a, pid), team=team,
                 short_team=shorts[team],
                 batting_role=batting_role(a, position, legal, innings_bowled.get(pid, 0), balls, kept),
                 bowling_type=bowling_role(a), keeper=kept, matches=int(matches.get(pid, 0)),

@@ -1,0 +1,75 @@
+"""The user's name corrections: a CSV of Cricsheet register id -> printed name (`--names FILE`).
+
+Read once per command (the CLI calls `use_overrides`); every printed name, on cards, team
+sheets, the other games' kits and card-set.json, goes through `cardgen.calibrate.people
+.printed_name`, which asks `active_overrides()` first.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+
+from cardgen.errors import CardgenError
+
+NAMES_ENV = "CARDGEN_NAMES"
+ID_COLUMNS = ("id", "player_id", "identifier", "cricsheet_id")
+NAME_COLUMNS = ("name", "printed_name", "known_as")
+
+_active: dict[str, str] = {}
+
+
+class NamesFileError(CardgenError):
+    """A names file that cannot be read or lacks its columns."""
+
+
+def read_name_overrides(path: Path) -> dict[str, str]:
+    """{register id: printed name} from a CSV with an id column (id, player_id, identifier or
+    cricsheet_id) and a name column (name, printed_name or known_as); other columns (the
+    Cricsheet name, a note) are ignored, so a user can keep the file readable."""
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NamesFileError(f"cannot read names file {path} ({exc.__class__.__name__}); "
+                             f"give a UTF-8 CSV with columns id,name") from None
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip().casefold() for h in (reader.fieldnames or [])]
+    id_col = next((c for c in ID_COLUMNS if c in header), None)
+    name_col = next((c for c in NAME_COLUMNS if c in header), None)
+    if id_col is None or name_col is None:
+        raise NamesFileError(f"names file {path} needs an id column and a name column "
+                             f"(header e.g. id,name); found {', '.join(header) or 'no header'}")
+    out: dict[str, str] = {}
+    for row in reader:
+        row = {(k or "").strip().casefold(): (v or "").strip() for k, v in row.items() if k}
+        pid, name = row.get(id_col, ""), " ".join(row.get(name_col, "").split())
+        if pid and name:
+            out[pid] = name
+    return out
+
+
+def use_overrides(path: Path | None) -> dict[str, str]:
+    """Make a names file the active corrections for this run (None: none, or $CARDGEN_NAMES)."""
+    global _active
+    if path is None and os.environ.get(NAMES_ENV):
+        path = Path(os.environ[NAMES_ENV])
+    _active = read_name_overrides(path) if path is not None else {}
+    return dict(_active)
+
+
+def active_overrides() -> dict[str, str]:
+    return _active
+
+
+def apply_overrides(card_set: dict, overrides: dict[str, str] | None = None) -> dict:
+    """The card set with the corrections applied to every card's printed name (a card set
+    built before the file was written, or loaded with --card-set, gets them too)."""
+    overrides = active_overrides() if overrides is None else overrides
+    if not overrides:
+        return card_set
+    for card in card_set.get("cards", []):
+        player = card.get("player") or {}
+        if player.get("id") in overrides:
+            player["name"] = overrides[player["id"]]
+    return card_set

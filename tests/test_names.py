@@ -1,0 +1,125 @@
+"""Printed names are the names people know (issue 11): the naming rule on the real register and
+attributes, and the user's corrections (--names) on every printed surface."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from cardgen.cache import CACHE_ENV, Cache
+from cardgen.calibrate.people import printed_name
+from cardgen.cli import main
+from cardgen.competitions import USER_FILE_ENV, get_competition
+from cardgen.sources.fetch import SOURCE_ENV
+from cardgen.sources.names import NamesFileError, read_name_overrides, use_overrides
+from cardgen.stats.load import season_stats
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _attrs(code: str, season: str) -> dict[str, dict]:
+    """The committed attributes table of a bundled season (register + player_meta)."""
+    a = season_stats(get_competition(code), season, cache=Cache(ROOT / "stats_cache")).attributes
+    return {r["player"]: r for r in a.to_dict("records")}
+
+
+@pytest.mark.parametrize("code, season, cricsheet, printed", [
+    ("IPL", "2025", "Rashid Khan", "Rashid Khan"),          # was "RASHID ARMAN"
+    ("IPL", "2025", "Mohammed Shami", "Mohammed Shami"),    # was "MOHAMMED AHMED"
+    ("IPL", "2025", "Q de Kock", "Quinton de Kock"),        # was "QUINTON KOCK"
+    ("IPL", "2025", "Noor Ahmad", "Noor Ahmad"),            # was "NOOR LAKANWAL"
+    ("IPL", "2025", "F du Plessis", "Francois du Plessis"),
+    ("IPL", "2025", "B Kumar", "Bhuvneshwar Kumar"),        # full name "Bhuvneshwar Kumar Singh"
+    ("IPL", "2025", "M Theekshana", "Maheesh Theekshana"),  # family name first: "Morawakage Maheesh ..."
+    ("IPL", "2025", "P Simran Singh", "Prabhsimran Singh"),
+    ("IPL", "2025", "M Shahrukh Khan", "Shahrukh Khan"),    # Cricsheet keeps the name he goes by
+    ("BBL", "2024-25", "JS Buckingham", "Jordan Buckingham"),  # full name "Jordan Steven Dermott"
+    ("BBL", "2024-25", "Waqar Salamkheil", "Waqar Salamkheil"),
+    ("BBL", "2024-25", "CJ Green", "Christopher Green"),
+    ("HUNDRED", "2024", "AU Rashid", "Adil Rashid"),
+])
+def test_names_people_know(code, season, cricsheet, printed):
+    use_overrides(None)
+    attrs = _attrs(code, season)
+    assert printed_name(cricsheet, attrs[cricsheet]) == printed
+
+
+def test_every_printed_name_ends_with_the_cricsheet_surname():
+    use_overrides(None)
+    for code, season in (("IPL", "2025"), ("IPL", "2024"), ("BBL", "2024-25"), ("HUNDRED", "2024")):
+        for cricsheet, a in _attrs(code, season).items():
+            name = printed_name(cricsheet, a)
+            assert name.split()[-1] == cricsheet.split()[-1], (cricsheet, name)
+            if not cricsheet.split()[0].isupper():
+                assert name == cricsheet  # no initials: Cricsheet's name is the known-as name
+
+
+def test_no_source_no_guessing():
+    use_overrides(None)
+    assert printed_name("DS Rathi", {"full_name": None}) == "DS Rathi"
+    assert printed_name("JS Buckingham", {"full_name": "Steven Dermott"}) == "JS Buckingham"
+    assert printed_name("Q de Kock", {"known_as": "Quinny de Kock", "full_name": "Quinton de Kock"}) \
+        == "Quinny de Kock"
+
+
+def test_names_file(tmp_path):
+    path = tmp_path / "names.csv"
+    path.write_text("cricsheet_name,id,name\nMM Lanning,27e003ce,Meg  Lanning\n,,\n", encoding="utf-8")
+    assert read_name_overrides(path) == {"27e003ce": "Meg Lanning"}
+    try:
+        use_overrides(path)
+        assert printed_name("MM Lanning", {"player_id": "27e003ce", "full_name": "Meghann Moira Lanning"}) \
+            == "Meg Lanning"
+        assert printed_name("MM Lanning", None, "27e003ce") == "Meg Lanning"
+    finally:
+        use_overrides(None)
+    assert printed_name("MM Lanning", {"player_id": "27e003ce", "full_name": "Meghann Moira Lanning"}) \
+        == "Meghann Lanning"
+    bad = tmp_path / "bad.csv"
+    bad.write_text("who,what\n1,2\n", encoding="utf-8")
+    with pytest.raises(NamesFileError) as info:
+        read_name_overrides(bad)
+    assert "id,name" in str(info.value) and "\n" not in str(info.value)
+
+
+def _pdf_text(path: Path) -> str:
+    return "\n".join(page.extract_text() for page in PdfReader(path).pages)
+
+
+def test_names_file_changes_cards_team_sheets_site_and_card_set(mirror, tmp_path):
+    names = tmp_path / "names.csv"
+    names.write_text("id,name\n27e003ce,Meg Lanning\n", encoding="utf-8")
+    env = {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror), "CARDGEN_CRICINFO": None,
+           USER_FILE_ENV: None, "CARDGEN_NAMES": None}
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "-c", "WPL", "-s", "2023", "--out", str(out), "--no-images",
+                                       "--paper", "a4", "--names", str(names), "--site"], env=env)
+    assert result.exit_code == 0, result.output
+    kit = out / "WPL_2023"
+    card_set = json.loads((kit / "card-set.json").read_text(encoding="utf-8"))
+    lanning = [c for c in card_set["cards"] if c["player"]["id"] == "27e003ce"]
+    assert lanning and all(c["player"]["name"] == "Meg Lanning" for c in lanning)
+    assert all(c["player"]["cricsheet_name"] == "MM Lanning" for c in lanning)
+    assert "MEG LANNING" in _pdf_text(kit / "cards-a4.pdf")
+    assert "MEG LANNING" in _pdf_text(kit / "team-sheets.pdf")
+    assert "MEGHANN" not in _pdf_text(kit / "team-sheets.pdf")
+    site_text = "\n".join(p.read_text(encoding="utf-8") for p in (out / "site").rglob("*.html"))
+    assert "Meg Lanning" in site_text and "Meghann Lanning" not in site_text
+
+    # without the file the rule's name comes back
+    again = CliRunner().invoke(main, ["calibrate", "-c", "WPL", "-s", "2023", "--out", str(tmp_path / "o2")],
+                               env=env)
+    assert again.exit_code == 0, again.output
+    plain = json.loads((tmp_path / "o2" / "WPL_2023" / "card-set.json").read_text(encoding="utf-8"))
+    assert {c["player"]["name"] for c in plain["cards"] if c["player"]["id"] == "27e003ce"} == {"Meghann Lanning"}
+
+
+def test_a_bad_names_file_is_one_line(mirror, tmp_path):
+    result = CliRunner().invoke(main, ["calibrate", "-c", "WPL", "-s", "2023", "--names",
+                                       str(tmp_path / "missing.csv")],
+                                env={SOURCE_ENV: str(mirror), CACHE_ENV: str(tmp_path / "c")})
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "names file" in result.output and len(result.output.strip().splitlines()) == 1
