@@ -123,3 +123,21 @@ def test_a_bad_names_file_is_one_line(mirror, tmp_path):
                                 env={SOURCE_ENV: str(mirror), CACHE_ENV: str(tmp_path / "c")})
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "names file" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_a_kept_card_set_is_not_reused_across_names_files(mirror, tmp_path):
+    from cardgen.calibrate.cardset import build_card_set
+    cache = Cache(tmp_path / "cache")
+    wpl = get_competition("WPL")
+    names = tmp_path / "names.csv"
+    names.write_text("id,name\n27e003ce,Meg Lanning\n", encoding="utf-8")
+    try:
+        use_overrides(names)
+        first = build_card_set(wpl, "2023", str(mirror), cache=cache, reuse=True)
+    finally:
+        use_overrides(None)
+    second = build_card_set(wpl, "2023", str(mirror), cache=cache, reuse=True)
+    by_id = {c["player"]["id"]: c["player"]["name"] for c in first["cards"]}
+    assert by_id["27e003ce"] == "Meg Lanning"
+    assert {c["player"]["name"] for c in second["cards"] if c["player"]["id"] == "27e003ce"} \
+        == {"Meghann Lanning"}

@@ -188,8 +188,10 @@ def build_card_set(comp: Competition, season: str, source: str | None = None,
     stats = season_stats(comp, season, source, cache=cache)
     if reuse:
         from cardgen.calibrate.reuse import reuse_or_build
+        from cardgen.sources.names import active_overrides
         return reuse_or_build(stats, comp, season, cache,
-                              lambda: card_set_from_stats(stats, comp, season))[0]
+                              lambda: card_set_from_stats(stats, comp, season),
+                              options={"names": active_overrides()})[0]  # --names changes the set
     return card_set_from_stats(stats, comp, season)
 
 
