@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from cardgen.cli import main
 from cardgen.competitions import get_competition
 from cardgen.sim.captain import Captain, check_plan
-from cardgen.sim.model import compile_card_set
+from cardgen.sim.model import CardSetError, compile_card_set
 from cardgen.sim.season import (build_fixtures, ladder, league_summary, leaderboards,
                                 replay_season)
 from cardgen.sim.validate import summarise, validate_cards
@@ -93,6 +93,62 @@ def test_real_sides_obey_the_format(real_sets, code):
         keeper = real[real["keeper"].astype(bool)]["player_id"].astype(str)
         if len(keeper):
             assert ids[fx.table.keeper_slot[side]] == keeper.iloc[0]
+
+
+def _sheet(n: int, batted: int, bowlers: dict[int, int], keeper: int, fielded=()) -> "pd.DataFrame":
+    import pandas as pd
+    return pd.DataFrame({"match_id": "1", "team": "T", "player_id": [f"p{i}" for i in range(n)],
+                         "batting_position": range(1, n + 1), "batted": [i < batted for i in range(n)],
+                         "balls_bowled": [bowlers.get(i, 0) for i in range(n)],
+                         "keeper": [i == keeper for i in range(n)],
+                         "fielded": [int(i in fielded) for i in range(n)]})
+
+
+def test_real_xi_from_a_twelve_man_sheet():
+    from cardgen.sim.captain import real_xi
+    # impact player: 12 listed, 7 batted, p11 (listed last) bowled and p10 never took part
+    sheet = _sheet(12, 7, {5: 24, 6: 24, 8: 24, 9: 24, 11: 24}, keeper=2)
+    xi, keeper = real_xi(sheet)
+    assert xi == [f"p{i}" for i in range(10) if i != 10] + ["p11"] and keeper == "p2"
+    # 12 took part (a substitute and the player he replaced): the tail batter who did not bowl,
+    # keep or field makes way
+    sheet = _sheet(12, 12, {5: 24, 6: 24, 8: 24, 9: 24, 11: 24}, keeper=2, fielded=(0,))
+    xi, _ = real_xi(sheet)
+    assert "p10" not in xi and "p11" in xi and len(xi) == 11 and xi[0] == "p0"
+    # fewer than 11 took part: topped up from the sheet in its order
+    sheet = _sheet(12, 3, {5: 60, 6: 60}, keeper=2)
+    assert real_xi(sheet)[0] == [f"p{i}" for i in range(11)]
+    with pytest.raises(CardSetError):
+        real_xi(_sheet(10, 10, {}, keeper=0))
+
+
+def test_ipl_replays_use_the_real_xis():
+    """Cricsheet lists 12 per IPL side (the impact player): every side is still its real XI,
+    with everyone who bowled, the real keeper and the real batting order."""
+    from pathlib import Path
+
+    from cardgen.cache import Cache
+    from cardgen.calibrate.cardset import card_set_from_stats
+    from cardgen.stats.load import season_stats
+    comp = get_competition("IPL")
+    stats = season_stats(comp, "2025", cache=Cache(Path(__file__).parent.parent / "stats_cache"))
+    cs = compile_card_set(card_set_from_stats(stats, comp, "2025"))
+    fx = build_fixtures(cs, stats, np.random.default_rng(0))
+    assert (fx.real_sides, fx.fallback_sides) == (2 * len(fx.match_ids), 0)
+    lineups = stats.lineups
+    for k, mid in enumerate(fx.match_ids):
+        for side in (fx.home[k], fx.away[k]):
+            team = fx.table.teams[side]
+            real = lineups[(lineups["match_id"].astype(str) == mid) & (lineups["team"] == team)]
+            ids = [cs.player_ids[p] for p in fx.side_players[side]]
+            assert set(real.loc[real["balls_bowled"] > 0, "player_id"].astype(str)) <= set(ids)
+            batted = real[real["batted"].astype(bool)].sort_values("batting_position")
+            real_order = list(batted["player_id"].astype(str))
+            # the batters in the XI bat in their real order, first (a dropped one: see real_xi)
+            assert ids[:len(set(ids) & set(real_order))] == [x for x in real_order if x in ids]
+            kept = real.loc[real["keeper"].astype(bool), "player_id"].astype(str)
+            if len(kept):
+                assert ids[fx.table.keeper_slot[side]] == kept.iloc[0]
 
 
 def test_usual_xi_is_the_set_batting_order(real_sets):
@@ -180,4 +236,4 @@ def test_help_texts():
     for cmd in ("validate", "simulate"):
         result = CliRunner().invoke(main, [cmd, "--help"])
         assert result.exit_code == 0 and "--seed" in result.output
-    assert "99.9%" in CliRunner().invoke(main, ["validate", "--help"]).output
+    assert "family-wise" in CliRunner().invoke(main, ["validate", "--help"]).output

@@ -40,7 +40,8 @@ def test_no_per_delivery_table_is_committed():
         files = {p.name for p in folder.iterdir()}
         assert not any("deliver" in f for f in files), folder
         assert files <= {"batting.csv", "bowling.csv", "fielding.csv", "lineups.csv", "innings.csv",
-                         "matches.csv", "attributes.csv", "league.json", "manifest.json"}, folder
+                         "matches.csv", "attributes.csv", "league.json", "manifest.json",
+                         "situations.csv"}, folder
 
 
 def test_raw_downloads_are_git_ignored():

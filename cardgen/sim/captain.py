@@ -107,6 +107,34 @@ def check_plan(plan: list[int], fmt: Format) -> None:
                 raise CardSetError("a 100-ball bowler's 10 balls straddle a change of ends")
 
 
+def real_xi(rows: pd.DataFrame) -> tuple[list[str], str | None]:
+    """The eleven who really played, in the real batting order, and the real keeper.
+
+    A team sheet may list more than eleven (IPL's impact player, a concussion substitute): the
+    players who took part -- batted, bowled, kept or took part in a dismissal -- are the XI,
+    topped up from the sheet in its order when fewer than eleven took part; when more than
+    eleven did (a substitute and the player he replaced both played), the keeper, then the
+    bowlers by balls bowled, then the batters in order are kept (the game needs the overs
+    bowled more than a tail-ender who was not needed). Raises CardSetError when the sheet has
+    fewer than eleven names.
+    """
+    if len(rows) < 11:
+        raise CardSetError(f"line-up has {len(rows)} players")
+    rows = rows.sort_values("batting_position")
+    fielded = rows["fielded"] if "fielded" in rows else pd.Series(0, index=rows.index)
+    took_part = (rows["batted"].astype(bool) | (rows["balls_bowled"] > 0)
+                 | rows["keeper"].astype(bool) | (fielded > 0))
+    if len(rows) > 11:
+        priority = pd.DataFrame({
+            "part": ~took_part, "keeper": ~rows["keeper"].astype(bool),
+            "balls": -rows["balls_bowled"], "batted": ~rows["batted"].astype(bool),
+            "pos": rows["batting_position"]}, index=rows.index)
+        keep = priority.sort_values(["part", "keeper", "balls", "batted", "pos"]).index[:11]
+        rows = rows.loc[rows.index.isin(keep)]
+    keeper = rows.loc[rows["keeper"].astype(bool), "player_id"]
+    return [str(x) for x in rows["player_id"]], (str(keeper.iloc[0]) if len(keeper) else None)
+
+
 class Captain:
     """Picks sides for a card set from the real season's line-ups and bowling usage."""
 
@@ -186,13 +214,10 @@ class Captain:
     def match_side(self, match_id: str, team: str) -> Side:
         """The side a team really fielded in one match, in its real batting order."""
         rows = self.lineups[(self.lineups["match_id"].astype(str) == str(match_id))
-                            & (self.lineups["team"] == team)].sort_values("batting_position")
-        if len(rows) != 11:
-            raise CardSetError(f"{team} in match {match_id}: line-up has {len(rows)} players")
-        keeper = rows.loc[rows["keeper"].astype(bool), "player_id"]
+                            & (self.lineups["team"] == team)]
+        xi, keeper = real_xi(rows)
         balls = {str(p): float(b) for p, b in zip(rows["player_id"], rows["balls_bowled"])}
-        return self.side(team, [str(x) for x in rows["player_id"]],
-                         str(keeper.iloc[0]) if len(keeper) else None, balls)
+        return self.side(team, xi, keeper, balls)
 
     def usual_xi(self, team: str) -> tuple[list[str], str | None]:
         """The most-used XI in its usual order (the set's `batting_order` when it has one)."""

@@ -48,8 +48,11 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     Tolerance: a qualified card (>= 60 real balls) passes when its real strike rate / economy,
     dismissal / wicket rate, 4s and 6s per ball all lie in the 95% interval of what its simulated
     card gives over the same number of balls. Exit status 1 when fewer than 95% of qualified
-    cards pass, when any is outside its 99.9% interval, or when simulated figures disagree with
-    the calibration layer's analytic expectation (|z| > 4).
+    cards pass, or when a family-wise gate fails: any qualified card's real rate, or any
+    simulated figure against the calibration layer's analytic expectation, further out than a
+    Bonferroni bound that keeps a correct set passing with probability 99% (the report says how
+    many checks ran and the bounds). Cards calibrated for the wickets-in-hand rule play each
+    delivery in a band drawn from the situations their player really faced.
     """
     import numpy as np
     from tqdm import tqdm
@@ -57,8 +60,8 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     from cardgen.competitions import set_name
     from cardgen.sim import report
     from cardgen.sim.model import compile_card_set
-    from cardgen.sim.validate import (BOWLER_METRICS, QUALIFY_BALLS, STRIKER_METRICS,
-                                      summarise, validate_cards)
+    from cardgen.sim.validate import (BOWLER_METRICS, FAMILY_ALPHA, QUALIFY_BALLS,
+                                      STRIKER_METRICS, summarise, validate_cards)
     comp, season = resolve(competition, season)
     card_set, origin = load_cards(comp, season, source, out_dir, cards)
     cs = compile_card_set(card_set)
@@ -73,8 +76,11 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
            "card_set": origin if origin.startswith("calibrated") else Path(origin).name,
            "qualified_cards": summary.qualified, "passed": summary.passed,
            "pass_share": round(summary.pass_share, 4), "metric_pass_share": summary.metric_pass,
-           "outside_99_9": summary.outside_gate,
-           "engine_disagreements": summary.engine_disagreements, "ok": summary.ok}
+           "outside_family_gate": summary.outside_gate,
+           "engine_disagreements": summary.engine_disagreements,
+           "family_alpha": FAMILY_ALPHA, "gate_checks": summary.gate_checks,
+           "gate_z": summary.gate_z, "engine_checks": summary.engine_checks,
+           "engine_z": summary.engine_z, "ok": summary.ok}
     report.write_json(folder / "validate_summary.json", doc)
     drawings = []
     for kind, metrics in (("striker", STRIKER_METRICS), ("bowler", BOWLER_METRICS)):
@@ -85,8 +91,11 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                                            ~part[f"ok_{metric}"].astype(bool)))
     lines = [f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real balls) "
              f"inside their 95% interval ({100 * summary.pass_share:.1f}%); "
-             f"{summary.outside_gate} outside the 99.9% interval; "
-             f"{summary.engine_disagreements} disagreements with the analytic expectation.",
+             f"{summary.outside_gate} outside the family-wise gate "
+             f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
+             f"{summary.engine_disagreements} disagreements with the analytic expectation "
+             f"(|z| > {summary.engine_z} over {summary.engine_checks} checks); "
+             f"family-wise error {100 * FAMILY_ALPHA:g}%.",
              f"{n_balls} balls per card against the league-average opponent; seed {seed}. "
              "Red points: outside the 95% interval."]
     fail_cols = ["kind", "name", "team", "real_balls"] + [
@@ -96,8 +105,11 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                      [("Qualified cards outside the 95% interval", failures)], drawings)
     click.echo(f"{comp.code} {season}: {summary.passed}/{summary.qualified} qualified cards within "
                f"their 95% interval ({100 * summary.pass_share:.1f}%, need 95%); "
-               f"{summary.outside_gate} outside 99.9%; engine vs analytic disagreements: "
-               f"{summary.engine_disagreements}")
+               f"{summary.outside_gate} outside the family-wise gate; engine vs analytic "
+               f"disagreements: {summary.engine_disagreements}")
+    click.echo(f"checks: {summary.gate_checks} card-metric gates at |z| <= {summary.gate_z}, "
+               f"{summary.engine_checks} engine checks at |z| <= {summary.engine_z} "
+               f"(Bonferroni, family-wise error {100 * FAMILY_ALPHA:g}%)")
     click.echo("metric pass shares: " + ", ".join(f"{k} {100 * v:.1f}%"
                                                   for k, v in summary.metric_pass.items()))
     for r in summary.failures.itertuples():

@@ -29,6 +29,8 @@ class Fixtures:
     away: np.ndarray
     table: fast.SideTable
     side_players: np.ndarray   # (S, 11) player index per batting slot
+    real_sides: int = 0        # fixture sides played with the real XI of that match
+    fallback_sides: int = 0    # ... and with the team's usual XI (no usable line-up)
 
 
 def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator) -> Fixtures:
@@ -37,6 +39,7 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     first_bat = {str(r.match_id): r.batting_team for r in innings.itertuples() if r.innings == 1}
     sides, home, away, ids = [], [], [], []
     usual: dict[str, int] = {}
+    fallbacks = 0
     known = set(cs.teams) | set(cs.player_teams)
     for r in stats.matches.sort_values(["date", "match_id"]).itertuples():
         mid = str(r.match_id)
@@ -53,6 +56,7 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
             try:
                 side = captain.match_side(mid, team)
             except CardSetError:
+                fallbacks += 1
                 if team not in usual:
                     usual[team] = len(sides)
                     sides.append(captain.usual_side(team))
@@ -65,7 +69,8 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
         ids.append(mid)
     table = fast.SideTable.build(cs, sides)
     return Fixtures(match_ids=ids, home=np.array(home), away=np.array(away), table=table,
-                    side_players=table.players)
+                    side_players=table.players, real_sides=2 * len(ids) - fallbacks,
+                    fallback_sides=fallbacks)
 
 
 @dataclass

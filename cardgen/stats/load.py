@@ -13,9 +13,10 @@ from cardgen.sources.fetch import match_files, resolve_source
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
 from cardgen.stats.tables import SeasonStats, build_stats
 
-TABLES = ("batting", "bowling", "fielding", "lineups", "innings", "matches", "attributes")
+TABLES = ("batting", "bowling", "fielding", "lineups", "innings", "matches", "attributes",
+          "situations")
 # bump when the derived tables change shape, so stale caches are rebuilt
-TABLES_VERSION = 2
+TABLES_VERSION = 3
 
 
 def load_season_data(comp: Competition, season: str, source: str | None = None,
@@ -68,7 +69,8 @@ def _read_cached(cache: Cache, name: str) -> SeasonStats:
     t = {tbl: cache.read_table(name, tbl) for tbl in TABLES}
     return SeasonStats(batting=t["batting"], bowling=t["bowling"], fielding=t["fielding"],
                        lineups=t["lineups"], innings=t["innings"], matches=t["matches"],
-                       league=cache.read_json(name, "league"), attributes=t["attributes"])
+                       league=cache.read_json(name, "league"), attributes=t["attributes"],
+                       situations=t["situations"])
 
 
 def season_stats(comp: Competition, season: str, source: str | None = None,

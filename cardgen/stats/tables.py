@@ -53,11 +53,15 @@ class SeasonStats:
     matches: pd.DataFrame
     league: dict
     attributes: pd.DataFrame
+    situations: pd.DataFrame | None = None   # balls per wickets-in-hand band (see below)
 
     def tables(self) -> dict[str, pd.DataFrame]:
-        return {"batting": self.batting, "bowling": self.bowling, "fielding": self.fielding,
-                "lineups": self.lineups, "innings": self.innings, "matches": self.matches,
-                "attributes": self.attributes}
+        out = {"batting": self.batting, "bowling": self.bowling, "fielding": self.fielding,
+               "lineups": self.lineups, "innings": self.innings, "matches": self.matches,
+               "attributes": self.attributes}
+        if self.situations is not None:
+            out["situations"] = self.situations
+        return out
 
 
 def _season_only(data: SeasonData) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -303,9 +307,38 @@ def fielding_table(data: SeasonData, w: pd.DataFrame, keepers: pd.DataFrame) -> 
               "run_outs_with_keeper", "stumpings"]].sort_values(["team", "player"]).reset_index(drop=True)
 
 
+def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int) -> pd.DataFrame:
+    """Balls each player faced (role "bat") or bowled (legal, role "bowl") in each band of the
+    wickets-in-hand rule, read before each real delivery from its wickets down and legal balls
+    left (`cardgen.wickets_in_hand`): the situations calibration solves each card over."""
+    from cardgen.wickets_in_hand import BANDS, RULE, band_table
+    keys = ["match_id", "innings"]
+    d = d.sort_values(keys + ["delivery"]).reset_index(drop=True)
+    legal_before = d.groupby(keys)["legal"].cumsum() - d["legal"]
+    outs = w[~w["kind"].isin(NOT_OUT_KINDS)].groupby(keys + ["delivery"]).size()
+    fell = outs.reindex(pd.MultiIndex.from_frame(d[keys + ["delivery"]]), fill_value=0).to_numpy()
+    down_before = pd.Series(fell).groupby([d[k] for k in keys]).cumsum().to_numpy() - fell
+    table = band_table(RULE, balls_per_innings)
+    left = np.clip(balls_per_innings - legal_before.to_numpy(), 0, balls_per_innings)
+    band = np.asarray(BANDS)[table[np.minimum(down_before, 10), left]]
+    bat = d.loc[d["wides"] == 0].assign(band=band[(d["wides"] == 0).to_numpy()])
+    bowl = d.loc[d["legal"] == 1].assign(band=band[(d["legal"] == 1).to_numpy()])
+    frames = []
+    for role, df, pid, team in (("bat", bat, "batter_id", "batting_team"),
+                                ("bowl", bowl, "bowler_id", "bowling_team")):
+        t = pd.crosstab([df[pid].rename("player_id"), df[team].rename("team")], df["band"])
+        t = t.reindex(columns=list(BANDS), fill_value=0)
+        t.columns = [f"balls_{b}" for b in BANDS]
+        frames.append(t.reset_index().assign(role=role))
+    out = pd.concat(frames, ignore_index=True)
+    return out[["player_id", "team", "role", *[f"balls_{b}" for b in BANDS]]].sort_values(
+        ["team", "player_id", "role"]).reset_index(drop=True)
+
+
 def lineups_table(data: SeasonData, positions: pd.DataFrame, d: pd.DataFrame,
-                  keepers: pd.DataFrame) -> pd.DataFrame:
-    """Each team's XI in each match: batting position (real where they batted), who bowled, who kept."""
+                  keepers: pd.DataFrame, w: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each team's XI in each match: batting position (real where they batted), who bowled, who
+    kept, and how many dismissals each took part in as a fielder (`fielded`; substitutes too)."""
     xi = data.players.copy()
     first_inn = positions.rename(columns={"batting_team": "team"}).drop_duplicates(
         ["match_id", "team", "player_id"])[["match_id", "team", "player_id", "position"]]
@@ -319,8 +352,15 @@ def lineups_table(data: SeasonData, positions: pd.DataFrame, d: pd.DataFrame,
                           zip(xi["match_id"], xi["team"], xi["player_id"])]
     kept = set(zip(keepers["match_id"], keepers["team"], keepers["player_id"]))
     xi["keeper"] = [(m, t, p) in kept for m, t, p in zip(xi["match_id"], xi["team"], xi["player_id"])]
+    fielded: dict[tuple, int] = {}
+    if w is not None and len(w):
+        for m, t, ids in zip(w["match_id"], w["bowling_team"], w["fielder_ids"].fillna("").astype(str)):
+            for pid in {x for x in ids.split(";") if x}:
+                fielded[(m, t, pid)] = fielded.get((m, t, pid), 0) + 1
+    xi["fielded"] = [fielded.get((m, t, p), 0) for m, t, p in
+                     zip(xi["match_id"], xi["team"], xi["player_id"])]
     return xi[["match_id", "team", "player_id", "player", "batting_position", "batted",
-               "balls_bowled", "keeper"]].reset_index(drop=True)
+               "balls_bowled", "keeper", "fielded"]].reset_index(drop=True)
 
 
 def innings_table(data: SeasonData, balls_per_innings: int) -> pd.DataFrame:
@@ -404,9 +444,10 @@ def build_stats(data: SeasonData, comp: Competition,
         batting=batting_table(d, w, positions),
         bowling=bowling_table(d, w, comp.balls_per_over),
         fielding=fielding_table(data, w, keepers),
-        lineups=lineups_table(data, positions, d, keepers),
+        lineups=lineups_table(data, positions, d, keepers, w),
         innings=innings,
         matches=data.matches.copy(),
         league=league_rates(d, w, innings, comp),
         attributes=complete_attributes(data.players, positions, d, keepers, stumpers, attributes),
+        situations=situations_table(d, w, comp.balls_per_innings),
     )
