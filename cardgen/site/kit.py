@@ -206,6 +206,9 @@ def _validate_items(doc: dict[str, Any]) -> list[tuple[str, str]]:
                           _percent(share)))
     if isinstance(doc.get("outside_99_9"), int):
         items.append(("Cards far off (outside even the 99.9% range)", str(doc["outside_99_9"])))
+    if isinstance(doc.get("outside_family_gate"), int):   # validate's family-wise gate (issue 17)
+        items.append(("Cards far off (beyond the all-cards chance bound)",
+                      str(doc["outside_family_gate"])))
     if isinstance(doc.get("balls_per_card"), int):
         items.append(("Balls simulated per card", f"{doc['balls_per_card']:,}"))
     if isinstance(doc.get("ok"), bool):
@@ -270,6 +273,7 @@ def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
     if ok is False:  # say which rule failed
         reasons = [f"{doc[key]} {label}" for key, label in (
             ("outside_99_9", "outside the 99.9% interval"),
+            ("outside_family_gate", "outside the family-wise chance bound"),
             ("engine_disagreements", "disagreement(s) between the simulator and the analytic expectation"))
             if isinstance(doc.get(key), int) and doc[key] > 0]
         if reasons:
