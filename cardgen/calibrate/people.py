@@ -153,17 +153,40 @@ def usage_letter(legal_balls: int, innings: int, balls_per_over: int) -> str:
     return "D"
 
 
-def short_names(teams: list[str]) -> dict[str, str]:
-    """Team names as printed on cards: the city; a city two teams share gets the nickname's
-    initial in parentheses ("Sydney (T)")."""
-    def city(name: str) -> str:
-        words = name.split()
-        return " ".join(words[:-1]) if len(words) > 1 else name
-    counts = Counter(city(t) for t in teams)
+def _teams_vocabulary() -> dict[str, str]:
+    """Known teams' short names (`templates/teams.json`, "short_names"): home city or region."""
+    import json
+    from pathlib import Path
+    package = Path(__file__).resolve().parent.parent
+    for folder in (package / "templates", package.parent / "templates"):
+        path = folder / "teams.json"
+        if path.is_file():
+            try:
+                table = json.loads(path.read_text(encoding="utf-8")).get("short_names", {})
+            except (OSError, ValueError):
+                return {}
+            return {k: v for k, v in table.items() if not k.startswith("_") and isinstance(v, str)}
+    return {}
+
+
+def short_names(teams: list[str], vocabulary: dict[str, str] | None = None) -> dict[str, str]:
+    """Team names as printed on cards, never cut mid-name: a known team's home city or region
+    from the vocabulary table; a city two teams of the set share gets the nickname's initial
+    ("Sydney (T)", as the rules print it); a team the table does not know keeps its full name
+    (the card fits it to the line), so counties, provinces and countries stay whole."""
+    table = _teams_vocabulary() if vocabulary is None else vocabulary
+    place = {t: table.get(t, t) for t in teams}
+    counts = Counter(place.values())
     out = {}
     for t in teams:
-        c = city(t)
-        out[t] = f"{c} ({t.split()[-1][0]})" if counts[c] > 1 else c
+        p = place[t]
+        if counts[p] > 1 and p != t:
+            out[t] = f"{p} ({t.split()[-1][0].upper()})"
+        else:
+            out[t] = p
+    if len(set(out.values())) < len(out):  # same place and same initial: full names
+        clash = Counter(out.values())
+        out = {t: (t if clash[s] > 1 else s) for t, s in out.items()}
     return out
 
 
