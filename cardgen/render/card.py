@@ -134,7 +134,11 @@ def _stats(card: dict[str, Any], balls_per_over: int) -> tuple[tuple[str, ...], 
     if card["kind"] == "bowler":
         economy = real.get("economy")
         if economy is None:
-            economy = runs / balls * balls_per_over if balls else 0.0
+            economy = runs / balls * 6 if balls else 0.0  # runs per six balls, as the stats table
+        if balls_per_over != 6:
+            # 100-ball: 5-ball "overs" beside an economy per 6 balls would not agree; print balls
+            return ((f"Econ: {float(economy):.2f}",), (f"Balls: {balls}",),
+                    (f"Wickets: {int(real.get('dismissals', 0))}",))
         overs = real.get("overs") or f"{balls // balls_per_over}.{balls % balls_per_over}"
         return ((f"Econ: {float(economy):.2f}",), (f"Overs: {overs_printed(str(overs))}",),
                 (f"Wickets: {int(real.get('dismissals', 0))}",))

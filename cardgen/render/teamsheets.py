@@ -142,7 +142,8 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
                                    "(no ball batted or bowled this season).", st["small"]))
         story.append(Paragraph("Bowlers by usage (letter = average overs per innings; number = innings)",
                                st["heading"]))
-        rows = [["", "Bowler", "Usage", "Overs", "Econ", "Wickets"]]
+        hundred = card_set.get("format") == "100-ball"  # balls, not 5-ball overs, beside Econ per 6
+        rows = [["", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]]
         for pid in deck["bowlers"]:
             card = deck["players"].get(pid, {}).get("cards", {}).get((team["name"], "bowler"))
             if card is None:
@@ -152,7 +153,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             overs = str(real.get("overs", ""))
             econ = real.get("economy")
             rows.append(["", card["player"]["name"].upper(), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
-                         overs[:-2] if overs.endswith(".0") else overs,
+                         str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
                          str(real.get("dismissals", ""))])
         story.append(_table(rows, [8, 62, 20, 20, 20, 20], spec["text_pt"]))

@@ -1,0 +1,42 @@
+"""100-ball bowler figures agree with their economy (issue 11 item 8): balls, not 5-ball overs,
+beside an economy per six balls, on the card and on the team sheet."""
+from __future__ import annotations
+
+import io
+
+from pypdf import PdfReader
+
+from cardgen.render.card import card_views
+from cardgen.render.sample import rules_example_card_set
+from cardgen.render.teamsheets import render_team_sheets_pdf
+
+
+def _hundred_set() -> dict:
+    card_set = rules_example_card_set()
+    card_set["format"] = "100-ball"
+    card_set["competition"] = {"code": "HUNDRED", "name": "The Hundred (men)", "nation": "England", "sex": "men"}
+    card_set["season"] = "2024"
+    for card in card_set["cards"]:
+        if card["kind"] == "bowler":
+            card["real"].update({"balls": 35, "runs": 39, "economy": 6.69, "overs": "7.0"})
+    return card_set
+
+
+def test_hundred_bowler_card_prints_balls():
+    bowler = next(v for v in card_views(_hundred_set()) if v.kind == "bowler")
+    items = [i for line in bowler.stats for i in line]
+    assert "Balls: 35" in items and "Econ: 6.69" in items
+    assert not any(i.startswith("Overs") for i in items)
+    assert abs(6 * 39 / 35 - 6.69) < 0.005  # the economy printed is per six of those balls
+
+
+def test_t20_bowler_card_keeps_overs():
+    bowler = next(v for v in card_views(rules_example_card_set()) if v.kind == "bowler")
+    items = [i for line in bowler.stats for i in line]
+    assert "Overs: 41" in items and "Econ: 7.34" in items  # the rules' own example card
+
+
+def test_hundred_team_sheet_column_is_balls():
+    text = "\n".join(p.extract_text() for p in
+                     PdfReader(io.BytesIO(render_team_sheets_pdf(_hundred_set(), "a4", "credit"))).pages)
+    assert "Balls" in text and "Overs" not in text.replace("overs per innings", "")
