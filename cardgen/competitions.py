@@ -33,6 +33,9 @@ class Competition:
     mirror_folder: str  # folder prefix in a local mirror, e.g. "bbl" -> bbl_2024-25/
     aliases: tuple[str, ...] = field(default_factory=tuple)
     team_type: str = "club"
+    # a calendar-year league played early in the year, which Cricsheet labels like a split
+    # season (PSL 2024 is "2023/24"): "-s 2023-24" then names the 2024 edition
+    split_labels: bool = False
 
     @property
     def gender(self) -> str:
@@ -80,22 +83,23 @@ COMPETITIONS: tuple[Competition, ...] = (
                 ("Indian Premier League",), False, "ipl", ("indian premier league",)),
     Competition("WPL", "Women's Premier League", "India", "women", "T20", "wpl",
                 ("Women's Premier League",), False, "wpl",
-                ("women's premier league", "womens premier league", "tata wpl")),
+                ("women's premier league", "womens premier league", "tata wpl"), split_labels=True),
     Competition("PSL", "Pakistan Super League", "Pakistan", "men", "T20", "psl",
-                ("Pakistan Super League",), False, "psl", ("pakistan super league",)),
+                ("Pakistan Super League",), False, "psl", ("pakistan super league",), split_labels=True),
     Competition("CPL", "Caribbean Premier League", "West Indies", "men", "T20", "cpl",
                 ("Caribbean Premier League",), False, "cpl", ("caribbean premier league",)),
     # played in January and February: people name the edition by that year (SA20 2025), while
     # Cricsheet labels it "2024/25"
     Competition("SA20", "SA20", "South Africa", "men", "T20", "sat",
-                ("SA20",), False, "sa20", ("sa 20", "sat")),
+                ("SA20",), False, "sa20", ("sa 20", "sat"), split_labels=True),
     Competition("ILT20", "International League T20", "UAE", "men", "T20", "ilt",
                 ("International League T20",), False, "ilt20",
-                ("international league t20", "dp world ilt20", "ilt", "ilt 20")),
+                ("international league t20", "dp world ilt20", "ilt", "ilt 20"), split_labels=True),
     Competition("MLC", "Major League Cricket", "USA", "men", "T20", "mlc",
                 ("Major League Cricket",), False, "mlc", ("major league cricket",)),
     Competition("BPL", "Bangladesh Premier League", "Bangladesh", "men", "T20", "bpl",
-                ("Bangladesh Premier League",), False, "bpl", ("bangladesh premier league",)),
+                ("Bangladesh Premier League",), False, "bpl", ("bangladesh premier league",),
+                split_labels=True),
     Competition("LPL", "Lanka Premier League", "Sri Lanka", "men", "T20", "lpl",
                 ("Lanka Premier League",), False, "lpl", ("lanka premier league",)),
     Competition("BLAST", "T20 Blast", "England", "men", "T20", "ntb",
@@ -191,9 +195,10 @@ _YEAR = re.compile(r"^(\d{4})$")
 def normalise_season(comp: Competition, season: str) -> str:
     """CLI form of a season: '2024-25' for split seasons, '2024' for calendar-year leagues.
 
-    Accepts '2024/25' and '2024-2025'. A calendar-year league given a split label (as Cricsheet
-    labels PSL 2024 "2023/24") means the edition played in the label's second year; a bare year
-    for a split-season league is an error that suggests the right form.
+    Accepts '2024/25' and '2024-2025'. For a calendar-year league that Cricsheet labels like a
+    split season (PSL 2024 is "2023/24") the label means the edition played in its second year;
+    a split season for another calendar-year league, or a bare year for a split-season league,
+    is an error that suggests the right form.
     """
     text = season.strip()
     m = _SPLIT.match(text)
@@ -205,9 +210,13 @@ def normalise_season(comp: Competition, season: str) -> str:
         if end_year != start + 1:
             raise UnknownSeason(f"season {season!r} is not two consecutive years (e.g. 2024-25)")
         if not comp.split_season:
-            # Cricsheet's split label for a league played early in the year (PSL "2023/24",
-            # WPL "2022/23"): the edition is the one played in the second year
-            return str(end_year)
+            if comp.split_labels:
+                # Cricsheet's label for a league played early in the year (PSL "2023/24",
+                # WPL "2022/23"): the edition is the one played in the second year
+                return str(end_year)
+            raise UnknownSeason(
+                f"{comp.code} seasons are calendar years: use e.g. --season {start} or {end_year}"
+            )
         return f"{start}-{end_year % 100:02d}"
     m = _YEAR.match(text)
     if m:
@@ -288,7 +297,7 @@ def match_season(comp: Competition, label: str, date: str, label_dates: Iterable
 # --- the user's competitions file -----------------------------------------------------------------
 
 _FIELDS = ("code", "name", "nation", "sex", "format", "event_names", "seasons", "cricsheet_name",
-           "mirror_folder", "aliases", "team_type")
+           "mirror_folder", "aliases", "team_type", "split_labels")
 
 
 def _as_list(value: object) -> tuple[str, ...]:
@@ -334,7 +343,8 @@ def competition_from_entry(entry: dict, where: str) -> Competition:
     folder = str(entry.get("mirror_folder") or code.casefold().replace("-", "_")).strip()
     return Competition(code, name, str(entry.get("nation") or "").strip() or "International", sex, fmt,
                        str(entry.get("cricsheet_name") or folder).strip(), events, seasons == "split",
-                       folder, aliases, team_type)
+                       folder, aliases, team_type,
+                       str(entry.get("split_labels", "")).strip().casefold() in ("true", "yes", "1"))
 
 
 def read_competitions_file(path: Path) -> tuple[Competition, ...]:

@@ -52,7 +52,8 @@ def test_season_naming(code, given, cli, cricsheet):
     assert cricsheet_season(comp, given) == cricsheet
 
 
-@pytest.mark.parametrize("code, bad", [("BBL", "2024"), ("BBL", "2024-26"),
+@pytest.mark.parametrize("code, bad", [("BBL", "2024"), ("IPL", "2024-25"), ("HUNDRED", "2023/24"),
+                                       ("BBL", "2024-26"),
                                        ("BBL", "24-25"), ("IPL", "next year"), ("IPL", "")])
 def test_bad_seasons(code, bad):
     with pytest.raises(UnknownSeason) as info:
@@ -78,6 +79,7 @@ def test_set_name_and_label():
     ("BBL", "2024/25", ["2024-12-15", "2025-01-27"], "2024-25"),
     ("SMASH", "2024", ["2024-12-27"], "2024-25"),  # a one-year label in a split-season league
     ("SMASH", "2024", ["2024-02-10"], "2023-24"),
+    ("T20WC", "2022/23", ["2022-10-16", "2022-11-13"], "2022"),  # played in Australia in 2022
 ])
 def test_editions_whatever_the_label(code, label, dates, season):
     assert edition_of_label(get_competition(code), label, dates) == season
@@ -111,6 +113,7 @@ name = "Lanka Premier League (my copy)"
 nation = "Sri Lanka"
 event_names = ["Lanka Premier League"]
 aliases = ["my lpl"]
+split_labels = true
 
 [[competition]]
 code = "WCPL"
@@ -127,6 +130,7 @@ def test_user_file_toml(tmp_path, monkeypatch):
     lpl = get_competition("my lpl")
     assert (lpl.code, lpl.nation, lpl.sex, lpl.format, lpl.split_season) == ("LPL2", "Sri Lanka", "men", "T20", False)
     assert lpl.event_names == ("Lanka Premier League",) and lpl.mirror_folder == "lpl2"
+    assert lpl.split_labels and normalise_season(lpl, "2022/23") == "2023"
     wcpl = get_competition("WCPL")
     assert wcpl.gender == "female" and wcpl.event_names == ("Women's Caribbean Premier League",)
     assert {"LPL2", "WCPL", "BBL"} <= set(known_codes())
@@ -142,6 +146,7 @@ def test_user_file_csv(tmp_path):
                     encoding="utf-8")
     (comp,) = read_competitions_file(path)
     assert (comp.code, comp.balls_per_over, comp.gender) == ("HND-W", 5, "female")
+    assert not comp.split_labels
 
 
 @pytest.mark.parametrize("text, words", [
