@@ -40,3 +40,14 @@ def hundred_stats(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
     from cardgen.stats.load import season_stats
     cache = Cache(tmp_path_factory.mktemp("cache"))
     return season_stats(get_competition("HUNDRED"), "2024", str(mirror), cache=cache)
+
+
+@pytest.fixture(scope="session")
+def render_card_sets(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
+    """The BBL 2024-25 (T20) and The Hundred 2024 (100-ball) card sets, calibrated once per
+    session from the mirror, for the render tests."""
+    from cardgen.calibrate.cardset import build_card_set
+    from cardgen.competitions import get_competition
+    cache = Cache(tmp_path_factory.mktemp("render-cache"))
+    return {"BBL": build_card_set(get_competition("BBL"), "2024-25", str(mirror), cache=cache),
+            "HUNDRED": build_card_set(get_competition("HUNDRED"), "2024", str(mirror), cache=cache)}

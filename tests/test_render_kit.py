@@ -16,9 +16,7 @@ from PIL import Image, ImageStat
 from pypdf.generic import ContentStream
 
 from cardgen import ATTRIBUTION
-from cardgen.cache import Cache
 from cardgen.cli import main
-from cardgen.competitions import get_competition
 from cardgen.errors import CardgenError
 from cardgen.render.card import card_views
 from cardgen.render.fonts import fit_text, text_width_mm
@@ -32,10 +30,8 @@ FILL_OPERATORS = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
 
 
 @pytest.fixture(scope="session")
-def bbl_card_set(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    from cardgen.calibrate.cardset import build_card_set
-    cache = Cache(tmp_path_factory.mktemp("render-cache"))
-    return build_card_set(get_competition("BBL"), "2024-25", str(mirror), cache=cache)
+def bbl_card_set(render_card_sets: dict) -> dict:
+    return render_card_sets["BBL"]
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +93,8 @@ def _card_for(card_set: dict, team: str, kind: str, surname: str) -> dict:
 
 def test_kit_has_every_output(kit: Path, bbl_card_set: dict):
     for name in ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
-                 "team-sheets.pdf", "quick-reference.pdf", "card-set.json"):
+                 "team-sheets.pdf", "quick-reference.pdf", "card-set.json", "fielding-chart-letter.pdf",
+                 "scoresheet-letter.pdf", "team-sheets-letter.pdf", "quick-reference-letter.pdf"):
         assert (kit / name).stat().st_size > 1000, name
     from cardgen.calibrate.cardset import load_card_set
     assert load_card_set(kit / "card-set.json")["cards"] == bbl_card_set["cards"]
@@ -110,10 +107,11 @@ def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
     reader = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
     for page in reader.pages:
         assert [round(float(v), 3) for v in page.mediabox] == [0, 0, *(round(v, 3) for v in PAGE_PT[paper])]
-    one_page = {"a4": ("fielding-chart", "scoresheet", "quick-reference", "team-sheets")}
-    for name in one_page.get(paper, ()):
-        width, height = (float(v) for v in pypdf.PdfReader(kit / f"{name}.pdf").pages[0].mediabox[2:])
-        assert {round(width, 3), round(height, 3)} == {round(v, 3) for v in PAGE_PT["a4"]}
+    suffix = "" if paper == "a4" else f"-{paper}"  # --paper both: A4 keeps the plain names
+    for name in ("fielding-chart", "scoresheet", "quick-reference", "team-sheets"):
+        for page in pypdf.PdfReader(kit / f"{name}{suffix}.pdf").pages:
+            width, height = (float(v) for v in page.mediabox[2:])
+            assert {round(width, 3), round(height, 3)} == {round(v, 3) for v in PAGE_PT[paper]}, name
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -141,9 +139,9 @@ def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path,
             assert f"Wickets: {real['dismissals']}" in texts
             assert f"{card['usage']['letter']}/{card['usage']['innings']}" in texts
         assert ATTRIBUTION in printed  # the credit, wrapped over two lines on the card
-    # sorted by team, each team on its own sheets
+    # sorted by team, packed onto full sheets: only the last sheet may be part-filled
     assert [teams.index(v.team) for v in views] == sorted(teams.index(v.team) for v in views)
-    assert all(len({v.team for v in page}) == 1 for page in pages)
+    assert all(len(page) == 9 for page in pages[:-1])
 
 
 def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path, bbl_card_set: dict):
@@ -282,7 +280,7 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     assert len(reader.pages) % 2 == 0
     segments = _segments_at_page_level(reader.pages[0])
     vertical = sorted({round(x1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(x1, x2)})
-    assert len(vertical) == 6  # with bleed every card has its own two cut lines
+    assert len(vertical) == 8  # with bleed (4 x 2 landscape) every card has its own two cut lines
     assert all(math.isclose(b - a, 63.0, abs_tol=0.01) for a, b in zip(vertical[::2], vertical[1::2]))
     assert all(math.isclose(b - a, 6.0, abs_tol=0.01) for a, b in zip(vertical[1::2], vertical[2::2]))
     # a back page puts the first card's back in the last column
@@ -293,7 +291,7 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     back.extract_text(visitor_text=lambda t, cm, tm, fd, fs: positions.append((t, tm[4] / MM))
                       if t.strip() == "QUICKET CRICKET" else None)
     first_x = min(x for _, x in positions)
-    last_col_left, _ = geo.card_origin(0, 2)
+    last_col_left, _ = geo.card_origin(0, geo.columns - 1)
     assert "SYDNEY THUNDER" in back.extract_text() and "Sydney (T)" in front_texts
     assert max(x for _, x in positions) > last_col_left and first_x < geo.card_origin(0, 1)[0]
 

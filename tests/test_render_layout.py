@@ -9,7 +9,7 @@ from cardgen.render.card import card_views, overs_printed
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.sample import rules_example_card_set
-from cardgen.render.scoresheet import footer_numbers
+from cardgen.render.scoresheet import GRIDS_PER_INNINGS, footer_numbers
 from cardgen.render.sheets import crop_marks, pages_for, sheet_geometry
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -52,35 +52,85 @@ def test_fit_text_shrinks_then_wraps_but_never_below_minimum():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("bleed", [False, True])
-def test_cards_are_poker_size_centred_and_on_the_page(paper, bleed):
+def test_cards_are_poker_size_centred_inside_the_printable_area(paper, bleed):
     geo = sheet_geometry(paper, bleed)
+    page_w, page_h = PAPERS[paper] if not geo.landscape else PAPERS[paper][::-1]
+    assert (geo.page_w, geo.page_h) == (page_w, page_h)
+    # 9-up without bleed; with bleed 9 do not fit with marks inside the printable area: 8-up
+    assert geo.per_sheet == (8 if bleed else 9)
     xs, ys = geo.cut_lines()
-    assert len(xs) == 2 * 3 - (0 if bleed else 2) and len(ys) == 2 * 3 - (0 if bleed else 2)
-    assert math.isclose(xs[0] + xs[-1], PAPERS[paper][0], abs_tol=1e-9)  # centred
-    assert math.isclose(ys[0] + ys[-1], PAPERS[paper][1], abs_tol=1e-9)
-    for row in range(3):
-        for col in range(3):
-            x, y = geo.card_origin(row, col)
-            assert x - geo.bleed >= 0 and x + 63 + geo.bleed <= PAPERS[paper][0]
-            assert y >= 0 and y + 88 <= PAPERS[paper][1]
-    for x1, y1, x2, y2 in crop_marks(geo):
-        assert 0 <= min(x1, x2) and max(x1, x2) <= PAPERS[paper][0]
-        assert 0 <= min(y1, y2) and max(y1, y2) <= PAPERS[paper][1]
+    assert math.isclose(xs[0] + xs[-1], page_w, abs_tol=1e-9)  # centred
+    assert math.isclose(ys[0] + ys[-1], page_h, abs_tol=1e-9)
+    # the cards themselves lie inside the printable area; only bleed may run into the 5 mm zone
+    assert xs[0] >= 5 and ys[0] >= 5 and xs[-1] <= page_w - 5 and ys[-1] <= page_h - 5
+    if bleed:
+        # each card has its own bleed on every side: the gutter holds both neighbours' bleed
+        assert geo.bleed >= 1.5 and geo.gap_x >= 2 * geo.bleed and geo.gap_y >= 2 * geo.bleed
+        assert len(xs) == 2 * geo.columns and len(ys) == 2 * geo.rows
+    else:
+        assert len(xs) == geo.columns + 1 and len(ys) == geo.rows + 1
 
 
-def test_each_team_starts_a_new_sheet():
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [False, True])
+def test_every_cut_line_has_a_crop_mark_at_each_end_outside_the_cards_inside_the_printable_area(paper, bleed):
+    geo = sheet_geometry(paper, bleed)
+    spec = load_layout("sheets")["card_sheet"]
+    xs, ys = geo.cut_lines()
+    marks = crop_marks(geo)
+    cards = [(x - geo.bleed, y - geo.bleed, x + 63 + geo.bleed, y + 88 + geo.bleed)
+             for x, y in (geo.card_origin(r, c) for r in range(geo.rows) for c in range(geo.columns))]
+    for x1, y1, x2, y2 in marks:
+        assert min(x1, x2) >= 5 and max(x1, x2) <= geo.page_w - 5  # printable
+        assert min(y1, y2) >= 5 and max(y1, y2) <= geo.page_h - 5
+        assert math.hypot(x2 - x1, y2 - y1) >= spec["crop_min_mm"] - 1e-9  # long enough to see
+        for left, top, right, bottom in cards:  # never on a card or its bleed
+            assert max(x1, x2) <= left or min(x1, x2) >= right or max(y1, y2) <= top or min(y1, y2) >= bottom
+    for x in xs:  # a vertical cut line: a mark above the block and one below it
+        ends = [(y1 + y2) / 2 for x1, y1, x2, y2 in marks if x1 == x2 == x]
+        assert len(ends) == 2 and min(ends) < ys[0] and max(ends) > ys[-1]
+    for y in ys:
+        ends = [(x1 + x2) / 2 for x1, y1, x2, y2 in marks if y1 == y2 == y]
+        assert len(ends) == 2 and min(ends) < xs[0] and max(ends) > xs[-1]
+
+
+def test_cards_pack_full_sheets_in_team_order_unless_a_sheet_per_team_is_asked_for():
     views = card_views(rules_example_card_set())
-    pages = pages_for(views * 6, 9)  # 6 copies: Perth, Thunder, Perth, ... interleaved per copy
-    for page in pages:
-        assert len({v.team for v in page}) == 1 and 1 <= len(page) <= 9
+    many = sorted(views * 6, key=lambda v: v.sort_key)  # 12 Perth-or-Thunder cards, teams in order
+    packed = pages_for(many, 9)
+    assert [len(p) for p in packed] == [9, 3]
+    assert [v.team for page in packed for v in page] == [v.team for v in many]
+    per_team = pages_for(many, 9, team_per_sheet=True)
+    assert [len(p) for p in per_team] == [6, 6]
+    for page in per_team:
+        assert len({v.team for v in page}) == 1
+
+
+def test_light_backs_use_under_15_percent_ink_and_solid_backs_far_more():
+    from PIL import Image, ImageStat
+    from cardgen.render.card import draw_back
+    from cardgen.render.images import card_pixels
+    from cardgen.render.painter import PilPainter
+    from dataclasses import replace
+    view = card_views(rules_example_card_set())[0]
+    for colour in load_layout("teams")["palette"] + ["#000000"]:  # the darkest team colour too
+        coloured = replace(view, team_colour=colour)
+        ink = {}
+        for solid in (False, True):
+            image = Image.new("RGB", card_pixels(100), "white")
+            draw_back(PilPainter(image, 100), coloured, solid=solid)
+            # ink coverage as the mean darkness of the page (0 = paper white, 1 = solid black)
+            ink[solid] = 1 - ImageStat.Stat(image.convert("L")).mean[0] / 255
+        assert ink[False] < 0.15, (colour, ink)
+        assert ink[True] > 2 * ink[False]
 
 
 @pytest.mark.parametrize("bpo, bpi", [(6, 120), (5, 100)])
 def test_scoresheet_counts_balls_bowled_then_remaining(bpo, bpi):
     assert footer_numbers(1, 0, bpo, bpi)[0] == bpo
-    assert footer_numbers(1, 1, bpo, bpi)[-1] == bpi
+    assert footer_numbers(1, GRIDS_PER_INNINGS - 1, bpo, bpi)[-1] == bpi
     assert footer_numbers(2, 0, bpo, bpi)[0] == bpi - bpo
-    assert footer_numbers(2, 1, bpo, bpi)[-1] == 0
+    assert footer_numbers(2, GRIDS_PER_INNINGS - 1, bpo, bpi)[-1] == 0
 
 
 def test_team_badges_are_unique_initials():

@@ -9,8 +9,6 @@ import pypdf
 import pytest
 from pypdf.generic import ContentStream
 
-from cardgen.cache import Cache
-from cardgen.competitions import get_competition
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.scoresheet import render_scoresheet_pdf
@@ -20,11 +18,8 @@ CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.
 
 
 @pytest.fixture(scope="session")
-def card_sets(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    from cardgen.calibrate.cardset import build_card_set
-    cache = Cache(tmp_path_factory.mktemp("sheets-cache"))
-    return {"T20": build_card_set(get_competition("BBL"), "2024-25", str(mirror), cache=cache),
-            "100-ball": build_card_set(get_competition("HUNDRED"), "2024", str(mirror), cache=cache)}
+def card_sets(render_card_sets: dict) -> dict[str, dict]:
+    return {"T20": render_card_sets["BBL"], "100-ball": render_card_sets["HUNDRED"]}
 
 
 def _pages(data: bytes) -> list[pypdf.PageObject]:
@@ -48,29 +43,39 @@ def _vertical_lines(page: pypdf.PageObject) -> list[tuple[float, float, bool]]:
     return found
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("fmt, balls_per_over, grid_balls, innings_balls", [
-    ("T20", 6, 60, 120), ("100-ball", 5, 50, 100)])
-def test_scoresheet_grids_follow_the_format(card_sets, fmt, balls_per_over, grid_balls, innings_balls):
-    pages = _pages(render_scoresheet_pdf(card_sets[fmt], "a4", CREDIT))
-    assert len(pages) == 1
-    page = pages[0]
-    width, height = (float(v) / MM for v in page.mediabox[2:])
-    assert width > height and math.isclose(width, 297.0, abs_tol=0.01)  # landscape A4
-    text = page.extract_text()
-    assert "R(B)" in text and "balls bowled" in text and "balls remaining" in text
-    words = text.split()
-    # under each over divider: balls bowled in innings 1 ...
-    for n in range(balls_per_over, innings_balls + 1, balls_per_over):
-        assert str(n) in words
-    assert str(innings_balls + balls_per_over) not in words
+    ("T20", 6, 30, 120), ("100-ball", 5, 25, 100)])
+def test_scoresheet_grids_follow_the_format_one_writable_page_per_innings(card_sets, paper, fmt, balls_per_over,
+                                                                           grid_balls, innings_balls):
+    pages = _pages(render_scoresheet_pdf(card_sets[fmt], paper, CREDIT))
+    assert len(pages) == 2  # one page per innings
     spec = load_layout("sheets")["scoresheet"]
-    lines = _vertical_lines(page)
-    over_lines = [x for x, w, dashed in lines if math.isclose(w, spec["over_line_mm"], abs_tol=1e-3) and not dashed]
-    ball_lines = [x for x, w, dashed in lines if dashed]
-    grids = 4  # two per innings: first batting side on top, first bowling side below
-    assert len(over_lines) == grids * (grid_balls // balls_per_over + 1)
-    assert len(ball_lines) == grids * (grid_balls - grid_balls // balls_per_over)
-    assert text.index("Innings 1: First batting side") < text.index("Innings 2: First bowling side")
+    assert spec["text_pt"] >= 7  # labels a reader can see at arm's length
+    for innings, page in enumerate(pages, 1):
+        width, height = (float(v) / MM for v in page.mediabox[2:])
+        assert width < height  # portrait
+        text = page.extract_text()
+        assert "R(B)" in text and f"Innings {innings}:" in text
+        words = text.split()
+        if innings == 1:  # under each over divider: balls bowled in innings 1 ...
+            assert "balls bowled" in text
+            numbers = range(balls_per_over, innings_balls + 1, balls_per_over)
+        else:  # ... and balls remaining in innings 2
+            assert "balls remaining" in text and "Target" in text
+            numbers = range(0, innings_balls, balls_per_over)
+        for n in numbers:
+            assert str(n) in words
+        lines = _vertical_lines(page)
+        over_lines = sorted(x for x, w, dashed in lines
+                            if math.isclose(w, spec["over_line_mm"], abs_tol=1e-3) and not dashed)
+        ball_lines = sorted(x for x, w, dashed in lines if dashed)
+        grids = 4
+        assert len(over_lines) == grids * (grid_balls // balls_per_over + 1)
+        assert len(ball_lines) == grids * (grid_balls - grid_balls // balls_per_over)
+        # every ball box at least 5 mm wide (a pencilled 4, W or dot fits)
+        xs = sorted(set(round(x, 3) for x in over_lines + ball_lines))
+        assert min(b - a for a, b in zip(xs, xs[1:])) >= 5.0
 
 
 def test_fielding_chart_prints_every_cell_and_explains_every_result(card_sets):
@@ -128,6 +133,6 @@ def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
     text = " ".join(pages[0].extract_text().split())
     assert "d6 1-3: read the bowler's card; d6 4-6: read the striker's card" in text
     if fmt == "T20":
-        assert "20 overs of 6 balls" in text and "60-ball grids" in text
+        assert "20 overs of 6 balls" in text and "30-ball grids" in text
     else:
-        assert "100 balls an innings, in sets of 5 balls" in text and "50-ball grids" in text
+        assert "100 balls an innings, in sets of 5 balls" in text and "25-ball grids" in text

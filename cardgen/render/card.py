@@ -348,8 +348,13 @@ def _draw_stats(p: Painter, view: CardView, L: dict) -> None:
 
 
 def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float = 0.0,
-              show_kind: bool = True) -> None:
-    """The card back: game title, team and (unless a shared deck back) the card kind."""
+              show_kind: bool = True, solid: bool = False) -> None:
+    """The card back: game title, team and (unless a shared deck back) the card kind.
+
+    Light (the default): a team-colour frame and team-colour text on white, well under 15% ink,
+    and no edge to show duplex drift. `solid`: the team colour all over (with bleed) inside a
+    white frame; --ink-saver keeps outlines only.
+    """
     L = load_layout("card")
     W, H = L["width_mm"], L["height_mm"]
     bs = L["back"]
@@ -357,10 +362,18 @@ def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     if ink_saver:
         p.rect(f, f, W - 2 * f, H - 2 * f, stroke=view.team_colour, width=0.8)
         colour = BLACK
-    else:
+    elif solid:
         p.rect(-bleed, -bleed, W + 2 * bleed, H + 2 * bleed, fill=view.team_colour)
         p.rect(f, f, W - 2 * f, H - 2 * f, stroke=WHITE, width=0.5)
         colour = WHITE
+    else:
+        light = bs["light"]
+        p.rect(f, f, W - 2 * f, H - 2 * f, stroke=view.team_colour, width=light["frame_line_mm"])
+        inset = f + light["inner_inset_mm"]
+        p.rect(inset, inset, W - 2 * inset, H - 2 * inset, stroke=view.team_colour, width=light["inner_line_mm"])
+        # a band in a pale tint of the team colour: the team shows at a glance, for little ink
+        p.rect(inset, H / 2 - 11, W - 2 * inset, 22, fill=mix(view.team_colour, light["band_white"]))
+        colour = view.team_colour
     p.text(W / 2, H / 2 - 6, bs["title"], "bold", bs["title_pt"], colour, "centre")
     fitted = fit_text(view.team.upper(), "bold", W - 2 * f - 4, 9.0, 5.0)
     p.text(W / 2, H / 2 + 2, fitted.lines[0], "bold", fitted.size_pt, colour, "centre")

@@ -36,6 +36,7 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
     files = system.build(req)
     click.echo(f"wrote {len(files)} files for {system.name} to {system.kit_folder(req)} "
                f"in {time.perf_counter() - started:.1f} s")
+    _report_preflight(system.kit_folder(req))
 
 
 def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None) -> dict:
@@ -62,13 +63,15 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
 @click.option("--bleed", is_flag=True, help="Add a 3 mm bleed around every card.")
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
 @click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
+@click.option("--solid-backs", is_flag=True, help="Backs in solid team colour (default: light backs, under 15% ink).")
+@click.option("--team-per-sheet", is_flag=True, help="Start every team on a new card sheet (default: pack full sheets).")
 @click.option("--no-images", is_flag=True, help="Skip the card PNGs and Tabletop Simulator sheets.")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
 @click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Print an existing card-set.json instead of calibrating the season.")
 @friendly_errors
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
-          bleed: bool, ink_saver: bool, backs: bool, no_images: bool, seed: int | None,
+          bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
           card_set_path: Path | None, game: str) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: card sheets (A4, Letter), fielding
     chart, scoresheet, team sheets, quick reference, card-set.json, card PNGs and TTS deck sheets."""
@@ -93,11 +96,36 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     papers = ("a4", "letter") if paper == "both" else (paper,)
     result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed,
                                                      ink_saver=ink_saver, backs=backs,
+                                                     solid_backs=solid_backs, team_per_sheet=team_per_sheet,
                                                      images=not no_images))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
+    _report_preflight(result.folder)
+
+
+def _report_preflight(folder: Path) -> int:
+    """Preflight the kit folder: one line per problem, then a summary; the number of problems."""
+    from cardgen.render.preflight import check_folder
+    files, problems = check_folder(folder)
+    for problem in problems:
+        click.echo(f"preflight: {problem}", err=True)
+    pages = f"{len(files)} PDF{'s' if len(files) != 1 else ''}"
+    click.echo(f"preflight: {len(problems)} problem{'s' if len(problems) != 1 else ''} in {pages}"
+               + ("" if problems else " (margins, text, crop marks, fonts all print-safe)"))
+    return len(problems)
+
+
+@click.command("preflight")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@friendly_errors
+def preflight(folder: Path) -> None:
+    """Check every PDF under FOLDER as a printer would: A4/Letter page size, nothing but
+    backgrounds within 5 mm of the paper edge, no text over text or through a line, fonts
+    embedded, no text under 5 pt. One line per problem; exit code 1 when there are any."""
+    if _report_preflight(folder):
+        raise SystemExit(1)
 
 
 from cardgen.site.cli import with_site_option  # noqa: E402 (adds --site: refresh OUT/site afterwards)
 
-COMMANDS = [with_site_option(build)]
+COMMANDS = [with_site_option(build), preflight]

@@ -91,7 +91,7 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
         p.text(rx + 14, legend_top + 5 + i * line_h, text, "regular", spec["legend_pt"])
     p.text(rx + col_w, legend_top + 5, "Fielder and wicketkeeper: out only if the d20 is within both", "italic", 8)
     p.text(rx + col_w, legend_top + 5 + line_h, "the fielder's and the wicketkeeper's RO rating; else 1 run.", "italic", 8)
-    p.text(W / 2, H - 5, credit, "regular", 6.5, "#404040", "centre")
+    p.text(W / 2, H - 7, credit, "regular", 6.5, "#404040", "centre")
     canvas.showPage()
     canvas.save()
     return buf.getvalue()

@@ -24,7 +24,7 @@ def card_image(view: CardView, dpi: float, ink_saver: bool = False, back: bool =
                show_kind: bool = True) -> Image.Image:
     image = Image.new("RGB", card_pixels(dpi), "white")
     if back:
-        draw_back(PilPainter(image, dpi), view, ink_saver, show_kind=show_kind)
+        draw_back(PilPainter(image, dpi), view, ink_saver, show_kind=show_kind, solid=True)  # on screen
     else:
         draw_card(PilPainter(image, dpi), view, ink_saver)
     return image

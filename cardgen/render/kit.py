@@ -38,6 +38,8 @@ class KitOptions:
     bleed: bool = False
     ink_saver: bool = False
     backs: bool = False
+    team_per_sheet: bool = False  # every team starts a new card sheet (else packed onto full sheets)
+    solid_backs: bool = False  # solid team-colour backs instead of the light (low-ink) ones
     images: bool = True  # card PNGs and TTS sheets
     progress: bool = True
     workers: int = min(2, os.cpu_count() or 1)  # processes for the images (1 = no pool)
@@ -158,7 +160,6 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         raise CardgenError("the card set has no cards to print")
     credit = card_set.get("attribution") or ATTRIBUTION
     title = f"{card_set['competition']['code']} {card_set['season']}"
-    sheet_paper = options.papers[0]  # the one-page sheets follow the first paper asked for
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / set_folder_name(card_set)
@@ -171,12 +172,19 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         atomic_write_bytes(work / name, data)
         written.append(final / name)
 
-    sheets = {
-        "fielding-chart.pdf": lambda: render_fielding_pdf(printed, sheet_paper, credit, options.ink_saver),
-        "scoresheet.pdf": lambda: render_scoresheet_pdf(printed, sheet_paper, credit),
-        "team-sheets.pdf": lambda: render_team_sheets_pdf(printed, sheet_paper, credit),
-        "quick-reference.pdf": lambda: render_quick_reference_pdf(printed, sheet_paper, credit),
-    }
+    # the one-page sheets in every paper asked for: the first paper keeps the plain name
+    # (scoresheet.pdf), each other one gets its own (scoresheet-letter.pdf)
+    sheets = {}
+    for paper in options.papers:
+        suffix = "" if paper == options.papers[0] else f"-{paper}"
+        sheets.update({
+            f"fielding-chart{suffix}.pdf":
+                lambda paper=paper: render_fielding_pdf(printed, paper, credit, options.ink_saver),
+            f"scoresheet{suffix}.pdf": lambda paper=paper: render_scoresheet_pdf(printed, paper, credit),
+            f"team-sheets{suffix}.pdf": lambda paper=paper: render_team_sheets_pdf(printed, paper, credit),
+            f"quick-reference{suffix}.pdf":
+                lambda paper=paper: render_quick_reference_pdf(printed, paper, credit),
+        })
     jobs = _image_jobs(views) if options.images else []
     pool = _pool(options.workers) if jobs else None
     bar = None
@@ -191,7 +199,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         for paper in options.papers:
             put(f"cards-{paper}.pdf", render_cards_pdf(
                 views, paper, f"{title} cards", credit, bleed=options.bleed, ink_saver=options.ink_saver,
-                backs=options.backs, progress=bar.update))
+                backs=options.backs, progress=bar.update, team_per_sheet=options.team_per_sheet,
+                solid_backs=options.solid_backs))
         for name, render in sheets.items():
             put(name, render())
             bar.update(1)

@@ -1,20 +1,22 @@
-"""The scoresheet of rules 1.4, one landscape page for the competition's format.
+"""The scoresheet of rules 1.4, one portrait page per innings, sized to write on.
 
-T20: each innings is two 60-ball grids (10 overs x 6 balls); 100-ball: two 50-ball grids (10 sets
-x 5). Each grid: the bowler row on top, 11 batting rows, solid over dividers over dashed ball
-boxes, balls bowled (first innings) or remaining (second innings) under each divider, and an R(B)
-column. The first batting side uses the top two grids, the first bowling side the bottom two.
+The rules' sheet splits an innings into 50- or 60-ball grids; at a writable size (ball boxes at
+least 5 mm wide, labels at least 7 pt) an innings fills a page, so each innings has its own page
+of four grids: T20 four grids of 5 overs x 6 balls, 100-ball four grids of 5 sets x 5. Each grid:
+the bowler row on top, 11 batting rows, solid over dividers over dashed ball boxes, balls bowled
+(first innings) or remaining (second innings) under each divider, and an R(B) column.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from cardgen.render.common import new_canvas, set_title
+from cardgen.render.fonts import fit_text
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
 
-GRIDS_PER_INNINGS = 2
-OVERS_PER_GRID = 10
+GRIDS_PER_INNINGS = 4
+OVERS_PER_GRID = 5
 BATTING_ROWS = 11
 
 
@@ -33,45 +35,42 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
     title = f"{set_title(card_set)} scoresheet"
-    canvas, buf, W, H = new_canvas(paper, title, credit, landscape=True)
-    p = PdfPainter(canvas, 0, H * 72 / 25.4)
+    canvas, buf, W, H = new_canvas(paper, title, credit)
     m = spec["margin_mm"]
-    fmt = "T20: 20 overs of 6 balls" if bpo == 6 else "100-ball: 20 sets of 5 balls"
-    p.text(m, m + 3.2, f"Quicket Cricket scoresheet \u2014 {card_set['competition'].get('name', '')} "
-           f"{card_set['season']} ({fmt})", "bold", spec["title_pt"])
-    p.text(W - m, m + 3.2, "Match ____________________   Date ____________   Result __________________",
-           "regular", 7.5, align="right")
-    title_h = 6.0
-    label_h = 4.6
-    footer_h = spec["footer_row_mm"]
-    gap = spec["grid_gap_mm"]
-    credit_h = 3.0
-    rows = 1 + BATTING_ROWS
-    free = H - 2 * m - title_h - credit_h - 2 * label_h - 4 * footer_h - 3 * gap
-    row_h = min(spec["row_mm"], free / (4 * rows))
-    balls = OVERS_PER_GRID * bpo
+    pt, head_pt = spec["text_pt"], spec["heading_pt"]
     name_w, rb_w = spec["name_column_mm"], spec["rb_column_mm"]
+    balls = OVERS_PER_GRID * bpo
     cell_w = (W - 2 * m - name_w - rb_w) / balls
-    pt = spec["text_pt"]
-    y = m + title_h
+    unit = "overs" if bpo == 6 else "sets"
+    fmt = "T20: 20 overs of 6 balls" if bpo == 6 else "100-ball: 20 sets of 5 balls"
+    heading = (f"Quicket Cricket scoresheet \u2014 {card_set['competition'].get('name', '')} "
+               f"{card_set['season']} ({fmt})")
+    rows = 1 + BATTING_ROWS
+    top_block = spec["title_block_mm"]
+    bottom_block = spec["bottom_block_mm"]
+    footer_h, gap = spec["footer_row_mm"], spec["grid_gap_mm"]
+    free = H - 2 * m - top_block - bottom_block - GRIDS_PER_INNINGS * (footer_h + gap)
+    row_h = min(spec["row_mm"], free / (GRIDS_PER_INNINGS * rows))
     for innings in (1, 2):
+        p = PdfPainter(canvas, 0, H * 72 / 25.4)
+        fitted = fit_text(heading, "bold", W - 2 * m, spec["title_pt"], head_pt)
+        p.text(m, m + 4.2, fitted.lines[0], "bold", fitted.size_pt)
+        p.text(m, m + 10, "Match ______________________________   Date ______________   "
+               "Result ________________________", "regular", pt)
         side = "First batting side" if innings == 1 else "First bowling side (bats second)"
-        p.text(m, y + 3.4, f"Innings {innings}: {side}", "bold", 8.5)
-        p.text(m + 92, y + 3.4, "Team ______________________   Wicketkeeper (\u2020) ______________   "
-               "Extras ______   Total ______ / ______   Balls ______", "regular", 7.5)
-        if innings == 2:
-            p.text(W - m, y + 3.4, "Target ______", "bold", 7.5, align="right")
-        y += label_h
+        p.text(m, m + 16, f"Innings {innings}: {side}", "bold", head_pt)
+        p.text(m, m + 21.5, "Team ____________________________   Wicketkeeper (\u2020) ____________________",
+               "regular", pt)
+        p.text(m, m + 26.5, "Extras ________   Total ________ / ________   Balls ________"
+               + ("   Target ________" if innings == 2 else ""), "regular", pt)
+        y = m + top_block
+        x0 = m + name_w
         for grid in range(GRIDS_PER_INNINGS):
             top = y
-            x0 = m + name_w
-            # row labels
-            p.text(m + 1, top + row_h * 0.75, "Bowler (overs)" if bpo == 6 else "Bowler (sets)",
-                   "bold", pt)
-            p.text(x0 + balls * cell_w + rb_w / 2, top + row_h * 0.75, "R(B)", "bold", pt, align="centre")
+            p.text(m + 1, top + row_h * 0.72, f"Bowler ({unit})", "bold", pt)
+            p.text(x0 + balls * cell_w + rb_w / 2, top + row_h * 0.72, "R(B)", "bold", pt, align="centre")
             for r in range(1, rows):
-                p.text(m + 1, top + (r + 0.75) * row_h, f"{r}", "bold", pt)
-            # horizontal rules
+                p.text(m + 1, top + (r + 0.72) * row_h, f"{r}", "bold", pt)
             for r in range(rows + 1):
                 yy = top + r * row_h
                 p.line(m, yy, W - m, yy, width=0.35 if r in (0, 1, rows) else spec["cell_line_mm"])
@@ -86,14 +85,18 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
             p.line(m, top, m, top + rows * row_h, width=0.35)
             p.line(W - m, top, W - m, top + rows * row_h, width=0.35)
             # balls bowled / remaining under each divider
+            base = top + rows * row_h + footer_h * 0.8
             for o, number in enumerate(footer_numbers(innings, grid, bpo, bpi)):
                 xx = x0 + (o + 1) * bpo * cell_w
-                p.text(xx, top + rows * row_h + footer_h * 0.85, str(number), "bold", pt, align="centre")
-            p.text(m + 1, top + rows * row_h + footer_h * 0.85,
-                   "balls bowled" if innings == 1 else "balls remaining", "italic", pt)
+                p.text(xx, base, str(number), "bold", pt, align="centre")
+            p.text(m + 1, base, "balls bowled" if innings == 1 else "balls remaining", "italic", pt)
             y = top + rows * row_h + footer_h + gap
-    p.text(W / 2, H - m + 1.5, f"Mark the wicketkeeper \u2020 in each line-up. W = wicket (outline the box), "
-           f"\u2022 = dot. \u00b7 {credit}", "regular", 6, "#404040", "centre")
-    canvas.showPage()
+        notes = fit_text("Mark the wicketkeeper \u2020 in each line-up. W = wicket (outline the box), "
+                         "\u2022 = dot. Write the bowler and their over count above each over.",
+                         "regular", W - 2 * m, pt, 6.0)
+        p.text(m, H - m - 4.5, notes.lines[0], "regular", notes.size_pt, "#202020")
+        foot = fit_text(f"{title} \u00b7 page {innings} of 2 \u00b7 {credit}", "regular", W - 2 * m, 6.5, 5.0)
+        p.text(W / 2, H - m, foot.lines[0], "regular", foot.size_pt, "#404040", "centre")
+        canvas.showPage()
     canvas.save()
     return buf.getvalue()

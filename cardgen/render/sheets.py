@@ -1,17 +1,22 @@
-"""Cards laid out 9-up on A4 / US Letter: centred, true scale, crop marks, optional bleed and
-duplex backs (columns mirrored so each back lands behind its face on a long-edge flip)."""
+"""Cards n-up on A4 / US Letter: centred, true scale, crop marks at every cut line inside the
+printable area, optional bleed (8-up landscape) and duplex backs (columns mirrored so each back
+lands behind its face). Cards are packed onto full sheets, teams in order; `team_per_sheet`
+starts every team on a new sheet instead."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
 from cardgen.render.card import CardView, draw_back, draw_card
 from cardgen.render.common import new_canvas
-from cardgen.render.fonts import PDF_NAMES
+from cardgen.render.fonts import PDF_NAMES, fit_text
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.painter import PdfPainter
+
+# Vera's ascender and descender (em): the text's full height, for keeping it off the edge
+ASCENT_EM, DESCENT_EM = 0.93, 0.24
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,7 @@ class SheetGeometry:
     gap_x: float  # space between neighbouring cards' cut lines
     gap_y: float
     bleed: float
+    landscape: bool = False
 
     def card_origin(self, row: int, col: int) -> tuple[float, float]:
         return (self.left + col * (self.card_w + self.gap_x), self.top + row * (self.card_h + self.gap_y))
@@ -42,92 +48,130 @@ class SheetGeometry:
         for row in range(self.rows):
             _, y = self.card_origin(row, 0)
             ys += [y, y + self.card_h]
-        return sorted(set(xs)), sorted(set(ys))
+        return sorted(set(round(x, 6) for x in xs)), sorted(set(round(y, 6) for y in ys))
 
     @property
     def per_sheet(self) -> int:
         return self.columns * self.rows
 
+    def block(self) -> tuple[float, float, float, float]:
+        """(left, top, right, bottom) of the printed area: the cards and their bleed."""
+        xs, ys = self.cut_lines()
+        return xs[0] - self.bleed, ys[0] - self.bleed, xs[-1] + self.bleed, ys[-1] + self.bleed
+
 
 def sheet_geometry(paper: str, bleed: bool = False) -> SheetGeometry:
     sheet = load_layout("sheets")
     card = load_layout("card")
-    page = sheet["papers"][paper]
     cs = sheet["card_sheet"]
-    b = cs["bleed_mm"] if bleed else 0.0
+    spec = cs["layouts"][f"{paper}-bleed" if bleed else paper]
+    page = sheet["papers"][paper]
+    page_w, page_h = page["width_mm"], page["height_mm"]
+    if spec["landscape"]:
+        page_w, page_h = page_h, page_w
     W, H = card["width_mm"], card["height_mm"]
-    cols, rows = cs["columns"], cs["rows"]
-    gap_x = 2 * b
-    gap_y = 2 * b
-    room_for_marks = 2 * (b + cs["crop_offset_mm"] + 2.0)
-    if page["height_mm"] - (rows * H + (rows - 1) * gap_y) < room_for_marks:
-        # Letter is too short for a full bleed between rows: neighbours share one bleed there
-        # (only the band at a card's top is painted into the bleed, never its bottom edge)
-        gap_y = b
-    block_w = cols * W + (cols - 1) * gap_x
-    block_h = rows * H + (rows - 1) * gap_y
-    return SheetGeometry(paper, page["width_mm"], page["height_mm"], W, H, cols, rows,
-                         (page["width_mm"] - block_w) / 2, (page["height_mm"] - block_h) / 2,
-                         gap_x, gap_y, b)
+    cols, rows, gap = spec["columns"], spec["rows"], spec["gutter_mm"]
+    block_w = cols * W + (cols - 1) * gap
+    block_h = rows * H + (rows - 1) * gap
+    return SheetGeometry(paper, page_w, page_h, W, H, cols, rows, (page_w - block_w) / 2,
+                         (page_h - block_h) / 2, gap, gap, spec["bleed_mm"], spec["landscape"])
 
 
-def pages_for(views: list[CardView], per_sheet: int) -> list[list[CardView]]:
-    """Chunks of at most `per_sheet` cards; every team starts on a new sheet."""
+def pages_for(views: Sequence[CardView], per_sheet: int, team_per_sheet: bool = False) -> list[list[CardView]]:
+    """Chunks of at most `per_sheet` cards in printed order (teams in order, packed onto full
+    sheets); with `team_per_sheet` every team starts on a new sheet."""
     pages: list[list[CardView]] = []
     current_team = None
     for view in views:
-        if view.team != current_team or len(pages[-1]) == per_sheet:
+        if not pages or len(pages[-1]) == per_sheet or (team_per_sheet and view.team != current_team):
             pages.append([])
-            current_team = view.team
+        current_team = view.team
         pages[-1].append(view)
     return pages
 
 
 def crop_marks(geo: SheetGeometry) -> list[tuple[float, float, float, float]]:
-    """Crop-mark segments (x1, y1, x2, y2 in mm from top-left) in the margins around the block."""
+    """Crop-mark segments (x1, y1, x2, y2 in mm from top-left): one at each end of every cut line,
+    outside the cards and their bleed, inside the printable area (never within the no-print
+    zone at the paper edge)."""
     cs = load_layout("sheets")["card_sheet"]
     xs, ys = geo.cut_lines()
-    off = geo.bleed + cs["crop_offset_mm"]
+    off = cs["crop_offset_mm"]
     length = cs["crop_length_mm"]
-    block_top, block_bottom = ys[0], ys[-1]
-    block_left, block_right = xs[0], xs[-1]
-    top_end = max(0.0, block_top - off - length)
-    bottom_end = min(geo.page_h, block_bottom + off + length)
-    left_end = max(0.0, block_left - off - length)
-    right_end = min(geo.page_w, block_right + off + length)
+    safe = cs["no_print_mm"]
+    left, top, right, bottom = geo.block()
+    top_end = max(safe, top - off - length)
+    bottom_end = min(geo.page_h - safe, bottom + off + length)
+    left_end = max(safe, left - off - length)
+    right_end = min(geo.page_w - safe, right + off + length)
     segments = []
     for x in xs:
-        segments.append((x, top_end, x, block_top - off))
-        segments.append((x, block_bottom + off, x, bottom_end))
+        segments.append((x, top_end, x, top - off))
+        segments.append((x, bottom + off, x, bottom_end))
     for y in ys:
-        segments.append((left_end, y, block_left - off, y))
-        segments.append((block_right + off, y, right_end, y))
+        segments.append((left_end, y, left - off, y))
+        segments.append((right + off, y, right_end, y))
     return segments
 
 
-def _footer(canvas: Canvas, geo: SheetGeometry, text: str) -> None:
+def footer_slot(geo: SheetGeometry) -> tuple[float, float]:
+    """The x range (mm) the sheet's header and footer lines may use: the column nearest the
+    page centre, clear of the crop marks at its cut lines."""
+    clear = load_layout("sheets")["card_sheet"]["footer_clear_mm"]
+    col = (geo.columns - 1) // 2
+    x, _ = geo.card_origin(0, col)
+    return x + clear, x + geo.card_w - clear
+
+
+def draw_sheet_furniture(canvas: Canvas, geo: SheetGeometry, head: Sequence[str], foot: Sequence[str],
+                         crop_width_mm: float | None = None) -> None:
+    """Crop marks, a header line in the top margin and a footer line in the bottom one, both
+    between the crop marks and out of the no-print zone. `head`/`foot` are alternatives, longest
+    first: the first that fits at the footer size or larger (down to footer_min_pt) is drawn."""
     cs = load_layout("sheets")["card_sheet"]
+    # at page level (no q/Q, no transform), so the marks read back exactly as drawn
+    canvas.setStrokeColorRGB(0, 0, 0)
+    canvas.setLineWidth((crop_width_mm or cs["crop_width_mm"]) * MM)
+    for x1, y1, x2, y2 in crop_marks(geo):
+        canvas.line(x1 * MM, (geo.page_h - y1) * MM, x2 * MM, (geo.page_h - y2) * MM)
+    x0, x1 = footer_slot(geo)
+    safe = cs["no_print_mm"] + 0.15
+    block_left, block_top, block_right, block_bottom = geo.block()
     canvas.setFillColorRGB(0.25, 0.25, 0.25)
-    canvas.setFont(PDF_NAMES["regular"], cs["footer_pt"])
-    canvas.drawCentredString(geo.page_w / 2 * MM, cs["footer_from_bottom_mm"] * MM, text)
+    for options, at_top in ((head, True), (foot, False)):
+        for i, text in enumerate(options):
+            last = i == len(options) - 1
+            fitted = fit_text(text, "regular", x1 - x0, cs["footer_pt"], cs["footer_min_pt"])
+            if fitted.truncated and not last:
+                continue
+            size_mm = fitted.size_pt / 72 * 25.4
+            if at_top:
+                baseline = safe + ASCENT_EM * size_mm
+                room = block_top - baseline - DESCENT_EM * size_mm
+            else:
+                baseline = geo.page_h - safe - DESCENT_EM * size_mm
+                room = baseline - ASCENT_EM * size_mm - block_bottom
+            if room < 0:
+                break  # no margin for a line here (never the case for the shipped layouts)
+            canvas.setFont(PDF_NAMES["regular"], fitted.size_pt)
+            canvas.drawCentredString((x0 + x1) / 2 * MM, (geo.page_h - baseline) * MM, fitted.lines[0])
+            break
 
 
 def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str, bleed: bool = False,
                      ink_saver: bool = False, backs: bool = False,
-                     progress: Callable[[int], None] | None = None) -> bytes:
+                     progress: Callable[[int], None] | None = None, team_per_sheet: bool = False,
+                     solid_backs: bool = False) -> bytes:
     """The card sheets as PDF bytes (byte-identical for identical input: invariant mode)."""
     geo = sheet_geometry(paper, bleed)
-    cs = load_layout("sheets")["card_sheet"]
     canvas, buf, _, _ = new_canvas(paper, title, credit)
-    pages = pages_for(views, geo.per_sheet)
+    canvas.setPageSize((geo.page_w * MM, geo.page_h * MM))
+    pages = pages_for(views, geo.per_sheet, team_per_sheet)
+    flip = "short" if geo.landscape else "long"
     for number, page in enumerate(pages, 1):
         sides = [("front", page)] + ([("back", page)] if backs else [])
+        codes = " \u00b7 ".join(dict.fromkeys(v.team_code for v in page))
         for side, cards in sides:
-            # crop marks first, at page level (no transform), so they read back as drawn
-            canvas.setStrokeColorRGB(0, 0, 0)
-            canvas.setLineWidth(cs["crop_width_mm"] * MM)
-            for x1, y1, x2, y2 in crop_marks(geo):
-                canvas.line(x1 * MM, (geo.page_h - y1) * MM, x2 * MM, (geo.page_h - y2) * MM)
             for i, view in enumerate(cards):
                 row, col = divmod(i, geo.columns)
                 if side == "back":
@@ -135,10 +179,17 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
                 x, y = geo.card_origin(row, col)
                 painter = PdfPainter(canvas, x * MM, (geo.page_h - y) * MM)
                 canvas.saveState()
-                (draw_card if side == "front" else draw_back)(painter, view, ink_saver, geo.bleed)
+                if side == "front":
+                    draw_card(painter, view, ink_saver, geo.bleed)
+                else:
+                    draw_back(painter, view, ink_saver, geo.bleed, solid=solid_backs)
                 canvas.restoreState()
-            label = f"{title} \u00b7 sheet {number} of {len(pages)}" + (" (backs)" if side == "back" else "")
-            _footer(canvas, geo, f"{label} \u00b7 print at 100% (actual size) \u00b7 {credit}")
+            sheet = f"{title} \u00b7 sheet {number} of {len(pages)}" + (" (backs)" if side == "back" else "")
+            head = [f"{sheet} \u00b7 {codes}", sheet]
+            actual = "Print at 100% (actual size)"
+            foot = ([f"{actual}, duplex: flip on {flip} edge", f"Duplex: flip on {flip} edge"] if side == "back"
+                    else [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual])
+            draw_sheet_furniture(canvas, geo, head, foot)
             canvas.showPage()
         if progress:
             progress(len(page))

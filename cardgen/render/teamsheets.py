@@ -28,7 +28,8 @@ def _styles(spec: dict) -> dict[str, ParagraphStyle]:
         "heading": ParagraphStyle("heading", parent=base, fontName=PDF_NAMES["bold"],
                                   fontSize=spec["heading_pt"], leading=spec["heading_pt"] * 1.3,
                                   spaceBefore=7, spaceAfter=3),
-        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, bulletIndent=2),
+        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, bulletIndent=2,
+                                 bulletFontName=PDF_NAMES["regular"]),  # embedded, not Helvetica
         "small": ParagraphStyle("small", parent=base, fontSize=spec["text_pt"] - 1.5,
                                 leading=(spec["text_pt"] - 1.5) * 1.3, textColor=colors.HexColor("#404040")),
     }

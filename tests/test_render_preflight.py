@@ -1,0 +1,116 @@
+"""Preflight on hand-made PDFs: each fault it must catch, and a clean page it must pass."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from cardgen.cli import main
+from cardgen.render.common import new_canvas
+from cardgen.render.fonts import PDF_NAMES
+from cardgen.render.layout import MM
+from cardgen.render.preflight import check_folder, check_pdf
+
+
+def _a4(draw) -> bytes:  # type: ignore[no-untyped-def]
+    """One A4 page; `draw(canvas, height_pt)` with y measured in points from the bottom."""
+    canvas, buf, _, h = new_canvas("a4", "test", "credit")
+    draw(canvas, h * MM)
+    canvas.showPage()
+    canvas.save()
+    return buf.getvalue()
+
+
+def _text(canvas, x_mm: float, y_from_bottom_mm: float, text: str, size: float = 10.0,
+          font: str = PDF_NAMES["regular"]) -> None:  # type: ignore[no-untyped-def]
+    canvas.setFont(font, size)
+    canvas.drawString(x_mm * MM, y_from_bottom_mm * MM, text)
+
+
+def test_a_clean_page_has_no_problems():
+    def draw(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 20, 250, "Quicket Cricket")
+        _text(c, 20, 240, "Second line, well clear of the first")
+        c.setLineWidth(0.2 * MM)
+        c.line(20 * MM, 230 * MM, 120 * MM, 230 * MM)  # a rule below the text, crossing nothing
+        c.rect(0, 0, 210 * MM, 30 * MM, stroke=0, fill=1)  # a background fill may bleed off the edge
+    assert check_pdf(_a4(draw), "clean.pdf") == []
+
+
+def test_text_two_mm_from_the_edge_is_reported_with_page_and_place():
+    def draw(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 60, 2.0, "footer two millimetres from the bottom edge", size=6)
+        _text(c, 60, 150, "safe text in the middle")
+    problems = check_pdf(_a4(draw), "edge.pdf")
+    assert len(problems) == 1
+    problem = problems[0]
+    assert (problem.file, problem.page) == ("edge.pdf", 1)
+    assert "within 5 mm of the paper edge" in problem.what and "footer two" in problem.where
+    assert str(problem).startswith("edge.pdf page 1: text within 5 mm")
+
+
+def test_overlapping_text_is_reported():
+    def draw(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 40, 150, "Match ______________")
+        _text(c, 60, 151, "BBL 2024-25 scoresheet title")  # runs into the first text
+    problems = check_pdf(_a4(draw), "overlap.pdf")
+    assert [p.what.split(" '")[0] for p in problems] == ["text overlaps text"]
+
+
+def test_text_lines_set_at_normal_leading_do_not_count_as_overlapping():
+    def draw(c, _h):  # type: ignore[no-untyped-def]
+        for i in range(5):  # 10 pt text on 11.5 pt leading, descenders and all
+            c.setFont(PDF_NAMES["regular"], 10)
+            c.drawString(30 * MM, 200 * MM - i * 11.5, "Typography: jumpy quoits, gleefully")
+    assert check_pdf(_a4(draw), "leading.pdf") == []
+
+
+def test_a_line_through_text_and_a_crop_mark_in_the_no_print_zone_are_reported():
+    def draw(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 30, 150, "Out bowled")
+        c.setLineWidth(0.2 * MM)
+        c.line(38 * MM, 140 * MM, 38 * MM, 160 * MM)  # a cell border through the word
+        c.line(50 * MM, 0, 50 * MM, 3 * MM)  # a crop mark the printer cannot print
+    whats = sorted(p.what for p in check_pdf(_a4(draw), "lines.pdf"))
+    assert whats == ["a line runs through text", "line within 5 mm of the paper edge"]
+
+
+def test_unembedded_font_tiny_text_and_odd_page_size_are_reported():
+    from reportlab.pdfgen.canvas import Canvas
+    import io
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(100 * MM, 100 * MM), invariant=1)
+    c.setFont("Helvetica", 3)  # one of the standard 14: reportlab does not embed it
+    c.drawString(30 * MM, 50 * MM, "tiny")
+    c.showPage()
+    c.save()
+    whats = " | ".join(p.what for p in check_pdf(buf.getvalue(), "odd.pdf"))
+    assert "page size is neither A4 nor US Letter" in whats
+    assert "font Helvetica not embedded" in whats
+    assert "text of 3.0 pt" in whats
+
+
+def test_cli_prints_one_line_per_problem_and_fails(tmp_path: Path):
+    def bad(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 60, 2.0, "too low")
+    def good(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 60, 100, "fine")
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "bad.pdf").write_bytes(_a4(bad))
+    (tmp_path / "good.pdf").write_bytes(_a4(good))
+    result = CliRunner().invoke(main, ["preflight", str(tmp_path)])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[0].startswith("preflight: sub/bad.pdf page 1: text within 5 mm")
+    assert lines[-1] == "preflight: 1 problem in 2 PDFs"
+    (tmp_path / "sub" / "bad.pdf").unlink()
+    result = CliRunner().invoke(main, ["preflight", str(tmp_path)])
+    assert result.exit_code == 0 and "0 problems in 1 PDF" in result.output
+    files, problems = check_folder(tmp_path)
+    assert len(files) == 1 and problems == []
+
+
+def test_cli_on_a_missing_folder_is_one_line(tmp_path: Path):
+    result = CliRunner().invoke(main, ["preflight", str(tmp_path / "nope")])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "not a folder" in result.output
