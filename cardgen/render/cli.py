@@ -88,8 +88,10 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     if card_set_path is None:  # how much of the season Cricsheet had (issue 11)
-        from cardgen.stats.load import coverage, coverage_text, season_stats
-        click.echo(coverage_text(comp, season, coverage(season_stats(comp, season, source).matches)))
+        from cardgen.stats.load import attributes_text, coverage, coverage_text, season_stats
+        stats = season_stats(comp, season, source)
+        click.echo(coverage_text(comp, season, coverage(stats.matches)))
+        click.echo(attributes_text(stats.attributes))
     if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
         raise CardgenError(f"the card set is for {card_set.get('competition', {}).get('code')} "
                            f"{card_set.get('season')}, not {comp.code} {season}")

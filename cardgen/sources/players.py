@@ -1,8 +1,11 @@
 """Player attributes: country, batting hand, bowling style and type, playing role, keeper flag.
 
-Offline they come from a players folder (`shared/data/players/`: the Cricsheet register and the
-cricketdata `player_meta` table); players it lacks can be scraped (`cardgen.sources.cricinfo`);
-what is still unknown is inferred from the ball-by-ball data by the stats layer.
+Offline they come from a players folder ($CARDGEN_PLAYERS, else a `players/` folder beside a
+local mirror, as in `shared/data/players/`: the Cricsheet register and the cricketdata
+`player_meta` table), else from the compact table cardgen ships (derived from that folder:
+`python -m cardgen.sources.players ../shared/data/players` rewrites it); players they lack can be
+scraped (`cardgen.sources.cricinfo`); what is still unknown is inferred from the ball-by-ball
+data by the stats layer.
 """
 from __future__ import annotations
 
@@ -74,10 +77,33 @@ def _season_squads(players_dir: Path) -> pd.DataFrame:
     return squads.drop_duplicates("cricsheet_id").rename(columns={"key_cricinfo": "cricinfo_id"})
 
 
+def _attribute_rows(meta: pd.DataFrame, cricinfo: dict[str, str]) -> pd.DataFrame:
+    """Attribute rows in ATTRIBUTE_COLUMNS from a table with player_meta's columns
+    (cricsheet_id, full_name, country, batting_style, bowling_style, playing_role,
+    attribute_source, optional cricinfo_id)."""
+    rows = []
+    for r in meta.astype(object).fillna("").sort_values("cricsheet_id").to_dict("records"):
+        rows.append({
+            "player_id": r["cricsheet_id"],
+            "full_name": (r.get("full_name") or "").strip() or None,
+            "known_as": None,
+            "country": r.get("country") or None,
+            "batting_hand": batting_hand(r.get("batting_style")),
+            "bowling_style": r.get("bowling_style") or None,
+            "bowling_type": bowling_type(r.get("bowling_style")),
+            "playing_role": r.get("playing_role") or None,
+            "is_keeper": is_keeper_role(r.get("playing_role")),
+            "key_cricinfo": cricinfo.get(r["cricsheet_id"]) or r.get("cricinfo_id") or None,
+            "attribute_source": r["attribute_source"],
+        })
+    return pd.DataFrame(rows, columns=ATTRIBUTE_COLUMNS)
+
+
 def load_attributes(players_dir: Path | None, player_ids: list[str]) -> pd.DataFrame:
-    """Attributes for the given register ids from the players folder (rows only where known)."""
+    """Attributes for the given register ids from the players folder (rows only where known);
+    with no players folder, from the table shipped with cardgen (`load_shipped_attributes`)."""
     if players_dir is None or not (players_dir / "player_meta.csv").is_file():
-        return pd.DataFrame(columns=ATTRIBUTE_COLUMNS)
+        return load_shipped_attributes(player_ids)
     wanted = set(player_ids)
     meta = pd.read_csv(players_dir / "player_meta.csv", dtype=str, keep_default_na=False)
     meta = meta[meta["cricsheet_id"].isin(wanted)].drop_duplicates("cricsheet_id")
@@ -94,29 +120,86 @@ def load_attributes(players_dir: Path | None, player_ids: list[str]) -> pd.DataF
         people = pd.read_csv(players_dir / "people.csv", dtype=str, keep_default_na=False,
                              usecols=["identifier", "key_cricinfo"])
     cricinfo = dict(zip(people["identifier"], people["key_cricinfo"]))
-    rows = []
-    for r in meta.astype(object).fillna("").sort_values("cricsheet_id").itertuples():
-        rows.append({
-            "player_id": r.cricsheet_id,
-            "full_name": (r.full_name or "").strip() or None,
-            "known_as": None,
-            "country": r.country or None,
-            "batting_hand": batting_hand(r.batting_style),
-            "bowling_style": r.bowling_style or None,
-            "bowling_type": bowling_type(r.bowling_style),
-            "playing_role": r.playing_role or None,
-            "is_keeper": is_keeper_role(r.playing_role),
-            "key_cricinfo": cricinfo.get(r.cricsheet_id) or r.cricinfo_id or None,
-            "attribute_source": r.attribute_source,
-        })
-    return pd.DataFrame(rows, columns=ATTRIBUTE_COLUMNS)
+    return _attribute_rows(meta, cricinfo)
+
+
+# --- the attributes table shipped with cardgen ----------------------------------------------------
+
+SHIPPED_TABLE = Path(__file__).resolve().parent / "data" / "player_attributes.csv.gz"
+SHIPPED_COLUMNS = ["player_id", "name", "full_name", "country", "batting_style", "bowling_style",
+                   "playing_role", "key_cricinfo"]
+SHIPPED_CREDIT = ("Player attributes: the Cricsheet register (cricsheet.org, ODC-By 1.0) and the "
+                  "cricketdata R package's player_meta (values from ESPNcricinfo, March 2025).")
+
+
+def derive_shipped_table(players_dir: Path) -> pd.DataFrame:
+    """The compact table cardgen ships: every player of the register and of player_meta, with
+    the attributes cards use (register id, Cricsheet and full names, country, batting and
+    bowling styles, playing role, ESPNcricinfo id); no birth dates or places."""
+    people = pd.read_csv(players_dir / "people.csv", dtype=str, keep_default_na=False,
+                         usecols=["identifier", "name", "key_cricinfo"])
+    people = people.rename(columns={"identifier": "player_id"}).drop_duplicates("player_id")
+    meta = pd.read_csv(players_dir / "player_meta.csv", dtype=str, keep_default_na=False)
+    meta = meta[meta["cricsheet_id"] != ""].drop_duplicates("cricsheet_id")
+    squads = _season_squads(players_dir)
+    fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
+    if all(col in squads for col in fields):
+        extra = squads[~squads["cricsheet_id"].isin(set(meta["cricsheet_id"]))]
+        meta = pd.concat([meta, extra[(extra[fields] != "").any(axis=1)]], ignore_index=True)
+    meta = meta.rename(columns={"cricsheet_id": "player_id"})[["player_id", *fields, "cricinfo_id"]]
+    table = people.merge(meta, on="player_id", how="outer").fillna("")
+    table["key_cricinfo"] = [k or c for k, c in zip(table["key_cricinfo"], table["cricinfo_id"])]
+    table["full_name"] = table["full_name"].str.strip()
+    table = table[SHIPPED_COLUMNS].sort_values("player_id", kind="mergesort").reset_index(drop=True)
+    return table
+
+
+def write_shipped_table(players_dir: Path, path: Path = SHIPPED_TABLE) -> Path:
+    """Write the shipped table (gzip with a fixed timestamp: the same inputs, the same bytes)."""
+    import gzip
+    from cardgen.cache import atomic_write_bytes
+    text = derive_shipped_table(players_dir).to_csv(index=False, lineterminator="\n")
+    atomic_write_bytes(path, gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return path
+
+
+_shipped: pd.DataFrame | None = None
+
+
+def shipped_table() -> pd.DataFrame:
+    global _shipped
+    if _shipped is None:
+        if SHIPPED_TABLE.is_file():
+            _shipped = pd.read_csv(SHIPPED_TABLE, dtype=str, keep_default_na=False)
+        else:  # a damaged install: inference from the ball-by-ball data still works
+            _shipped = pd.DataFrame(columns=SHIPPED_COLUMNS)
+    return _shipped
+
+
+def load_shipped_attributes(player_ids: list[str]) -> pd.DataFrame:
+    """Attributes for the given register ids from the shipped table (rows only where it has
+    something beyond the register's name)."""
+    t = shipped_table()
+    t = t[t["player_id"].isin(set(player_ids))]
+    fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
+    t = t[(t[fields] != "").any(axis=1)]
+    meta = t.rename(columns={"player_id": "cricsheet_id"}).assign(attribute_source="shipped")
+    return _attribute_rows(meta, dict(zip(t["player_id"], t["key_cricinfo"])))
 
 
 def cricinfo_keys(players_dir: Path | None, player_ids: list[str]) -> dict[str, str]:
-    """ESPNcricinfo ids of the given register ids, from the Cricsheet register (people.csv)."""
+    """ESPNcricinfo ids of the given register ids, from the Cricsheet register (people.csv), or
+    the shipped table when there is no players folder."""
     if players_dir is None or not (players_dir / "people.csv").is_file():
-        return {}
+        t = shipped_table()
+        t = t[t["player_id"].isin(set(player_ids)) & (t["key_cricinfo"] != "")]
+        return dict(zip(t["player_id"], t["key_cricinfo"]))
     people = pd.read_csv(players_dir / "people.csv", dtype=str, keep_default_na=False,
                          usecols=["identifier", "key_cricinfo"])
     people = people[people["identifier"].isin(set(player_ids)) & (people["key_cricinfo"] != "")]
     return dict(zip(people["identifier"], people["key_cricinfo"]))
+
+
+if __name__ == "__main__":  # pragma: no cover - maintainer command: rewrite the shipped table
+    import sys
+    print(write_shipped_table(Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/players")))

@@ -111,6 +111,24 @@ def coverage_text(comp: Competition, season: str, cov: dict) -> str:
     return text
 
 
+def attributes_text(attributes: pd.DataFrame) -> str:
+    """One line for the build output: where the players' attributes came from, and how many
+    players no source knows (their roles are inferred from the ball-by-ball data)."""
+    if attributes is None or not len(attributes):
+        return "player attributes: none (no players in the tables)"
+    words = {"player_meta": "the players folder", "season_squads": "the players folder",
+             "shipped": "cardgen's attributes table", "cricinfo": "ESPNcricinfo"}
+    sources = attributes["attribute_source"].fillna("inferred").astype(str)
+    counts: dict[str, int] = {}
+    for s in sources:
+        if s != "inferred":
+            counts[words.get(s, s)] = counts.get(words.get(s, s), 0) + 1
+    none = int((sources == "inferred").sum())
+    known = ", ".join(f"{n} from {w}" for w, n in sorted(counts.items())) or "none from a source"
+    return (f"player attributes: {known}; {none} of {len(attributes)} players had none "
+            f"(roles inferred from the ball-by-ball data)")
+
+
 def _describe(source: str | None) -> str:
     src = resolve_source(source)
     return src if src.startswith(("http://", "https://")) else "local mirror"
