@@ -206,10 +206,52 @@ class Captain:
                     break
                 cards.append(cs.bowler_card_of[(pid, team)])
                 weights.append(s)
-        plans = plan_pool(cards, weights, self.cs.fmt, self.rng, self.plans_per_side)
+        if len(cards) * cap < self.cs.fmt.units:
+            # still short (a team that used four bowlers all season): the rules cap a bowler's
+            # overs, they do not stop the match, so the XI's next-most-likely bowlers step in
+            for pid in self._stand_in_order(team, xi, cards):
+                if len(cards) * cap >= self.cs.fmt.units:
+                    break
+                cards.append(self._stand_in_card(team, pid, cards, weights))
+                weights.append(0.0)  # after every real bowler's share
+        try:
+            plans = plan_pool(cards, weights, self.cs.fmt, self.rng, self.plans_per_side)
+        except CardSetError as exc:
+            raise CardSetError(f"{team}: {exc}") from None
         top = cards[int(np.argmax(weights))]
         return Side(team=team, players=players, batters=batters, keeper_slot=keeper_slot,
                     plans=plans, super_over_bowler=top)
+
+    def _stand_in_order(self, team: str, xi: list[str], cards: list[int]) -> list[str]:
+        """XI players without a bowler card in this side, most likely bowler first: a bowling
+        type on his striker card, then his share of the team's balls, then lowest in the order."""
+        cs = self.cs
+        holders = {cs.player_ids[int(cs.bowler_player[c])] for c in cards}
+        ranked = []
+        for slot, pid in enumerate(xi):
+            if pid in holders:
+                continue
+            card = cs.striker_cards[cs.striker_card_of[(pid, team)]] if (pid, team) in cs.striker_card_of else {}
+            bowls = (card.get("player") or {}).get("bowling_role") in ("Spin", "Medium", "Pace")
+            ranked.append((not bowls, -self.share.get((pid, team), 0.0), -slot, pid))
+        return [pid for *_, pid in sorted(ranked)]
+
+    def _stand_in_card(self, team: str, pid: str, cards: list[int], weights: list[float]) -> int:
+        """A bowler-card row for a stand-in: the chart of the side's least-used bowler (the
+        team's own part-time bowling), under the stand-in's name so the overs cap is his."""
+        cs = self.cs
+        key = (pid, team)
+        if key in cs.bowler_card_of:
+            return cs.bowler_card_of[key]
+        if cards:
+            template = cards[int(np.argmin(weights))] if weights else cards[-1]
+        else:  # no bowler card in the side at all: the set's least-used bowler
+            template = int(np.argmin([int((c.get("real") or {}).get("balls", 0)) for c in cs.bowler_cards]))
+        row = len(cs.bowler_lut)
+        cs.bowler_lut = np.concatenate([cs.bowler_lut, cs.bowler_lut[template:template + 1]])
+        cs.bowler_player = np.append(cs.bowler_player, np.int32(cs.player_of[key]))
+        cs.bowler_card_of[key] = row
+        return row
 
     def match_side(self, match_id: str, team: str) -> Side:
         """The side a team really fielded in one match, in its real batting order."""
