@@ -7,11 +7,15 @@ import click
 
 from cardgen.cli import competition_options, friendly_errors, out_option, resolve
 
+# every system's innings are kept for the report; beyond this a run takes hours
+MAX_INNINGS = 100_000
+
 
 @click.command("compare-games")
 @competition_options
-@click.option("--innings", "innings", type=click.IntRange(min=20), default=2000, show_default=True,
-              help="Innings each system plays.")
+@click.option("--innings", "innings", type=click.IntRange(min=20, max=MAX_INNINGS), default=2000,
+              show_default=True,
+              help=f"Innings each system plays (20 to {MAX_INNINGS:,}; time grows with the innings).")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True,
               help="Random seed: the same seed gives identical reports.")
 @out_option
@@ -25,8 +29,14 @@ def compare_games_cmd(competition: str, season: str, source: str | None, innings
     (the table and a distance chart) and compare-games-runs.pdf (runs histograms)."""
     from cardgen.games.compare import DISTANCE_NOTE, compare_games, write_report
     comp, season = resolve(competition, season)
-    result = compare_games(comp, season, source, innings, seed,
-                           note=lambda text: click.echo(f"note: {text}", err=True))
+    from tqdm import tqdm
+    with tqdm(desc=f"compare-games {comp.code} {season}", unit="system", leave=False) as bar:
+        def playing(code: str) -> None:
+            bar.set_postfix_str(code)
+            bar.update(1)
+        result = compare_games(comp, season, source, innings, seed,
+                               note=lambda text: click.echo(f"note: {text}", err=True),
+                               progress=playing)
     folder = write_report(result, comp, season, out_dir, seed, innings)
     cols = ["code", "runs_mean", "wickets_mean", "fours_mean", "sixes_mean", "legal_balls_mean",
             "distance"]

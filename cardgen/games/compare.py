@@ -147,7 +147,8 @@ def load_systems(note: Callable[[str], None]) -> list[Any]:
 
 def compare_games(comp: Competition, season: str, source: str | None, innings: int, seed: int,
                   note: Callable[[str], None] = lambda text: None,
-                  codes: tuple[str, ...] | None = None) -> Comparison:
+                  codes: tuple[str, ...] | None = None,
+                  progress: Callable[[str], None] = lambda code: None) -> Comparison:
     real = real_first_innings(comp, season, source)
     if not len(real.table):
         raise CardgenError(f"{comp.code} {season} has no completed first innings to compare with")
@@ -167,6 +168,7 @@ def compare_games(comp: Competition, season: str, source: str | None, innings: i
         runs = [(None, system.code, system.name)] if not variants else [
             (v, f"{system.code}:{v}", f"{system.name} ({v})") for v in variants]
         for variant, code, name in runs:
+            progress(code)  # about to play this system's innings
             rng = system_rng(seed, code)
             try:
                 if variant is None:

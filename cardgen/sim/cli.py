@@ -8,6 +8,10 @@ import click
 
 from cardgen.cli import competition_options, friendly_errors, out_option, resolve
 
+# Run-size limits, stated in --help: beyond them a run takes hours or memory the machine lacks
+MAX_BALLS = 1_000_000  # validate: ~100 s on one core; memory does not grow with the balls
+MAX_SEASONS = 10_000  # simulate: IPL's 74 matches x 10,000 = 740,000 matches, ~300 MB, ~2 min
+
 CARDS_HELP = ("card-set.json to play (default: OUT/<CODE>_<season>/card-set.json when it exists, "
               "else the set is calibrated now from the season).")
 
@@ -34,8 +38,10 @@ def _seed_option(func: Any) -> Any:
 
 @click.command("validate")
 @competition_options
-@click.option("--balls", "n_balls", type=click.IntRange(min=200), default=20_000, show_default=True,
-              help="Balls each card plays against the league-average opponent.")
+@click.option("--balls", "n_balls", type=click.IntRange(min=200, max=MAX_BALLS), default=20_000,
+              show_default=True,
+              help=f"Balls each card plays against the league-average opponent (200 to {MAX_BALLS:,}; "
+                   "memory stays flat, time grows with the balls: about 10 s per 100,000).")
 @_seed_option
 @click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
@@ -66,9 +72,11 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     card_set, origin = load_cards(comp, season, source, out_dir, cards)
     cs = compile_card_set(card_set)
     rng = np.random.default_rng(seed)
-    with tqdm(total=1, desc=f"validate {comp.code} {season}", unit="set", leave=False) as bar:
-        table = validate_cards(card_set, n_balls, rng, cs)
-        bar.update(1)
+    # two passes (striker cards, bowler cards) of n_balls each, plus a short average-opponent pass
+    with tqdm(total=2 * n_balls, desc=f"validate {comp.code} {season}", unit="ball/card",
+              leave=False) as bar:
+        table = validate_cards(card_set, n_balls, rng, cs,
+                               progress=lambda n: bar.update(min(n, bar.total - bar.n)))
     summary = summarise(table)
     folder = report.report_dir(out_dir, set_name(comp, season))
     report.write_csv(folder / "validate_cards.csv", table)
@@ -121,8 +129,9 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
 
 @click.command("simulate")
 @competition_options
-@click.option("--seasons", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="How many times to replay the season's fixture list.")
+@click.option("--seasons", type=click.IntRange(min=1, max=MAX_SEASONS), default=1000, show_default=True,
+              help=f"How many times to replay the season's fixture list (1 to {MAX_SEASONS:,}: every "
+                   "simulated match is kept for the report, about 0.4 kB each).")
 @_seed_option
 @click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -76,7 +76,8 @@ def _opponent_weights(cards: list[dict[str, Any]]) -> np.ndarray:
 
 
 def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, rows: np.ndarray,
-                        n_balls: int, rng: np.random.Generator) -> dict[str, np.ndarray]:
+                        n_balls: int, rng: np.random.Generator,
+                        progress: Callable[[int], Any] | None = None) -> dict[str, np.ndarray]:
     """Per card row (of `kind`), sums over ~n_balls deliveries against the average opponent.
 
     Returns per-card sums of the denominator (balls faced / legal balls), of each metric's
@@ -100,6 +101,8 @@ def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, ro
     y2 = np.zeros(n_lanes)
     free_hit = np.zeros(n_lanes, bool)
     for _ in range(steps):
+        if progress is not None:
+            progress(k)  # balls per card, STREAMS_PER_CARD at a time
         opp = np.searchsorted(cum, rng.random(n_lanes), side="right")
         bowler, striker = (opp, lanes) if kind == "striker" else (lanes, opp)
         card_d6 = rng.integers(0, 6, n_lanes)
@@ -168,7 +171,8 @@ def _real_rates(card: dict[str, Any], kind: str) -> tuple[int, dict[str, float]]
 
 
 def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Generator,
-                   cs: CompiledSet | None = None) -> pd.DataFrame:
+                   cs: CompiledSet | None = None,
+                   progress: Callable[[int], Any] | None = None) -> pd.DataFrame:
     """One row per card: real, simulated and analytic figures, intervals and pass flags."""
     cs = cs or m.compile_card_set(card_set)
     # the non-striker's run-outs: a batter spends as many deliveries at the other end as on
@@ -183,7 +187,7 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
     for kind, cards, metrics in (("striker", cs.striker_cards, STRIKER_METRICS),
                                  ("bowler", cs.bowler_cards, BOWLER_METRICS)):
         rows = np.arange(len(cards))
-        s = simulate_deliveries(cs, card_set, kind, rows, n_balls, rng)
+        s = simulate_deliveries(cs, card_set, kind, rows, n_balls, rng, progress)
         if kind == "striker":
             # add non-striker run-outs to the striker's dismissals, per delivery at the other end
             s["out"] = s["out"] + nsro_per_delivery * s["deliveries"]
