@@ -1,32 +1,50 @@
-"""The on-disk cache in `stats_cache/`: raw downloads and derived tables, written atomically.
+"""On-disk tables and downloads: the user's cache, and the read-only tables bundled with cardgen.
 
-Raw downloads live in `raw/` (never committed), keyed by source and arguments. Derived tables
-live in `<CODE>_<season>/` with a `manifest.json` that lists every file and its SHA-256, so a
-truncated or hand-edited file is detected and the tables are rebuilt.
+The cache lives in the user's cache directory (platformdirs; `CARDGEN_CACHE` moves it). A marker
+file (`.cardgen-cache`) identifies it, and cardgen writes only two folders inside it: `raw/`
+(downloads, keyed by source and arguments) and `tables/` (derived tables, one folder per season
+*and source*). Clearing removes only entries cardgen itself wrote, and only in a folder that
+carries the marker, so pointing `CARDGEN_CACHE` at a folder of one's own files loses nothing.
+
+The bundled seasons' tables ship with the package (`stats_cache/` in the repository) and are only
+ever read; `python -m cardgen.stats.load` (a maintainer command) rewrites them in a checkout.
+
+Every set of tables has a `manifest.json` listing each file and its SHA-256, so a truncated or
+hand-edited file is detected and the tables are rebuilt.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from cardgen.errors import CacheError
+from cardgen.paths import CACHE_ENV, bundled_tables_dir, user_cache_dir
+
 if TYPE_CHECKING:  # pandas is imported where tables are read or written: `cardgen --help` stays quick
     import pandas as pd
 
-CACHE_ENV = "CARDGEN_CACHE"
+__all__ = ["CACHE_ENV", "MARKER", "Cache", "TableStore", "atomic_write_bytes", "atomic_write_text",
+           "default_cache_dir", "sha256"]
+
+MARKER = ".cardgen-cache"
+MARKER_TEXT = ("This folder is a cardgen cache: `cardgen cache --clear` removes the raw/ and tables/\n"
+               "entries cardgen wrote here, and nothing else.\n")
+RAW = "raw"
+TABLES = "tables"
+_RAW_NAME = re.compile(r"^[a-z]+-[0-9a-f]{20}$")  # Cache.key(): what put_raw() writes
+_ENTRY_NAME = re.compile(r"^[A-Za-z0-9_.+-]+-[0-9a-f]{12}$")  # Cache.entry_name()
+_TEMP_NAME = re.compile(r"^\..+\.[^.]+\.tmp$")  # what an interrupted atomic write leaves
 
 
 def default_cache_dir() -> Path:
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    # the repository's stats_cache/ when running from a checkout, else the working directory's
-    repo = Path(__file__).resolve().parent.parent / "stats_cache"
-    return repo if repo.is_dir() else Path.cwd() / "stats_cache"
+    """The user's cache folder: $CARDGEN_CACHE, else the platform's (e.g. ~/.cache/cardgen)."""
+    return user_cache_dir()
 
 
 def current_umask() -> int:
@@ -57,38 +75,22 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-class Cache:
-    def __init__(self, root: Path | None = None) -> None:
-        self.root = Path(root) if root is not None else default_cache_dir()
+class TableStore:
+    """Sets of tables (CSV) and JSON documents, one folder per set, each with its manifest."""
 
-    # raw downloads -----------------------------------------------------------------------
-    @staticmethod
-    def key(source: str, *args: str) -> str:
-        return f"{source}-" + hashlib.sha256("\x1f".join(args).encode()).hexdigest()[:20]
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
 
-    def raw_path(self, key: str) -> Path:
-        return self.root / "raw" / key
-
-    def get_raw(self, key: str, validate: Callable[[bytes], bool] | None = None) -> bytes | None:
-        path = self.raw_path(key)
-        if not path.is_file():
-            return None
-        data = path.read_bytes()
-        if validate is not None and not validate(data):
-            path.unlink(missing_ok=True)  # corrupt or partial: drop it so it is re-fetched
-            return None
-        return data
-
-    def put_raw(self, key: str, data: bytes) -> None:
-        atomic_write_bytes(self.raw_path(key), data)
-
-    # derived tables ------------------------------------------------------------------------
     def table_dir(self, name: str) -> Path:
         return self.root / name
+
+    def _before_write(self) -> None:
+        """Hook: a store that needs to prepare its folder (the cache writes its marker)."""
 
     def write_tables(self, name: str, tables: dict[str, pd.DataFrame],
                      extra: dict[str, dict] | None = None, meta: dict | None = None) -> Path:
         """Write a set of tables (CSV) and JSON documents as one unit, manifest last."""
+        self._before_write()
         folder = self.table_dir(name)
         files: dict[str, str] = {}
         for tname, df in tables.items():
@@ -104,27 +106,30 @@ class Cache:
         return folder
 
     def read_manifest(self, name: str) -> dict | None:
+        """The set's manifest, or None when it is missing, unreadable or not a manifest's shape."""
         path = self.table_dir(name) / "manifest.json"
         try:
-            manifest = json.loads(path.read_text(encoding="utf-8"))
+            doc = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
-        # valid JSON of the wrong shape is as unusable as a damaged file: rebuild the entry
-        files = manifest.get("files") if isinstance(manifest, dict) else None
-        if not (isinstance(files, dict)
-                and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items())):
-            return None
-        return manifest
+        files = doc.get("files") if isinstance(doc, dict) else None
+        if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                  for k, v in files.items()):
+            return None  # valid JSON of the wrong shape: treated as damaged, so it is rebuilt
+        return doc
 
     def is_complete(self, name: str) -> bool:
         """True when every file in the manifest is present with the recorded digest."""
         manifest = self.read_manifest(name)
-        if not manifest or "files" not in manifest:
+        if not manifest:
             return False
         folder = self.table_dir(name)
         for fname, digest in manifest["files"].items():
             path = folder / fname
-            if not path.is_file() or sha256(path.read_bytes()) != digest:
+            try:
+                if path.parent != folder or sha256(path.read_bytes()) != digest:
+                    return False
+            except OSError:
                 return False
         return True
 
@@ -136,21 +141,161 @@ class Cache:
                                   "inferred_fields": str, "usual_batting_position": "Int64"})
 
     def read_json(self, name: str, doc: str) -> dict:
-        return json.loads((self.table_dir(name) / f"{doc}.json").read_text())
+        return json.loads((self.table_dir(name) / f"{doc}.json").read_text(encoding="utf-8"))
 
-    def clear(self, raw_only: bool = False) -> list[Path]:
-        """Remove cached entries; returns what was removed. Committed tables survive raw_only."""
-        removed = []
+    def complete_sets(self) -> list[str]:
+        """Names of the complete sets directly under the root."""
         if not self.root.is_dir():
-            return removed
-        for child in sorted(self.root.iterdir()):
-            if child.name.startswith(".") or child.name == "README.md":
-                continue
-            if raw_only and child.name != "raw":
-                continue
-            if child.is_dir():
-                shutil.rmtree(child)
-            else:
-                child.unlink()
-            removed.append(child)
+            return []
+        return sorted(p.name for p in self.root.iterdir() if p.is_dir() and self.is_complete(p.name))
+
+
+def bundled_tables() -> TableStore:
+    """The bundled seasons' tables shipped with the package (read them; never write them)."""
+    return TableStore(bundled_tables_dir())
+
+
+class Cache(TableStore):
+    """The user's cache: downloads in `raw/`, derived tables in `tables/`, a marker at the top."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        super().__init__(Path(root) if root is not None else default_cache_dir())
+
+    # the marker ------------------------------------------------------------------------------
+    @property
+    def marker(self) -> Path:
+        return self.root / MARKER
+
+    def is_marked(self) -> bool:
+        return self.marker.is_file()
+
+    def _before_write(self) -> None:
+        """Refuse the bundled tables' folder; mark the folder as a cardgen cache before writing."""
+        if _same_folder(self.root, bundled_tables_dir()):
+            raise CacheError(f"the cache folder {self.root} holds the tables bundled with cardgen; "
+                             f"point {CACHE_ENV} at another folder")
+        if not self.is_marked():
+            atomic_write_text(self.marker, MARKER_TEXT)
+
+    # raw downloads -----------------------------------------------------------------------
+    @staticmethod
+    def key(source: str, *args: str) -> str:
+        return f"{source}-" + hashlib.sha256("\x1f".join(args).encode()).hexdigest()[:20]
+
+    def raw_path(self, key: str) -> Path:
+        return self.root / RAW / key
+
+    def get_raw(self, key: str, validate: Callable[[bytes], bool] | None = None) -> bytes | None:
+        path = self.raw_path(key)
+        if not path.is_file():
+            return None
+        data = path.read_bytes()
+        if validate is not None and not validate(data):
+            path.unlink(missing_ok=True)  # corrupt or partial: drop it so it is re-fetched
+            return None
+        return data
+
+    def put_raw(self, key: str, data: bytes) -> None:
+        self._before_write()
+        atomic_write_bytes(self.raw_path(key), data)
+
+    # derived tables, one entry per season and source ----------------------------------------
+    @staticmethod
+    def entry_name(set_name: str, source_id: str) -> str:
+        """`tables/<CODE>_<season>-<hash of the source>`: a different source is a different entry."""
+        return f"{TABLES}/{set_name}-{hashlib.sha256(source_id.encode()).hexdigest()[:12]}"
+
+    def entries(self) -> list[tuple[str, dict | None]]:
+        """Every table entry (`tables/...`) with its manifest (None when damaged)."""
+        folder = self.root / TABLES
+        if not folder.is_dir():
+            return []
+        return [(f"{TABLES}/{p.name}", self.read_manifest(f"{TABLES}/{p.name}"))
+                for p in sorted(folder.iterdir()) if p.is_dir()]
+
+    # clearing ------------------------------------------------------------------------------
+    def clear(self, raw_only: bool = False) -> list[Path]:
+        """Remove what cardgen wrote here (downloads; with them, unless `raw_only`, the tables).
+
+        Refuses a folder without the marker (it is not a cardgen cache, or not one this version
+        wrote): nothing there is removed. Inside a marked folder only cardgen's own entries go:
+        raw downloads named as `put_raw` names them, table folders with a cardgen manifest, and
+        temp files of interrupted writes. Anything else (a user's file, the bundled tables) stays.
+        """
+        if not self.root.exists():
+            return []
+        if not self.root.is_dir():
+            raise CacheError(f"the cache {self.root} is not a folder; nothing removed")
+        if not self.is_marked():
+            raise CacheError(f"{self.root} is not a cardgen cache (no {MARKER} file); nothing removed. "
+                             f"Point {CACHE_ENV} at the cache folder, or delete the files yourself")
+        removed = []
+        raw = self.root / RAW
+        if raw.is_dir() and not raw.is_symlink():
+            for child in sorted(raw.iterdir()):
+                if child.is_file() and not child.is_symlink() and (
+                        _RAW_NAME.match(child.name) or _TEMP_NAME.match(child.name)):
+                    child.unlink()
+                    removed.append(child)
+            _remove_if_empty(raw)
+        if not raw_only:
+            tables = self.root / TABLES
+            if tables.is_dir() and not tables.is_symlink():
+                for child in sorted(tables.iterdir()):
+                    if child.is_dir() and not child.is_symlink() and _written_by_cardgen(child):
+                        shutil.rmtree(child)
+                        removed.append(child)
+                _remove_if_empty(tables)
         return removed
+
+
+def _written_by_cardgen(folder: Path) -> bool:
+    """A table folder named as cardgen names them, holding only a cardgen manifest and the files
+    it lists (or, when damaged, only tables and temp files)."""
+    if not _ENTRY_NAME.match(folder.name):
+        return False
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        manifest = None
+    if not isinstance(manifest, dict) or not str(manifest.get("generator", "")).startswith("cardgen"):
+        # a damaged entry is still ours when every file in it is a table or an interrupted write
+        names = [p.name for p in folder.iterdir()]
+        return bool(names) and all(p.is_file() and (p.suffix in {".csv", ".json"} or _TEMP_NAME.match(p.name))
+                                   for p in folder.iterdir())
+    listed = set(manifest.get("files") or {}) | {"manifest.json"}
+    return all(p.name in listed or (p.is_file() and _TEMP_NAME.match(p.name)) for p in folder.iterdir())
+
+
+def _remove_if_empty(folder: Path) -> None:
+    try:
+        folder.rmdir()
+    except OSError:
+        pass  # something we did not write is still there: leave it
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+# --refresh -----------------------------------------------------------------------------------
+_refresh = {"requested": False, "done": set()}
+
+
+def request_refresh(on: bool = True) -> None:
+    """Make the first read of each season in this process rebuild it from its source, ignoring
+    cached tables and downloads (the CLI's `--refresh`); later reads use the fresh tables."""
+    _refresh["requested"] = on
+    _refresh["done"] = set()
+
+
+def refresh_due(key: str) -> bool:
+    """Whether a refresh was requested and `key` (a season and source) was not refreshed yet."""
+    return bool(_refresh["requested"]) and key not in _refresh["done"]
+
+
+def refreshed(key: str) -> None:
+    _refresh["done"].add(key)

@@ -175,8 +175,18 @@ def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -
         raise click.ClickException(str(exc)) from None  # one line, like every other error
 
 
+def _request_refresh(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    from cardgen.cache import request_refresh
+    request_refresh(value)  # set on every invocation, so one run's --refresh never leaks into the next
+    return value
+
+
 def competition_options(func: Callable) -> Callable:
-    """--competition, --season, --source and --names, shared by every command that reads a season."""
+    """--competition, --season, --source, --refresh and --names, shared by every command that
+    reads a season."""
+    func = click.option("--refresh", is_flag=True, expose_value=False, callback=_request_refresh,
+                        help="Rebuild the season's tables from the source (downloading again), "
+                             "ignoring cached and bundled tables.")(func)
     func = click.option("--names", type=click.Path(dir_okay=False, path_type=Path), default=None,
                         envvar="CARDGEN_NAMES", expose_value=False, callback=_use_names,
                         metavar="FILE",
@@ -247,9 +257,8 @@ def competitions(source: str | None) -> None:
     from cardgen.competitions import all_competitions
     from cardgen.sources.fetch import is_url
     from cardgen.sources.mirror import mirror_events, suggested_code, toml_entry
-    cache = Cache()
-    cached_names = ({p.name for p in cache.root.iterdir() if p.is_dir() and cache.is_complete(p.name)}
-                    if cache.root.is_dir() else set())
+    from cardgen.stats.load import offline_sets
+    cached_names = offline_sets(Cache())
     root = Path(source).expanduser() if source and not is_url(source) else None
     if root is not None and not root.is_dir():
         raise CardgenError(f"source folder {root} does not exist; pass --source with a Cricsheet mirror")
@@ -293,15 +302,13 @@ def competitions(source: str | None) -> None:
                                  "innings", "matches", "all"]),
               default="all", show_default=True,
               help="Which table to print (all = batting, bowling, fielding and league).")
-@click.option("--refresh", is_flag=True, help="Rebuild the tables from the source, ignoring the cache.")
 @friendly_errors
-def stats(competition: str, season: str, source: str | None, fmt: str, which: str,
-          refresh: bool) -> None:
+def stats(competition: str, season: str, source: str | None, fmt: str, which: str) -> None:
     """Print a season's batting, bowling, fielding and league tables."""
     import pandas as pd
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
-    st = season_stats(comp, season, source, refresh=refresh)
+    st = season_stats(comp, season, source)
     names = ["batting", "bowling", "fielding", "league"] if which == "all" else [which]
     if fmt == "json":
         doc = {n: (st.league if n == "league" else json.loads(getattr(st, n).to_json(orient="records")))
@@ -332,22 +339,39 @@ def stats(competition: str, season: str, source: str | None, fmt: str, which: st
 
 
 @main.command()
-@click.option("--clear", is_flag=True, help="Remove cached downloads and derived tables.")
+@click.option("--clear", is_flag=True,
+              help="Remove the downloads and tables cardgen wrote in the cache (nothing else).")
 @click.option("--raw-only", is_flag=True, help="With --clear: remove only raw downloads.")
 @friendly_errors
 def cache(clear: bool, raw_only: bool) -> None:
-    """Show or clear the stats cache (stats_cache/)."""
+    """Show or clear the cache of downloads and derived tables (CARDGEN_CACHE moves it).
+
+    The cache is a folder marked as cardgen's (.cardgen-cache); --clear refuses any other folder
+    and removes only what cardgen wrote there. The bundled seasons' tables ship with cardgen and
+    are never removed.
+    """
+    from cardgen.cache import bundled_tables
     c = Cache()
     if clear:
         removed = c.clear(raw_only=raw_only)
         click.echo(f"removed {len(removed)} cache entr{'y' if len(removed) == 1 else 'ies'} from {c.root}")
         return
-    click.echo(f"cache: {c.root}")
-    if c.root.is_dir():
-        for child in sorted(c.root.iterdir()):
-            if child.is_dir():
-                state = "complete" if c.is_complete(child.name) else "raw" if child.name == "raw" else "incomplete"
-                click.echo(f"  {child.name:<24} {state}")
+    click.echo(f"cache: {c.root}" + ("" if c.root.is_dir() else " (empty)"))
+    raw = c.root / "raw"
+    if raw.is_dir():
+        files = [p for p in raw.iterdir() if p.is_file()]
+        size = sum(p.stat().st_size for p in files)
+        click.echo(f"  raw downloads: {len(files)} ({size / 1e6:.1f} MB)")
+    for name, manifest in c.entries():
+        if manifest is None:
+            click.echo(f"  {name:<36} damaged (rebuilt when next read)")
+            continue
+        state = "complete" if c.is_complete(name) else "incomplete"
+        label = f"{manifest.get('competition', '?')}_{manifest.get('season', '?')}"
+        click.echo(f"  {label:<16} {state:<10} from {manifest.get('source', '?')}")
+    bundled = bundled_tables()
+    click.echo(f"bundled (read-only): {bundled.root}")
+    click.echo("  " + (", ".join(bundled.complete_sets()) or "none"))
 
 
 # Each layer defines its commands in its own `cli` module (COMMANDS = [...]); they import this

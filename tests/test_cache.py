@@ -1,4 +1,4 @@
-"""The cache: atomic writes, digests in the manifest, corrupt entries detected, clearing."""
+"""The cache: atomic writes, digests in the manifest, corrupt entries detected, safe clearing."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from cardgen.cache import Cache, atomic_write_bytes
+from cardgen.cache import CACHE_ENV, MARKER, Cache, atomic_write_bytes, bundled_tables
+from cardgen.errors import CacheError
 
 
 def test_atomic_write_replaces_whole_file_and_leaves_no_temp(tmp_path):
@@ -79,12 +80,76 @@ def test_write_is_deterministic(tmp_path):
     assert json.loads((a.root / "BBL_2024-25" / "manifest.json").read_text())["tables_version"] == 1
 
 
-def test_clear(tmp_cache):
-    _write(tmp_cache)
-    tmp_cache.put_raw("k", b"x")
+def _write_entry(cache: Cache) -> Path:
+    df = pd.DataFrame({"player_id": ["0a1"], "runs": [12]})
+    return cache.write_tables(cache.entry_name("BBL_2024-25", "/some/mirror"), {"batting": df},
+                              extra={"league": {"matches": 1}},
+                              meta={"tables_version": 1, "generator": "cardgen test"})
+
+
+def test_writing_marks_the_folder_as_a_cardgen_cache(tmp_cache):
+    assert not tmp_cache.is_marked()
+    tmp_cache.put_raw(Cache.key("cricsheet", "u"), b"zip")
+    assert tmp_cache.is_marked() and (tmp_cache.root / MARKER).read_text().startswith("This folder")
+
+
+def test_clear_removes_only_what_cardgen_wrote(tmp_cache):
+    entry = _write_entry(tmp_cache)
+    key = Cache.key("cricsheet", "http://x/bbl_male_json.zip")
+    tmp_cache.put_raw(key, b"x")
+    # a user's files beside and inside cardgen's folders
     (tmp_cache.root / "README.md").write_text("kept\n")
-    assert [p.name for p in tmp_cache.clear(raw_only=True)] == ["raw"]
-    assert tmp_cache.is_complete("BBL_2024-25")
-    assert [p.name for p in tmp_cache.clear()] == ["BBL_2024-25"]
-    assert [p.name for p in tmp_cache.root.iterdir()] == ["README.md"]
+    (tmp_cache.root / "raw" / "my-notes.txt").write_text("kept\n")
+    (tmp_cache.root / "tables" / "mine").mkdir()
+    (tmp_cache.root / "tables" / "mine" / "data.csv").write_text("a\n1\n")
+    (entry / "extra.xlsx").write_bytes(b"a user's file dropped into an entry")
+    assert [p.name for p in tmp_cache.clear(raw_only=True)] == [key]
+    assert tmp_cache.is_complete(entry.relative_to(tmp_cache.root).as_posix())
+    assert tmp_cache.clear() == []  # the entry holds a file cardgen did not write: left alone
+    (entry / "extra.xlsx").unlink()
+    assert [p.name for p in tmp_cache.clear()] == [entry.name]
+    left = sorted(p.relative_to(tmp_cache.root).as_posix() for p in tmp_cache.root.rglob("*"))
+    assert left == [MARKER, "README.md", "raw", "raw/my-notes.txt", "tables", "tables/mine",
+                    "tables/mine/data.csv"]
     assert Cache(tmp_cache.root / "nowhere").clear() == []
+
+
+def test_clear_refuses_a_folder_that_is_not_a_cardgen_cache(tmp_path):
+    """The data-loss case of issue 15: CARDGEN_CACHE pointing at a folder of one's own files."""
+    folder = tmp_path / "documents"
+    (folder / "raw").mkdir(parents=True)
+    (folder / "thesis.txt").write_text("years of work\n")
+    (folder / "raw" / Cache.key("cricsheet", "x")).write_text("looks like ours, is not\n")
+    (folder / "BBL_2024-25").mkdir()
+    with pytest.raises(CacheError, match="not a cardgen cache"):
+        Cache(folder).clear()
+    assert sorted(p.name for p in folder.rglob("*")) == sorted(
+        ["thesis.txt", "raw", Cache.key("cricsheet", "x"), "BBL_2024-25"])
+
+
+def test_the_bundled_tables_are_never_the_cache(monkeypatch):
+    bundled = bundled_tables()
+    assert bundled.complete_sets()  # the six bundled seasons ship with the package
+    cache = Cache(bundled.root)
+    with pytest.raises(CacheError, match="bundled"):
+        cache.put_raw(Cache.key("cricsheet", "u"), b"zip")
+    with pytest.raises(CacheError, match="not a cardgen cache"):
+        cache.clear()
+    assert not cache.is_marked() and not (bundled.root / "raw").exists()
+
+
+@pytest.mark.parametrize("shape", ['[]', '{"files": []}', '{"files": {"a.csv": 3}}', '"x"'])
+def test_manifest_of_the_wrong_shape_reads_as_damaged(tmp_cache, shape):
+    folder = _write(tmp_cache)
+    (folder / "manifest.json").write_text(shape)
+    assert tmp_cache.read_manifest("BBL_2024-25") is None
+    assert not tmp_cache.is_complete("BBL_2024-25")
+
+
+def test_default_cache_is_the_user_cache_dir_not_the_working_directory(monkeypatch, tmp_path):
+    monkeypatch.delenv(CACHE_ENV, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.chdir(tmp_path)
+    assert Cache().root == tmp_path / "xdg" / "cardgen"
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "elsewhere"))
+    assert Cache().root == tmp_path / "elsewhere"

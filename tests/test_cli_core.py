@@ -137,19 +137,22 @@ def test_uncached_season_without_network_is_one_line(run, monkeypatch):
     assert len(lines) == 1 and "could not download" in lines[0]
 
 
-def test_cache_show_and_clear(run, tmp_path):
+def test_cache_show_and_clear(run, tmp_path, mirror):
     assert run("stats", "-c", "BBL", "-s", "2024-25", "--table", "league").exit_code == 0
     shown = run("cache")
     assert "BBL_2024-25" in shown.output and "complete" in shown.output
+    assert f"from {mirror.resolve()}" in shown.output  # each entry names its source
     cleared = run("cache", "--clear")
     assert cleared.exit_code == 0 and "removed 1 cache entry" in cleared.output
-    assert not (tmp_path / "stats_cache" / "BBL_2024-25").exists()
+    assert not (tmp_path / "stats_cache" / "tables").exists()
+    assert "BBL_2024-25" not in run("cache").output.split("bundled")[0]
 
 
 def test_cache_clear_raw_only_keeps_tables(run, tmp_path):
     root = tmp_path / "stats_cache"
-    Cache(root).put_raw("cricsheet-x", b"zip")
+    Cache(root).put_raw(Cache.key("cricsheet", "x"), b"zip")
     assert run("stats", "-c", "BBL", "-s", "2024-25", "--table", "league").exit_code == 0
     result = run("cache", "--clear", "--raw-only")
     assert "removed 1 cache entry" in result.output
-    assert not (root / "raw").exists() and (root / "BBL_2024-25" / "manifest.json").is_file()
+    ((entry, _),) = Cache(root).entries()
+    assert not (root / "raw").exists() and Cache(root).is_complete(entry)

@@ -199,10 +199,11 @@ def test_source_env_variable(monkeypatch, mirror):
 
 def test_corrupt_derived_table_is_rebuilt(mirror, tmp_cache):
     st = season_stats(BBL, "2024-25", str(mirror), cache=tmp_cache)
-    batting = tmp_cache.table_dir("BBL_2024-25") / "batting.csv"
+    ((entry, _),) = tmp_cache.entries()
+    batting = tmp_cache.table_dir(entry) / "batting.csv"
     good = batting.read_bytes()
     batting.write_bytes(good[: len(good) // 2])  # truncated by a crash mid-write
-    assert not tmp_cache.is_complete("BBL_2024-25")
+    assert not tmp_cache.is_complete(entry)
     again = season_stats(BBL, "2024-25", str(mirror), cache=tmp_cache)
     assert batting.read_bytes() == good
     pd.testing.assert_frame_equal(again.batting, st.batting)

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import functools
 import json
-from pathlib import Path
 from typing import Any
 
 from cardgen.errors import CardgenError
+from cardgen.paths import templates_dir
 
-TEMPLATES_DIR = Path(__file__).resolve().parent.parent.parent / "templates"
+TEMPLATES_DIR = templates_dir()  # shipped with the package (cardgen.paths), never the working directory
 MM = 72.0 / 25.4  # PDF points per millimetre
 
 

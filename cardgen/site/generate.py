@@ -36,10 +36,11 @@ from pypdf.errors import PdfReadError
 
 from cardgen import ATTRIBUTION
 from cardgen.cache import atomic_write_bytes
+from cardgen.paths import templates_dir
 from cardgen.site.kit import (GameKit, KitSet, SiteError, find_game_kits, find_sets, read_game_kit,
                               read_set)
 
-TEMPLATE_DIR = Path(__file__).resolve().parent.parent.parent / "templates" / "site"
+TEMPLATE_DIR = templates_dir() / "site"  # shipped with the package (cardgen.paths)
 THUMB_WIDTH = 240  # px; a 63 x 88 mm card is then 335 px tall
 THUMB_COLOURS = 64
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # fixed zip entry time, so the zip is byte-identical per kit

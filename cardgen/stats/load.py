@@ -1,15 +1,18 @@
-"""From a competition season to its stats tables: the committed/cached tables, else fetch and build."""
+"""From a competition season to its stats tables: cached or bundled tables that match the source, else built."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pandas as pd
 
 from cardgen import __version__
-from cardgen.cache import Cache
+from cardgen.cache import Cache, TableStore, bundled_tables, refresh_due, refreshed
 from cardgen.competitions import Competition, normalise_season, set_name
+from cardgen.errors import CacheError, SourceError
+from cardgen.paths import checkout_tables_dir
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match
-from cardgen.sources.fetch import match_files, resolve_source
+from cardgen.sources.fetch import DEFAULT_SOURCE, MatchFile, is_url, match_files, resolve_source
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
 from cardgen.stats.tables import SeasonStats, build_stats
 
@@ -20,15 +23,18 @@ TABLES_VERSION = 3
 
 
 def load_season_data(comp: Competition, season: str, source: str | None = None,
-                     cache: Cache | None = None, refresh: bool = False) -> SeasonData:
-    files = match_files(comp, season, source, cache=cache, refresh=refresh)
+                     cache: Cache | None = None, refresh: bool = False,
+                     files: list[MatchFile] | None = None) -> SeasonData:
+    if files is None:
+        files = match_files(comp, season, source, cache=cache, refresh=refresh)
     return combine(parse_match(f.raw, f.match_id) for f in files)
 
 
 def build_season_stats(comp: Competition, season: str, source: str | None = None,
                        cache: Cache | None = None, refresh: bool = False,
-                       players_dir: Path | None = None) -> SeasonStats:
-    data = load_season_data(comp, season, source, cache=cache, refresh=refresh)
+                       players_dir: Path | None = None,
+                       files: list[MatchFile] | None = None) -> SeasonStats:
+    data = load_season_data(comp, season, source, cache=cache, refresh=refresh, files=files)
     ids = sorted(set(data.players["player_id"]))
     folder = players_dir or default_players_dir(resolve_source(source))
     attrs = load_attributes(folder, ids)
@@ -65,7 +71,7 @@ def _add_register_keys(attrs: pd.DataFrame, players_dir: Path | None, ids: list[
     return pd.concat([attrs, stubs], ignore_index=True) if len(attrs) else stubs
 
 
-def _read_cached(cache: Cache, name: str) -> SeasonStats:
+def _read_cached(cache: TableStore, name: str) -> SeasonStats:
     t = {tbl: cache.read_table(name, tbl) for tbl in TABLES}
     return SeasonStats(batting=t["batting"], bowling=t["bowling"], fielding=t["fielding"],
                        lineups=t["lineups"], innings=t["innings"], matches=t["matches"],
@@ -73,22 +79,73 @@ def _read_cached(cache: Cache, name: str) -> SeasonStats:
                        situations=t["situations"])
 
 
+def _current(store: TableStore, name: str, fingerprint: dict | None = None) -> bool:
+    """Complete tables of this version and, when a fingerprint is given, built from that source."""
+    manifest = store.read_manifest(name)
+    if not manifest or manifest.get("tables_version") != TABLES_VERSION:
+        return False
+    if fingerprint is not None and manifest.get("fingerprint") != fingerprint:
+        return False
+    return store.is_complete(name)
+
+
+def source_fingerprint(src: str, files: list[MatchFile] | None) -> dict:
+    """What the tables depend on besides the code: the source, its match files' contents (a local
+    folder is read every time, so a changed or vanished mirror is noticed), the players folder
+    and whether scraping was allowed."""
+    from cardgen.sources.cricinfo import scraping_base_url
+    doc: dict = {"source": src if is_url(src) else str(Path(src).expanduser().resolve()),
+                 "tables_version": TABLES_VERSION, "cricinfo": scraping_base_url()}
+    if files is not None:
+        digest = hashlib.sha256()
+        for f in files:
+            digest.update(f"{f.match_id}\x1f{hashlib.sha256(f.raw).hexdigest()}\n".encode())
+        doc["matches"] = digest.hexdigest()
+    players = default_players_dir(src)
+    if players is not None and players.is_dir():
+        listing = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
+                         for p in players.iterdir() if p.is_file())
+        doc["players"] = [str(players.resolve()), hashlib.sha256(repr(listing).encode()).hexdigest()]
+    return doc
+
+
 def season_stats(comp: Competition, season: str, source: str | None = None,
                  cache: Cache | None = None, refresh: bool = False) -> SeasonStats:
-    """The season's stats: from the cache when complete and current, else built and cached."""
+    """The season's stats. The tables follow the source:
+
+    - a local folder (`--source DIR` or $CARDGEN_SOURCE) is read every time: a missing folder is an
+      error, and tables cached from it are used only while its match files are unchanged;
+    - a URL's tables are cached per URL (its download too) until `refresh`;
+    - the default source (cricsheet.org) answers the bundled seasons from the tables shipped with
+      cardgen, offline, unless `refresh` (or an earlier refresh) put newer tables in the cache.
+
+    `refresh` (or the CLI's `--refresh`) rebuilds from the source and re-downloads. Built tables go
+    to the user's cache only; the bundled tables are never written here.
+    """
     cache = cache or Cache()
     season = normalise_season(comp, season)
     name = set_name(comp, season)
-    manifest = cache.read_manifest(name)
-    if (not refresh and manifest and manifest.get("tables_version") == TABLES_VERSION
-            and cache.is_complete(name)):
-        return _read_cached(cache, name)
-    stats = build_season_stats(comp, season, source, cache=cache, refresh=refresh)
-    cache.write_tables(name, stats.tables(), extra={"league": stats.league},
+    src = resolve_source(source)
+    refresh_key = f"{name}\x1f{src}"
+    refresh = refresh or refresh_due(refresh_key)
+    files = None if is_url(src) else match_files(comp, season, src, cache=cache)
+    fingerprint = source_fingerprint(src, files)
+    entry = cache.entry_name(name, fingerprint["source"])
+    if not refresh:
+        if _current(cache, entry, fingerprint):
+            return _read_cached(cache, entry)
+        bundled = bundled_tables()
+        if src == DEFAULT_SOURCE and _current(bundled, name):
+            return _read_cached(bundled, name)
+    if files is None:
+        files = match_files(comp, season, src, cache=cache, refresh=refresh)
+    stats = build_season_stats(comp, season, src, cache=cache, files=files)
+    cache.write_tables(entry, stats.tables(), extra={"league": stats.league},
                        meta={"tables_version": TABLES_VERSION, "competition": comp.code,
-                             "season": season, "source": _describe(source),
-                             "generator": f"cardgen {__version__}"})
-    return _read_cached(cache, name)
+                             "season": season, "source": fingerprint["source"],
+                             "fingerprint": fingerprint, "generator": f"cardgen {__version__}"})
+    refreshed(refresh_key)
+    return _read_cached(cache, entry)
 
 
 def coverage(matches: pd.DataFrame) -> dict:
@@ -129,9 +186,13 @@ def attributes_text(attributes: pd.DataFrame) -> str:
             f"(roles inferred from the ball-by-ball data)")
 
 
-def _describe(source: str | None) -> str:
-    src = resolve_source(source)
-    return src if src.startswith(("http://", "https://")) else "local mirror"
+def offline_sets(cache: Cache) -> set[str]:
+    """`<CODE>_<season>` of every season answered without a source: bundled or cached from cricsheet.org."""
+    names = set(bundled_tables().complete_sets())
+    for entry, manifest in cache.entries():
+        if manifest and manifest.get("source") == DEFAULT_SOURCE and _current(cache, entry):
+            names.add(f"{manifest.get('competition')}_{manifest.get('season')}")
+    return names
 
 
 # The seasons whose derived tables are committed in stats_cache/ (the mirror in ../shared holds them)
@@ -141,24 +202,43 @@ BUNDLED_SEASONS: tuple[tuple[str, str], ...] = (
 )
 
 
-def rebuild_bundled(source: str, cache: Cache | None = None) -> list[Path]:
+def write_bundled(comp: Competition, season: str, mirror: str, into: Path) -> Path:
+    """Build one bundled season's tables from a local mirror into `into` (the maintainer's step).
+
+    The manifest names no machine-specific path, so the same mirror gives byte-identical files.
+    """
+    if is_url(mirror):
+        raise SourceError("the bundled tables are rebuilt from a local mirror folder, not a URL")
+    season = normalise_season(comp, season)
+    name = set_name(comp, season)
+    files = match_files(comp, season, mirror)
+    stats = build_season_stats(comp, season, mirror, files=files)
+    return TableStore(into).write_tables(
+        name, stats.tables(), extra={"league": stats.league},
+        meta={"tables_version": TABLES_VERSION, "competition": comp.code, "season": season,
+              "source": "local mirror", "generator": f"cardgen {__version__}"})
+
+
+def rebuild_bundled(mirror: str, into: Path | None = None) -> list[Path]:
     """Rebuild the committed tables of every bundled season from a Cricsheet mirror.
 
-    Deterministic: the same mirror and players folder give byte-identical files, so
-    `python -m cardgen.stats.load ../shared/data/cricsheet` followed by `git status` shows
-    whether the committed tables are current.
+    The only code that writes the repository's `stats_cache/`; run it explicitly in a checkout:
+    `python -m cardgen.stats.load ../shared/data/cricsheet`, then `git status` shows whether the
+    committed tables were current (the same mirror and players folder give byte-identical files).
     """
     from cardgen.competitions import get_competition
-    cache = cache or Cache()
-    folders = []
-    for code, season in BUNDLED_SEASONS:
-        comp = get_competition(code)
-        season_stats(comp, season, source, cache=cache, refresh=True)
-        folders.append(cache.table_dir(set_name(comp, season)))
-    return folders
+    target = into if into is not None else checkout_tables_dir()
+    if target is None:
+        raise CacheError("the bundled tables are rebuilt in a source checkout (its stats_cache/ "
+                         "folder); run this from a clone of the repository")
+    return [write_bundled(get_competition(code), season, mirror, target)
+            for code, season in BUNDLED_SEASONS]
 
 
-if __name__ == "__main__":  # pragma: no cover - maintenance entry point
+if __name__ == "__main__":  # pragma: no cover - the maintainer command
     import sys
-    for folder in rebuild_bundled(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/cricsheet"):
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        sys.exit("usage: python -m cardgen.stats.load MIRROR_DIR   (rewrites the bundled tables "
+                 "in this checkout's stats_cache/)")
+    for folder in rebuild_bundled(sys.argv[1]):
         print(folder)

@@ -1,0 +1,74 @@
+"""Where cardgen's own read-only files are, and where it may write.
+
+The repository keeps `templates/` and `stats_cache/` at its top level; the wheel installs them
+inside the package (`cardgen/templates/`, `cardgen/stats_cache/`, see pyproject.toml), beside the
+card-set schema (`cardgen/schemas/`). They are found from the package, never from the working
+directory, so `cardgen` runs the same from a wheel, an sdist, an editable install or a checkout
+on PYTHONPATH. The only place cardgen writes by default is the user's cache directory (downloads
+and derived tables; `CARDGEN_CACHE` moves it) and the `--out` folder.
+"""
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+CACHE_ENV = "CARDGEN_CACHE"
+APP_NAME = "cardgen"
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def _installed(name: str) -> Path:
+    """`name` inside the installed package (importlib.resources; a plain folder once installed)."""
+    try:
+        return Path(str(resources.files("cardgen") / name))
+    except (ModuleNotFoundError, TypeError):  # pragma: no cover - an unusual loader
+        return _PACKAGE / name
+
+
+def package_data_dir(name: str) -> Path:
+    """The folder `name` (templates, stats_cache, schemas) shipped with cardgen.
+
+    Inside the package when installed from a wheel or sdist; else the source checkout's top-level
+    folder (running from a clone, or an editable install made before the mapping existed). Returns
+    the package location when neither exists, so the caller's error names where it looked.
+    """
+    installed = _installed(name)
+    if installed.is_dir():
+        return installed
+    checkout = _PACKAGE.parent
+    if (checkout / name).is_dir() and (checkout / "pyproject.toml").is_file():
+        return checkout / name
+    return installed
+
+
+def templates_dir() -> Path:
+    """Layouts (JSON, mm), text and site templates."""
+    return package_data_dir("templates")
+
+
+def bundled_tables_dir() -> Path:
+    """The derived tables of the bundled seasons (read-only; rewritten only by the maintainer command)."""
+    return package_data_dir("stats_cache")
+
+
+def checkout_tables_dir() -> Path | None:
+    """The repository's `stats_cache/` when running from a source checkout (maintainers only)."""
+    checkout = _PACKAGE.parent
+    if (checkout / "stats_cache").is_dir() and (checkout / "pyproject.toml").is_file():
+        return checkout / "stats_cache"
+    return None
+
+
+def schema_path() -> Path:
+    """The card-set JSON schema shipped with the package."""
+    return package_data_dir("schemas") / "card-set.schema.json"
+
+
+def user_cache_dir() -> Path:
+    """Downloads and derived tables: $CARDGEN_CACHE, else the platform's user cache folder."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+    return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
