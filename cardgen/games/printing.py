@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
-import subprocess
-import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +33,7 @@ PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}
 
 
 class PreviewError(CardgenError):
-    """A page-1 preview PNG could not be made (pdftoppm missing or failing)."""
+    """A page-1 preview PNG could not be made (the PDF could not be rendered)."""
 
 
 def check_papers(papers: Sequence[str]) -> None:
@@ -219,19 +216,13 @@ def rules_pdf(paper: str, title: str, credit: str, sections: Sequence[tuple[str,
 
 # --- previews and the kit folder ----------------------------------------------------------------
 
-def page_one_png(pdf: bytes, dpi: int) -> bytes | None:
-    """Page 1 of a PDF as PNG bytes (pdftoppm, poppler); None when pdftoppm is not installed."""
-    exe = shutil.which("pdftoppm")
-    if exe is None:
-        return None
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "in.pdf"
-        src.write_bytes(pdf)
-        result = subprocess.run([exe, "-png", "-r", str(dpi), "-f", "1", "-l", "1", "-singlefile",
-                                 str(src), str(Path(tmp) / "out")], capture_output=True, check=False)
-        if result.returncode != 0:
-            raise PreviewError(f"pdftoppm failed: {result.stderr.decode(errors='replace').strip()}")
-        return (Path(tmp) / "out.png").read_bytes()
+def page_one_png(pdf: bytes, dpi: int) -> bytes:
+    """Page 1 of a PDF as PNG bytes (pypdfium2: no system binary needed)."""
+    from cardgen.render.raster import RasterError, pdf_page_png
+    try:
+        return pdf_page_png(pdf, dpi)
+    except RasterError as exc:
+        raise PreviewError(f"the page-1 preview could not be drawn: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -240,13 +231,12 @@ class PreviewStyle:
     suffix: str  # replaces ".pdf": "cards-a4.pdf" -> "cards-a4" + suffix
     label: str  # format string with {label}, the PDF's label
     dpi: int
-    required: bool  # True: no pdftoppm is an error; False: the kit goes without previews
 
 
-# "cards-a4-page1.png", "The 18 cards (A4): page 1"; skipped without pdftoppm
-PAGE1_PREVIEWS = PreviewStyle("-page1.png", "{label}: page 1", 80, required=False)
-# "player-deck-a4.png", "Player deck, 48 cards (A4), page 1 preview"; pdftoppm required
-PNG_PREVIEWS = PreviewStyle(".png", "{label}, page 1 preview", 60, required=True)
+# "cards-a4-page1.png", "The 18 cards (A4): page 1"
+PAGE1_PREVIEWS = PreviewStyle("-page1.png", "{label}: page 1", 80)
+# "player-deck-a4.png", "Player deck, 48 cards (A4), page 1 preview"
+PNG_PREVIEWS = PreviewStyle(".png", "{label}, page 1 preview", 60)
 
 
 @dataclass(frozen=True)
@@ -276,10 +266,6 @@ class KitWriter:
         self.files.append(KitFile(path, label, "pdf"))
         if preview:
             png = page_one_png(data, self.previews.dpi)
-            if png is None:
-                if self.previews.required:
-                    raise PreviewError("pdftoppm (poppler-utils) is needed for the page-1 previews")
-                return
             png_path = self.folder / (filename.removesuffix(".pdf") + self.previews.suffix)
             atomic_write_bytes(png_path, png)
             self.files.append(KitFile(png_path, self.previews.label.format(label=label), "png"))

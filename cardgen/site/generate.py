@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
@@ -401,17 +400,18 @@ PREVIEW_PAGES = 4
 
 
 def _pdf_previews(pdf: Path, out_dir: Path, stem: str) -> list[Path]:
-    """PNG previews of a report's first pages with poppler's pdftoppm; none if it is missing."""
-    if shutil.which("pdftoppm") is None:
-        return []
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """PNG previews of a report's first pages (`<stem>-<n>.png`), drawn with pypdfium2."""
+    from cardgen.render.raster import RasterError, pdf_pages_png
     try:
-        subprocess.run(["pdftoppm", "-png", "-r", str(PREVIEW_DPI), "-l", str(PREVIEW_PAGES), str(pdf),
-                        str(out_dir / stem)], check=True, capture_output=True, timeout=60)
-    except (OSError, subprocess.SubprocessError):
-        return []  # a report that poppler cannot read is still linked, just not previewed
-    pages = [p for p in out_dir.glob(f"{stem}-*.png") if re.fullmatch(rf"{re.escape(stem)}-\d+", p.stem)]
-    return sorted(pages, key=lambda p: int(p.stem.rsplit("-", 1)[1]))
+        pages = pdf_pages_png(pdf.read_bytes(), PREVIEW_DPI, first=1, last=PREVIEW_PAGES)
+    except (OSError, RasterError):
+        return []  # a report that cannot be read is still linked, just not previewed
+    paths = []
+    for number, png in enumerate(pages, start=1):
+        path = out_dir / f"{stem}-{number}.png"
+        atomic_write_bytes(path, png)
+        paths.append(path)
+    return paths
 
 
 def _write_thumb(src: Path, dst: Path) -> tuple[int, int]:
