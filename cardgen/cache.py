@@ -1,9 +1,9 @@
 """On-disk tables and downloads: the user's cache, and the read-only tables bundled with cardgen.
 
 The cache lives in the user's cache directory (platformdirs; `CARDGEN_CACHE` moves it). A marker
-file (`.cardgen-cache`) identifies it, and cardgen writes only two folders inside it: `raw/`
-(downloads, keyed by source and arguments) and `tables/` (derived tables, one folder per season
-*and source*). Clearing removes only entries cardgen itself wrote, and only in a folder that
+file (`.cardgen-cache`) identifies it, and cardgen writes only three folders inside it: `raw/`
+(downloads, keyed by source and arguments), `tables/` (derived tables, one folder per season
+*and source*) and `card-sets/` (calibrated card sets kept for reuse). Clearing removes only entries cardgen itself wrote, and only in a folder that
 carries the marker, so pointing `CARDGEN_CACHE` at a folder of one's own files loses nothing.
 
 The bundled seasons' tables ship with the package (`stats_cache/` in the repository) and are only
@@ -37,7 +37,9 @@ MARKER_TEXT = ("This folder is a cardgen cache: `cardgen cache --clear` removes 
                "entries cardgen wrote here, and nothing else.\n")
 RAW = "raw"
 TABLES = "tables"
+CARD_SETS = "card-sets"  # calibrated card sets kept for reuse (cardgen.calibrate.reuse)
 _RAW_NAME = re.compile(r"^[a-z]+-[0-9a-f]{20}$")  # Cache.key(): what put_raw() writes
+_CARD_SET_NAME = re.compile(r"^[A-Za-z0-9_.+-]+-[0-9a-f]{20}\.json$")  # reuse.kept_path()
 _ENTRY_NAME = re.compile(r"^[A-Za-z0-9_.+-]+-[0-9a-f]{12}$")  # Cache.entry_name()
 _TEMP_NAME = re.compile(r"^\..+\.[^.]+\.tmp$")  # what an interrupted atomic write leaves
 
@@ -169,8 +171,9 @@ class Cache(TableStore):
     def is_marked(self) -> bool:
         return self.marker.is_file()
 
-    def _before_write(self) -> None:
-        """Refuse the bundled tables' folder; mark the folder as a cardgen cache before writing."""
+    def prepare(self) -> None:
+        """Call before writing into the cache: refuses the bundled tables' folder, and marks the
+        folder as a cardgen cache (so `--clear` will know what it may remove)."""
         if _same_folder(self.root, bundled_tables_dir()):
             raise CacheError(f"the cache folder {self.root} holds the tables bundled with cardgen; "
                              f"point {CACHE_ENV} at another folder")
@@ -195,8 +198,11 @@ class Cache(TableStore):
             return None
         return data
 
+    def _before_write(self) -> None:
+        self.prepare()
+
     def put_raw(self, key: str, data: bytes) -> None:
-        self._before_write()
+        self.prepare()
         atomic_write_bytes(self.raw_path(key), data)
 
     # derived tables, one entry per season and source ----------------------------------------
@@ -219,8 +225,8 @@ class Cache(TableStore):
 
         Refuses a folder without the marker (it is not a cardgen cache, or not one this version
         wrote): nothing there is removed. Inside a marked folder only cardgen's own entries go:
-        raw downloads named as `put_raw` names them, table folders with a cardgen manifest, and
-        temp files of interrupted writes. Anything else (a user's file, the bundled tables) stays.
+        raw downloads and kept card sets named as cardgen names them, table folders with a
+        cardgen manifest, and temp files of interrupted writes. Anything else (a user's file, the bundled tables) stays.
         """
         if not self.root.exists():
             return []
@@ -230,14 +236,18 @@ class Cache(TableStore):
             raise CacheError(f"{self.root} is not a cardgen cache (no {MARKER} file); nothing removed. "
                              f"Point {CACHE_ENV} at the cache folder, or delete the files yourself")
         removed = []
-        raw = self.root / RAW
-        if raw.is_dir() and not raw.is_symlink():
-            for child in sorted(raw.iterdir()):
+        for folder_name, pattern in ((RAW, _RAW_NAME), (CARD_SETS, _CARD_SET_NAME)):
+            if raw_only and folder_name != RAW:
+                continue
+            folder = self.root / folder_name
+            if not folder.is_dir() or folder.is_symlink():
+                continue
+            for child in sorted(folder.iterdir()):
                 if child.is_file() and not child.is_symlink() and (
-                        _RAW_NAME.match(child.name) or _TEMP_NAME.match(child.name)):
+                        pattern.match(child.name) or _TEMP_NAME.match(child.name)):
                     child.unlink()
                     removed.append(child)
-            _remove_if_empty(raw)
+            _remove_if_empty(folder)
         if not raw_only:
             tables = self.root / TABLES
             if tables.is_dir() and not tables.is_symlink():

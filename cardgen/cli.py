@@ -357,11 +357,11 @@ def cache(clear: bool, raw_only: bool) -> None:
         click.echo(f"removed {len(removed)} cache entr{'y' if len(removed) == 1 else 'ies'} from {c.root}")
         return
     click.echo(f"cache: {c.root}" + ("" if c.root.is_dir() else " (empty)"))
-    raw = c.root / "raw"
-    if raw.is_dir():
-        files = [p for p in raw.iterdir() if p.is_file()]
-        size = sum(p.stat().st_size for p in files)
-        click.echo(f"  raw downloads: {len(files)} ({size / 1e6:.1f} MB)")
+    for folder, what in (("raw", "raw downloads"), ("card-sets", "kept card sets")):
+        if (c.root / folder).is_dir():
+            files = [p for p in (c.root / folder).iterdir() if p.is_file()]
+            size = sum(p.stat().st_size for p in files)
+            click.echo(f"  {what}: {len(files)} ({size / 1e6:.1f} MB)")
     for name, manifest in c.entries():
         if manifest is None:
             click.echo(f"  {name:<36} damaged (rebuilt when next read)")

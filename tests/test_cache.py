@@ -97,6 +97,10 @@ def test_clear_removes_only_what_cardgen_wrote(tmp_cache):
     entry = _write_entry(tmp_cache)
     key = Cache.key("cricsheet", "http://x/bbl_male_json.zip")
     tmp_cache.put_raw(key, b"x")
+    kept = tmp_cache.root / "card-sets" / f"BBL_2024-25-{'0' * 20}.json"  # calibrate.reuse's name
+    kept.parent.mkdir()
+    kept.write_text("{}")
+    (tmp_cache.root / "card-sets" / "my-own.json").write_text("{}")
     # a user's files beside and inside cardgen's folders
     (tmp_cache.root / "README.md").write_text("kept\n")
     (tmp_cache.root / "raw" / "my-notes.txt").write_text("kept\n")
@@ -105,12 +109,13 @@ def test_clear_removes_only_what_cardgen_wrote(tmp_cache):
     (entry / "extra.xlsx").write_bytes(b"a user's file dropped into an entry")
     assert [p.name for p in tmp_cache.clear(raw_only=True)] == [key]
     assert tmp_cache.is_complete(entry.relative_to(tmp_cache.root).as_posix())
-    assert tmp_cache.clear() == []  # the entry holds a file cardgen did not write: left alone
+    # the entry holds a file cardgen did not write: left alone
+    assert [p.name for p in tmp_cache.clear()] == [kept.name]
     (entry / "extra.xlsx").unlink()
     assert [p.name for p in tmp_cache.clear()] == [entry.name]
     left = sorted(p.relative_to(tmp_cache.root).as_posix() for p in tmp_cache.root.rglob("*"))
-    assert left == [MARKER, "README.md", "raw", "raw/my-notes.txt", "tables", "tables/mine",
-                    "tables/mine/data.csv"]
+    assert left == [MARKER, "README.md", "card-sets", "card-sets/my-own.json", "raw",
+                    "raw/my-notes.txt", "tables", "tables/mine", "tables/mine/data.csv"]
     assert Cache(tmp_cache.root / "nowhere").clear() == []
 
 

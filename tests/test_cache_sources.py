@@ -94,7 +94,8 @@ def test_an_empty_or_broken_source_is_an_error_not_a_cache_hit(cli, own_mirror, 
     for path in (own_mirror / "bbl_2024-25").glob("*.json"):
         path.unlink()
     result = cli("stats", "-c", "BBL", "-s", "2024-25", "--source", str(own_mirror))
-    assert result.exit_code != 0 and "no matches" in result.output
+    assert result.exit_code != 0 and "BBL 2024-25" in result.output
+    assert len(result.output.strip().splitlines()) == 1
     (own_mirror / "bbl_2024-25" / "1.json").write_text("{not json")
     result = cli("stats", "-c", "BBL", "-s", "2024-25", "--source", str(own_mirror))
     assert result.exit_code != 0 and "Traceback" not in result.output
@@ -167,3 +168,14 @@ def test_cache_clear_never_touches_the_bundled_tables(cli, tmp_path):
     for env in ({CACHE_ENV: str(bundled)}, {CACHE_ENV: None, "XDG_CACHE_HOME": str(tmp_path / "x")}):
         cli("cache", "--clear", **env)
     assert _digests(bundled) == before
+
+
+def test_a_kept_card_set_marks_the_cache_so_clear_removes_it(tmp_path):
+    """A build of a bundled season writes only a kept card set: the cache is still cardgen's."""
+    from cardgen.calibrate.reuse import reuse_or_build
+    cache = Cache(tmp_path / "cache")
+    stats = season_stats(BBL, "2024-25", cache=cache)
+    card_set, reused = reuse_or_build(stats, BBL, "2024-25", cache, build=lambda: {"cards": []})
+    assert not reused and cache.is_marked()
+    (kept,) = (tmp_path / "cache" / "card-sets").iterdir()
+    assert cache.clear() == [kept] and not kept.exists()

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cardgen.cache import Cache, atomic_write_text
+from cardgen.errors import CacheError
+from cardgen.paths import templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.stats.tables import SeasonStats
 
@@ -30,7 +32,7 @@ def _code_files() -> list[Path]:
     files = [p for p in PACKAGE_DIR.rglob("*") if p.is_file() and p.suffix != ".pyc"
              and p.relative_to(PACKAGE_DIR).parts[0] not in DOWNSTREAM
              and "__pycache__" not in p.parts]
-    teams = PACKAGE_DIR.parent / "templates" / "teams.json"
+    teams = templates_dir() / "teams.json"
     return sorted(files) + ([teams] if teams.is_file() else [])
 
 
@@ -84,10 +86,11 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
             pass  # damaged: calibrate again and replace it
     card_set = build()
     try:
+        cache.prepare()  # marks the folder as a cardgen cache, so `cache --clear` may remove the set
         atomic_write_text(path, dumps(card_set))
         for stale in path.parent.glob(f"{set_name(comp, season)}-*.json"):
             if stale != path and len(stale.stem) == len(path.stem):
                 stale.unlink(missing_ok=True)
-    except OSError:
+    except (OSError, CacheError):
         pass  # an unwritable cache only costs the next build its reuse
     return card_set, False
