@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The test command (README, and exactly what CI runs through .ci/run).
+#
+# On a fresh Debian/Ubuntu machine it installs everything the tests need, then runs pytest:
+#   - the project with its test extras (pip; editable, so the tests exercise this checkout);
+#   - Debian's chromium for the browser test, when it is missing and installing is allowed
+#     (root with apt-get; set CARDGEN_NO_APT=1 to never call apt-get).
+# Set CARDGEN_NO_INSTALL=1 to skip the pip step (an environment that already has the deps).
+# Arguments are passed to pytest:  ./test.sh -x tests/test_cache.py
+set -euo pipefail
+cd "$(dirname "$0")"
+export DEBIAN_FRONTEND=noninteractive
+PYTHON="${PYTHON:-python3}"
+
+if [ -z "${CARDGEN_NO_APT:-}" ] && ! command -v chromium >/dev/null 2>&1 \
+   && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  echo "test.sh: installing Debian's chromium for the browser test" >&2
+  apt-get update -qq </dev/null && apt-get install -y -qq chromium </dev/null >/dev/null
+fi
+if ! command -v chromium >/dev/null 2>&1; then
+  echo "test.sh: chromium is not installed (run as root with apt-get, or install it): the browser test will fail" >&2
+fi
+
+if [ -z "${CARDGEN_NO_INSTALL:-}" ]; then
+  "$PYTHON" -m pip install -q --disable-pip-version-check -e '.[test]' </dev/null
+fi
+
+exec "$PYTHON" -m pytest -q "$@"
