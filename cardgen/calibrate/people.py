@@ -156,10 +156,9 @@ def usage_letter(legal_balls: int, innings: int, balls_per_over: int) -> str:
 def _teams_vocabulary() -> dict[str, str]:
     """Known teams' short names (`templates/teams.json`, "short_names"): home city or region."""
     import json
-    from pathlib import Path
-    package = Path(__file__).resolve().parent.parent
-    for folder in (package / "templates", package.parent / "templates"):
-        path = folder / "teams.json"
+
+    from cardgen.paths import templates_dir
+    for path in (templates_dir() / "teams.json",):  # shipped with the package (cardgen.paths)
         if path.is_file():
             try:
                 table = json.loads(path.read_text(encoding="utf-8")).get("short_names", {})

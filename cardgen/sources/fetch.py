@@ -3,7 +3,7 @@
 A *source* is either a base URL that serves Cricsheet's zip downloads
 (`{base}/bbl_male_json.zip`, default https://cricsheet.org/downloads) or a folder holding
 a mirror: per-season folders (`bbl_2024-25/*.json`, the layout of `shared/data/cricsheet`),
-Cricsheet zips, or loose match files. Raw downloads are kept in the cache (`stats_cache/raw/`).
+Cricsheet zips, or loose match files. Raw downloads are kept in the user's cache (`raw/`, see cardgen.cache).
 """
 from __future__ import annotations
 
