@@ -7,12 +7,13 @@ same front pages as the kit without (checked below), so the backs builds cover b
 from __future__ import annotations
 
 import itertools
-import io
 from pathlib import Path
 
 import pypdf
 import pytest
+from click.testing import CliRunner
 
+from cardgen.cli import main
 from cardgen.render.kit import KitOptions, build_kit
 from cardgen.render.preflight import check_folder
 
@@ -59,3 +60,12 @@ def test_bbl_cards_fit_on_27_a4_sheets(kits: dict):
     # 238 cards, 9 to a sheet, packed: 27 sheets (32 when every team started a new sheet)
     pages = len(pypdf.PdfReader(kits[("BBL", False, False)] / "cards-a4.pdf").pages)
     assert pages // 2 <= 27  # the kit was built with backs: two pages per sheet
+@pytest.mark.parametrize("game", ["quick-cricket", "roll-and-play", "competitive-patience",
+                                  "cricket-the-game"])
+def test_preflight_finds_nothing_in_the_other_game_systems_kits(game: str, mirror: Path, tmp_path: Path):
+    result = CliRunner().invoke(main, ["build", "--game", game, "-c", "BBL", "-s", "2024-25",
+                                       "--source", str(mirror), "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    files, problems = check_folder(tmp_path)
+    assert files and problems == [], "\n".join(map(str, problems[:20]))
+    assert "preflight: 0 problems" in result.output

@@ -25,7 +25,7 @@ from cardgen.render.common import new_canvas, page_size_mm
 from cardgen.render.fonts import PDF_NAMES, register_fonts, text_width_mm
 from cardgen.render.layout import MM
 from cardgen.render.painter import Painter, PdfPainter
-from cardgen.render.sheets import SheetGeometry, crop_marks
+from cardgen.render.sheets import SheetGeometry, draw_sheet_furniture
 
 T = TypeVar("T")
 PAPERS = ("a4", "letter")
@@ -98,7 +98,8 @@ def card_geometry(paper: str, card_w: float, card_h: float,
     if grid is not None:
         cols, rows = grid
     else:
-        margin = 5.5  # room for the crop marks and the footer line (3 x 3 poker cards on Letter too)
+        # 5 mm the printer leaves blank + 2.5 mm of crop mark + a little: 3 x 3 poker cards on Letter too
+        margin = 7.65
         cols = int((page_w - 2 * margin) // card_w)
         rows = int((page_h - 2 * margin) // card_h)
     return SheetGeometry(paper, page_w, page_h, card_w, card_h, cols, rows,
@@ -149,10 +150,6 @@ def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card
         pages[-1].append(card)
     canvas, buf, _, _ = new_canvas(paper, title, credit)
     for number, page in enumerate(pages, 1):
-        canvas.setStrokeColorRGB(0, 0, 0)
-        canvas.setLineWidth(0.2 * MM)
-        for x1, y1, x2, y2 in crop_marks(geo):
-            canvas.line(x1 * MM, (geo.page_h - y1) * MM, x2 * MM, (geo.page_h - y2) * MM)
         for i, card in enumerate(page):
             row, col = divmod(i, geo.columns)
             x, y = geo.card_origin(row, col)
@@ -160,11 +157,12 @@ def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card
             painter = PdfPainter(canvas, x * MM, (geo.page_h - y) * MM)
             draw(InkSaverPainter(painter) if ink_saver else painter, card)
             canvas.restoreState()
-        canvas.setFillColorRGB(0.25, 0.25, 0.25)
-        canvas.setFont(PDF_NAMES["regular"], 6.0)
-        canvas.drawCentredString(geo.page_w / 2 * MM, footer_from_bottom_mm * MM,
-                                 f"{title} \u00b7 sheet {number} of {len(pages)} \u00b7 print at 100% "
-                                 f"(actual size) \u00b7 {credit}")
+        # crop marks at every cut line and the sheet's header and footer, all inside the
+        # printable area and clear of the marks (the same furniture as the Quicket card sheets)
+        sheet = f"{title} \u00b7 sheet {number} of {len(pages)}"
+        actual = "Print at 100% (actual size)"
+        draw_sheet_furniture(canvas, geo, [sheet, f"sheet {number} of {len(pages)}"],
+                             [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual])
         canvas.showPage()
     canvas.save()
     return buf.getvalue()
@@ -196,7 +194,7 @@ def rules_pdf(paper: str, title: str, credit: str, sections: Sequence[tuple[str,
     def footer(canvas, _doc) -> None:  # type: ignore[no-untyped-def]
         canvas.setFont(PDF_NAMES["italic"], 6.5)
         canvas.setFillColor(colors.HexColor("#444444"))
-        canvas.drawCentredString(w * MM / 2, 6 * MM, credit)
+        canvas.drawCentredString(w * MM / 2, 7.5 * MM, credit)  # clear of the 5 mm no-print zone
 
     frame = Frame(margin, margin, w * MM - 2 * margin, h * MM - 2 * margin, id="body")
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])

@@ -219,7 +219,11 @@ def _collisions(texts: list[_Box], lines: list[tuple[float, float, float, float]
     segs = np.asarray(lines, dtype=float)
     lo_x, hi_x = np.minimum(segs[:, 0], segs[:, 2]), np.maximum(segs[:, 0], segs[:, 2])
     lo_y, hi_y = np.minimum(segs[:, 1], segs[:, 3]), np.maximum(segs[:, 1], segs[:, 3])
-    for box in boxes:
+    # against lines, only a hair of tolerance across the text: a label that runs 0.2 mm over
+    # its cell's border shows at once on paper
+    for text in texts:
+        box = _Box(text.left + 0.05, text.top + OVERLAP_TOLERANCE_MM, text.right - 0.05,
+                   text.bottom - OVERLAP_TOLERANCE_MM, text.text)
         if box.right <= box.left or box.bottom <= box.top:
             continue
         # only segments whose extent meets the box can cross it (vectorised: pages have thousands)

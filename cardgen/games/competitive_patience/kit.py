@@ -54,7 +54,7 @@ def _innings_block(p: PdfPainter, y: float, W: float, number: int) -> float:
         for b in range(boxes):
             p.rect(m + label_w + b * cell, y, cell, row, stroke=s["line"], width=0.15)
             if label.startswith("Bowling"):
-                p.text(m + label_w + b * cell + 0.6, y + 1.9, str(b + 1), "regular", 3.8, "#888888")
+                p.text(m + label_w + b * cell + 0.6, y + 2.1, str(b + 1), "regular", 4.5, "#888888")
         y += row
     y += 2
     p.text(m, y + 4, "Extras (wides ____  byes ____)      Fall of wickets: 1-___ 2-___ 3-___ 4-___ "
@@ -74,7 +74,7 @@ def _draw_scoresheet(p: PdfPainter, W: float, H: float) -> None:
     y = m + 19
     for number in (1, 2):
         y = _innings_block(p, y, W, number)
-    p.text(W / 2, H - 5, CREDIT, "italic", s["small_pt"], "#555555", align="centre")
+    p.text(W / 2, H - 7, CREDIT, "italic", s["small_pt"], "#555555", align="centre")
 
 
 def scoresheet_pdf(paper: str) -> bytes:

@@ -141,7 +141,7 @@ def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: s
                 p.line(m, y + 4.6, W - m, y + 4.6, colour="#bbbbbb", width=0.1)
                 y += 4.6
             y += 6
-        p.text(W / 2, H - 5, credit, "regular", 6, "#555555", align="centre")
+        p.text(W / 2, H - 7, credit, "regular", 6, "#555555", align="centre")
         canvas.showPage()
     canvas.save()
     return buf.getvalue()

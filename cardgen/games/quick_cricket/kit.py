@@ -12,6 +12,7 @@ from typing import Any
 from cardgen import ATTRIBUTION
 from cardgen.games.printing import card_sheets_pdf, page_pdf, rules_pdf, text_block
 from cardgen.games.quick_cricket import rules as R
+from cardgen.render.fonts import fit_text
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
 
@@ -83,8 +84,9 @@ def _outcome_table(p: Painter, style: str, top: float, colour: str) -> None:
             cx = x0 + t["label_w_mm"] + j * col_w
             p.rect(cx, y, col_w, row, stroke="#777777", width=0.15,
                    fill="#fbe3e1" if out else None)
-            p.text(cx + col_w / 2, y + row * 0.65, label, "bold" if out else "regular", t["cell_pt"],
-                   align="centre")
+            weight = "bold" if out else "regular"
+            fitted = fit_text(label, weight, col_w - 0.8, t["cell_pt"], 5.0)  # "Out bowled" fits its cell
+            p.text(cx + col_w / 2, y + row * 0.65, fitted.lines[0], weight, fitted.size_pt, align="centre")
     p.rect(x0, top, width, 4 * row, stroke="#333333", width=0.3)
 
 
@@ -288,7 +290,7 @@ def _draw_scoresheet(p: Painter, W: float, H: float, overs: int) -> None:
             for r in range(R.REVIEWS_PER_INNINGS):
                 p.rect(x0 + 14 + r * 7, y + 0.5, 5, 5, stroke="#333333", width=0.25)
         p.text(W - m, y + 4, "Total ______ for ______", "bold", s["head_pt"], align="right")
-    p.text(W / 2, H - 5, f"Pace (P) and spin (S) bowl alternate four-over spells \u00b7 {CREDIT}",
+    p.text(W / 2, H - 7, f"Pace (P) and spin (S) bowl alternate four-over spells \u00b7 {CREDIT}",
            "italic", 6, "#555555", align="centre")
 
 

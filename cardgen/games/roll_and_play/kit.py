@@ -163,8 +163,9 @@ def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str) -
         p.text(m, y + 3, fitted.lines[0], "regular", fitted.size_pt)
         y += 4.2
     size, lines = fitted_lines(credit, "italic", W - 2 * m, 6.0, T["credit_pt"], 3.8)
-    for k, line in enumerate(lines):
-        p.text(W / 2, H - 6.2 + (k + 1) * size * 1.2 / MM, line, "italic", size, L["colours"]["muted"],
+    step = size * 1.2 / MM
+    for k, line in enumerate(lines):  # the last line's descenders 1.2 mm clear of the cut line
+        p.text(W / 2, H - 1.8 - (len(lines) - 1 - k) * step, line, "italic", size, L["colours"]["muted"],
                align="centre")
 
 
@@ -215,7 +216,8 @@ def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:
                + ("" if innings == 1 else "   Target ______"), "regular", 8)
         top = m + 14
         head_h = 6.0
-        row_h = min(9.0, (H - top - m - head_h - 10) / overs)
+        # the notes (20 mm below the grid) and the credit must stay above the 5 mm no-print zone
+        row_h = min(9.0, (H - top - head_h - 34) / overs)
         x = m
         for (name, _), w in zip(L["columns"], widths):
             p.rect(x, top, w * scale, head_h, fill="#e8e8e8", stroke="#000000", width=0.2)
@@ -240,7 +242,7 @@ def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:
         p.text(m, y + 8.5, "Thick line: every 10 overs shuffle the player cards and deal 11 to each side "
                "again.", "italic", 6.5)
         p.text(m, y + 14, "Innings total ______  Outs ______  (ends at 10 outs or the last over)", "bold", 8)
-        p.text(W / 2, H - 3, credit, "regular", 5.5, "#555555", align="centre")
+        p.text(W / 2, H - 7, credit, "regular", 5.5, "#555555", align="centre")
         canvas.showPage()
     canvas.save()
     return buf.getvalue()
@@ -275,7 +277,7 @@ def rules_pdf(paper: str, credit: str) -> bytes:
         for k, wrapped in enumerate(wrap(body, "regular", 9.5, W - 2 * m - 30)):
             p.text(m + 30, y + k * 4.6, wrapped, "regular", 9.5)
         y += 4.6 * max(1, len(wrap(body, "regular", 9.5, W - 2 * m - 30))) + 3.5
-    p.text(W / 2, H - 5, credit, "regular", 6, "#555555", align="centre")
+    p.text(W / 2, H - 7, credit, "regular", 6, "#555555", align="centre")
     canvas.showPage()
     p = PdfPainter(canvas, 0, H * MM)
     cards = chance_deck()
@@ -286,7 +288,7 @@ def rules_pdf(paper: str, credit: str) -> bytes:
         for k, line in enumerate(lines):
             p.text(m, y + k * 3.7, line, "regular", 8.4)
         y += 3.7 * len(lines) + 1.6
-    p.text(W / 2, H - 5, credit, "regular", 6, "#555555", align="centre")
+    p.text(W / 2, H - 7, credit, "regular", 6, "#555555", align="centre")
     canvas.showPage()
     canvas.save()
     return buf.getvalue()
