@@ -14,6 +14,8 @@ from cardgen.cli import main
 from cardgen.competitions import USER_FILE_ENV, get_competition
 from cardgen.sources.fetch import SOURCE_ENV, match_files
 
+ROOT = Path(__file__).resolve().parent.parent
+
 
 @pytest.fixture
 def run(tmp_path, mirror):
@@ -75,13 +77,14 @@ def test_a_competition_from_a_user_file_builds_a_kit(run, tmp_path):
     assert any(p.suffix == ".pdf" for p in kit.iterdir())
 
 
-def test_build_reports_the_missing_league_matches(run, tmp_path):
-    result = run("build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path / "out"), "--no-images",
-                 "--paper", "a4")
-    assert result.exit_code == 0, result.output
+def test_coverage_names_the_missing_league_matches():
+    import pandas as pd
+    from cardgen.stats.load import coverage, coverage_text
+    matches = pd.read_csv(ROOT / "stats_cache" / "BBL_2024-25" / "matches.csv", dtype={"season": str})
+    text = coverage_text(get_competition("BBL"), "2024-25", coverage(matches))
     # SOURCES.md: league matches 21 and 27 of BBL 2024-25 were washed out and have no file
-    assert "used 42 matches of BBL 2024-25" in result.output
-    assert "league matches 21, 27" in result.output
+    assert text.startswith("used 42 matches of BBL 2024-25 (Cricsheet label 2024/25)")
+    assert "league matches 21, 27" in text
 
 
 def test_a_bad_user_file_is_one_line(run, tmp_path):
@@ -90,3 +93,31 @@ def test_a_bad_user_file_is_one_line(run, tmp_path):
     result = run("build", "-c", "X", "-s", "2023", **{USER_FILE_ENV: str(comps)})
     assert result.exit_code != 0
     assert len(result.output.strip().splitlines()) == 1 and "needs a name" in result.output
+
+
+def test_psl_later_editions_under_split_labels(mirror, tmp_path):
+    """PSL 2024 is filed by Cricsheet as "2023/24": `-s 2024` and `-s 2023-24` both find it,
+    and it is not mistaken for the 2023 edition."""
+    own = tmp_path / "mirror" / "psl_2023-24"
+    own.mkdir(parents=True)
+    for path in sorted((mirror / "psl_2021").glob("*.json"))[:4]:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["info"]["season"] = "2023/24"
+        doc["info"]["dates"] = [d.replace("2021-", "2024-") for d in doc["info"]["dates"]]
+        (own / path.name).write_text(json.dumps(doc), encoding="utf-8")
+    psl = get_competition("PSL")
+    assert len(match_files(psl, "2024", str(own.parent))) == 4
+    assert len(match_files(psl, "2023-24", str(own.parent))) == 4
+    with pytest.raises(Exception) as info:
+        match_files(psl, "2023", str(own.parent))
+    assert "2023" in str(info.value)
+
+
+def test_build_psl_2021_uses_all_34_matches(run, tmp_path):
+    result = run("build", "-c", "PSL", "-s", "2021", "--out", str(tmp_path / "out"), "--no-images",
+                 "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    assert "used 34 matches of PSL 2021 (Cricsheet labels 2020/21 + 2021)" in result.output
+    card_set = json.loads((tmp_path / "out" / "PSL_2021" / "card-set.json").read_text(encoding="utf-8"))
+    assert {t["short_name"] for t in card_set["teams"]} == {"Islamabad", "Karachi", "Lahore", "Multan",
+                                                            "Peshawar", "Quetta"}

@@ -57,20 +57,21 @@ def _given_name(initials: str, full_name: str, surname: str) -> str | None:
 
 def printed_name(cricsheet_name: str, attrs: dict | None, player_id: str | None = None) -> str:
     """The name people know, in this order: the user's correction for the register id
-    (`--names FILE`); a known-as name from a source; the Cricsheet name when it carries no
+    (`--names FILE`); a known-as name from a source (ESPNcricinfo when scraped, else cardgen's
+    short list in `sources/data/known_as.csv`); the Cricsheet name when it carries no
     initials ("Rashid Khan"); else the full name's given name that the first initial stands for,
     then the Cricsheet surname ("Q de Kock" + "Quinton de Kock" -> "Quinton de Kock";
     "JS Buckingham" + "Jordan Steven Dermott" -> "Jordan Buckingham"); else the Cricsheet name.
 
     After the initials Cricsheet sometimes keeps the name a player goes by ("M Shahrukh Khan",
     "R Sai Kishore"): two or more capitalised words are printed as they are."""
-    from cardgen.sources.names import active_overrides
+    from cardgen.sources.names import active_overrides, known_as_table
     attrs = attrs or {}
     pid = player_id or _text(attrs.get("player_id"))
     override = active_overrides().get(pid) if pid else None
     if override:
         return override
-    known = _text(attrs.get("known_as"))
+    known = _text(attrs.get("known_as")) or (known_as_table().get(pid) if pid else None)
     if known:
         return known
     parts = _split_initials(cricsheet_name)

@@ -18,6 +18,8 @@ ID_COLUMNS = ("id", "player_id", "identifier", "cricsheet_id")
 NAME_COLUMNS = ("name", "printed_name", "known_as")
 
 _active: dict[str, str] = {}
+KNOWN_AS_TABLE = Path(__file__).resolve().parent / "data" / "known_as.csv"
+_known_as: dict[str, str] | None = None
 
 
 class NamesFileError(CardgenError):
@@ -73,3 +75,17 @@ def apply_overrides(card_set: dict, overrides: dict[str, str] | None = None) -> 
         if player.get("id") in overrides:
             player["name"] = overrides[player["id"]]
     return card_set
+
+
+def known_as_table() -> dict[str, str]:
+    """cardgen's own short list of known-as names (register id -> name) for players whose
+    legal names do not lead to the name people use: initials that are the name ("MS Dhoni",
+    "KL Rahul") and family names first ("PWH de Silva" is Wanindu Hasaranga). Add to it the
+    way a user's --names file does; ESPNcricinfo's known-as name, when scraped, comes first."""
+    global _known_as
+    if _known_as is None:
+        try:
+            _known_as = read_name_overrides(KNOWN_AS_TABLE)
+        except NamesFileError:  # a damaged install: the naming rule still works
+            _known_as = {}
+    return _known_as
