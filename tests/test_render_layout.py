@@ -140,3 +140,54 @@ def test_team_badges_are_unique_initials():
     assert codes["Perth Scorchers"] == "PS" and codes["Sydney Thunder"] == "ST"
     assert codes["Sydney Sixers"] == "SS" and codes["Sydney Strikers"] == "SS2"  # clash numbered
     assert len(set(codes.values())) == len(names)
+
+
+class _RecordingPainter:
+    """A Painter that records the text it is asked to draw: (x, y, text, style, size, colour)."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[float, float, str, str, float, str]] = []
+
+    def rect(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def line(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def text(self, x, y, text, style, size_pt, colour="#000000", align="left") -> None:  # type: ignore[no-untyped-def]
+        self.texts.append((round(x, 3), round(y, 3), text, style, size_pt, colour))
+
+
+def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger():
+    from dataclasses import replace
+    from cardgen.render.card import chart_slots, draw_card
+    views = card_views(rules_example_card_set())
+    green = next(v for v in views if v.kind == "bowler")
+    connolly = next(v for v in views if v.kind == "striker")
+    # the rules' layout: B W F dot down the left, 1 2 4 6 down the right
+    order = [(col, row, result) for col, row, _, result in chart_slots(green)]
+    assert order == [(0, 0, "B"), (0, 1, "W"), (0, 2, "F"), (0, 3, "\u2022"),
+                     (1, 0, "1"), (1, 1, "2"), (1, 2, "4"), (1, 3, "6")]
+    assert {r: s for _, _, s, r in chart_slots(connolly)}["B"] == ""  # strikers have no B: left blank
+    # a card with fewer results and one with a different chart put each result in the same spot
+    sparse = replace(green, chart=(("1-40", "W"), ("41-99", "1"), ("100", "6")))
+    places = []
+    for view in (green, connolly, sparse):
+        painter = _RecordingPainter()
+        draw_card(painter, view)
+        glyphs = {t[2]: (t[0], t[1]) for t in painter.texts if t[2] in "BWF\u20221246" and t[3] == "bold"}
+        places.append(glyphs)
+        for span, _ in view.chart:
+            drawn = [t for t in painter.texts if t[2] == span]
+            assert drawn and all(t[4] >= 10 for t in drawn), span
+    assert places[0] == places[1] == places[2]
+
+
+def test_a_long_nation_is_not_cut_when_the_line_has_room():
+    from dataclasses import replace
+    from cardgen.render.card import draw_card
+    view = replace(card_views(rules_example_card_set())[0], nation="United States of America")
+    painter = _RecordingPainter()
+    draw_card(painter, view)
+    assert any(t[2] == "United States of America" for t in painter.texts)
+    assert not any(t[2].endswith("\u2026") for t in painter.texts)

@@ -252,10 +252,17 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
                  L["season_team"], band_text)
     # D: role and home nation
     rs = L["role_line"]
-    nation_w = inner * 0.42
-    _fitted_line(p, view.role, m, rs["baseline_mm"], inner - nation_w - 1, rs, BLACK)
+    # role left, nation right; each keeps its full size when both fit the line, else they share
+    # it in proportion to their lengths (nothing is cut that fits)
+    gap = 2.0
+    role_w = text_width_mm(view.role, rs["font"], rs["max_pt"])
+    nation_w = text_width_mm(view.nation, rs["font"], rs["max_pt"]) if view.nation else 0.0
+    if role_w + nation_w + gap > inner:
+        share = (inner - gap) / (role_w + nation_w)
+        role_w, nation_w = role_w * share, nation_w * share
+    _fitted_line(p, view.role, m, rs["baseline_mm"], max(role_w, 1.0), rs, BLACK)
     if view.nation:
-        _fitted_line(p, view.nation, W - m, rs["baseline_mm"], nation_w, rs, BLACK, "right")
+        _fitted_line(p, view.nation, W - m, rs["baseline_mm"], max(nation_w, 1.0), rs, BLACK, "right")
     # E: role bar. Bowler: solid black; striker: outlined (clear in greyscale and ink-saver).
     rb = L["role_bar"]
     bar_y, bar_h = rb["top_mm"], rb["height_mm"]
@@ -283,24 +290,35 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         p.text(W / 2, top + i * step, line, cs["font"], credit.size_pt, "#333333", "centre")
 
 
+def chart_slots(view: CardView) -> list[tuple[int, int, str, str]]:
+    """(column, row, range, result) for every fixed place on the chart: B W F \u2022 down the left
+    column, 1 2 4 6 down the right (the rules' order); a result the card lacks keeps its place
+    with the range left blank. A result outside those eight is a CardSetError."""
+    slots = [[RESULT_GLYPHS.get(code, code) for code in column]
+             for column in load_layout("card")["chart"]["slots"]]
+    ranges = {result: span for span, result in view.chart}  # results as printed (dot = bullet)
+    unknown = set(ranges) - {r for column in slots for r in column}
+    if unknown:
+        raise CardSetError(f"{view.name}: no place on the card for the result(s) {sorted(unknown)}")
+    return [(col, row, ranges.get(result, ""), result)
+            for col, column in enumerate(slots) for row, result in enumerate(column)]
+
+
 def _draw_chart(p: Painter, view: CardView, L: dict, ink_saver: bool) -> None:
     cs = L["chart"]
     W, m = L["width_mm"], L["margin_mm"]
-    rows = max(1, -(-len(view.chart) // 2))
-    if rows > cs["max_rows"]:
-        raise CardSetError(f"{view.name}: a chart of {len(view.chart)} ranges does not fit the card")
     half = (W - 2 * m) / 2
     top, row_h = cs["top_mm"], cs["row_mm"]
-    columns = [view.chart[:rows], view.chart[rows:]]
-    for col, entries in enumerate(columns):
+    rows = max(len(column) for column in cs["slots"])
+    for col, row, span, result in chart_slots(view):
         x0 = m + col * half
-        for r, (span, result) in enumerate(entries):
-            baseline = top + (r + 0.72) * row_h
-            p.text(x0 + cs["range_right_mm"], baseline, span, cs["range_font"], cs["range_pt"],
+        baseline = top + row * row_h + row_h / 2 + cs["range_pt"] * 0.36 / 72 * 25.4
+        if span:
+            fitted = fit_text(span, cs["range_font"], cs["range_right_mm"] - 1.0, cs["range_pt"], 7.0)
+            p.text(x0 + cs["range_right_mm"], baseline, fitted.lines[0], cs["range_font"], fitted.size_pt,
                    BLACK, "right")
-            weight = cs["result_font"]
-            p.text(x0 + cs["result_centre_mm"], baseline, result, weight, cs["result_pt"], BLACK,
-                   "centre")
+        p.text(x0 + cs["result_centre_mm"], baseline, result, cs["result_font"], cs["result_pt"],
+               BLACK if span else cs["absent_colour"], "centre")
     for r in range(rows + 1):
         y = top + r * row_h
         p.line(m, y, W - m, y, cs["rule_colour"], cs["rule_width_mm"])
