@@ -136,3 +136,17 @@ def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
         assert "20 overs of 6 balls" in text and "30-ball grids" in text
     else:
         assert "100 balls an innings, in sets of 5 balls" in text and "25-ball grids" in text
+
+
+def test_every_keeper_on_the_team_sheets_shows_the_rating_their_card_shows(card_sets):
+    card_set = card_sets["T20"]
+    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    keepers = 0
+    for team, page in zip(card_set["teams"], pages):
+        text = page.extract_text()
+        for card in card_set["cards"]:
+            rating = card["player"].get("keeper")
+            if card["team"] == team["name"] and rating:
+                assert f"WK ({rating})" in text, card["player"]["name"]
+                keepers += 1
+    assert keepers > len(card_set["teams"])  # reserve keepers too, not only each XI's keeper
