@@ -5,7 +5,6 @@ import multiprocessing
 import os
 import shutil
 import sys
-import tempfile
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +15,7 @@ from tqdm import tqdm
 from cardgen import ATTRIBUTION
 from cardgen.cache import atomic_write_bytes
 from cardgen.errors import CardgenError
+from cardgen.staging import make_staging, quiet_worker, remove_stale_staging, stop_workers
 from cardgen.render.card import CardView, card_views
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_sheets
@@ -91,8 +91,8 @@ def _swap_in(new: Path, final: Path) -> None:
     _publish_permissions(new)
     old = None
     if final.exists():
-        old = final.parent / f".{final.name}.old-{os.getpid()}"
-        os.replace(final, old)
+        old = make_staging(final.parent, final.name, "old")
+        os.replace(final, old / final.name)
     os.replace(new, final)
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
@@ -142,7 +142,7 @@ def _pool(workers: int):  # type: ignore[no-untyped-def]
         return _InlinePool()
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
 
 
 def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
@@ -163,7 +163,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / set_folder_name(card_set)
-    staging = Path(tempfile.mkdtemp(dir=out_dir, prefix=f".{final.name}.build-"))
+    remove_stale_staging(out_dir)  # what a killed run left behind
+    staging = make_staging(out_dir, final.name, "build")
     work = staging / final.name
     work.mkdir()
     written: list[Path] = []
@@ -209,6 +210,10 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             bar.update(1)
         bar.close()
         _swap_in(work, final)
+    except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
+        if pool is not None:
+            stop_workers(pool)
+        raise
     finally:
         if bar is not None:
             bar.close()

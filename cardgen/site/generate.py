@@ -22,7 +22,6 @@ import os
 import re
 import shutil
 import stat
-import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +35,7 @@ from pypdf.errors import PdfReadError
 from cardgen import ATTRIBUTION
 from cardgen.cache import atomic_write_bytes
 from cardgen.paths import templates_dir
+from cardgen.staging import make_staging, remove_stale_staging
 from cardgen.site.kit import (GameKit, KitSet, SiteError, find_game_kits, find_sets, read_game_kit,
                               read_set)
 
@@ -566,7 +566,7 @@ def _swap_in(built: Path, site_dir: Path) -> None:
     """Replace `site_dir` by `built` with renames, so readers see the old or the new site."""
     old = None
     if site_dir.exists():
-        old = Path(tempfile.mkdtemp(dir=site_dir.parent, prefix=f".{site_dir.name}.old."))
+        old = make_staging(site_dir.parent, site_dir.name, "old")
         os.replace(site_dir, old / site_dir.name)
     os.replace(built, site_dir)
     if old is not None:
@@ -605,7 +605,8 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
     folders = find_sets(out_dir, skip=site_dir)
     _check_site_dir(out_dir, site_dir, folders)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
-    build_root = Path(tempfile.mkdtemp(dir=site_dir.parent, prefix=f".{site_dir.name}.new."))
+    remove_stale_staging(site_dir.parent)  # what a killed run left behind
+    build_root = make_staging(site_dir.parent, site_dir.name, "new")
     try:
         writer = _Writer(build_root, env)
         sets: list[dict[str, Any]] = []
