@@ -369,9 +369,10 @@ def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
               show_kind: bool = True, solid: bool = False) -> None:
     """The card back: game title, team and (unless a shared deck back) the card kind.
 
-    Light (the default): a team-colour frame and team-colour text on white, well under 15% ink,
-    and no edge to show duplex drift. `solid`: the team colour all over (with bleed) inside a
-    white frame; --ink-saver keeps outlines only.
+    Light (the default): a pale band of the team colour across the whole width (into the bleed)
+    with team-colour text, well under 15% ink and nothing near the edges, so a duplex print that
+    lands a millimetre or two off does not show. `solid`: the team colour all over (with bleed)
+    inside a white frame; --ink-saver keeps outlines only.
     """
     L = load_layout("card")
     W, H = L["width_mm"], L["height_mm"]
@@ -386,11 +387,10 @@ def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         colour = WHITE
     else:
         light = bs["light"]
-        p.rect(f, f, W - 2 * f, H - 2 * f, stroke=view.team_colour, width=light["frame_line_mm"])
-        inset = f + light["inner_inset_mm"]
-        p.rect(inset, inset, W - 2 * inset, H - 2 * inset, stroke=view.team_colour, width=light["inner_line_mm"])
-        # a band in a pale tint of the team colour: the team shows at a glance, for little ink
-        p.rect(inset, H / 2 - 11, W - 2 * inset, 22, fill=mix(view.team_colour, light["band_white"]))
+        top, height = H / 2 - light["band_above_centre_mm"], light["band_mm"]
+        p.rect(-bleed, top, W + 2 * bleed, height, fill=mix(view.team_colour, light["band_white"]))
+        for y in (top, top + height - light["rule_mm"]):
+            p.rect(-bleed, y, W + 2 * bleed, light["rule_mm"], fill=view.team_colour)
         colour = view.team_colour
     p.text(W / 2, H / 2 - 6, bs["title"], "bold", bs["title_pt"], colour, "centre")
     fitted = fit_text(view.team.upper(), "bold", W - 2 * f - 4, 9.0, 5.0)
