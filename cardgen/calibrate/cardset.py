@@ -230,4 +230,21 @@ def load_card_set(path: Path | str) -> dict:
         raise CardSetError(f"{p} is not a readable card set: {exc}") from None
     if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION or "cards" not in doc:
         raise CardSetError(f"{p} is not a version-{SCHEMA_VERSION} card set")
+    problem = schema_problem(doc)
+    if problem:
+        raise CardSetError(f"{p} is not a valid card set: {problem}")
     return doc
+
+
+def schema_problem(doc: dict) -> str | None:
+    """The most relevant way `doc` breaks the card-set schema shipped with cardgen, or None."""
+    import jsonschema
+
+    from cardgen.paths import schema_path
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    if error is None:
+        return None
+    where = "/".join(str(part) for part in error.absolute_path) or "the top level"
+    message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
+    return f"{where}: {message}"
