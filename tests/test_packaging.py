@@ -33,7 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # what the build needs from the checkout; tests, docs and benchmarks are not part of the package
 IGNORE = shutil.ignore_patterns(".git", "output", "build", "dist", "*.egg-info", "__pycache__",
                                 ".pytest_cache", ".hypothesis", ".benchmarks", "tests", "docs",
-                                "benchmarks", "raw", "deliveries")
+                                "benchmarks", "stats_cache")
 OFFLINE_GUARD = '''\
 """Test hook: this interpreter may not reach the network (loopback only)."""
 import socket
@@ -81,6 +81,15 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytest.fail(f"`{module}` is not installed: run ./test.sh (it installs the test extras)")
     src = tmp_path_factory.mktemp("src") / "cardgen"
     shutil.copytree(ROOT, src, ignore=IGNORE)
+    # the committed tables only (a developer's checkout may hold leftovers of older versions),
+    # plus what an old cache left there, which the package data patterns must keep out
+    (src / "stats_cache").mkdir()
+    shutil.copy2(ROOT / "stats_cache" / "README.md", src / "stats_cache")
+    for code, season in BUNDLED_SEASONS:
+        shutil.copytree(ROOT / "stats_cache" / f"{code}_{season}", src / "stats_cache" / f"{code}_{season}")
+    for leftover in ("raw/cricsheet-0123456789abcdef0123", "deliveries/BBL_2024-25.csv"):
+        (src / "stats_cache" / leftover).parent.mkdir()
+        (src / "stats_cache" / leftover).write_text("not for the wheel\n")
     out = tmp_path_factory.mktemp("dist")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CARDGEN_", "PYTHONPATH"))}
     _run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(src)],
@@ -107,6 +116,7 @@ def test_wheel_and_sdist_carry_the_data(dist: Path):
         members = {m.name.split("/", 1)[1] for m in tar.getmembers() if "/" in m.name}
     assert {"setup.py", "pyproject.toml", "templates/teams.json", "stats_cache/BBL_2024-25/batting.csv",
             "cardgen/schemas/card-set.schema.json"} <= members
+    assert not any(m.startswith(("stats_cache/raw", "stats_cache/deliveries")) for m in members)
 
 
 def test_installed_wheel_runs_offline_from_any_folder(dist: Path, tmp_path: Path):
