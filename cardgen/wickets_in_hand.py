@@ -4,19 +4,21 @@ Real batters change with the match situation; printed cards cannot. What drives 
 is how many balls are left for each wicket in hand, so the batting side is in one of three bands
 before every delivery, read from a small table (wickets down -> balls-left thresholds):
 
-* **attack** (few balls left per wicket): a dot ball is rolled again on a d20 -- 1-2 the striker
-  is caught going for it, 3-5 it goes for four, 6 for six, 7-20 it stays a dot;
+* **attack** (under 5 balls left per wicket in hand): a dot ball is rolled again on a d20 --
+  1-2 the striker is caught going for it, 3-7 it goes for four, 8-9 for six, 10-20 it stays a dot;
 * **normal**: the cards as printed;
-* **consolidate** (many balls left per wicket): a dismissal of the striker other than a run-out,
-  and a four or a six, are rolled again on a d20 -- 1-6 the batter plays safe: the dismissal is
-  a dot, the boundary a single.
+* **consolidate** (9 or more balls left per wicket in hand): a dismissal of the striker other
+  than a run-out, and a four or a six, are rolled again on a d20 -- 1-8 the batter plays safe:
+  the dismissal is a dot, the boundary a single.
 
 At most one extra die per delivery, and only on those results. Evidence (issue 17, BBL 2024-25
 and IPL 2025, controlling for who bats and bowls): a batter is out about x1.8 as often when few
-balls are left per wicket and x0.7 when many are, scoring about x1.25 and x0.86 the runs; the
-d20 ranges reproduce those factors on a league-typical card. The card set is calibrated for the
-rule (each card reproduces its player's real season over the bands he really batted or bowled
-in), so the rule moves runs and wickets between situations, not in total.
+balls are left per wicket and x0.5-0.7 when many are, scoring about x1.25 and x0.86 the runs.
+The d20 faces were then set on the season replays (docs/rules.md R12 has the measurements):
+first-innings totals, all-out rates and death-overs run rates of the real seasons. The card set
+is calibrated for the rule (each card reproduces its player's real season over the bands he
+really batted or bowled in), so the rule moves runs and wickets between situations, not in
+total.
 
 Everything here is pure and shared by the stats layer (which band each real ball was in), the
 calibration (the exact expectation under the rule), both engines and the printed tables.
@@ -44,9 +46,9 @@ class WicketsInHand:
     attack_below: float = 5.0        # attack while balls left < this x wickets in hand
     consolidate_from: float = 9.0    # consolidate while balls left >= this x wickets in hand
     attack_out: int = 2              # attack, on a dot: d20 1..attack_out caught
-    attack_four: int = 5             # ... attack_out+1..attack_four four
-    attack_six: int = 6              # ... attack_four+1..attack_six six, else still a dot
-    consolidate_safe: int = 6        # consolidate, on a dismissal / 4 / 6: d20 1..6 plays safe
+    attack_four: int = 7             # ... attack_out+1..attack_four four
+    attack_six: int = 9              # ... attack_four+1..attack_six six, else still a dot
+    consolidate_safe: int = 8        # consolidate, on a dismissal / 4 / 6: d20 1..8 plays safe
 
     name: str = RULE_NAME
 

@@ -136,18 +136,21 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
 
 def test_expected_figures_are_reproducible_from_the_written_set(bbl_set):
     """What the simulator's `validate` compares with: the set alone gives back every card's
-    expected figures (league means re-derived from the charts and real balls)."""
-    from cardgen.calibrate.expect import model_from_card_set, pairing_figures
+    expected figures (league means re-derived from the charts and real balls; the wickets-in-hand
+    rule over each card's real situations)."""
+    from cardgen.calibrate.expect import model_from_card_set, pairing_figures, rule_matrix_of
     doc = json.loads(json.dumps(bbl_set))
     model = model_from_card_set(doc)
+    assert doc["rule"] in ("wickets-in-hand", "classic")
     for card in doc["cards"]:
         slots = chart_to_slots(card["chart"]).astype(float)
+        rule = rule_matrix_of(doc, card)
         if card["kind"] == "striker":
-            got = model.striker(slots)
+            got = model.striker(slots, rule)
             assert got["strike_rate"] == pytest.approx(card["expected"]["strike_rate"], abs=2e-3)
             assert got["dismissal_rate"] == pytest.approx(card["expected"]["dismissal_rate"], abs=2e-5)
         else:
-            got = model.bowler(slots)
+            got = model.bowler(slots, rule)
             assert got["economy"] == pytest.approx(card["expected"]["economy"], abs=2e-4)
             assert got["wicket_rate"] == pytest.approx(card["expected"]["wicket_rate"], abs=2e-5)
     green = _card(doc, "CJ Green", "bowler")["player"]["id"]

@@ -27,6 +27,7 @@ def check_innings(cs, inn: fast.InningsBatch, plan: np.ndarray, target: np.ndarr
     assert (inn.runs == inn.bat_runs.sum(axis=1) + extras).all()
     assert (inn.runs == inn.unit_runs.sum(axis=1) + inn.byes).all()
     assert (inn.runs == inn.phase_runs.sum(axis=1)).all()
+    assert (inn.wickets == inn.phase_wickets.sum(axis=1)).all()
     # balls faced = legal balls + no-balls (wides are not faced)
     assert (inn.bat_balls.sum(axis=1) == inn.legal_balls + inn.no_balls).all()
     assert (inn.bat_in.sum(axis=1) == np.minimum(inn.wickets + 2, 11)).all()
@@ -341,6 +342,7 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
         assert (quick.wides[0], quick.no_balls[0], quick.byes[0]) == \
             (ref.wides, ref.no_balls, ref.byes + ref.leg_byes)
         assert list(quick.phase_runs[0]) == ref.phase_runs
+        assert list(quick.phase_wickets[0]) == ref.phase_wickets
         for slot, line in ref.batters.items():
             assert quick.bat_in[0, slot] == 1
             assert (quick.bat_runs[0, slot], quick.bat_balls[0, slot], quick.bat_fours[0, slot],

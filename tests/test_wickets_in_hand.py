@@ -35,9 +35,9 @@ def test_printed_table_t20_and_hundred():
 
 def test_consolidate_over():
     """First over, 0 down, 120 balls left: consolidate. A dismissal or a boundary rolls the d20."""
-    rolls = (STRIKER_SAYS["W"] + [0, 3]       # caught (fielder 0) ... d20 3 <= 6: safe, a dot
-             + STRIKER_SAYS["4"] + [6]        # four ... d20 6: a single instead
-             + BOWLER_SAYS["B"] + [7]         # bowled ... d20 7: out
+    rolls = (STRIKER_SAYS["W"] + [0, 3]       # caught (fielder 0) ... d20 3 <= 8: safe, a dot
+             + STRIKER_SAYS["4"] + [8]        # four ... d20 8: a single instead
+             + BOWLER_SAYS["B"] + [9]         # bowled ... d20 9: out
              + BOWLER_SAYS["6"] + [20]        # six ... d20 20: six
              + BOWLER_SAYS["0"]               # a dot: no extra die
              + BOWLER_SAYS["1"])              # a single: no extra die
@@ -65,12 +65,12 @@ def test_normal_band_plays_the_cards_as_printed():
 
 
 def test_attack_over():
-    """0 down with 49 balls left: attack. A dot rolls the d20: 1-2 caught, 3-5 four, 6 six."""
+    """0 down with 49 balls left: attack. A dot rolls the d20: 1-2 caught, 3-7 four, 8-9 six."""
     prefix = QUIET_DOT * 71                    # 71 dots bowled: 49 left
     rolls = (prefix
-             + STRIKER_SAYS["0"] + [4]         # dot ... d20 4: four
-             + BOWLER_SAYS["0"] + [6]          # dot ... d20 6: six
-             + BOWLER_SAYS["0"] + [7]          # dot ... d20 7: still a dot
+             + STRIKER_SAYS["0"] + [7]         # dot ... d20 7: four
+             + BOWLER_SAYS["0"] + [8]          # dot ... d20 8: six
+             + BOWLER_SAYS["0"] + [10]         # dot ... d20 10: still a dot
              + BOWLER_SAYS["4"]                # a four: no extra die in attack
              + STRIKER_SAYS["W"] + [2]         # a catch on the card: no die, fielder 2
              + BOWLER_SAYS["0"] + [1, 8])      # 1 down, 44 left, attack: d20 1 caught by 8
@@ -105,10 +105,10 @@ def test_outcome_matrix_is_the_d20(band):
     i = {o: k for k, o in enumerate(OUTCOMES)}
     if band == wih.ATTACK:
         assert t[i["0"], i["caught"]] == pytest.approx(2 / 20)
-        assert t[i["0"], i["4"]] == pytest.approx(3 / 20) and t[i["0"], i["6"]] == pytest.approx(1 / 20)
+        assert t[i["0"], i["4"]] == pytest.approx(5 / 20) and t[i["0"], i["6"]] == pytest.approx(2 / 20)
         assert t[i["caught"], i["caught"]] == 1
     elif band == wih.CONSOLIDATE:
-        assert t[i["lbw"], i["0"]] == pytest.approx(6 / 20) and t[i["6"], i["1"]] == pytest.approx(0.3)
+        assert t[i["lbw"], i["0"]] == pytest.approx(8 / 20) and t[i["6"], i["1"]] == pytest.approx(0.4)
         assert t[i["run_out_striker"], i["run_out_striker"]] == 1
     else:
         assert (t == np.eye(len(OUTCOMES))).all()

@@ -7,6 +7,7 @@ balls (empirical Bayes with a beta/Dirichlet prior centred on the league rate): 
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -18,8 +19,11 @@ from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
 from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
 from cardgen.calibrate.ratings import RatingScales, Ratings, compute_ratings
+from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares,
+                                          measure_factors)
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
+from cardgen.wickets_in_hand import RULE, WicketsInHand
 
 SMALL_SAMPLE_BALLS = 60
 PRIOR_BALLS = 30.0
@@ -80,6 +84,9 @@ class Calibration:
     model: LeagueModel
     strikers: list[CardFit]
     bowlers: list[CardFit]
+    rule: WicketsInHand | None = None          # the rule the cards are solved for (None: printed)
+    shares: dict = field(default_factory=dict)  # (kind, id, team) -> band shares of real balls
+    league_shares: dict = field(default_factory=dict)  # kind -> band shares of all real balls
 
 
 def _shrink(count: float, balls: float, league_rate: float) -> float:
@@ -407,12 +414,39 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
     return ratings, plan, cells
 
 
-def calibrate(stats: SeasonStats) -> Calibration:
-    """Calibrate a season. A quick pilot (continuous cards only) measures how much the players
-    out of reach inflate the league's dismissals; the chart plan then counts LBWs (and the
-    run-out and stumping cells) against that inflated total, so their shares hold."""
+def calibrate(stats: SeasonStats, rule: WicketsInHand | None = None) -> Calibration:
+    """Calibrate a season for `rule` (default: the wickets-in-hand rule, the kit's recommended
+    play; None: the rules as printed). Under the rule every card is solved for its player's
+    neutral figures, so that over the bands he really batted or bowled in it reproduces his
+    real season (`cardgen.calibrate.situations`): a printed-rules pass, then RULE_ROUNDS
+    re-solves with the rule's factors measured on the previous pass's cards."""
+    from cardgen.calibrate.situations import league_shares
+    if rule is None or stats.situations is None or not len(stats.situations):
+        return _calibrate_season(stats)
+    shares = band_shares(stats.situations)
+    # first factors from the printed-rules continuous cards (cheap), then full solves
+    start = _start(stats, plan_counts(stats.league))
+    for f in start.strikers + start.bowlers:
+        f.slots = continuous_card(f.target, start.model)
+    cal = Calibration(stats, start.ratings, plan_counts(stats.league), start.cells, start.model,
+                      start.strikers, start.bowlers)
+    for _ in range(RULE_ROUNDS):
+        cal = _calibrate_season(stats, measure_factors(cal, rule, shares, stats.situations))
+    cal.rule, cal.shares = rule, shares
+    cal.league_shares = {k: league_shares(stats.situations, k) for k in ("striker", "bowler")}
+    return cal
+
+
+def _calibrate_season(stats: SeasonStats, factors: RuleFactors | None = None) -> Calibration:
+    """One calibration of a season (for neutral figures when `factors` are given). A quick pilot
+    (continuous cards only) measures how much the players out of reach inflate the league's
+    dismissals; the chart plan then counts LBWs (and the run-out and stumping cells) against
+    that inflated total, so their shares hold."""
+    real_stats = stats
+    if factors is not None:
+        stats = dataclasses.replace(stats, league=factors.neutral_league(stats.league))
     pilot_plan = plan_counts(stats.league)
-    pilot = _start(stats, pilot_plan)
+    pilot = _start(stats, pilot_plan, factors)
     kinds = stats.league["dismissal_kinds"]
     real = game_dismissals(kinds) / stats.league["legal_balls"]
     modelled = pilot.model.league()["dismissals_per_ball"]
@@ -421,7 +455,10 @@ def calibrate(stats: SeasonStats) -> Calibration:
     # Everything up to the end of the continuous rounds depends on the plan only through its
     # cell counts: when the inflated total leaves them unchanged, the main pass starts where the
     # pilot ended (the very same numbers) instead of recomputing them.
-    return _calibrate(stats, plan, start=pilot if plan.counts == pilot_plan.counts else None)
+    cal = _calibrate(stats, plan, start=pilot if plan.counts == pilot_plan.counts else None,
+                     factors=factors)
+    cal.stats = real_stats
+    return cal
 
 
 @dataclass
@@ -446,7 +483,7 @@ def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: L
     return model
 
 
-def _start(stats: SeasonStats, plan: ChartPlan) -> _Start:
+def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = None) -> _Start:
     ratings, plan, cells = build_chart(stats, plan=plan)
     a = card_matrix(fielding_vector(cells, ratings.skill()))
     ls, lb = league_striker_rates(stats.league), league_bowler_rates(stats.league)
@@ -456,6 +493,9 @@ def _start(stats: SeasonStats, plan: ChartPlan) -> _Start:
     bowlers = [CardFit("bowler", r.player_id, r.team, int(r.legal_balls),
                        int(r.legal_balls) < SMALL_SAMPLE_BALLS, bowler_target(r, lb))
                for r in stats.bowling.itertuples() if r.legal_balls > 0]
+    if factors is not None:   # solve for neutral figures (calibrate.situations)
+        for f in strikers + bowlers:
+            factors.neutral((f.kind, f.player_id, f.team), f.target.figures)
     kappa = extras_balance(plan, stats.league)
     for f in bowlers:
         f.target.figures["extras"] *= kappa
@@ -471,9 +511,9 @@ def _start(stats: SeasonStats, plan: ChartPlan) -> _Start:
 
 
 def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
-               start: _Start | None = None) -> Calibration:
+               start: _Start | None = None, factors: RuleFactors | None = None) -> Calibration:
     """One pass with chart plan `plan` (`start`: its first part, if already computed)."""
-    start = start or _start(stats, plan)
+    start = start or _start(stats, plan, factors)
     ratings, cells, a = start.ratings, start.cells, start.a
     strikers, bowlers, lb, model = start.strikers, start.bowlers, start.bowler_rates, start.model
     if pilot:

@@ -98,9 +98,19 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
                 "chart": slots_to_chart(fit.slots)}
 
     cards = []
+    from cardgen.calibrate.situations import rule_matrix
+
+    def situations(fit: CardFit) -> tuple[dict, object]:
+        """The card's real band shares (printed on no card: what validate and expected use)
+        and the outcome matrix it plays under (None: the rules as printed)."""
+        shares = cal.shares.get((fit.kind, fit.player_id, fit.team)) if cal.rule else None
+        block = {"situations": {b: _r(x, 6) for b, x in shares.items()}} if shares else {}
+        return block, rule_matrix(cal.rule, shares)
+
     for fit in cal.strikers:
         s = bat[(fit.player_id, fit.team)]
-        exp = model.striker(fit.slots.astype(float))
+        where, rule = situations(fit)
+        exp = model.striker(fit.slots.astype(float), rule)
         card = {
             **card_head(fit),
             "real": {"innings": int(s["innings"]), "balls": int(s["balls"]), "runs": int(s["runs"]),
@@ -112,12 +122,14 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
                          "dismissal_rate": _r(exp["dismissal_rate"], 5),
                          "fours": _r(exp["fours"], 5), "sixes": _r(exp["sixes"], 5),
                          "dots": _r(exp["dots"], 5)},
+            **where,
             "small_sample": fit.small_sample,
         }
         cards.append(card)
     for fit in cal.bowlers:
         b = bowl[(fit.player_id, fit.team)]
-        exp = model.bowler(fit.slots.astype(float))
+        where, rule = situations(fit)
+        exp = model.bowler(fit.slots.astype(float), rule)
         card = {
             **card_head(fit),
             "usage": {"letter": usage_letter(int(b["legal_balls"]), int(b["innings"]),
@@ -135,6 +147,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
                          "fours": _r(exp["fours"], 5), "sixes": _r(exp["sixes"], 5),
                          "dots": _r(exp["dots"], 5), "wides": _r(exp["wides"], 5),
                          "no_balls": _r(exp["no_balls"], 5)},
+            **where,
             "small_sample": fit.small_sample,
         }
         cards.append(card)
@@ -149,12 +162,15 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
         if sheet["wicketkeeper"]:
             entry["wicketkeeper"] = sheet["wicketkeeper"]
         team_list.append(entry)
-    league_fig = model.league()
+    league_fig = model.league(rule_matrix(cal.rule, cal.league_shares.get("striker")))
+    rule_block = ({"rule": cal.rule.name, "rule_parameters": cal.rule.describe()} if cal.rule
+                  else {"rule": "classic"})
     return {
         "schema_version": SCHEMA_VERSION,
         "competition": {"code": comp.code, "name": comp.name, "nation": comp.nation, "sex": comp.sex},
         "season": normalise_season(comp, season),
         "format": comp.format,
+        **rule_block,
         "generator": f"cardgen {__version__}",
         "attribution": ATTRIBUTION,
         "fielding_chart": {"cells": cal.cells},

@@ -96,9 +96,14 @@ def card_matrix(field_vec: np.ndarray) -> np.ndarray:
 
 
 def delivery(bowler_slots: np.ndarray, striker_slots: np.ndarray, a: np.ndarray,
-             free_hit: bool = True) -> np.ndarray:
-    """Outcome probabilities of one delivery (broadcasts over leading axes of the slot arrays)."""
+             free_hit: bool = True, rule: np.ndarray | None = None) -> np.ndarray:
+    """Outcome probabilities of one delivery (broadcasts over leading axes of the slot arrays).
+
+    `rule`: the wickets-in-hand rule as an outcome matrix (`WicketsInHand.mixture`: the bands
+    averaged over a player's situations), applied before the free hit as the engines do (R12)."""
     p = (0.5 * (np.asarray(bowler_slots, float) + np.asarray(striker_slots, float)) / SLOTS) @ a
+    if rule is not None:
+        p = p @ rule
     if free_hit:
         q = p[..., OUT["no_ball"]] / (1.0 - p[..., OUT["wide"]])
         void = p * FREE_HIT_VOID
@@ -174,20 +179,22 @@ class LeagueModel:
         """P(the non-striker is run out) per delivery in the league-average pairing."""
         return float(self.average_delivery()[OUT["run_out_non_striker"]])
 
-    def average_delivery(self) -> np.ndarray:
-        return delivery(self.mean_bowler, self.mean_striker, self.a, self.free_hit)
+    def average_delivery(self, rule: np.ndarray | None = None) -> np.ndarray:
+        return delivery(self.mean_bowler, self.mean_striker, self.a, self.free_hit, rule)
 
-    def striker(self, slots: np.ndarray) -> dict[str, np.ndarray]:
-        """A striker card (or stack of cards) against the league-average bowler."""
-        return striker_figures(delivery(self.mean_bowler, slots, self.a, self.free_hit),
+    def striker(self, slots: np.ndarray, rule: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """A striker card (or stack of cards) against the league-average bowler (`rule`: the
+        wickets-in-hand rule's matrix over his situations; run-outs, and so the non-striker's,
+        are untouched by it)."""
+        return striker_figures(delivery(self.mean_bowler, slots, self.a, self.free_hit, rule),
                                self.non_striker_run_out)
 
-    def bowler(self, slots: np.ndarray) -> dict[str, np.ndarray]:
+    def bowler(self, slots: np.ndarray, rule: np.ndarray | None = None) -> dict[str, np.ndarray]:
         """A bowler card (or stack) against the league-average striker."""
-        return bowler_figures(delivery(slots, self.mean_striker, self.a, self.free_hit))
+        return bowler_figures(delivery(slots, self.mean_striker, self.a, self.free_hit, rule))
 
-    def league(self) -> dict:
-        return league_figures(self.average_delivery())
+    def league(self, rule: np.ndarray | None = None) -> dict:
+        return league_figures(self.average_delivery(rule))
 
 
 def model_from_card_set(card_set: dict) -> LeagueModel:
@@ -202,6 +209,15 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
         slots = np.array([chart_to_slots(c["chart"]) for c in cards], float)
         means[kind] = (w @ slots) / w.sum() if w.sum() > 0 else slots.mean(axis=0)
     return LeagueModel(a, means["bowler"], means["striker"])
+
+
+def rule_matrix_of(card_set: dict, card: dict) -> np.ndarray | None:
+    """The outcome matrix a written card plays under: the set's rule (the wickets-in-hand rule)
+    over the card's `situations` (its player's real band shares); None for the printed rules."""
+    from cardgen.wickets_in_hand import rule_named
+    rule = rule_named(card_set.get("rule"))
+    shares = card.get("situations")
+    return rule.mixture(shares, OUTCOMES) if rule is not None and shares else None
 
 
 def pairing_figures(card_set: dict, bowler_id: str, striker_id: str) -> dict:

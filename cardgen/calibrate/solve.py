@@ -175,18 +175,19 @@ class Scorer:
         self.target = target
         self.model = model
 
-    def figures(self, slots: np.ndarray) -> dict[str, np.ndarray]:
-        """Every figure the error can weigh, for a stack of cards (depends on the model only)."""
+    def figures(self, slots: np.ndarray, rule: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        """Every figure the error can weigh, for a stack of cards (depends on the model only;
+        `rule`: the wickets-in-hand rule's outcome matrix, see `expect.delivery`)."""
         from cardgen.calibrate.expect import delivery
         if self.target.kind == "striker":
-            p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit)
+            p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit, rule)
             faced = p @ FACED
             ns = self.model.non_striker_run_out
             return {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
                     "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
                     "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
                     "field_outs": (p @ F_DISMISSAL + ns) / faced}
-        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit)
+        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit, rule)
         legal = p @ LEGAL
         return {"bat": p @ BAT_RUNS / legal,
                 "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,

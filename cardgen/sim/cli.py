@@ -135,11 +135,20 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
 @_seed_option
 @click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
+@click.option("--classic", is_flag=True, default=False,
+              help="Play the rules as printed, without the wickets-in-hand rule (the kit's "
+                   "recommended play, docs/rules.md R12).")
 @out_option
 @friendly_errors
 def simulate_cmd(competition: str, season: str, source: str | None, seasons: int, seed: int,
-                 cards: Path | None, out_dir: Path) -> None:
-    """Replay the season's fixture list many times: ladder, team totals, leaderboards, real beside simulated."""
+                 cards: Path | None, classic: bool, out_dir: Path) -> None:
+    """Replay the season's fixture list many times: ladder, team totals, leaderboards, real beside simulated.
+
+    Plays the wickets-in-hand rule when the card set was calibrated for it (the default), and
+    reports what whole matches look like -- first-innings total and its SD, all-out rate,
+    wickets and run rate by phase, the chasing side's wins -- real beside simulated, with the
+    rule and with the rules as printed.
+    """
     import time
 
     import numpy as np
@@ -148,8 +157,9 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.competitions import set_name
     from cardgen.sim import report
     from cardgen.sim.model import compile_card_set
-    from cardgen.sim.season import (ladder, leaderboards, league_summary, real_first_innings,
-                                    replay_season, team_totals)
+    from cardgen.sim.season import (ladder, leaderboards, league_summary, match_figures,
+                                    real_first_innings, replay_season, team_totals)
+    from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
     card_set, origin = load_cards(comp, season, source, out_dir, cards)
@@ -160,8 +170,18 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     start = time.perf_counter()
     with tqdm(total=n_matches, desc=f"simulate {comp.code} {season}", unit="match",
               leave=False) as bar:
-        rep = replay_season(cs, stats, seasons, rng, progress=bar.update)
+        set_rule = rule_of(card_set)
+        rule = None if classic else set_rule
+        rep = replay_season(cs, stats, seasons, rng, progress=bar.update, rule=rule)
     elapsed = time.perf_counter() - start
+    # the same fixtures with the rule and as printed (the other one from its own seeded stream)
+    figures = {"rule" if rule else "classic": match_figures(cs, stats, rep)}
+    if set_rule is not None:
+        other = replay_season(cs, stats, seasons, np.random.default_rng([seed, 1]),
+                              rule=None if rule else set_rule)
+        figures["classic" if rule else "rule"] = match_figures(cs, stats, other)
+    matches = {"real": next(iter(figures.values()))["real"],
+               **{k: v["sim"] for k, v in sorted(figures.items(), key=lambda kv: kv[0] != "rule")}}
     summary = league_summary(cs, stats, rep)
     totals = team_totals(cs, stats, rep)
     table = ladder(stats, rep)
@@ -172,6 +192,9 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     report.write_csv(folder / "simulate_players.csv", leaders)
     report.write_json(folder / "simulate_summary.json",
                       {"competition": comp.code, "season": season, "seed": seed, **summary,
+                       "rule": rule.name if rule else "classic", "match_figures": matches,
+                       "real_xi_sides": rep.fixtures.real_sides,
+                       "usual_xi_sides": rep.fixtures.fallback_sides,
                        "within_5_runs": abs(summary["first_innings_difference"]) <= 5})
     first_real = real_first_innings(stats)["runs"].to_numpy()
     drawings = [
@@ -207,6 +230,11 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                       ("Run leaders", top_runs), ("Wicket leaders", top_wk)], drawings)
     click.echo(f"{comp.code} {season}: {summary['matches_simulated']} matches in {elapsed:.1f}s "
                f"({summary['matches_simulated'] / max(elapsed, 1e-9):,.0f} matches/s)")
+    click.echo(f"played {'with the wickets-in-hand rule' if rule else 'as printed (classic)'}; "
+               f"{rep.fixtures.real_sides} sides with their real XI, "
+               f"{rep.fixtures.fallback_sides} with the usual XI (no usable line-up)")
+    for line in match_table(matches):
+        click.echo(line)
     click.echo(f"first-innings total: real {summary['real_first_innings_total']}, simulated "
                f"{summary['sim_first_innings_total']} ({summary['first_innings_difference']:+})")
     click.echo(f"wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
@@ -219,6 +247,31 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
         click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f} ({r.real_won:2d})  "
                    f"top {100 * r.sim_top_share:4.1f}%")
     click.echo(f"report: {folder}")
+
+
+def match_table(matches: dict[str, dict]) -> list[str]:
+    """Real beside simulated (with the rule, as printed) as aligned text lines."""
+    cols = list(matches)
+    label = {"real": "real", "rule": "rule", "classic": "printed"}
+
+    def fmt(key: str, v: dict) -> str:
+        if key in ("all_out_share", "chasing_wins_share"):
+            return "-" if v.get(key) is None else f"{100 * v[key]:.1f}%"
+        if key.startswith("wickets_"):
+            return f"{v[key]:.2f}" if v.get(key) is not None else "-"
+        return f"{v[key]:.1f}" if key.startswith("first") else f"{v[key]:.2f}"
+
+    rows = [("first-innings total", "first_innings_total"), ("  its SD", "first_innings_sd"),
+            ("first innings all out", "all_out_share"),
+            ("wickets, powerplay (1st inns)", "wickets_powerplay"),
+            ("wickets, middle (1st inns)", "wickets_middle"),
+            ("wickets, death (1st inns)", "wickets_death"),
+            ("run rate, powerplay", "run_rate_powerplay"), ("run rate, middle", "run_rate_middle"),
+            ("run rate, death", "run_rate_death"), ("chasing side wins", "chasing_wins_share")]
+    lines = ["match figures".ljust(30) + "".join(label.get(c, c).rjust(9) for c in cols)]
+    for text, key in rows:
+        lines.append(text.ljust(30) + "".join(fmt(key, matches[c]).rjust(9) for c in cols))
+    return lines
 
 
 COMMANDS = [validate_cmd, simulate_cmd]

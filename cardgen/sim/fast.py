@@ -90,6 +90,7 @@ class InningsBatch:
     no_balls: np.ndarray
     byes: np.ndarray           # byes + leg byes
     phase_runs: np.ndarray     # (L, 3)
+    phase_wickets: np.ndarray  # (L, 3) wickets falling in each phase
     bat_runs: np.ndarray       # (L, SLOTS)
     bat_balls: np.ndarray
     bat_fours: np.ndarray
@@ -176,6 +177,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     legal = np.zeros(L, np.int32)
     extras_packed = np.zeros(L, np.int64)
     phase_runs = np.zeros(L * 3, np.int32)
+    phase_wickets = np.zeros(L * 3, np.int32)
     striker = np.zeros(L, np.int32)
     non_striker = np.ones(L, np.int32)
     next_in = np.full(L, 2, np.int32)
@@ -244,6 +246,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         unit_packed[i * units + unit] += UNIT_DELTA[code]
 
         out = striker_out | non_striker_out
+        phase_wickets[i * 3 + phase_of[lg_after]] += out
         wk = wickets[i] + out
         wickets[i] = wk
         out_slot = np.where(striker_out, st, nst)
@@ -269,6 +272,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         wides=_field(extras_packed, EXTRA_SHIFT["wides"]),
         no_balls=_field(extras_packed, EXTRA_SHIFT["no_balls"]),
         byes=_field(extras_packed, EXTRA_SHIFT["byes"]), phase_runs=phase_runs.reshape(L, 3),
+        phase_wickets=phase_wickets.reshape(L, 3),
         bat_runs=_field(bat, BAT_SHIFT["runs"]), bat_balls=_field(bat, BAT_SHIFT["balls"]),
         bat_fours=_field(bat, BAT_SHIFT["fours"], 8), bat_sixes=_field(bat, BAT_SHIFT["sixes"], 8),
         bat_out=bat_out.reshape(L, SLOTS), bat_in=bat_in.reshape(L, SLOTS),

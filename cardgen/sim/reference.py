@@ -97,6 +97,7 @@ class Innings:
     wides: int = 0
     no_balls: int = 0
     phase_runs: list[int] = field(default_factory=lambda: [0, 0, 0])
+    phase_wickets: list[int] = field(default_factory=lambda: [0, 0, 0])
     batters: dict[int, BatterLine] = field(default_factory=dict)   # batting slot -> line
     bowlers: dict[int, BowlerLine] = field(default_factory=dict)   # bowler card -> line
     unit_bowler: list[int] = field(default_factory=list)          # bowler card per unit begun
@@ -179,6 +180,7 @@ def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
         # --- batters' ends ----------------------------------------------------------------
         if ball.out_slot is not None:
             inn.wickets += 1
+            inn.phase_wickets[_phase(fmt, inn.legal_balls)] += 1
             inn.batters[ball.out_slot].how_out = ball.how_out
             if ball.how_out != "run out":
                 line.wickets += 1

@@ -17,6 +17,7 @@ from cardgen.sim import fast
 from cardgen.sim.captain import Captain
 from cardgen.sim.model import CardSetError, CompiledSet
 from cardgen.stats.tables import SeasonStats
+from cardgen.wickets_in_hand import WicketsInHand
 
 PHASES = ("powerplay", "middle", "death")
 CHUNK_MATCHES = 11_000  # lanes per batch: big enough for numpy, small enough for the CPU cache
@@ -94,7 +95,10 @@ class SeasonReplay:
 
 
 def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.random.Generator,
-                  progress: Callable[[int], Any] | None = None) -> SeasonReplay:
+                  progress: Callable[[int], Any] | None = None,
+                  rule: WicketsInHand | None = None) -> SeasonReplay:
+    """Replay the fixture list `seasons` times (`rule`: the wickets-in-hand rule, None: the
+    rules as printed)."""
     fx = build_fixtures(cs, stats, rng)
     n_fix = len(fx.match_ids)
     total = seasons * n_fix
@@ -107,7 +111,7 @@ def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.ran
         n = min(CHUNK_MATCHES, total - done)
         fixture = (np.arange(done, done + n) % n_fix)
         home, away = fx.home[fixture], fx.away[fixture]
-        mb = fast.play_matches(cs, fx.table, home, away, rng)
+        mb = fast.play_matches(cs, fx.table, home, away, rng, rule=rule)
         for inn, batting, bowling, plan in ((mb.first, home, away, mb.first_plan),
                                             (mb.second, away, home, mb.second_plan)):
             players = fx.side_players[batting].ravel()               # (n * 11,)
@@ -127,7 +131,8 @@ def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.ran
             rows.append(pd.DataFrame({
                 "team": np.array(fx.table.teams)[batting], "innings": no, "runs": inn.runs,
                 "wickets": inn.wickets, "legal_balls": inn.legal_balls,
-                **{f"runs_{p}": inn.phase_runs[:, k] for k, p in enumerate(PHASES)}}))
+                **{f"runs_{p}": inn.phase_runs[:, k] for k, p in enumerate(PHASES)},
+                **{f"wickets_{p}": inn.phase_wickets[:, k] for k, p in enumerate(PHASES)}}))
         supers += int((mb.super_overs > 0).sum())
         deliveries += mb.deliveries
         done += n
@@ -270,6 +275,41 @@ def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> di
         "sim_super_over_share": round(rep.super_overs / n, 4),
         **phase_rates(cs, inn, "real"), **phase_rates(cs, rep.team_rows, "sim"),
     }
+
+
+def match_figures(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dict[str, dict]:
+    """What whole matches look like, real beside simulated (issue 17): first-innings total and
+    its SD, all-out rate, wickets by phase (first innings), run rate by phase (all innings), the
+    chasing side's share of the decided matches. Real: completed innings (no D/L, no result)."""
+    fmt = cs.fmt
+    real_first = real_first_innings(stats)
+    inn = stats.innings[~stats.innings["super_over"].astype(bool)]
+    inn = inn[(inn["method"].fillna("") == "") & (inn["result"] != "no result")]
+    sim = rep.team_rows
+    sim_first = sim[sim["innings"] == 1]
+    second = inn[inn["innings"] == 2].drop_duplicates("match_id")
+    decided = second[second["winner"].notna()]
+    real_chase = float((decided["winner"] == decided["batting_team"]).mean()) if len(decided) else None
+    fx = rep.fixtures
+    away = np.tile(fx.away, rep.seasons)
+    won = rep.winners >= 0
+    sim_chase = float((rep.winners[won] == away[won]).mean()) if won.any() else None
+    out = {}
+    for source, first, every, chase in (("real", real_first, inn, real_chase),
+                                        ("sim", sim_first, sim, sim_chase)):
+        fig = {"first_innings_total": float(first["runs"].mean()),
+               "first_innings_sd": float(first["runs"].std(ddof=1)),
+               "all_out_share": float((first["wickets"] >= 10).mean()),
+               "chasing_wins_share": chase}
+        for p in PHASES:
+            col = f"wickets_{p}"
+            fig[f"wickets_{p}"] = float(first[col].mean()) if col in first else None
+        fig.update({k.replace(f"{source}_", ""): v for k, v in
+                    phase_rates(cs, every, source).items()})
+        out[source] = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in fig.items()}
+    out["innings"] = {"real_first_innings": int(len(real_first)),
+                      "sim_first_innings": int(len(sim_first)), "balls": fmt.balls_per_innings}
+    return out
 
 
 def phase_rates(cs: CompiledSet, innings: pd.DataFrame, prefix: str) -> dict[str, float]:

@@ -36,9 +36,11 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from cardgen import wickets_in_hand as wih
 from cardgen.sim import fast
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet
+from cardgen.wickets_in_hand import WicketsInHand
 
 QUALIFY_BALLS = 60
 Z95 = 1.959964
@@ -70,6 +72,11 @@ def league_fielding(card_set: dict[str, Any]) -> FieldingOdds:
     return FieldingOdds(s.catch, s.run_out_single, s.run_out_with_keeper, s.stumping)
 
 
+def rule_of(card_set: dict[str, Any]) -> WicketsInHand | None:
+    """The rule a card set was calibrated for (sets written before issue 17: as printed)."""
+    return wih.rule_named(card_set.get("rule"))
+
+
 def _opponent_weights(cards: list[dict[str, Any]]) -> np.ndarray:
     w = np.array([max(int((c.get("real") or {}).get("balls", 0) or 0), 0) for c in cards], float)
     return w / w.sum() if w.sum() > 0 else np.full(len(cards), 1 / len(cards))
@@ -91,6 +98,15 @@ def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, ro
     cum = np.cumsum(_opponent_weights(opp_cards))
     cum[-1] = 1.0
     odds = league_fielding(card_set)
+    rule = rule_of(card_set)
+    if rule is not None:   # each card's band shares: its player's real situations
+        cards = cs.striker_cards if kind == "striker" else cs.bowler_cards
+        shares = np.array([[float((cards[r].get("situations") or {}).get(b, 0.0)) for b in wih.BANDS]
+                           for r in rows], float).reshape(len(rows), len(wih.BANDS))
+        shares[shares.sum(axis=1) <= 0, wih.NORMAL] = 1.0
+        band_cum = np.cumsum(shares / shares.sum(axis=1, keepdims=True), axis=1)
+        band_cum[:, -1] = 1.0
+        band_cum = np.repeat(band_cum, k, axis=0)
     lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int8).ravel()
     fielding = cs.fielding.astype(np.int8).ravel()
     n_b = len(cs.bowler_lut)
@@ -111,11 +127,16 @@ def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, ro
         chart_d20 = rng.integers(0, 20, n_lanes)
         chance = 20.0 * (1.0 - rng.random(n_lanes))        # uniform on (0, 20]
         with_keeper = (chart_d6 != 1) & (chart_d6 != 4)
+        band = rule_d20 = None
+        if rule is not None:
+            band = (rng.random(n_lanes)[:, None] >= band_cum).sum(axis=1)
+            rule_d20 = rng.integers(1, 21, n_lanes)
         code, run_out = fast.resolve(
             lut, fielding, n_b, bowler, striker, free_hit, card_d6, roll, chart_d6, chart_d20,
             chance, catcher_c=20 * odds.catch,
             fielder_ro=np.where(with_keeper, 20 * odds.run_out_with_keeper, 20 * odds.run_out_single),
-            keeper_ro=20.0, keeper_rating=20 * odds.stumping, with_keeper=with_keeper)
+            keeper_ro=20.0, keeper_rating=20 * odds.stumping, with_keeper=with_keeper,
+            rule=rule, band=band, rule_d20=rule_d20)
         bat = fast.BAT_RUNS[code]
         if kind == "striker":
             y = fast.FACED[code]

@@ -380,6 +380,13 @@ def innings_table(data: SeasonData, balls_per_innings: int) -> pd.DataFrame:
                                aggfunc="sum", fill_value=0)
     for p in ("powerplay", "middle", "death"):
         t[f"runs_{p}"] = phase_runs[p] if p in phase_runs else 0
+    # wickets by phase (the phase of the legal ball they fell on, as the simulator counts them)
+    fell = d[["match_id", "innings", "delivery", "phase"]].merge(
+        wk[["match_id", "innings", "delivery"]], on=["match_id", "innings", "delivery"])
+    phase_wk = fell.groupby(["match_id", "innings", "phase"]).size().unstack(fill_value=0)
+    for p in ("powerplay", "middle", "death"):
+        col = phase_wk[p] if p in phase_wk else pd.Series(dtype=int)
+        t[f"wickets_{p}"] = col.reindex(t.index, fill_value=0).astype(int)
     t = t.reset_index()
     t = t.merge(data.matches[["match_id", "date", "result", "method", "winner"]], on="match_id")
     t["legal_balls"] = t["legal_balls"].astype(int)

@@ -1,0 +1,104 @@
+"""Do whole matches look like the real season? The issue-17 table, for every T20 / 100-ball
+season in the local Cricsheet mirror.
+
+    python benchmarks/bench_matches.py [--seasons 200] [--seed 1] [--source ../shared/data/cricsheet]
+
+For each season: calibrate the cards (for the wickets-in-hand rule), replay the real fixture list
+(real XIs) `--seasons` times with the rule and as printed, and print a Markdown table of the
+first-innings mean total, first-innings all-out rate and death-overs run rate, real beside
+simulated, with whether the rule meets the bars (+/-3 runs, 5 points, 5%), and the cards' median
+calibration errors (|expected / real - 1| over qualified cards, under the rule). The README's
+table is this script's output.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+# (competition code, season, mirror folder): the nine T20 / 100-ball seasons of issue 17
+SEASONS = (("BBL", "2023-24"), ("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", "2024"),
+           ("IPL", "2025"), ("SMASH", "2024-25"), ("WPL", "2023"), ("PSL", "2021"),
+           ("SMASH-W", "2022-23"))
+BARS = {"runs": 3.0, "all_out": 0.05, "death": 0.05}
+
+
+def measure(code: str, season: str, source: str, seasons: int, seed: int, cache) -> dict:
+    from cardgen.calibrate.calibrate import calibrate
+    from cardgen.calibrate.cardset import card_sets_from_calibration
+    from cardgen.calibrate.report import summary
+    from cardgen.competitions import get_competition
+    from cardgen.sim.model import compile_card_set
+    from cardgen.sim.season import match_figures, replay_season
+    from cardgen.stats.load import season_stats
+    from cardgen.wickets_in_hand import RULE
+    comp = get_competition(code)
+    stats = season_stats(comp, season, source, cache=cache)
+    card_set = card_sets_from_calibration(calibrate(stats, rule=RULE), comp, season)
+    cs = compile_card_set(card_set)
+    out = {"summary": summary(card_set)}
+    for label, rule in (("rule", RULE), ("printed", None)):
+        rep = replay_season(cs, stats, seasons, np.random.default_rng(seed), rule=rule)
+        fig = match_figures(cs, stats, rep)
+        out["real"], out[label] = fig["real"], fig["sim"]
+        out["innings"] = fig["innings"]["real_first_innings"]
+    return out
+
+
+def row(code: str, season: str, m: dict) -> str:
+    r, s, p = m["real"], m["rule"], m["printed"]
+    d_runs = s["first_innings_total"] - r["first_innings_total"]
+    d_out = s["all_out_share"] - r["all_out_share"]
+    d_death = s["run_rate_death"] / r["run_rate_death"] - 1
+    ok = (abs(d_runs) <= BARS["runs"], abs(d_out) <= BARS["all_out"], abs(d_death) <= BARS["death"])
+    med = m["summary"]
+    cells = [
+        f"{code} {season} ({m['innings']})",
+        f"{r['first_innings_total']:.1f} / **{s['first_innings_total']:.1f}** / {p['first_innings_total']:.1f}",
+        f"{d_runs:+.1f} {'ok' if ok[0] else 'MISS'}",
+        f"{100 * r['all_out_share']:.1f} / **{100 * s['all_out_share']:.1f}** / {100 * p['all_out_share']:.1f}",
+        f"{100 * d_out:+.1f} {'ok' if ok[1] else 'MISS'}",
+        f"{r['run_rate_death']:.2f} / **{s['run_rate_death']:.2f}** / {p['run_rate_death']:.2f}",
+        f"{100 * d_death:+.1f}% {'ok' if ok[2] else 'MISS'}",
+        "{:.2f} / {:.2f} / {:.2f} / {:.2f}".format(
+            100 * med["striker"]["median_main_error"], 100 * med["striker"]["median_rate_error"],
+            100 * med["bowler"]["median_main_error"], 100 * med["bowler"]["median_rate_error"]),
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seasons", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--source", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
+    ap.add_argument("--only", default="", help="comma-separated CODE:season to run only these")
+    args = ap.parse_args()
+    from cardgen.cache import Cache
+    only = {tuple(x.split(":")) for x in args.only.split(",") if x}
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Cache(Path(tmp))
+        print(f"{args.seasons} replays of each fixture list, seed {args.seed}; real / **rule** / "
+              "printed (the same cards played as printed); bars with the rule: first-innings "
+              "mean within 3 runs, all-out rate within 5 points, death-overs run rate within 5%.\n")
+        print("| season (real 1st inns) | 1st-inns total | diff | 1st inns all out % | diff "
+              "| death run rate | diff | medians SR / out / econ / wkt % |")
+        print("|---|---|---|---|---|---|---|---|")
+        start = time.perf_counter()
+        for code, season in SEASONS:
+            if only and (code, season) not in only:
+                continue
+            print(row(code, season, measure(code, season, args.source, args.seasons, args.seed,
+                                            cache)), flush=True)
+        print(f"\n({time.perf_counter() - start:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,140 @@
+"""Calibration that knows the wickets-in-hand rule.
+
+Under the rule a card plays each delivery in a band (attack / normal / consolidate) set by the
+match situation. Each player really batted or bowled in a known mix of those bands (the stats
+layer's `situations` table), so his card is solved for his *neutral* figures: the real figure
+divided by the factor the rule applies to that card over his own mix,
+
+    k(figure) = figure(card under the rule over his bands) / figure(card as printed),
+
+which depends a little on the card itself (attack acts on dots, consolidate on boundaries and
+dismissals). The factors are measured on the solved cards and the season solved again, a fixed
+point reached in RULE_ROUNDS passes; the league's counts (what the small samples are centred
+on and the fielding chart is planned for) are divided outcome by outcome by the league-average
+delivery's factors over all real balls' bands (`RuleFactors.neutral_league`). Then, over the
+situations he really faced, each card reproduces its player's real season (`expected` in the
+card set is that figure).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cardgen.calibrate.model import OUTCOMES
+from cardgen.wickets_in_hand import BANDS, WicketsInHand
+
+RULE_ROUNDS = 3          # full solves under the rule (two leave a card or two 2% out: the factors move)
+ROLE_OF_KIND = {"striker": "bat", "bowler": "bowl"}
+
+Key = tuple[str, str, str]  # (kind, player id, team)
+
+
+def band_shares(situations) -> dict[Key, dict[str, float]]:
+    """Each card's share of real balls per band (striker: balls faced; bowler: legal balls)."""
+    out: dict[Key, dict[str, float]] = {}
+    if situations is None or not len(situations):
+        return out
+    kind_of = {v: k for k, v in ROLE_OF_KIND.items()}
+    for r in situations.to_dict("records"):
+        balls = [float(r[f"balls_{b}"]) for b in BANDS]
+        total = sum(balls)
+        if total > 0:
+            out[(kind_of[r["role"]], str(r["player_id"]), str(r["team"]))] = {
+                b: x / total for b, x in zip(BANDS, balls)}
+    return out
+
+
+def league_shares(situations, kind: str) -> dict[str, float] | None:
+    if situations is None or not len(situations):
+        return None
+    rows = situations[situations["role"] == ROLE_OF_KIND[kind]]
+    balls = [float(rows[f"balls_{b}"].sum()) for b in BANDS]
+    total = sum(balls)
+    return {b: x / total for b, x in zip(BANDS, balls)} if total > 0 else None
+
+
+# real dismissal kinds -> the game outcome whose factor applies (run-outs: the rule leaves them)
+KIND_OUTCOME = {"bowled": "bowled", "hit wicket": "bowled", "caught": "caught",
+                "caught and bowled": "caught", "lbw": "lbw", "stumped": "stumped"}
+BOWLER_KINDS = ("bowled", "hit wicket", "caught", "caught and bowled", "lbw", "stumped")
+
+
+@dataclass
+class RuleFactors:
+    """Per card: figure -> k, the rule's factor on that figure; for the league: outcome -> k."""
+    cards: dict[Key, dict[str, float]] = field(default_factory=dict)
+    outcomes: dict[str, float] = field(default_factory=dict)
+
+    def neutral(self, key: Key, figures: dict[str, float]) -> None:
+        """Divide a card's real target figures by its factors (in place)."""
+        for name, k in self.cards.get(key, {}).items():
+            if name in figures:
+                figures[name] = figures[name] / k
+
+    def neutral_league(self, league: dict) -> dict:
+        """The league's counts as the cards must produce them before the rule: dots, singles,
+        fours, sixes and each kind of dismissal divided by the rule's league factor (the
+        fielding chart's LBW, stumping and bowled cells are planned on these, so the shares
+        of the kinds land on the real ones once the rule has played)."""
+        k = self.outcomes
+        if not k:
+            return league
+        out = dict(league)
+        faced = dict(league["outcomes_faced"])
+        runs_change = 0.0
+        for r in ("0", "1", "4", "6"):
+            new = faced[r] / k.get(r, 1.0)
+            runs_change += int(r) * (new - faced[r])
+            faced[r] = new
+        out["outcomes_faced"] = faced
+        out["runs_batter"] = league["runs_batter"] + runs_change
+        kinds = dict(league["dismissal_kinds"])
+        change = wickets_change = 0.0
+        for kind, outcome in KIND_OUTCOME.items():
+            if kind in kinds:
+                new = kinds[kind] / k.get(outcome, 1.0)
+                change += new - kinds[kind]
+                wickets_change += (new - kinds[kind]) if kind in BOWLER_KINDS else 0.0
+                kinds[kind] = new
+        out["dismissal_kinds"] = kinds
+        out["dismissals"] = league["dismissals"] + change
+        out["bowler_wickets"] = league["bowler_wickets"] + wickets_change
+        return out
+
+
+def _ratios(ruled: dict[str, np.ndarray], plain: dict[str, np.ndarray]) -> dict[str, float]:
+    out = {}
+    for name, v in plain.items():
+        v = float(v)
+        out[name] = float(ruled[name]) / v if v > 1e-9 and float(ruled[name]) > 1e-9 else 1.0
+    return out
+
+
+def measure_factors(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
+                    situations) -> RuleFactors:
+    """The rule's factors on every solved card of `cal` (a `Calibration`) and on the league."""
+    from cardgen.calibrate.solve import Scorer
+    factors = RuleFactors()
+    for fit in list(cal.strikers) + list(cal.bowlers):
+        key = (fit.kind, fit.player_id, fit.team)
+        if key not in shares:
+            continue
+        scorer = Scorer(fit.target, cal.model)
+        slots = np.asarray(fit.slots, float)
+        factors.cards[key] = _ratios(scorer.figures(slots, rule.mixture(shares[key], OUTCOMES)),
+                                     scorer.figures(slots))
+    mix = league_shares(situations, "striker")
+    if mix is not None:   # outcome by outcome, on the league-average delivery over all real balls
+        plain = cal.model.average_delivery()
+        ruled = cal.model.average_delivery(rule.mixture(mix, OUTCOMES))
+        factors.outcomes = {o: float(ruled[i] / plain[i]) if plain[i] > 1e-12 else 1.0
+                            for i, o in enumerate(OUTCOMES)}
+    return factors
+
+
+def rule_matrix(rule: WicketsInHand | None, shares: dict[str, float] | None) -> np.ndarray | None:
+    """The outcome matrix a card plays under (None: the rules as printed)."""
+    if rule is None or not shares:
+        return None
+    return rule.mixture(shares, OUTCOMES)
