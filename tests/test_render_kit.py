@@ -254,7 +254,8 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
                                        "--out", str(tmp_path), "--paper", "letter", "--team", "perth",
                                        "--ink-saver", "--no-images", "--card-set", str(card_set_file)])
     assert result.exit_code == 0, result.output
-    folder = tmp_path / "BBL_2024-25"
+    folder = tmp_path / "BBL_2024-25_perth-scorchers"  # its own folder, beside the full kit
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
     assert sorted(p.name for p in folder.iterdir()) == [
         "card-set.json", "cards-letter.pdf", "fielding-chart.pdf", "quick-reference.pdf",
         "scoresheet.pdf", "team-sheets.pdf"]
@@ -266,7 +267,8 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
             assert not ops & FILL_OPERATORS, name  # ink-saver: outlines only
     # re-running replaces the kit
     again = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path),
-                                      "--paper", "a4", "--no-images", "--card-set", str(card_set_file)])
+                                      "--paper", "a4", "--team", "Perth Scorchers", "--no-images",
+                                      "--card-set", str(card_set_file)])
     assert again.exit_code == 0, again.output
     assert not (folder / "cards-letter.pdf").exists() and (folder / "cards-a4.pdf").exists()
 
@@ -276,7 +278,7 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
                                        "--paper", "a4", "--team", "Sydney Thunder", "--bleed", "--backs",
                                        "--no-images", "--card-set", str(card_set_file)])
     assert result.exit_code == 0, result.output
-    reader = pypdf.PdfReader(tmp_path / "BBL_2024-25" / "cards-a4.pdf")
+    reader = pypdf.PdfReader(tmp_path / "BBL_2024-25_sydney-thunder" / "cards-a4.pdf")
     assert len(reader.pages) % 2 == 0
     segments = _segments_at_page_level(reader.pages[0])
     vertical = sorted({round(x1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(x1, x2)})
@@ -323,7 +325,7 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, t
             "--card-set", str(card_set_file)]
     assert CliRunner().invoke(main, args + ["--paper", "a4"]).exit_code == 0
     folder = tmp_path / "BBL_2024-25"
-    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    before = {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
     def broken(*_args, **_kwargs):
         raise CardgenError("disk on fire")
@@ -332,11 +334,55 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, t
     monkeypatch.setattr(kit_module, "render_scoresheet_pdf", broken)
     result = CliRunner().invoke(main, args + ["--paper", "letter"])
     assert result.exit_code != 0 and "disk on fire" in result.output
-    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
     assert [p.name for p in tmp_path.iterdir()] == ["BBL_2024-25"]  # no staging folder left
 
 
 def test_every_page_of_every_pdf_carries_the_data_credit(kit: Path):
-    for pdf in sorted(kit.glob("*.pdf")):
+    for pdf in sorted(kit.rglob("*.pdf")):  # the teams' own PDFs too
         for number, page in enumerate(pypdf.PdfReader(pdf).pages, 1):
             assert ATTRIBUTION in " ".join(page.extract_text().split()), (pdf.name, number)
+
+
+def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_set: dict):
+    """One bookmark per team, at the page where its cards start; the teams' own PDFs hold exactly those pages."""
+    manifest = json.loads((kit / "teams" / "teams.json").read_text())
+    teams = [t["name"] for t in bbl_card_set["teams"]]
+    assert [t["name"] for t in manifest["teams"]] == teams
+    for paper in ("a4", "letter"):
+        whole = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
+        marks = [(item.title, whole.get_destination_page_number(item) + 1) for item in whole.outline]
+        assert [title for title, _ in marks] == teams
+        whole_slots = _card_texts(kit / f"cards-{paper}.pdf", paper)
+        done = 0
+        for entry, (_, first) in zip(manifest["teams"], marks):
+            start, end = entry["pages_in_whole_set"][f"cards-{paper}.pdf"]
+            assert start == first
+            own = kit / entry["files"][f"cards-{paper}"]
+            assert 1 <= len(pypdf.PdfReader(own).pages) <= end - start + 1
+            names = {c["player"]["name"].upper() for c in bbl_card_set["cards"] if c["team"] == entry["name"]}
+            for number in (start, end):  # the range starts and ends on pages holding the team's cards
+                assert any(n in whole.pages[number - 1].extract_text() for n in names), (entry["name"], number)
+            # the team's own PDF prints exactly the team's cards, in the whole set's order
+            slots = _card_texts(own, paper)
+            assert slots == whole_slots[done:done + len(slots)]
+            assert len(slots) == entry["cards"] == sum(c["team"] == entry["name"] for c in bbl_card_set["cards"])
+            done += len(slots)
+        assert done == len(whole_slots) and marks[-1][1] <= len(whole.pages)
+    sheet = pypdf.PdfReader(kit / manifest["teams"][0]["files"]["team-sheet"])
+    assert teams[0].upper() in sheet.pages[0].extract_text().upper()
+    assert teams[1].upper() not in " ".join(p.extract_text().upper() for p in sheet.pages)
+
+
+def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):
+    import shutil
+    out = tmp_path / "out"
+    shutil.copytree(kit, out / kit.name)
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    result = build_kit(bbl_card_set, out, KitOptions(team="Perth Scorchers", progress=False, workers=1))
+    after = {p.relative_to(out / kit.name): p.read_bytes() for p in (out / kit.name).rglob("*") if p.is_file()}
+    assert after == {rel.relative_to(kit.name): data for rel, data in before.items()}
+    assert result.folder == out / "BBL_2024-25_perth-scorchers"
+    one = json.loads((result.folder / "card-set.json").read_text())
+    assert {c["team"] for c in one["cards"]} == {"Perth Scorchers"} and len(one["teams"]) == 1
+    assert not (result.folder / "teams").exists()

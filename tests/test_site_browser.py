@@ -392,3 +392,112 @@ def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tm
     kit = read_set(folder)
     assert kit.tts_sheets and all(d.relpath.startswith("tts/") for d in kit.tts_sheets)
     assert not any("potts" in d.relpath for d in kit.tts_sheets)
+
+
+def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, browser, tmp_path: Path):
+    """Home -> the team's page -> its A4 cards: the PDF holds exactly that team's cards."""
+    import pypdf
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    team = "Perth Scorchers"
+    page = browser.new_page()
+    errors = _watch_errors(page)
+    page.goto(served)
+    page.get_by_role("link", name=team, exact=True).first.click()  # click 1
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == team  # the team's own heading, not the set's
+    with page.expect_download() as download_info:
+        page.get_by_role("link", name=f"{team} cards (A4)").click()  # click 2
+    saved = tmp_path / "team-cards-a4.pdf"
+    download_info.value.save_as(saved)
+    reader = pypdf.PdfReader(saved)
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    ours = [c for c in card_set["cards"] if c["team"] == team]
+    ours_names = {c["player"]["name"].upper() for c in ours}
+    theirs = {c["player"]["name"].upper() for c in card_set["cards"] if c["team"] != team} - ours_names
+    assert all(name in text for name in ours_names)
+    assert not [name for name in theirs if re.search(rf"\b{re.escape(name)}\b", text)]
+    assert text.count("STRIKER") + text.count("BOWLER") >= len(ours)
+    # the page range it shows is the team's bookmark in the whole-set PDF, and as long as its own PDF
+    ranges = page.locator(".team-downloads").inner_text()
+    first, last = map(int, re.search(r"whole-set cards \(A4\) pages (\d+)–(\d+)", ranges).groups())
+    whole = pypdf.PdfReader(bbl_out / SET / "cards-a4.pdf")
+    marks = {item.title: whole.get_destination_page_number(item) + 1 for item in whole.outline}
+    assert marks[team] == first
+    own = {c["player"]["name"].upper() for c in ours}
+    assert any(n in whole.pages[first - 1].extract_text() for n in own)
+    assert any(n in whole.pages[last - 1].extract_text() for n in own)
+    assert errors == []
+
+
+def test_search_short_reaches_matthew_short(served: str, browser, playwright, tmp_path: Path):
+    page = browser.new_page()
+    errors = _watch_errors(page)
+    page.goto(f"{served}sets/{SET}/index.html")
+    page.get_by_role("searchbox", name="Find a player").fill("Short")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/players.html?q=Short")
+    found = page.locator("[data-player-index] li:visible")
+    names = sorted(found.locator("a").all_inner_texts())
+    assert "Matthew Short" in names and all("Short" in name for name in names)
+    page.get_by_role("link", name="Matthew Short", exact=True).click()
+    page.wait_for_url("**/players/*.html")
+    assert page.locator("h1").inner_text() == "Matthew Short"
+    assert errors == []
+    # without JavaScript the same box leads to the plain index of every player, A-Z
+    context = _launch(playwright, tmp_path / "profile-nojs", javascript=False)
+    try:
+        plain = context.new_page()
+        plain.goto(f"{served}sets/{SET}/index.html")
+        plain.get_by_role("searchbox", name="Find a player").fill("Short")
+        plain.get_by_role("button", name="Find").click()
+        plain.wait_for_url("**/players.html?q=Short")
+        assert plain.locator("[data-player-index] li").count() > 100
+        plain.get_by_role("link", name="Matthew Short", exact=True).click()
+        plain.wait_for_url("**/players/*.html")
+        assert plain.locator("h1").inner_text() == "Matthew Short"
+    finally:
+        context.close()
+
+
+def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_out: Path, browser):
+    import pypdf
+    page = browser.new_page()
+    page.goto(f"{served}sets/{SET}/index.html")
+    previews = page.locator(".kit-previews li")
+    pdfs = sorted(p.name for p in (bbl_out / SET).glob("*.pdf"))
+    assert previews.count() == len(pdfs)
+    images = [i for i in _load_all_images(page) if "/previews/kit-" in i["src"]]
+    assert len(images) == len(pdfs) and all(i["natural"] > 0 for i in images)
+    a4_pages = len(pypdf.PdfReader(bbl_out / SET / "cards-a4.pdf").pages)
+    assert f"Player cards (A4), {a4_pages} pages" in previews.all_inner_texts()
+    needs = page.locator("dl.components").inner_text()
+    assert f"{a4_pages} sheets of A4 card" in needs
+    assert "d6" in needs and "2d10" in needs and "d20" in needs
+
+
+def test_how_to_play_walks_one_ball_with_a_real_card(served: str, browser, tmp_path: Path):
+    page = browser.new_page()
+    errors = _watch_errors(page)
+    page.goto(served)
+    page.get_by_role("navigation", name="Site").get_by_role("link", name="How to play").click()
+    page.wait_for_load_state()
+    assert page.locator("h1").inner_text() == "How to play Quicket Cricket"
+    steps = page.locator("#ball ~ .howto-ball ol.steps").inner_text()
+    assert "d6" in steps and "2d10" in steps and "fielding chart" in steps
+    cards = [i for i in _load_all_images(page) if "/thumbs/" in i["src"]]
+    assert len(cards) == 2 and all(i["natural"] > 0 for i in cards)
+    assert page.locator("table.fielding tbody tr").count() == 6
+    assert page.locator("table.fielding td.hit").count() == 1
+    assert page.get_by_role("link", name="shortseasongames.com").get_attribute("href") == \
+        "http://shortseasongames.com"
+    _screenshot(page, "how-to-play", tmp_path, height=1400)
+    assert errors == []
+
+
+def test_cards_come_first_on_a_phone(served: str, browser):
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{served}sets/{SET}/index.html")
+    first_card = page.locator("li.card").first.evaluate("e => e.getBoundingClientRect().top")
+    assert first_card < PHONE["height"]  # the first cards show without scrolling (was ~1,300 px down)
+    assert _no_sideways_scroll(page)

@@ -561,3 +561,41 @@ def test_build_site_flag_refreshes_the_site(tmp_path):
     assert "1 other game kit(s)" in result.output
     assert (tmp_path / "site" / "games" / "quick-cricket" / "index.html").is_file()
     assert check_links(tmp_path / "site").broken == []
+
+
+def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path):
+    folder = make_synthetic_kit(tmp_path)
+    (folder / "teams" / "perth-scorchers").mkdir(parents=True)
+    for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheet.pdf"):
+        _pdf(folder / "teams" / "perth-scorchers" / name, f"Perth {name}")
+    (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+        {"name": "Perth Scorchers", "folder": "teams/perth-scorchers",
+         "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf", "cards-letter": "teams/perth-scorchers/cards-letter.pdf",
+                   "team-sheet": "teams/perth-scorchers/team-sheet.pdf", "evil": "../../etc/passwd"},
+         "pages_in_whole_set": {"cards-a4.pdf": [3, 4], "cards-letter.pdf": [3, 4]}}]}))
+    site = generate_site(tmp_path).site_dir
+    pages = _pages(site)
+    team = pages["sets/BBL_2024-25/team-perth-scorchers.html"]
+    assert "<h1>Perth Scorchers</h1>" in team
+    assert 'href="files/teams/perth-scorchers/cards-a4.pdf" download>Perth Scorchers cards (A4)</a>' in team
+    assert "1 page, " in team and "passwd" not in team
+    assert re.search(r'href="files/cards-a4.pdf#page=3">whole-set cards \(A4\)</a> pages 3–4', team)
+    # the home page links each team's page; the teams' files are not "other files"
+    assert 'href="sets/BBL_2024-25/team-perth-scorchers.html">Perth Scorchers</a>' in pages["index.html"]
+    assert "teams/perth-scorchers" not in pages["sets/BBL_2024-25/index.html"].split("Other files")[-1]
+    assert check_links(site).broken == []
+
+
+def test_player_index_lists_everyone_by_surname_and_the_menu_has_how_to_play(built_site):
+    _, _, site = built_site
+    pages = _pages(site)
+    index = pages["sets/BBL_2024-25/players.html"]
+    names = re.findall(r'<li data-search="[^"]*"><a href="players/[^"]+">([^<]+)</a>', index)
+    assert len(names) == 4  # one entry per player page (Chris Green's two cards are one player)
+    assert [n for n in names if "script" not in n] == ["Cooper Connolly", "Chris Green", "Lance Morris"]  # by surname
+    assert 'action="players.html"' in pages["sets/BBL_2024-25/index.html"]
+    assert all('href="../../how-to-play.html"' in html or 'href="how-to-play.html"' in html
+               or 'href="../../../how-to-play.html"' in html or 'href="/how-to-play.html"' in html
+               for html in pages.values())
+    play = pages["how-to-play.html"]
+    assert "Setup and the two decks" in play and "http://shortseasongames.com" in play

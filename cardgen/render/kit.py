@@ -22,6 +22,7 @@ from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_she
 from cardgen.render.layout import load_layout
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.sheets import render_cards_pdf
+from cardgen.render.teamfiles import add_team_bookmarks, team_page_ranges, write_team_files
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
 
 PAPERS = ("a4", "letter")
@@ -54,6 +55,11 @@ class KitResult:
 
 def set_folder_name(card_set: dict[str, Any]) -> str:
     return f"{card_set['competition']['code']}_{card_set['season']}"
+
+
+def team_kit_folder_name(card_set: dict[str, Any], team: str) -> str:
+    """A one-team kit's folder, beside the full kit and never inside it: `BBL_2024-25_perth-scorchers`."""
+    return f"{set_folder_name(card_set)}_{slug(team)}"
 
 
 def select_team(card_set: dict[str, Any], wanted: str) -> dict[str, Any]:
@@ -148,6 +154,11 @@ def _pool(workers: int):  # type: ignore[no-untyped-def]
 def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
     """Write every PDF, the card PNGs, TTS sheets and card-set.json to <out>/<CODE>_<season>/.
 
+    A full kit also holds each team's own card PDFs and team sheet (teams/<team>/) and bookmarks
+    one page per team in the whole-set card PDFs. With `options.team` only that team is printed,
+    to its own folder <out>/<CODE>_<season>_<team>/ (card-set.json holding that team only), so the
+    full kit is never replaced by a partial one.
+
     Everything goes to a staging folder beside it first and is renamed into place at the end, so
     an interrupted build leaves the previous kit intact and a finished one replaces it whole.
     """
@@ -162,7 +173,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     title = f"{card_set['competition']['code']} {card_set['season']}"
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    final = out_dir / set_folder_name(card_set)
+    final = out_dir / (team_kit_folder_name(card_set, views[0].team) if options.team else set_folder_name(card_set))
     remove_stale_staging(out_dir)  # what a killed run left behind
     staging = make_staging(out_dir, final.name, "build")
     work = staging / final.name
@@ -196,12 +207,22 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         bar = tqdm(total=len(views) * len(options.papers) + len(sheets) + len(jobs),
                    desc=f"build {title}", unit="step", file=sys.stderr,
                    disable=not options.progress or not sys.stderr.isatty())
-        written.append(final / _write_card_set_json(card_set, staging).name)
+        if options.team:
+            from cardgen.calibrate.cardset import FILE_NAME, dumps
+            put(FILE_NAME, dumps(printed).encode("utf-8"))
+        else:
+            written.append(final / _write_card_set_json(card_set, staging).name)
         for paper in options.papers:
-            put(f"cards-{paper}.pdf", render_cards_pdf(
+            pdf = render_cards_pdf(
                 views, paper, f"{title} cards", credit, bleed=options.bleed, ink_saver=options.ink_saver,
                 backs=options.backs, progress=bar.update, team_per_sheet=options.team_per_sheet,
-                solid_backs=options.solid_backs))
+                solid_backs=options.solid_backs)
+            if not options.team:  # one bookmark per team, at the sheet where its cards start
+                pdf = add_team_bookmarks(pdf, team_page_ranges(views, paper, options.bleed, options.backs,
+                                                               options.team_per_sheet))
+            put(f"cards-{paper}.pdf", pdf)
+        if not options.team:
+            write_team_files(card_set, views, options, title, credit, put)
         for name, render in sheets.items():
             put(name, render())
             bar.update(1)

@@ -36,8 +36,8 @@ from cardgen import ATTRIBUTION
 from cardgen.cache import atomic_write_bytes
 from cardgen.paths import templates_dir
 from cardgen.staging import make_staging, remove_stale_staging
-from cardgen.site.kit import (GameKit, KitSet, SiteError, find_game_kits, find_sets, read_game_kit,
-                              read_set)
+from cardgen.site.kit import (KIT_DOWNLOADS, GameKit, KitSet, SiteError, find_game_kits, find_sets,
+                              read_game_kit, read_set)
 
 TEMPLATE_DIR = templates_dir() / "site"  # shipped with the package (cardgen.paths)
 THUMB_WIDTH = 240  # px; a 63 x 88 mm card is then 335 px tall
@@ -397,6 +397,33 @@ def _write_zip(files: list[Path], base: Path, top: str, dst: Path) -> None:
 
 PREVIEW_DPI = 60  # readable plot titles, small files
 PREVIEW_PAGES = 4
+KIT_PREVIEW_WIDTH = 300  # px: a page preview beside its download link
+
+
+def _render_pages(pdf: Path, pages: int, scale_for: Any) -> list[Image.Image]:
+    """The first `pages` pages of a PDF as images (pypdfium2: no system binary); [] if unreadable."""
+    import pypdfium2 as pdfium
+    try:
+        doc = pdfium.PdfDocument(str(pdf))
+    except (pdfium.PdfiumError, OSError):
+        return []
+    try:
+        images = []
+        for index in range(min(pages, len(doc))):
+            page = doc[index]
+            bitmap = page.render(scale=scale_for(page.get_width()))
+            images.append(bitmap.to_pil().convert("RGB"))
+        return images
+    except pdfium.PdfiumError:
+        return []
+    finally:
+        doc.close()
+
+
+def _save_png(image: Image.Image, dst: Path, colours: int = 128) -> None:
+    data = io.BytesIO()
+    image.quantize(colours, dither=Image.Dither.NONE).save(data, format="PNG", compress_level=6)
+    atomic_write_bytes(dst, data.getvalue())
 
 
 def _pdf_previews(pdf: Path, out_dir: Path, stem: str) -> list[Path]:
@@ -412,6 +439,15 @@ def _pdf_previews(pdf: Path, out_dir: Path, stem: str) -> list[Path]:
         atomic_write_bytes(path, png)
         paths.append(path)
     return paths
+
+
+def _first_page_preview(pdf: Path, dst: Path) -> tuple[int, int] | None:
+    """The first page of a kit PDF as a small PNG; its size, or None if the PDF cannot be read."""
+    images = _render_pages(pdf, 1, lambda width_pt: KIT_PREVIEW_WIDTH / width_pt)
+    if not images:
+        return None
+    _save_png(images[0], dst)
+    return images[0].size
 
 
 def _write_thumb(src: Path, dst: Path) -> tuple[int, int]:
@@ -476,7 +512,179 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
         "downloads": kit.downloads, "tts": kit.tts_sheets, "other": kit.other_files,
         "zip": f"{kit.name}-kit.zip", "validation": kit.validation,
         "qualify_balls": qualify_balls() if kit.validation.present else None,
+        "pages": dict(kit.page_counts),
     }
+
+
+def _team_info(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]]) -> dict[str, dict[str, Any]]:
+    """Per team slug: its name, counts, own downloads (with page counts) and pages in the whole-set PDFs."""
+    labels = dict(KIT_DOWNLOADS)
+    info: dict[str, dict[str, Any]] = {}
+    for name, tslug in teams:
+        own = kit.teams.get(name)
+        team_views = [v for v in views if v.team_slug == tslug]
+        ranges = []
+        if own is not None:
+            for pdf, (first, last) in own.pages.items():
+                label = labels.get(pdf, pdf).replace("Player cards", "whole-set cards")
+                ranges.append((pdf, label, first, last))
+        info[tslug] = {
+            "name": name, "slug": tslug, "page": filter_page_name(tslug, None),
+            "cards": len(team_views), "strikers": sum(v.kind == "striker" for v in team_views),
+            "bowlers": sum(v.kind == "bowler" for v in team_views),
+            "downloads": own.downloads if own else [], "pages": own.page_counts if own else {},
+            "ranges": ranges,
+        }
+    return info
+
+
+def _sheet_counts(kit: KitSet, info: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Sheets of card for the whole set and for one team, per paper, from the kit's own PDFs."""
+    counts: dict[str, Any] = {}
+    for paper in ("a4", "letter"):
+        whole = kit.page_counts.get(f"cards-{paper}.pdf")
+        # a team printed alone: its own PDF's pages (the whole set packs teams onto shared sheets)
+        per_team = [n for t in info.values() for rel, n in t["pages"].items() if rel.endswith(f"/cards-{paper}.pdf")]
+        if whole:
+            counts[paper] = {"whole": whole, "team_min": min(per_team) if per_team else None,
+                             "team_max": max(per_team) if per_team else None}
+    return counts
+
+
+def _components(kit: KitSet, sheets: dict[str, Any]) -> list[tuple[str, str]]:
+    """What a visitor needs to play this set, with the sheet counts of the real kit."""
+    rows: list[tuple[str, str]] = []
+    for paper, label in (("a4", "A4"), ("letter", "US Letter")):
+        count = sheets.get(paper)
+        if not count:
+            continue
+        text = f"{count['whole']} sheets of {label} card for every team's cards"
+        if count["team_min"]:
+            span = (str(count["team_min"]) if count["team_min"] == count["team_max"]
+                    else f"{count['team_min']}–{count['team_max']}")
+            text += f"; one team is {span} sheets"
+        rows.append((f"Card stock ({label})", text + "."))
+    paper = []
+    for relpath, label in (("fielding-chart.pdf", "fielding chart"), ("quick-reference.pdf", "quick reference"),
+                           ("team-sheets.pdf", "team sheets")):
+        if relpath in kit.page_counts:
+            n = kit.page_counts[relpath]
+            paper.append(f"{label} {n} page{'' if n == 1 else 's'}")
+    if "scoresheet.pdf" in kit.page_counts:
+        paper.append("a scoresheet for each match")
+    if paper:
+        rows.append(("Plain paper", ", ".join(paper).capitalize() + "."))
+    rows.append(("Dice", "One d6 (which card to read), 2d10 (two ten-sided dice, tens and units, read as 1–100) "
+                         "and one d20 (fielding chart and catch, run-out and stumping chances)."))
+    rows.append(("Also", "Scissors, or a craft knife and a steel ruler; a pencil for the scoresheet."))
+    return rows
+
+
+HOW_TO_PLAY = "how-to-play.html"
+RULES_SOURCE = "http://shortseasongames.com"
+CHANCE_ORDER = ("catch_chance", "run_out_chance", "stumping_chance", "leg_bye", "wide")
+
+
+def _fielding_words() -> dict[str, Any]:
+    from cardgen.render.layout import load_layout
+    return load_layout("fielding")
+
+
+def _dice_2d10(roll: int) -> str:
+    """How a 1-100 roll looks on the two d10s: tens die and units die (0 and 0 is 100)."""
+    return f"tens {roll // 10 % 10}, units {roll % 10}"
+
+
+def _example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """One ball of this set, walked through: a real striker's F result read on the set's fielding chart."""
+    cells = kit.card_set.get("fielding_chart", {}).get("cells") if isinstance(kit.card_set.get("fielding_chart"), dict) else None
+    if not (isinstance(cells, list) and len(cells) == 6 and all(isinstance(r, list) and len(r) == 20 for r in cells)):
+        return None
+    strikers = [v for v in views if v.kind == "striker" and v.thumb and any(code == "F" for _, code, _ in v.chart)]
+    if not strikers:
+        return None
+    striker = strikers[0]
+    # the bowler: the other side's first-choice bowler (team sheet order), else its busiest bowler card
+    declared = {t.get("name"): t for t in kit.card_set.get("teams", []) if isinstance(t, dict)}
+    bowlers = [v for v in views if v.kind == "bowler" and v.thumb and v.team != striker.team]
+    if not bowlers:
+        return None
+    other = bowlers[0].team
+    first_choice = [str(i) for i in declared.get(other, {}).get("bowlers", [])]
+    team_bowlers = [v for v in bowlers if v.team == other]
+    bowler = min(team_bowlers, key=lambda v: (first_choice.index(v.player_id) if v.player_id in first_choice
+                                              else len(first_choice), -(v.card.get("real") or {}).get("balls", 0)))
+    f_row = next(row for row in striker.card.get("chart", []) if str(row.get("result")) == "F")
+    roll = int(f_row["lo"])
+    d6_card = 5  # 4-6: the striker's card
+    where = next(((kind, r, c) for kind in CHANCE_ORDER for r, row in enumerate(cells)
+                  for c, cell in enumerate(row) if cell == kind), None)
+    if where is None:
+        return None
+    kind, row, col = where
+    words = _fielding_words()
+    xi = [str(i) for i in declared.get(bowler.team, {}).get("batting_order", [])]
+    fielders = [v for v in views if v.team == bowler.team and v.kind == "striker"
+                and isinstance(v.card["player"].get("catch"), int) and (not xi or v.player_id in xi)]
+    # a middling catcher, so the d20 roll can go either way
+    fielder = min(fielders, key=lambda v: (abs(v.card["player"]["catch"] - 10), v.name)) if fielders else None
+    catch = fielder.card["player"]["catch"] if fielder else None
+    d20_chance = max(1, catch - 2) if isinstance(catch, int) else None
+    return {
+        "striker": striker, "bowler": bowler, "fielder": fielder, "catch": catch,
+        "d6_card": d6_card, "roll": roll, "roll_dice": _dice_2d10(roll), "f_range": f"{f_row['lo']}" if f_row["lo"] == f_row["hi"] else f"{f_row['lo']}–{f_row['hi']}",
+        "chart_d6": row + 1, "chart_d20": col + 1, "result": kind,
+        "result_short": words["results"].get(kind, {}).get("short", kind),
+        "result_legend": words["results"].get(kind, {}).get("legend", ""),
+        "d20_chance": d20_chance,
+        "bowling_team_page": info.get(bowler.team_slug, {}).get("page", "index.html"),
+    }
+
+
+def _fielding_table(kit: KitSet) -> list[list[str]]:
+    cells = kit.card_set.get("fielding_chart", {}).get("cells") if isinstance(kit.card_set.get("fielding_chart"), dict) else None
+    if not isinstance(cells, list):
+        return []
+    words = _fielding_words()["results"]
+    return [[str(words.get(str(cell), {}).get("short", cell)) for cell in row] for row in cells]
+
+
+PLAYER_INDEX = "players.html"  # every player of a set, A to Z: the search box's target
+
+
+def _surname_key(name: str) -> tuple[str, str]:
+    parts = name.split()
+    return ((parts[-1] if parts else name).casefold(), name.casefold())
+
+
+def _player_index(views: list[CardView]) -> list[dict[str, Any]]:
+    """One entry per player page, sorted by surname: name, teams, card kinds and words to search."""
+    by_page: dict[str, list[CardView]] = {}
+    for view in views:
+        by_page.setdefault(view.player_page, []).append(view)
+    players = []
+    for page, cards in by_page.items():
+        first = cards[0]
+        teams = list(dict.fromkeys(c.team for c in cards))
+        kinds = " and ".join(dict.fromkeys(c.kind_label.lower() for c in cards))
+        players.append({"name": first.name, "full_name": first.full_name, "page": page,
+                        "teams": teams, "kinds": kinds,
+                        "search": " ".join([first.name, first.full_name, *teams]).casefold()})
+    return sorted(players, key=lambda p: _surname_key(p["name"]))
+
+
+def _kit_previews(kit: KitSet, set_root: Path) -> dict[str, dict[str, Any]]:
+    """Per kit PDF: a picture of its first page (pypdfium2) and its page count."""
+    found: dict[str, dict[str, Any]] = {}
+    for download in kit.downloads:
+        if not download.relpath.endswith(".pdf"):
+            continue
+        rel = f"previews/kit-{slug(Path(download.relpath).stem)}.png"
+        size = _first_page_preview(kit.folder / download.relpath, set_root / rel)
+        if size is not None:
+            found[download.relpath] = {"src": rel, "size": size, "label": download.label,
+                                       "pages": kit.page_counts.get(download.relpath)}
+    return found
 
 
 def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
@@ -518,6 +726,14 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
             previews.append((pdf, [(p.relative_to(set_root).as_posix(), n, total)
                                    for n, p in enumerate(pages, 1)]))
 
+    info = _team_info(kit, views, teams)
+    summary["team_info"] = info
+    summary["sheets"] = _sheet_counts(kit, info)
+    summary["components"] = _components(kit, summary["sheets"])
+    summary["kit_previews"] = _kit_previews(kit, set_root)
+    summary["example"] = _example_ball(kit, views, info)
+    summary["fielding_table"] = _fielding_table(kit)
+
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
                  and (kind is None or v.kind == kind)]
@@ -526,7 +742,8 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
         writer.page(f"{set_rel}/{filename}", "set.html.j2", kit=summary, groups=groups, previews=previews,
                     current_team=team_slug, current_kind=kind, shown=len(shown),
                     filter_page=filter_page_name, kind_plural=KIND_PLURAL,
-                    team_names=dict((s, n) for n, s in teams))
+                    team_names=dict((s, n) for n, s in teams), team=info.get(team_slug) if team_slug else None)
+    writer.page(f"{set_rel}/{PLAYER_INDEX}", "players.html.j2", kit=summary, players=_player_index(views))
     by_page: dict[str, list[CardView]] = {}
     for view in views:
         by_page.setdefault(view.player_page, []).append(view)
@@ -558,7 +775,7 @@ def _render_game(writer: _Writer, kit: GameKit, site_root: Path) -> dict[str, An
 
 
 def _assets(root: Path) -> None:
-    for name in ("site.css", "filter.js", "favicon.svg"):
+    for name in ("site.css", "filter.js", "search.js", "favicon.svg"):
         atomic_write_bytes(root / "assets" / name, (TEMPLATE_DIR / name).read_bytes())
 
 
@@ -633,6 +850,9 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         sets.sort(key=lambda s: str(s["competition"]["name"]))
         writer.page("index.html", "home.html.j2", sets=sets, games=games, skipped=len(skipped))
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets)
+        example = next((s for s in sets if s.get("example")), None)
+        writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
+                    fielding=_fielding_words())
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root="/", sets=sets)
         _assets(build_root)

@@ -24,9 +24,13 @@ KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
     ("cards-a4.pdf", "Player cards (A4)"),
     ("cards-letter.pdf", "Player cards (US Letter)"),
     ("fielding-chart.pdf", "Fielding chart"),
+    ("fielding-chart-letter.pdf", "Fielding chart (US Letter)"),
     ("scoresheet.pdf", "Scoresheet"),
+    ("scoresheet-letter.pdf", "Scoresheet (US Letter)"),
     ("team-sheets.pdf", "Team sheets"),
+    ("team-sheets-letter.pdf", "Team sheets (US Letter)"),
     ("quick-reference.pdf", "Quick reference"),
+    ("quick-reference-letter.pdf", "Quick reference (US Letter)"),
     (CARD_SET_FILE, "Card set data (JSON)"),
 )
 
@@ -74,6 +78,65 @@ class Validation:
         return bool(self.files)
 
 
+TEAMS_MANIFEST = "teams/teams.json"  # written by cardgen.render.teamfiles
+TEAM_FILE_LABEL = {"cards-a4": "cards (A4)", "cards-letter": "cards (US Letter)", "team-sheet": "team sheet",
+                   "team-sheet-letter": "team sheet (US Letter)", "team-sheet-a4": "team sheet (A4)"}
+
+
+@dataclass
+class TeamDownloads:
+    """One team's own files in the kit, and where its cards are in the whole-set card PDFs."""
+    name: str
+    downloads: list[Download]
+    pages: dict[str, tuple[int, int]]  # whole-set PDF relpath -> (first, last) page, 1-based
+    page_counts: dict[str, int]  # the team's own PDF relpath -> pages
+
+
+def _pdf_pages(path: Path) -> int | None:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+    try:
+        return len(PdfReader(str(path)).pages)
+    except (PdfReadError, OSError, ValueError):
+        return None
+
+
+def _read_teams(folder: Path) -> dict[str, TeamDownloads]:
+    """The kit's teams/teams.json, if any; entries naming missing files or paths outside the kit are left out."""
+    path = folder / TEAMS_MANIFEST
+    if not path.is_file():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    entries = doc.get("teams") if isinstance(doc, dict) else None
+    root = folder.resolve()
+    teams: dict[str, TeamDownloads] = {}
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        name = entry["name"]
+        downloads, counts = [], {}
+        files = entry.get("files") if isinstance(entry.get("files"), dict) else {}
+        for key, rel in files.items():
+            target = (folder / str(rel)).resolve()
+            if root not in target.parents or not target.is_file():
+                continue
+            download = _download(folder, target, f"{name} {TEAM_FILE_LABEL.get(key, key)}")
+            downloads.append(download)
+            pages = _pdf_pages(target) if target.suffix == ".pdf" else None
+            if pages:
+                counts[download.relpath] = pages
+        ranges = {}
+        raw = entry.get("pages_in_whole_set") if isinstance(entry.get("pages_in_whole_set"), dict) else {}
+        for pdf, span in raw.items():
+            if isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span):
+                ranges[str(pdf)] = (span[0], span[1])
+        teams[name] = TeamDownloads(name, downloads, ranges, counts)
+    return teams
+
+
 @dataclass
 class KitSet:
     """One built set: `<out>/<CODE>_<season>/` and its card set."""
@@ -85,6 +148,8 @@ class KitSet:
     card_pngs: dict[int, str]  # card index -> relpath of its PNG inside the set folder
     validation: Validation
     build_date: str
+    teams: dict[str, TeamDownloads] = field(default_factory=dict)  # by team name
+    page_counts: dict[str, int] = field(default_factory=dict)  # PDF relpath -> pages
 
     @property
     def name(self) -> str:
@@ -355,14 +420,17 @@ def read_set(folder: Path) -> KitSet:
     tts_sheets = [_download(folder, p, p.name) for p in tts]
     tts_set = {p.relative_to(folder).as_posix() for p in tts}
     # anything else the build left (e.g. compare-games/), but not the card PNGs or validation
-    shown_elsewhere = {"png", "validation"}
+    shown_elsewhere = {"png", "validation", "teams"}
     other = [_download(folder, p, p.relative_to(folder).as_posix()) for p in sorted(folder.rglob("*"))
              if p.is_file() and p.relative_to(folder).as_posix() not in known | tts_set
              and not any(part.startswith(".") for part in p.relative_to(folder).parts)
              and p.relative_to(folder).parts[0] not in shown_elsewhere]
     return KitSet(folder=folder, card_set=card_set, downloads=downloads, tts_sheets=tts_sheets,
                   other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"]),
-                  validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set))
+                  validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set),
+                  teams=_read_teams(folder),
+                  page_counts={d.relpath: n for d in downloads if d.relpath.endswith(".pdf")
+                               and (n := _pdf_pages(folder / d.relpath))})
 
 
 def find_sets(out_dir: Path, skip: Path | None = None) -> list[Path]:

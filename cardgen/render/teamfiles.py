@@ -1,0 +1,115 @@
+"""Each team's own downloads inside a full kit, and one PDF bookmark per team in the whole-set sheets.
+
+A full kit gets, for every team, `teams/<team>/cards-<paper>.pdf` (that team's cards only) and its
+team sheet (`team-sheet.pdf` in the first paper, `team-sheet-<paper>.pdf` in the others), plus
+`teams/teams.json`: the folder, files and the team's page range in each whole-set card PDF. The
+ranges come from the paging rule the sheets use (`pages_for`: packed sheets, so two teams may
+share a sheet), and the bookmarks written into the whole-set PDFs point at each team's first page.
+"""
+from __future__ import annotations
+
+import io
+import json
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from cardgen.render.card import CardView
+from cardgen.render.images import slug
+from cardgen.render.sheets import pages_for, render_cards_pdf, sheet_geometry
+from cardgen.render.teamsheets import render_team_sheets_pdf
+
+TEAMS_FOLDER = "teams"
+TEAMS_MANIFEST = f"{TEAMS_FOLDER}/teams.json"
+TEAM_SHEET = "team-sheet.pdf"
+
+
+@dataclass(frozen=True)
+class TeamPages:
+    team: str
+    first: int  # 1-based page numbers in the whole-set card PDF, inclusive
+    last: int
+
+
+def team_page_ranges(views: list[CardView], paper: str, bleed: bool = False, backs: bool = False,
+                     team_per_sheet: bool = False) -> list[TeamPages]:
+    """Where each team's cards are in the whole-set card PDF, in team order (backs follow each sheet
+    of fronts; on packed sheets a team's last page may be the next team's first)."""
+    sides = 2 if backs else 1
+    first: dict[str, int] = {}
+    last: dict[str, int] = {}
+    for number, sheet in enumerate(pages_for(views, sheet_geometry(paper, bleed).per_sheet, team_per_sheet)):
+        for view in sheet:
+            first.setdefault(view.team, number * sides + 1)
+            last[view.team] = number * sides + sides
+    return [TeamPages(team, first[team], last[team]) for team in first]
+
+
+def add_team_bookmarks(pdf: bytes, ranges: list[TeamPages]) -> bytes:
+    """The PDF with one outline entry per team at its first page (deterministic: no clock, same /ID)."""
+    from pypdf import PdfReader, PdfWriter
+    reader = PdfReader(io.BytesIO(pdf))
+    if ranges and ranges[-1].last != len(reader.pages):
+        raise ValueError(f"team pages end at {ranges[-1].last} but the PDF has {len(reader.pages)} pages")
+    writer = PdfWriter(clone_from=reader)
+    if len(reader.outline):  # the renderer's own bookmarks win
+        return pdf
+    for item in ranges:
+        writer.add_outline_item(title=item.team, page_number=item.first - 1)
+    writer.page_mode = "/UseOutlines"  # viewers open with the bookmarks shown
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def team_folders(views: list[CardView]) -> dict[str, str]:
+    """Each team's folder name under teams/ (unique even if two names give the same slug)."""
+    folders: dict[str, str] = {}
+    for view in views:
+        if view.team not in folders:
+            base = slug(view.team) or "team"
+            name, n = base, 2
+            while name in folders.values():
+                name, n = f"{base}-{n}", n + 1
+            folders[view.team] = name
+    return folders
+
+
+def write_team_files(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
+                     put: Callable[[str, bytes], None]) -> dict[str, list[TeamPages]]:
+    """Write every team's cards and team sheet, and teams/teams.json; return the page ranges per paper.
+
+    `options` is the kit's KitOptions (papers, bleed, ink_saver, backs, team_per_sheet, solid_backs).
+    """
+    papers: tuple[str, ...] = options.papers
+    folders = team_folders(views)
+    ranges = {paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet)
+              for paper in papers}
+    shorts = {t.get("name"): t.get("short_name", "") for t in card_set.get("teams") or [] if isinstance(t, dict)}
+    entries = []
+    for team, folder in folders.items():
+        team_views = [v for v in views if v.team == team]
+        files = {}
+        for paper in papers:
+            name = f"{TEAMS_FOLDER}/{folder}/cards-{paper}.pdf"
+            put(name, render_cards_pdf(team_views, paper, f"{title} {team} cards", credit, bleed=options.bleed,
+                                       ink_saver=options.ink_saver, backs=options.backs,
+                                       solid_backs=options.solid_backs))
+            files[f"cards-{paper}"] = name
+        one_team = {**card_set, "teams": [t for t in card_set.get("teams") or [] if t.get("name") == team],
+                    "cards": [c for c in card_set["cards"] if c["team"] == team]}
+        for paper in papers:  # the first paper keeps the plain name, as the kit's own sheets do
+            suffix = "" if paper == papers[0] else f"-{paper}"
+            name = f"{TEAMS_FOLDER}/{folder}/{TEAM_SHEET.removesuffix('.pdf')}{suffix}.pdf"
+            put(name, render_team_sheets_pdf(one_team, paper, credit))
+            files[f"team-sheet{suffix}"] = name
+        pages = {f"cards-{paper}.pdf": next([r.first, r.last] for r in ranges[paper] if r.team == team)
+                 for paper in papers}
+        entries.append({"name": team, "short_name": shorts.get(team, ""), "folder": f"{TEAMS_FOLDER}/{folder}",
+                        "cards": len(team_views), "strikers": sum(v.kind == "striker" for v in team_views),
+                        "bowlers": sum(v.kind == "bowler" for v in team_views),
+                        "files": files, "pages_in_whole_set": pages})
+    manifest = {"about": "each team's own downloads, and its pages in the whole-set card PDFs (1-based, "
+                         "inclusive; on packed sheets a team's first or last page may hold another team's cards)",
+                "teams": entries}
+    put(TEAMS_MANIFEST, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
+    return ranges
