@@ -13,7 +13,7 @@ from typing import Any
 from cardgen import ATTRIBUTION
 from cardgen.competitions import get_competition, season_label
 from cardgen.errors import CardgenError, UnknownCompetition
-from cardgen.render.fonts import fit_text, text_width_mm
+from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
 
@@ -185,7 +185,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
         views.append(CardView(
             kind=card["kind"], team=card["team"], team_colour=colours[card["team"]],
             team_code=codes[card["team"]],
-            competition_line=line_a, name=player["name"].upper(),
+            competition_line=line_a, name=upper(player["name"]),
             season_team=f"{season} {short.get(card['team'], card['team'])}",
             role=_role(card), nation=player.get("country") or "",
             ratings=ratings, chart=chart, usage=usage, stats=_stats(card, balls_per_over),
@@ -393,7 +393,7 @@ def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
             p.rect(-bleed, y, W + 2 * bleed, light["rule_mm"], fill=view.team_colour)
         colour = view.team_colour
     p.text(W / 2, H / 2 - 6, bs["title"], "bold", bs["title_pt"], colour, "centre")
-    fitted = fit_text(view.team.upper(), "bold", W - 2 * f - 4, 9.0, 5.0)
+    fitted = fit_text(upper(view.team), "bold", W - 2 * f - 4, 9.0, 5.0)
     p.text(W / 2, H / 2 + 2, fitted.lines[0], "bold", fitted.size_pt, colour, "centre")
     if show_kind:
         p.text(W / 2, H / 2 + 9, view.role_bar, "regular", 8.0, colour, "centre")

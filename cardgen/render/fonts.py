@@ -1,35 +1,38 @@
 """Fonts and fitting text into boxes.
 
-The cards use Bitstream Vera, which ships inside reportlab, so the PDF (embedded subset) and the
-PNGs (Pillow) draw with the same outlines and the same metrics on every machine.
+The cards use DejaVu Sans, shipped with the package (cardgen/render/fontfiles/, a subset with
+Latin and all its accents, Greek and Cyrillic; licence beside it), so the PDF (embedded subset)
+and the PNGs (Pillow) draw with the same outlines and metrics on every machine, and a player
+named in Greek or Cyrillic prints as named. DejaVu Sans is Bitstream Vera extended: Vera's
+characters keep their outlines and widths. A character the font lacks (CJK, Arabic ...) is
+printed as its transliteration (`printable`), never as a box or nothing.
 """
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass
+from pathlib import Path
 
-import reportlab
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfbase.pdfmetrics import registerFontFamily
+from reportlab.pdfbase.ttfonts import TTFont
 
 from cardgen.render.layout import MM
 
-_FONT_DIR = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
-FONT_FILES = {"regular": "Vera.ttf", "bold": "VeraBd.ttf", "italic": "VeraIt.ttf",
-              "bolditalic": "VeraBI.ttf"}
-PDF_NAMES = {style: f"CardgenVera-{style}" for style in FONT_FILES}
+FONT_DIR = Path(__file__).resolve().parent / "fontfiles"
+FONT_FILES = {"regular": "DejaVuSans.ttf", "bold": "DejaVuSans-Bold.ttf",
+              "italic": "DejaVuSans-Oblique.ttf", "bolditalic": "DejaVuSans-BoldOblique.ttf"}
+PDF_NAMES = {style: f"CardgenSans-{style}" for style in FONT_FILES}
 ELLIPSIS = "\u2026"
 
 
 def font_path(style: str) -> str:
-    return os.path.join(_FONT_DIR, FONT_FILES[style])
+    return str(FONT_DIR / FONT_FILES[style])
 
 
 @functools.lru_cache(maxsize=None)
 def register_fonts() -> None:
-    """Register the Vera faces with reportlab (once per process)."""
+    """Register the DejaVu Sans faces with reportlab (once per process)."""
     for style, pdf_name in PDF_NAMES.items():
         pdfmetrics.registerFont(TTFont(pdf_name, font_path(style)))
     # so <b> and <i> in platypus paragraphs pick the matching faces
@@ -37,9 +40,65 @@ def register_fonts() -> None:
                        italic=PDF_NAMES["italic"], boldItalic=PDF_NAMES["bolditalic"])
 
 
+@functools.lru_cache(maxsize=None)
+def covered() -> frozenset[int]:
+    """The code points every face draws (the faces are subset alike)."""
+    register_fonts()
+    faces = [pdfmetrics.getFont(name).face for name in PDF_NAMES.values()]
+    return frozenset.intersection(*(frozenset(face.charToGlyph) for face in faces))
+
+
+@functools.lru_cache(maxsize=4096)
+def printable(text: str) -> str:
+    """`text` with every character the font lacks replaced by its transliteration.
+
+    Greek, Cyrillic and accented Latin print as they are; "王小明" prints as "Wang Xiao Ming".
+    """
+    chars = covered()
+    if all(ord(ch) in chars for ch in text):
+        return text
+    import re
+
+    from anyascii import anyascii
+    out: list[str] = []
+    run: list[str] = []  # consecutive characters the font lacks, transliterated together
+
+    def flush() -> None:
+        if run:
+            # CJK comes back as capitalised syllables run together: one word per syllable
+            out.append(re.sub(r"(?<=[a-z])(?=[A-Z])", " ", anyascii("".join(run))))
+            run.clear()
+    for ch in text:
+        if ord(ch) in chars:
+            flush()
+            out.append(ch)
+        else:
+            run.append(ch)
+    flush()
+    return "".join(out)
+
+
+_GREEK_ACCENTS = {"\u0301", "\u0300", "\u0342", "\u0313", "\u0314", "\u0345", "\u0344"}
+
+
+def upper(text: str) -> str:
+    """Capitals as a printer sets them: printable, and Greek capitals without accents
+    ("Δημήτρης" -> "ΔΗΜΗΤΡΗΣ", not "ΔΗΜΉΤΡΗΣ"); other scripts keep theirs ("Côté" -> "CÔTÉ")."""
+    import unicodedata
+    out = []
+    greek = False
+    for ch in unicodedata.normalize("NFD", printable(text).upper()):
+        if not unicodedata.combining(ch):
+            greek = "GREEK" in unicodedata.name(ch, "")
+        elif greek and ch in _GREEK_ACCENTS:
+            continue
+        out.append(ch)
+    return unicodedata.normalize("NFC", "".join(out))
+
+
 def text_width_mm(text: str, style: str, size_pt: float) -> float:
     register_fonts()
-    return pdfmetrics.stringWidth(text, PDF_NAMES[style], size_pt) / MM
+    return pdfmetrics.stringWidth(printable(text), PDF_NAMES[style], size_pt) / MM
 
 
 @dataclass(frozen=True)
@@ -89,6 +148,7 @@ def fit_text(text: str, style: str, width_mm: float, max_pt: float, min_pt: floa
     need a size below `wrap_below_pt` (or would not fit at all) and two lines allow a larger size.
     Only when nothing fits at `min_pt` is the last line cut with an ellipsis, never below min_pt.
     """
+    text = printable(text)
     one_line = (text,)
     single = _largest_fitting(one_line, style, max_pt, min_pt, width_mm)
     threshold = wrap_below_pt if wrap_below_pt is not None else max_pt

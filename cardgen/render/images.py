@@ -3,16 +3,13 @@ from __future__ import annotations
 
 import functools
 import io
-import re
+
 from PIL import Image
 
 from cardgen.render.card import CardView, draw_back, draw_card
 from cardgen.render.layout import hex_to_rgb, load_layout, mix
 from cardgen.render.painter import PilPainter
-
-
-def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "x"
+from cardgen.slugs import slug  # noqa: F401 (the kit imports it from here)
 
 
 def card_pixels(dpi: float) -> tuple[int, int]:

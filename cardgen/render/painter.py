@@ -12,7 +12,7 @@ from typing import Protocol, Sequence
 from PIL import Image, ImageDraw, ImageFont
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.render.fonts import PDF_NAMES, font_path, register_fonts
+from cardgen.render.fonts import PDF_NAMES, font_path, printable, register_fonts
 from cardgen.render.layout import MM, hex_to_rgb
 
 
@@ -70,7 +70,7 @@ class PdfPainter:
         c.setFillColorRGB(*hex_to_rgb(colour))
         c.setFont(PDF_NAMES[style], size_pt)
         draw = {"left": c.drawString, "centre": c.drawCentredString, "right": c.drawRightString}[align]
-        draw(self._x(x), self._y(y), text)
+        draw(self._x(x), self._y(y), printable(text))
 
 
 @functools.lru_cache(maxsize=256)
@@ -106,6 +106,7 @@ class PilPainter:
     def text(self, x: float, y: float, text: str, style: str, size_pt: float,
              colour: str = "#000000", align: str = "left") -> None:
         anchor = {"left": "ls", "centre": "ms", "right": "rs"}[align]
+        text = printable(text)
         font = _pil_font(style, round(size_pt * self.px_per_pt, 1))
         px, py = self._p(x), self._p(y)
         if "\n" in text or self.draw.fontmode != "L":

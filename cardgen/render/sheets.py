@@ -15,7 +15,7 @@ from cardgen.render.fonts import PDF_NAMES, fit_text
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.painter import PdfPainter
 
-# Vera's ascender and descender (em): the text's full height, for keeping it off the edge
+# DejaVu Sans (= Vera) ascender and descender (em): the text's full height, for keeping it off the edge
 ASCENT_EM, DESCENT_EM = 0.93, 0.24
 
 

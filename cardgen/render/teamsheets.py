@@ -13,7 +13,7 @@ from xml.sax.saxutils import escape
 
 from cardgen.render.card import card_views, printed_season
 from cardgen.render.common import page_size_mm, set_title
-from cardgen.render.fonts import PDF_NAMES, register_fonts
+from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
 
 
@@ -97,7 +97,7 @@ def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
     if info is None:
         return [str(position or ""), pid, "", "", "", ""]
     player = info["player"]
-    name = player["name"].upper()
+    name = upper(player["name"])
     mark = f"WK ({player['keeper']})" if player.get("keeper") else ""
     if pid == deck["keeper"]:
         name += " \u2020"  # the usual XI's keeper; a reserve keeper still shows the rating
@@ -153,7 +153,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             real = card.get("real") or {}
             overs = str(real.get("overs", ""))
             econ = real.get("economy")
-            rows.append(["", card["player"]["name"].upper(), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
+            rows.append(["", upper(card["player"]["name"]), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
                          str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
                          str(real.get("dismissals", ""))])

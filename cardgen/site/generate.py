@@ -33,6 +33,7 @@ from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
 from cardgen import ATTRIBUTION
+from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
 from cardgen.paths import templates_dir
 from cardgen.staging import make_staging, remove_stale_staging
@@ -65,8 +66,8 @@ def default_site_dir(out_dir: Path) -> Path:
 
 
 def slug(text: str) -> str:
-    """A file-name-safe, lower-case form of a name (only a-z, 0-9 and '-')."""
-    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-") or "x"
+    """A file-name-safe, lower-case form of a name (only a-z, 0-9 and '-'), transliterated."""
+    return slugs.slug(text)
 
 
 def _unique_slugs(names: Iterable[str]) -> dict[str, str]:

@@ -232,7 +232,8 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]]) -> dict[int, str]
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    from cardgen.slugs import slug  # the same names as the kit's PNGs
+    return slug(text)
 
 
 def _read_csv(path: Path) -> list[list[str]]:

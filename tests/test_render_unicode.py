@@ -1,0 +1,120 @@
+"""Names in Greek, Cyrillic and any accent print as named, on PDF and PNG; slugs stay readable.
+
+The font (DejaVu Sans, shipped in the package) is read back from the files we make: the PDF's
+text and embedded font, the PNG's pixels against the font's missing-glyph box.
+"""
+from __future__ import annotations
+
+import copy
+import os
+from pathlib import Path
+
+import pypdf
+import pytest
+import reportlab
+from PIL import Image, ImageDraw, ImageFont
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from cardgen.cache import Cache
+from cardgen.competitions import get_competition
+from cardgen.render.fonts import FONT_DIR, PDF_NAMES, covered, font_path, printable, text_width_mm, upper
+from cardgen.render.kit import KitOptions, build_kit
+from cardgen.slugs import slug
+
+GREEK = "Δημήτρης Παπαδόπουλος"
+CYRILLIC = "Дмитрий Иванов"
+ACCENTS = "Sébastien Côté-Łukasz Nguyễn"
+CJK = "王小明"
+
+
+@pytest.fixture(scope="module")
+def renamed_kit(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One team's kit (A4, PNGs) with four of its players renamed into other scripts."""
+    from cardgen.calibrate.cardset import build_card_set
+    card_set = build_card_set(get_competition("BBL"), "2024-25", str(mirror),
+                              cache=Cache(tmp_path_factory.mktemp("unicode-cache")))
+    card_set = copy.deepcopy(card_set)
+    team = card_set["cards"][0]["team"]
+    ids = list(dict.fromkeys(c["player"]["id"] for c in card_set["cards"] if c["team"] == team))
+    names = dict(zip(ids, (GREEK, CYRILLIC, ACCENTS, CJK)))
+    for card in card_set["cards"]:
+        card["player"]["name"] = names.get(card["player"]["id"], card["player"]["name"])
+    out = tmp_path_factory.mktemp("unicode-kit")
+    return build_kit(card_set, out, KitOptions(team=team, papers=("a4",), progress=False, workers=1)).folder
+
+
+def test_the_font_ships_with_the_package_with_its_licence():
+    assert FONT_DIR.parent.name == "render" and (FONT_DIR / "LICENSE.txt").is_file()
+    assert "Bitstream Vera" in (FONT_DIR / "LICENSE.txt").read_text()
+    for style in PDF_NAMES:
+        assert Path(font_path(style)).is_file()
+    chars = covered()
+    for text in (GREEK, CYRILLIC, ACCENTS, GREEK.upper(), CYRILLIC.upper(), "ŁŚŻĆŃĘĄ ĞŞİ ŐŰ ÆØÅ ß Ŵŷ"):
+        assert all(ord(ch) in chars for ch in text), text
+
+
+def test_names_keep_vera_widths_so_existing_layouts_do_not_move():
+    """DejaVu Sans is Vera extended: every ASCII/Latin-1 name measures exactly as before."""
+    vera_dir = os.path.join(os.path.dirname(reportlab.__file__), "fonts")
+    for style, vera in (("regular", "Vera.ttf"), ("bold", "VeraBd.ttf")):
+        name = f"TestVera-{style}"
+        pdfmetrics.registerFont(TTFont(name, os.path.join(vera_dir, vera)))
+        for text in ("CJ GREEN", "Adelaide Strikers", "Ball-by-ball data from Cricsheet", "Müller Ñúñez"):
+            assert text_width_mm(text, style, 10) == pytest.approx(
+                pdfmetrics.stringWidth(text, name, 10) / (72 / 25.4), abs=1e-9)
+
+
+def test_printable_and_upper():
+    assert printable(GREEK) == GREEK and printable(CYRILLIC) == CYRILLIC and printable(ACCENTS) == ACCENTS
+    assert printable(CJK) == "Wang Xiao Ming"  # not boxes, not nothing
+    assert printable("Kim 김민수") == "Kim Gim Min Su"
+    assert upper(GREEK) == "ΔΗΜΗΤΡΗΣ ΠΑΠΑΔΟΠΟΥΛΟΣ"  # Greek capitals are set without accents
+    assert upper(ACCENTS) == "SÉBASTIEN CÔTÉ-ŁUKASZ NGUYỄN"
+    assert upper(CYRILLIC) == "ДМИТРИЙ ИВАНОВ"
+
+
+def test_slugs_keep_a_readable_transliteration():
+    assert slug("CJ Green") == "cj-green" and slug("Adelaide Strikers") == "adelaide-strikers"
+    assert slug(GREEK) == "dimitris-papadopoylos"
+    assert slug(CYRILLIC) == "dmitriy-ivanov"
+    assert slug(ACCENTS) == "sebastien-cote-lukasz-nguyen"
+    assert slug(CJK) == "wangxiaoming"
+    assert slug("???") == "x"
+
+
+def test_pdf_cards_carry_the_names_in_an_embedded_font(renamed_kit: Path):
+    reader = pypdf.PdfReader(renamed_kit / "cards-a4.pdf")
+    text = " ".join(page.extract_text() for page in reader.pages)
+    for name in ("ΔΗΜΗΤΡΗΣ", "ΠΑΠΑΔΟΠΟΥΛΟΣ", "ДМИТРИЙ", "ИВАНОВ", "SÉBASTIEN", "ŁUKASZ", "WANG XIAO MING"):
+        assert name in text, name
+    import re
+    for page in reader.pages:
+        resources = {str(k): v.get_object() for k, v in page["/Resources"]["/Font"].items()}
+        drawing = set(re.findall(r"(/[\w+]+) [\d.]+ Tf(?:(?!Tf).)*?(?:\bTj|\bTJ)",
+                                 page.get_contents().get_data().decode("latin-1"), re.S))
+        assert drawing, "no text drawn"
+        for key in drawing:  # every font that draws text is the embedded DejaVu Sans
+            font = resources[key]
+            assert "DejaVuSans" in str(font["/BaseFont"]), font
+            descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+            assert "/FontFile2" in descendant["/FontDescriptor"].get_object(), font
+    sheets = " ".join(p.extract_text() for p in pypdf.PdfReader(renamed_kit / "team-sheets.pdf").pages)
+    assert "ΔΗΜΗΤΡΗΣ ΠΑΠΑΔΟΠΟΥΛΟΣ" in sheets and "ДМИТРИЙ ИВАНОВ" in sheets
+
+
+def test_png_cards_draw_glyphs_not_boxes(renamed_kit: Path):
+    names = sorted(p.name for p in (renamed_kit / "png").iterdir())
+    for expected in ("dimitris-papadopoylos-striker", "dmitriy-ivanov", "sebastien-cote-lukasz-nguyen",
+                     "wang-xiao-ming"):
+        assert any(expected in n for n in names), (expected, names[:6])
+    # the font Pillow draws the PNGs with has a real glyph for every letter (not the .notdef box)
+    font = ImageFont.truetype(font_path("bold"), 40)
+
+    def drawn(ch: str) -> bytes:
+        image = Image.new("L", (60, 60))
+        ImageDraw.Draw(image).text((5, 5), ch, font=font, fill=255)
+        return image.tobytes()
+    box = drawn("\uffff")  # a code point no font has: the .notdef box
+    for ch in set(upper(GREEK + CYRILLIC + ACCENTS).replace(" ", "").replace("-", "")):
+        assert drawn(ch) != box, ch
