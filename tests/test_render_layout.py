@@ -191,3 +191,23 @@ def test_a_long_nation_is_not_cut_when_the_line_has_room():
     draw_card(painter, view)
     assert any(t[2] == "United States of America" for t in painter.texts)
     assert not any(t[2].endswith("\u2026") for t in painter.texts)
+
+
+def test_a_three_gets_an_extra_row_and_the_quick_reference_lists_only_results_cards_have():
+    import copy
+    from dataclasses import replace
+    from cardgen.render.card import chart_slots, draw_card
+    from cardgen.render.teamsheets import quick_reference_text
+    card_set = rules_example_card_set()
+    green = next(v for v in card_views(card_set) if v.kind == "bowler")
+    with_three = replace(green, chart=green.chart[:-1] + (("97-99", "3"), ("100", "6")))
+    slots = chart_slots(with_three)
+    # the eight fixed places stay where they are; the 3 goes in a fifth row
+    assert [(c, r, res) for c, r, _, res in slots[:8]] == [(c, r, res) for c, r, _, res in chart_slots(green)]
+    assert (0, 4, "97-99", "3") in slots
+    draw_card(_RecordingPainter(), with_three)  # draws without error
+    assert "Three runs" not in quick_reference_text(card_set)  # no card of the set has a 3
+    three = copy.deepcopy(card_set)
+    chart = three["cards"][0]["chart"]
+    chart[-1] = {**chart[-1], "result": "3"}
+    assert "Three runs" in quick_reference_text(three)

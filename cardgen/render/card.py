@@ -291,26 +291,34 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
 
 
 def chart_slots(view: CardView) -> list[tuple[int, int, str, str]]:
-    """(column, row, range, result) for every fixed place on the chart: B W F \u2022 down the left
-    column, 1 2 4 6 down the right (the rules' order); a result the card lacks keeps its place
-    with the range left blank. A result outside those eight is a CardSetError."""
+    """(column, row, range, result) for every place on the chart: B W F \u2022 down the left
+    column, 1 2 4 6 down the right (the rules' order), each always in the same place; a result the
+    card lacks keeps its place with the range left blank. A result outside those eight (a "3" in
+    a hand-made card set) goes in an extra row below, left column first."""
     slots = [[RESULT_GLYPHS.get(code, code) for code in column]
              for column in load_layout("card")["chart"]["slots"]]
     ranges = {result: span for span, result in view.chart}  # results as printed (dot = bullet)
-    unknown = set(ranges) - {r for column in slots for r in column}
-    if unknown:
-        raise CardSetError(f"{view.name}: no place on the card for the result(s) {sorted(unknown)}")
-    return [(col, row, ranges.get(result, ""), result)
-            for col, column in enumerate(slots) for row, result in enumerate(column)]
+    placed = [(col, row, ranges.get(result, ""), result)
+              for col, column in enumerate(slots) for row, result in enumerate(column)]
+    rows = max(len(column) for column in slots)
+    known = {r for column in slots for r in column}
+    extra = [(span, result) for span, result in view.chart if result not in known]
+    for i, (span, result) in enumerate(extra):
+        row, col = divmod(i, len(slots))
+        placed.append((col, rows + row, span, result))
+    return placed
 
 
 def _draw_chart(p: Painter, view: CardView, L: dict, ink_saver: bool) -> None:
     cs = L["chart"]
     W, m = L["width_mm"], L["margin_mm"]
     half = (W - 2 * m) / 2
-    top, row_h = cs["top_mm"], cs["row_mm"]
-    rows = max(len(column) for column in cs["slots"])
-    for col, row, span, result in chart_slots(view):
+    slots = chart_slots(view)
+    rows = max(row for _, row, _, _ in slots) + 1
+    top = cs["top_mm"]
+    # the usual four rows fill the space down to the stats box; extra rows squeeze into it
+    row_h = min(cs["row_mm"], cs["row_mm"] * cs["rows"] / rows)
+    for col, row, span, result in slots:
         x0 = m + col * half
         baseline = top + row * row_h + row_h / 2 + cs["range_pt"] * 0.36 / 72 * 25.4
         if span:

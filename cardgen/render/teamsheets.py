@@ -169,10 +169,13 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     words = load_layout("fielding")
     hundred = card_set.get("format") == "100-ball"
+    # only the results some card of this set prints (no "3" when no card has one)
+    used = {r["result"] for card in card_set.get("cards", []) for r in card.get("chart", [])}
+    card_results = {code: text for code, text in words["card_results"].items() if code in used or not used}
     return env.get_template("quick-reference.txt.j2").render(
         competition=card_set["competition"], season=card_set["season"], format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
-        card_results=words["card_results"], fielding=words["results"], run_out_rows=words["run_out_rows"])
+        card_results=card_results, fielding=words["results"], run_out_rows=words["run_out_rows"])
 
 
 def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
