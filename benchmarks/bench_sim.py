@@ -1,22 +1,34 @@
-"""Simulator speed: full T20 matches per second, vectorised engine against the plain per-ball loop.
+"""Simulator speed: full T20 matches per second, against the random-number limit and the per-ball loop.
 
 Usage: python benchmarks/bench_sim.py [--source DIR] [--matches N] [--reference-matches N]
+                                      [--repeat N] [--rule]
 
 Both engines play the same two BBL 2024-25 sides (usual XIs, calibrated cards) in the same run,
-then the whole season replay (`simulate --seasons 1000`, 42,000 matches) is timed end to end.
-Prints matches per second and the ratio. Target: >= 10,000 matches/s.
+and so does the vectorised engine as it was at a fixed baseline revision (default a10837f, before
+the speed work of issue 16; loaded from git into a temporary module).
+The random-number limit: the vectorised engine's draws are recorded (every Generator call with
+its size), then replayed with the Generator alone; the time of the replay is what the engine
+would take if its bookkeeping cost nothing. Prints matches per second for the engine, the
+limit and the per-ball loop, the engine's fraction of the limit (target >= 0.5), and times the
+whole season replay (`simulate --seasons 1000`, 42,000 matches) end to end. Runs alternate and
+the best of --repeat counts, so load from other processes hits all of them alike.
 """
 from __future__ import annotations
 
 import argparse
+import resource
+import importlib.util
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from cardgen.cache import Cache
-from cardgen.calibrate.cardset import card_set_from_stats
+from cardgen.calibrate.cardset import build_card_set
 from cardgen.competitions import get_competition
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
@@ -25,52 +37,135 @@ from cardgen.sim.reference import play_match
 from cardgen.sim.season import CHUNK_MATCHES, replay_season
 from cardgen.stats.load import season_stats
 
-DEFAULT_SOURCE = Path(__file__).resolve().parents[2] / "shared" / "data" / "cricsheet"
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cricsheet"
+TARGET_FRACTION = 0.5
+BASELINE_REV = "a10837f"
+
+
+def baseline_engine(rev: str):  # type: ignore[no-untyped-def]
+    """cardgen/sim/fast.py at git revision `rev`, imported as a module of its own."""
+    src = subprocess.run(["git", "show", f"{rev}:cardgen/sim/fast.py"], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "fast_baseline.py"
+    path.write_text(src, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("fast_baseline", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["fast_baseline"] = module
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module
+
+
+class Recorder:
+    """A Generator that writes down every draw (method, arguments) it is asked for."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+
+    def integers(self, *args: Any) -> np.ndarray:
+        self.calls.append(("integers", args))
+        return self.rng.integers(*args)
+
+    def random(self, *args: Any) -> np.ndarray:
+        self.calls.append(("random", args))
+        return self.rng.random(*args)
+
+
+def replay(calls: list[tuple[str, tuple[Any, ...]]], seed: int) -> tuple[float, float]:
+    """(wall, CPU) seconds the Generator alone takes for the recorded draws."""
+    rng = np.random.default_rng(seed)
+    bound = [(getattr(rng, name), args) for name, args in calls]
+    t0, c0 = time.perf_counter(), time.process_time()
+    for method, args in bound:
+        method(*args)
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def play(cs, table, n: int, rng, rule=None, engine=fast) -> tuple[tuple[float, float], int, float]:  # type: ignore[no-untyped-def]
+    """((wall, CPU) seconds, deliveries, mean first innings) for n matches in batches as
+    `simulate` plays them."""
+    firsts, deliveries, done = [], 0, 0
+    kwargs = {"rule": rule} if rule is not None else {}
+    t0, c0 = time.perf_counter(), time.process_time()
+    while done < n:
+        k = min(CHUNK_MATCHES, n - done)
+        batch = engine.play_matches(cs, table, np.zeros(k, int), np.ones(k, int), rng, **kwargs)
+        firsts.append(batch.first.runs)
+        deliveries += batch.deliveries
+        done += k
+    return ((time.perf_counter() - t0, time.process_time() - c0), deliveries,
+            float(np.concatenate(firsts).mean()))
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--source", default=str(DEFAULT_SOURCE))
     ap.add_argument("--matches", type=int, default=44_000)
-    ap.add_argument("--reference-matches", type=int, default=1_000)
+    ap.add_argument("--reference-matches", type=int, default=500)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--rule", action="store_true", help="play with the wickets-in-hand rule")
+    ap.add_argument("--baseline", default=BASELINE_REV,
+                    help="git revision of the engine to compare with ('' to skip; classic rules only)")
     args = ap.parse_args()
+    rule = None
+    if args.rule:
+        from cardgen.wickets_in_hand import WicketsInHand
+        rule = WicketsInHand()
     comp = get_competition("BBL")
-    stats = season_stats(comp, "2024-25", args.source, cache=Cache(Path(tempfile.mkdtemp())))
-    card_set = card_set_from_stats(stats, comp, "2024-25")
+    cache = Cache(Path(tempfile.mkdtemp()))
+    stats = season_stats(comp, "2024-25", args.source, cache=cache)
+    card_set = build_card_set(comp, "2024-25", args.source, cache=cache)
     cs = compile_card_set(card_set)
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
     teams = [t["name"] for t in card_set["teams"]][:2]
     sides = [captain.usual_side(t) for t in teams]
     table = fast.SideTable.build(cs, sides)
-    print(f"BBL 2024-25, {teams[0]} v {teams[1]} (usual XIs)")
-
-    rng = np.random.default_rng(1)
-    t0 = time.perf_counter()
-    ref_first = [play_match(cs, sides[0], sides[1], rng).first.runs
-                 for _ in range(args.reference_matches)]
-    ref_time = time.perf_counter() - t0
-    ref_rate = args.reference_matches / ref_time
+    print(f"BBL 2024-25, {teams[0]} v {teams[1]} (usual XIs), {args.matches} matches in batches "
+          f"of {CHUNK_MATCHES}, rule: {rule.name if rule else 'classic'}, best of {args.repeat}")
 
     n = args.matches
-    rng = np.random.default_rng(2)
-    firsts, deliveries, done = [], 0, 0
-    t0 = time.perf_counter()
-    while done < n:  # batches of CHUNK_MATCHES, as `simulate` plays them
-        k = min(CHUNK_MATCHES, n - done)
-        batch = fast.play_matches(cs, table, np.zeros(k, int), np.ones(k, int), rng)
-        firsts.append(batch.first.runs)
-        deliveries += batch.deliveries
-        done += k
-    fast_time = time.perf_counter() - t0
-    fast_rate = n / fast_time
-
-    print(f"plain per-ball loop (reference): {args.reference_matches} matches in {ref_time:.2f}s "
-          f"= {ref_rate:,.0f} matches/s (mean first innings {np.mean(ref_first):.1f})")
-    print(f"vectorised engine:               {n} matches in {fast_time:.2f}s "
-          f"= {fast_rate:,.0f} matches/s (mean first innings {np.concatenate(firsts).mean():.1f}, "
-          f"{deliveries / fast_time / 1e6:.1f}M deliveries/s)")
-    print(f"ratio: {fast_rate / ref_rate:.1f}x   target >= 10,000 matches/s: "
-          f"{'met' if fast_rate >= 10_000 else 'NOT met'}")
+    old = baseline_engine(args.baseline) if args.baseline and rule is None else None
+    old_table = old.SideTable.build(cs, sides) if old else None
+    recorder = Recorder(np.random.default_rng(2))
+    play(cs, table, n, recorder, rule)                  # the engine's draw schedule (untimed)
+    inf = (float("inf"), float("inf"))
+    engine_t = limit_t = old_t = inf
+    ref_s = float("inf")
+    best = lambda a, b: (min(a[0], b[0]), min(a[1], b[1]))  # noqa: E731
+    for _ in range(max(args.repeat, 1)):
+        t, deliveries, mean_first = play(cs, table, n, np.random.default_rng(2), rule)
+        engine_t = best(engine_t, t)
+        limit_t = best(limit_t, replay(recorder.calls, 2))
+        if old is not None:
+            t, _, old_first = play(cs, old_table, n, np.random.default_rng(2), engine=old)
+            old_t = best(old_t, t)
+        rng = np.random.default_rng(1)
+        t0 = time.process_time()
+        ref_first = [play_match(cs, sides[0], sides[1], rng, rule=rule).first.runs
+                     for _ in range(args.reference_matches)] if rule else \
+            [play_match(cs, sides[0], sides[1], rng).first.runs for _ in range(args.reference_matches)]
+        ref_s = min(ref_s, time.process_time() - t0)
+    # CPU seconds are the fairer clock on a shared machine (other processes' load stretches
+    # wall time unevenly); both are printed, the verdicts use CPU
+    engine_s, limit_s = engine_t[1], limit_t[1]
+    fraction = limit_s / engine_s
+    ref_rate = args.reference_matches / ref_s
+    print("matches per CPU second (wall-clock figure in brackets):")
+    print(f"random-number limit (its {len(recorder.calls):,} draws replayed): "
+          f"{n / limit_s:10,.0f}  ({n / limit_t[0]:,.0f})")
+    print(f"vectorised engine:                          {n / engine_s:10,.0f}  ({n / engine_t[0]:,.0f}; "
+          f"{deliveries / engine_s / 1e6:.1f}M deliveries/s, mean first innings {mean_first:.1f})")
+    if old is not None:
+        print(f"vectorised engine at {args.baseline}:               {n / old_t[1]:10,.0f}  "
+              f"({n / old_t[0]:,.0f}; mean first innings {old_first:.1f}; this tree "
+              f"{old_t[1] / engine_s:.2f}x as fast)")
+    print(f"plain per-ball loop (reference):            {ref_rate:10,.0f}  "
+          f"(mean first innings {np.mean(ref_first):.1f})")
+    print(f"engine / limit: {fraction:.2f} CPU, {limit_t[0] / engine_t[0]:.2f} wall "
+          f"(target >= {TARGET_FRACTION}): "
+          f"{'met' if fraction >= TARGET_FRACTION else 'NOT met'};  engine / per-ball loop: "
+          f"{n / engine_s / ref_rate:.0f}x")
 
     t0 = time.perf_counter()
     rep = replay_season(cs, stats, 1000, np.random.default_rng(3))
@@ -78,6 +173,9 @@ def main() -> None:
     m = len(rep.first_runs)
     print(f"season replay, 1000 seasons: {m} matches in {replay_time:.2f}s = "
           f"{m / replay_time:,.0f} matches/s (fixtures, real XIs and plans included)")
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"peak memory of this benchmark process: {peak:.0f} MB "
+          "(`simulate`'s own: benchmarks/bench_memory.py)")
 
 
 if __name__ == "__main__":

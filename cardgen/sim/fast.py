@@ -152,9 +152,57 @@ def apply_rule(rule: WicketsInHand, code: np.ndarray, band: np.ndarray,
     return code
 
 
+# Per-code tables for the innings loop (index = result code after resolution)
+TOTAL = (BAT_RUNS + EXTRAS).astype(np.int64)              # runs a delivery adds to the total
+SWAP_ON_RUNS = (CROSSING_RUNS & 1).astype(bool)           # an odd number of runs run
+OUT_CODE = STRIKER_OUT.astype(bool)
+IS_NO_BALL = (np.arange(m.N_CODES) == m.NO_BALL).astype(np.int64)
+# a bowler's over (or set) and the extras in it, packed like UNIT_DELTA: one add per delivery
+UNIT_WIDES_SHIFT, UNIT_NO_BALLS_SHIFT, UNIT_BYES_SHIFT = 32, 40, 48
+UNIT_EXTRAS_DELTA = (UNIT_DELTA + ((EXTRA_DELTA & 0xFFFF) << UNIT_WIDES_SHIFT)
+                     + (((EXTRA_DELTA >> 16) & 0xFFFF) << UNIT_NO_BALLS_SHIFT)
+                     + (((EXTRA_DELTA >> 32) & 0xFFFF) << UNIT_BYES_SHIFT))
+
+
+def _consolidate_map() -> np.ndarray:
+    t = np.arange(m.N_CODES, dtype=np.int64)
+    t[STRIKER_OUT.astype(bool)] = m.DOT
+    t[[m.FOUR, m.SIX]] = m.ONE
+    return t
+
+
+CONSOLIDATE_MAP = _consolidate_map()
+FREE_HIT_MAP = FREE_HIT.astype(np.int64)
+
+
+def _attack_table(rule: WicketsInHand) -> np.ndarray:
+    """d20 (1-20) -> what a dot becomes in the attack band (the dot itself past attack_six)."""
+    d = np.arange(21)
+    return np.where(d <= rule.attack_out, m.CARD_W, np.where(
+        d <= rule.attack_four, m.FOUR, np.where(d <= rule.attack_six, m.SIX, m.DOT))).astype(np.int64)
+
+
+# rows of the live-innings state matrix (one column per live innings; see play_innings_batch)
+(_LANE, _ST, _SROW, _ACC_S, _NST, _NROW, _ACC_N, _NEXT, _BOWLER, _LEGAL, _WICKETS, _RUNS,
+ _TARGET, _FREE_HIT, _BROW, _ACC_U) = range(16)
+_STATE_ROWS = 16
+
+
 def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
                        max_balls: int | None = None, max_wickets: int = 10,
                        rule: WicketsInHand | None = None) -> InningsBatch:
+    """Play a batch of innings to the end, one delivery a step for every live innings.
+
+    Only live innings are kept, in one state matrix (a row per quantity, a column per innings:
+    dropping the innings that end is one copy, and no step gathers or scatters by lane). The
+    striker's, non-striker's and bowler's chart rows ride along, so the 2d10 lookup reads no
+    big table; the striker's, non-striker's and the over's figures are running sums written to
+    the scorecard once, when a batter is out, an over ends or the innings ends; the rare results
+    (the fielding chart and its chances, wickets, free hits) are worked out only on the innings
+    that have them; phase totals are read off the total as an innings passes each phase edge.
+    The rules and the dice are those of `resolve` and the reference engine, ball for ball
+    (tests/test_sim_engine.py).
+    """
     fmt = cs.fmt
     L = len(lanes)
     units = lanes.plan.shape[1]
@@ -163,122 +211,217 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     n_bowler_cards = len(cs.bowler_lut)
     # one flat table: bowler cards first, then striker cards; and the fielding chart
     lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int8).ravel()
+    if lut.max(initial=0) > m.FIELD:
+        raise ValueError("a card can only hold card results (B, W, F, runs)")
     fielding = cs.fielding.astype(np.int8).ravel()
-    phase_of = np.zeros(max_balls + 2, dtype=np.int64)
-    edges = fmt.phase_edges
-    ball_no = np.maximum(np.arange(max_balls + 2), 1)
-    phase_of[:] = np.where(ball_no <= edges[0], 0, np.where(ball_no <= edges[1], 1, 2))
+    balls = np.arange(max_balls + 2)
+    over_ends = (balls % bpo == 0) & (balls > 0)           # by legal balls after the delivery
+    end_changes = (balls % bpe == 0) & (balls > 0)
+    edges = [e for e in fmt.phase_edges if e < max_balls]  # phase edges this innings can pass
+    ball_no = np.maximum(balls, 1)
+    phase_of = np.where(ball_no <= fmt.phase_edges[0], 0,
+                        np.where(ball_no <= fmt.phase_edges[1], 1, 2))
     if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
         per_row = fmt.balls_per_innings + 1
         band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
+        attack_of = _attack_table(rule)
 
-    runs = np.zeros(L, np.int32)
-    wickets = np.zeros(L, np.int32)
-    legal = np.zeros(L, np.int32)
-    extras_packed = np.zeros(L, np.int64)
-    phase_runs = np.zeros(L * 3, np.int32)
-    phase_wickets = np.zeros(L * 3, np.int32)
-    striker = np.zeros(L, np.int32)
-    non_striker = np.ones(L, np.int32)
-    next_in = np.full(L, 2, np.int32)
-    free_hit = np.zeros(L, bool)
-    bat_packed = np.zeros(L * SLOTS, np.int64)
+    # chart rows scaled by 100 (the 2d10 roll is added): striker cards after the bowler cards
+    bat_rows = (lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100
+    plan_rows = lanes.plan.astype(np.int64).ravel() * 100
+    catch = lanes.catch.astype(np.int64).ravel()
+    ro = lanes.run_out.astype(np.int64).ravel()
+    kslot_all = lanes.keeper_slot.astype(np.int64)
+    krating_all = lanes.keeper_rating.astype(np.int64)
+    chasing = bool((lanes.target < BIG).any())
+
+    bat = np.zeros(L * SLOTS, np.int64)          # packed BAT_DELTA sums by absolute batter row
+    unit_stats = np.zeros(L * units, np.int64)   # packed UNIT_EXTRAS_DELTA sums by bowler row
     bat_out = np.zeros(L * SLOTS, np.int32)
-    bat_in = np.zeros(L * SLOTS, np.int32)
-    bat_in.reshape(L, SLOTS)[:, :2] = 1
-    unit_packed = np.zeros(L * units, np.int64)
-    bat_cards = lanes.bat_cards.astype(np.int64).ravel()
-    plan = lanes.plan.astype(np.int64).ravel()
-    catch = lanes.catch.astype(np.int32).ravel()
-    ro = lanes.run_out.astype(np.int32).ravel()
-    kslot = lanes.keeper_slot.astype(np.int64)
-    krating = lanes.keeper_rating.astype(np.int32)
-    target = lanes.target.astype(np.int32)
+    phase_wickets = np.zeros(L * 3, np.int32)
+    final = np.zeros((_STATE_ROWS, L), np.int64)  # each innings' state when it ended
+    at_edge = np.full((len(edges), L), -1, np.int64)  # total when the innings passed each edge
+    edge_open = [True] * len(edges)
 
-    active = np.arange(L)
+    # the live innings: rows are absolute (striker = lane x SLOTS + batter, bowler = lane x
+    # units + over), *ROW the chart rows of striker / non-striker / bowler, ACC_* running sums
+    S = np.zeros((_STATE_ROWS, L), np.int64)
+    S[_LANE] = np.arange(L)
+    S[_ST] = S[_LANE] * SLOTS
+    S[_NST] = S[_ST] + 1
+    S[_NEXT] = S[_ST] + 2
+    S[_BOWLER] = S[_LANE] * units
+    S[_TARGET] = lanes.target
+    S[_SROW] = bat_rows.take(S[_ST])
+    S[_NROW] = bat_rows.take(S[_NST])
+    S[_BROW] = plan_rows.take(S[_BOWLER])
+    any_free_hit = False
     deliveries = 0
-    while len(active):
-        n = len(active)
+    step = 0
+    while S.shape[1]:
+        (lane, striker, srow, acc_s, non_striker, nrow, acc_n, next_in, bowler, legal, wickets,
+         runs, target, free_hit, brow, acc_u) = S
+        n = S.shape[1]
         deliveries += n
-        i = active
-        st = striker[i]
-        nst = non_striker[i]
-        lg = legal[i]
-        unit = lg // bpo
-        bowler = plan[i * units + unit]
-        s_card = bat_cards[i * SLOTS + st]
-        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20
+        step += 1
+        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
         card_d6 = rng.integers(0, 6, n)
         roll = rng.integers(0, 100, n)
         chart_d6 = rng.integers(0, 6, n)
         chart_d20 = rng.integers(0, 20, n)
         pick = rng.random(n)
         chance = rng.integers(1, 21, n)
-        if rule is not None:
+
+        row = np.where(card_d6 < 3, brow, srow)
+        row += roll
+        code = lut.take(row).astype(np.int64)   # (take is slow with int8 indices)
+        # "F": the fielding chart, and its chances (4.3.6-4.3.8), on the lanes that rolled it
+        fi = np.flatnonzero(code == m.FIELD)
+        run_outs = fi[:0]
+        if len(fi):
+            fc = fielding.take(chart_d6[fi] * 20 + chart_d20[fi])
+            ch = chance[fi]
+            c = np.flatnonzero(fc == m.CATCH_CHANCE)
+            if len(c):                                      # 4.3.7: d20 <= C, else one run
+                j = fi[c]
+                catcher = catch.take(lane[j] * 11 + (pick[j] * 11).astype(np.int64))
+                fc[c] = np.where(ch[c] <= catcher, m.CAUGHT, m.ONE)
+            c = np.flatnonzero(fc == m.STUMPING_CHANCE)
+            if len(c):                                      # 4.3.6: d20 <= keeper, else dot
+                fc[c] = np.where(ch[c] <= krating_all.take(lane[fi[c]]), m.STUMPED, m.DOT)
+            c = np.flatnonzero(fc == m.RUN_OUT_CHANCE)
+            if len(c):                                      # 4.3.8: both ratings with keeper
+                j = fi[c]
+                d6, lj = chart_d6[j], lane[j]
+                with_keeper = (d6 != 1) & (d6 != 4)         # chart d6 1,3,4,6 (0-based 0,2,3,5)
+                ks = kslot_all.take(lj)
+                pick10 = (pick[j] * 10).astype(np.int64)    # R3: the keeper's partner is another
+                fielder = np.where(with_keeper, pick10 + (pick10 >= ks),
+                                   (pick[j] * 11).astype(np.int64))
+                made = ((ch[c] <= ro.take(lj * 11 + fielder))
+                        & (~with_keeper | (ch[c] <= ro.take(lj * 11 + ks))))
+                fc[c] = np.where(made, m.RUN_OUT, m.ONE)
+            code[fi] = fc
+            run_outs = fi[fc == m.RUN_OUT]   # neither the rule nor a free hit touches a run-out
+        if rule is not None:                                # R12: the wickets-in-hand bands
             rule_d20 = rng.integers(1, 21, n)
-            band = band_of[wickets[i] * per_row + lg]
-        else:
-            rule_d20 = band = None
+            band = band_of.take(wickets * per_row + legal)
+            a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
+            if len(a):
+                code[a] = attack_of.take(rule_d20[a])
+            c = np.flatnonzero((band == wih.CONSOLIDATE) & (rule_d20 <= rule.consolidate_safe))
+            if len(c):
+                code[c] = CONSOLIDATE_MAP.take(code[c])
+        if any_free_hit:                                    # R6: only a run-out stands
+            h = np.flatnonzero(free_hit)
+            code[h] = FREE_HIT_MAP.take(code[h])
+        if len(run_outs):
+            code[run_outs] = m.DOT                          # R4: a run-out scores nothing
 
-        ks = kslot[i]
-        with_keeper = (chart_d6 != 1) & (chart_d6 != 4)     # chart d6 1,3,4,6 (0-based 0,2,3,5)
-        pick11 = (pick * 11).astype(np.int64)
-        pick10 = (pick * 10).astype(np.int64)             # R3: the keeper's partner is another
-        ro_fielder = np.where(with_keeper, pick10 + (pick10 >= ks), pick11)
-        fh = free_hit[i]
-        code, run_out = resolve(
-            lut, fielding, n_bowler_cards, bowler, s_card, fh, card_d6, roll, chart_d6, chart_d20,
-            chance, catcher_c=catch[i * 11 + pick11], fielder_ro=ro[i * 11 + ro_fielder],
-            keeper_ro=ro[i * 11 + ks], keeper_rating=krating[i], with_keeper=with_keeper,
-            rule=rule, band=band, rule_d20=rule_d20)
-        b_runs = BAT_RUNS[code]
-        is_legal = LEGAL[code]
-        total = b_runs + EXTRAS[code]
-        striker_out = STRIKER_OUT[code].astype(bool) | (run_out & (chart_d6 < 3))
-        non_striker_out = run_out & (chart_d6 >= 3)
+        # running sums: the striker's figures, the over's, legal balls and the total
+        acc_s += BAT_DELTA.take(code)
+        acc_u += UNIT_EXTRAS_DELTA.take(code)
+        is_legal = LEGAL.take(code)
+        total = TOTAL.take(code)
+        for k, edge in enumerate(edges):   # phase totals: the total before the first ball past it
+            if edge_open[k] and step > edge:
+                passed = np.flatnonzero((legal == edge) & (is_legal == 1))
+                at_edge[k, lane[passed]] = runs[passed]
+        legal += is_legal
+        runs += total
+        for k, edge in enumerate(edges):
+            if edge_open[k] and step > edge:
+                edge_open[k] = bool(legal.min() <= edge)
 
-        runs[i] += total
-        lg_after = lg + is_legal
-        legal[i] = lg_after
-        extras_packed[i] += EXTRA_DELTA[code]
-        phase_runs[i * 3 + phase_of[lg_after]] += total
-        bat_packed[i * SLOTS + st] += BAT_DELTA[code]
-        unit_packed[i * units + unit] += UNIT_DELTA[code]
+        ended = None
+        outs = np.flatnonzero(OUT_CODE.take(code))
+        if len(run_outs):
+            outs = np.concatenate([outs, run_outs])
+        if len(outs):
+            striker_out = np.ones(len(outs), bool)
+            if len(run_outs):                               # the chart d6 says which end
+                striker_out[len(outs) - len(run_outs):] = chart_d6[run_outs] < 3
+            wk = wickets[outs] + 1
+            wickets[outs] = wk
+            phase_wickets[lane[outs] * 3 + phase_of.take(legal[outs])] += 1
+            st, nst, nxt = striker[outs], non_striker[outs], next_in[outs]
+            gone = np.where(striker_out, st, nst)
+            bat_out[gone] += 1
+            bat[gone] += np.where(striker_out, acc_s[outs], acc_n[outs])
+            comes_in = wk < max_wickets
+            new_row = bat_rows.take(np.minimum(nxt, L * SLOTS - 1))
+            s_in, n_in = striker_out & comes_in, ~striker_out & comes_in
+            striker[outs] = np.where(s_in, nxt, st)         # R4/R5: the new batter takes that end
+            srow[outs] = np.where(s_in, new_row, srow[outs])
+            acc_s[outs] = np.where(striker_out, 0, acc_s[outs])
+            non_striker[outs] = np.where(n_in, nxt, nst)
+            nrow[outs] = np.where(n_in, new_row, nrow[outs])
+            acc_n[outs] = np.where(striker_out, acc_n[outs], 0)
+            next_in[outs] = nxt + comes_in
+            if not comes_in.all():
+                ended = outs[~comes_in]
+        legal_ball = is_legal.astype(bool)
+        end_of_over = over_ends.take(legal) & legal_ball
+        eo = np.flatnonzero(end_of_over)
+        if len(eo):                                         # the over's figures, the next bowler
+            unit_stats[bowler[eo]] = acc_u[eo]
+            acc_u[eo] = 0
+            bowler[eo] += 1
+            brow[eo] = plan_rows.take(bowler[eo], mode="clip")  # (past the last over: unused)
+        swap = SWAP_ON_RUNS.take(code) ^ (end_of_over if bpe == bpo else
+                                          end_changes.take(legal) & legal_ball)
+        swap = -swap.view(np.int8).astype(np.int64)         # all ones where the ends change
+        for a_, b_ in ((striker, non_striker), (srow, nrow), (acc_s, acc_n)):
+            flip = a_ ^ b_                                  # ends change on odd runs and every
+            flip &= swap                                    # over (10 balls in the Hundred)
+            a_ ^= flip
+            b_ ^= flip
+        if any_free_hit:                                    # a wide keeps the free hit
+            still = code[h] == m.WIDE
+        free_hit[:] = IS_NO_BALL.take(code)
+        if any_free_hit:
+            free_hit[h] |= still
+        any_free_hit = bool(free_hit.any())
 
-        out = striker_out | non_striker_out
-        phase_wickets[i * 3 + phase_of[lg_after]] += out
-        wk = wickets[i] + out
-        wickets[i] = wk
-        out_slot = np.where(striker_out, st, nst)
-        bat_out[i * SLOTS + out_slot] += out
-        nxt = next_in[i]
-        comes_in = out & (wk < max_wickets)
-        bat_in[i * SLOTS + np.minimum(nxt, SLOTS - 1)] |= comes_in
-        st = np.where(striker_out & comes_in, nxt, st)      # R4/R5: new batter takes that end
-        nst = np.where(non_striker_out & comes_in, nxt, nst)
-        next_in[i] = nxt + comes_in
-        swap = (CROSSING_RUNS[code] & 1).astype(bool)
-        swap ^= (is_legal == 1) & (lg_after % bpe == 0)     # ends change every over / 10 balls
-        striker[i] = np.where(swap, nst, st)
-        non_striker[i] = np.where(swap, st, nst)
-        free_hit[i] = (code == m.NO_BALL) | (fh & (code == m.WIDE))
-        still = (wk < max_wickets) & (lg_after < max_balls) & (runs[i] < target[i])
-        active = i[still]
+        done = legal >= max_balls if step >= max_balls else None
+        if chasing:
+            done = runs >= target if done is None else done | (runs >= target)
+        if ended is not None:
+            if done is None:
+                done = np.zeros(n, bool)
+            done[ended] = True
+        if done is not None and done.any():
+            final[:, lane[done]] = S[:, done]
+            S = S[:, ~done]
+            any_free_hit = bool(S[_FREE_HIT].any())
 
-    bat = bat_packed.reshape(L, SLOTS)
-    unit_stats = unit_packed.reshape(L, units)
+    # close every innings: the two batters' figures and the over in progress
+    np.add.at(bat, final[_ST], final[_ACC_S])
+    np.add.at(bat, final[_NST], final[_ACC_N])
+    part = np.flatnonzero(final[_ACC_U])
+    unit_stats[final[_BOWLER, part]] = final[_ACC_U, part]
+    final_runs = final[_RUNS]
+
+    bat2 = bat.reshape(L, SLOTS)
+    unit2 = unit_stats.reshape(L, units)
+    cut = [np.where(e < 0, final_runs, e) for e in at_edge] + [final_runs]
+    while len(cut) < 3:
+        cut.insert(-1, final_runs)
+    phase_runs = np.stack([cut[0], cut[1] - cut[0], cut[2] - cut[1]], axis=1).astype(np.int32)
     return InningsBatch(
-        runs=runs, wickets=wickets, legal_balls=legal,
-        wides=_field(extras_packed, EXTRA_SHIFT["wides"]),
-        no_balls=_field(extras_packed, EXTRA_SHIFT["no_balls"]),
-        byes=_field(extras_packed, EXTRA_SHIFT["byes"]), phase_runs=phase_runs.reshape(L, 3),
+        runs=final_runs.astype(np.int32), wickets=final[_WICKETS].astype(np.int32),
+        legal_balls=final[_LEGAL].astype(np.int32),
+        wides=_field(unit2, UNIT_WIDES_SHIFT, 8).sum(axis=1, dtype=np.int32),
+        no_balls=_field(unit2, UNIT_NO_BALLS_SHIFT, 8).sum(axis=1, dtype=np.int32),
+        byes=_field(unit2, UNIT_BYES_SHIFT, 8).sum(axis=1, dtype=np.int32), phase_runs=phase_runs,
         phase_wickets=phase_wickets.reshape(L, 3),
-        bat_runs=_field(bat, BAT_SHIFT["runs"]), bat_balls=_field(bat, BAT_SHIFT["balls"]),
-        bat_fours=_field(bat, BAT_SHIFT["fours"], 8), bat_sixes=_field(bat, BAT_SHIFT["sixes"], 8),
-        bat_out=bat_out.reshape(L, SLOTS), bat_in=bat_in.reshape(L, SLOTS),
-        unit_runs=_field(unit_stats, UNIT_SHIFT["runs"]),
-        unit_wickets=_field(unit_stats, UNIT_SHIFT["wickets"], 8),
-        unit_balls=_field(unit_stats, UNIT_SHIFT["balls"], 8), deliveries=deliveries)
+        bat_runs=_field(bat2, BAT_SHIFT["runs"]), bat_balls=_field(bat2, BAT_SHIFT["balls"]),
+        bat_fours=_field(bat2, BAT_SHIFT["fours"], 8), bat_sixes=_field(bat2, BAT_SHIFT["sixes"], 8),
+        bat_out=bat_out.reshape(L, SLOTS),
+        bat_in=(np.arange(SLOTS) < (final[_NEXT] - final[_LANE] * SLOTS)[:, None]).astype(np.int32),
+        unit_runs=_field(unit2, UNIT_SHIFT["runs"]),
+        unit_wickets=_field(unit2, UNIT_SHIFT["wickets"], 8),
+        unit_balls=_field(unit2, UNIT_SHIFT["balls"], 8), deliveries=deliveries)
 
 
 @dataclass
