@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import sys
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -18,7 +19,7 @@ from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import COMPETITIONS, Competition, get_competition, normalise_season
 from cardgen.errors import (EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED, CardgenError,
-                            Terminated)
+                            CardgenWarning, Terminated)
 
 DEFAULT_OUT = Path("output")
 
@@ -145,7 +146,17 @@ class CardgenGroup(click.Group):
         except ValueError:  # not the main thread (an embedding program): leave signals alone
             pass
         try:
-            return super().main(*args, **kwargs)
+            with warnings.catch_warnings():
+                warnings.simplefilter("always", CardgenWarning)  # each skipped file, every time
+                shown = warnings.showwarning
+
+                def show(message: Any, category: type, *rest: Any, **kw: Any) -> None:
+                    if issubclass(category, CardgenWarning):
+                        click.echo(f"warning: {message}", err=True)
+                    else:
+                        shown(message, category, *rest, **kw)
+                warnings.showwarning = show
+                return super().main(*args, **kwargs)
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
@@ -181,6 +192,12 @@ def _request_refresh(ctx: click.Context, param: click.Parameter, value: bool) ->
     return value
 
 
+def _strict_callback(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if not ctx.resilient_parsing:
+        from cardgen.sources.fetch import set_strict
+        set_strict(True if value else None)  # None: $CARDGEN_STRICT decides
+
+
 def competition_options(func: Callable) -> Callable:
     """--competition, --season, --source, --refresh and --names, shared by every command that
     reads a season."""
@@ -193,6 +210,9 @@ def competition_options(func: Callable) -> Callable:
                         help="Name corrections: CSV of Cricsheet register id -> printed name "
                              "(header id,name); used on every card, sheet and card-set.json "
                              "(env CARDGEN_NAMES).")(func)
+    func = click.option("--strict", is_flag=True, expose_value=False, callback=_strict_callback,
+                        help="Stop at an unreadable or damaged match file (default: skip it with a "
+                             "warning; env CARDGEN_STRICT=1).")(func)
     func = click.option("--source", envvar="CARDGEN_SOURCE", default=None, metavar="DIR|URL",
                         help="Cricsheet mirror: a folder of match files or a base URL "
                              "(default: cricsheet.org; env CARDGEN_SOURCE).")(func)

@@ -58,3 +58,11 @@ class RunTooLarge(CardgenError):
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl+C so every clean-up (`finally`) runs the same way."""
+
+
+class CardgenWarning(UserWarning):
+    """Something left out or worked around; the CLI prints it as one `warning:` line."""
+
+
+class SkippedInput(CardgenWarning):
+    """An input file that could not be read and was skipped (`--strict` makes it an error)."""

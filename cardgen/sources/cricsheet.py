@@ -78,8 +78,8 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
     if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
         raise ParseError(f"{where}: info.teams must name two teams")
     registry = (info.get("registry") or {}).get("people") or {}
-    if not isinstance(registry, dict):
-        raise ParseError(f"{where}: info.registry.people is not a mapping")
+    if not isinstance(registry, dict) or not all(isinstance(v, str) for v in registry.values()):
+        raise ParseError(f"{where}: info.registry.people is not a mapping of names to ids")
     event = info.get("event") or {}
     outcome = info.get("outcome") or {}
     dates = info.get("dates") or [""]

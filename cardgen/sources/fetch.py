@@ -13,6 +13,7 @@ import os
 import re
 import sys
 import time
+import warnings
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -27,8 +28,8 @@ from urllib3.util.retry import Retry
 from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import Competition, match_season, normalise_season
-from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, SourceError,
-                            UnknownSeason)
+from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, SkippedInput,
+                            SourceError, UnknownSeason)
 
 DEFAULT_SOURCE = "https://cricsheet.org/downloads"
 SOURCE_ENV = "CARDGEN_SOURCE"
@@ -119,14 +120,41 @@ def _match_id(name: str) -> str:
     return Path(name).stem
 
 
+STRICT_ENV = "CARDGEN_STRICT"
+_strict: bool | None = None
+
+
+def set_strict(on: bool | None) -> None:
+    """`--strict`: an unreadable match file stops the run (None: $CARDGEN_STRICT decides)."""
+    global _strict
+    _strict = on
+
+
+def strict() -> bool:
+    if _strict is not None:
+        return _strict
+    return os.environ.get(STRICT_ENV, "").strip().lower() not in ("", "0", "false", "no")
+
+
+def skip_or_raise(error: ParseError) -> None:
+    """One unreadable match file must not block a season: skip it with a one-line warning,
+    unless strict, where it is the error."""
+    if strict():
+        raise error
+    warnings.warn(SkippedInput(f"{error}; skipped (--strict stops instead)"), stacklevel=2)
+
+
 def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) -> list[MatchFile]:
     raws: dict[str, bytes] = {}
     infos: list[tuple[str, dict]] = []
     for name, raw in files:
         try:
-            info = json.loads(raw).get("info", {})
+            doc = json.loads(raw)
+            info = doc.get("info", {})
         except (ValueError, AttributeError, RecursionError) as exc:
-            raise ParseError(f"{name}: not a Cricsheet JSON match file") from exc
+            reason = "not valid JSON" if isinstance(exc, ValueError) else "not a match document"
+            skip_or_raise(ParseError(f"match file {name}: {reason} ({exc.__class__.__name__})"))
+            continue
         if isinstance(info, dict) and is_event_of(info, comp):
             raws[name] = raw
             infos.append((name, info))
@@ -173,16 +201,25 @@ def _mirror_files(root: Path, comp: Competition) -> Iterator[tuple[str, bytes]]:
             if (root / z).is_file()]
     loose = sorted(root.glob("*.json"))
     if not (folders or zips or loose):
-        for path in sorted(root.rglob("*.json")):
-            yield path.name, path.read_bytes()
+        yield from _readable(sorted(root.rglob("*.json")))
         return
     for folder in folders:
-        for path in sorted(folder.glob("*.json")):
-            yield path.name, path.read_bytes()
+        yield from _readable(sorted(folder.glob("*.json")))
     for zpath in zips:
         yield from _zip_members(zpath.read_bytes(), str(zpath))
-    for path in loose:
-        yield path.name, path.read_bytes()
+    yield from _readable(loose)
+
+
+def _readable(paths: list[Path]) -> Iterator[tuple[str, bytes]]:
+    """(name, bytes) of each file; one that cannot be read (permissions, a folder named *.json,
+    a dangling link) is skipped with a warning, not the end of the season."""
+    for path in paths:
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            skip_or_raise(ParseError(f"match file {path} cannot be read ({exc.strerror or exc})"))
+            continue
+        yield path.name, raw
 
 
 def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:

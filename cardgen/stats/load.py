@@ -27,7 +27,22 @@ def load_season_data(comp: Competition, season: str, source: str | None = None,
                      files: list[MatchFile] | None = None) -> SeasonData:
     if files is None:
         files = match_files(comp, season, source, cache=cache, refresh=refresh)
-    return combine(parse_match(f.raw, f.match_id) for f in files)
+    parsed = list(_parsed(files))
+    if files and not parsed:
+        from cardgen.errors import ParseError
+        raise ParseError(f"none of the {len(files)} match files of {comp.code} {season} could be read")
+    return combine(parsed)
+
+
+def _parsed(files: list[MatchFile]):  # type: ignore[no-untyped-def]
+    """Each match parsed; a damaged one is skipped with a warning (or stops the run with --strict)."""
+    from cardgen.errors import ParseError
+    from cardgen.sources.fetch import skip_or_raise
+    for f in files:
+        try:
+            yield parse_match(f.raw, f.match_id)
+        except ParseError as exc:
+            skip_or_raise(exc)
 
 
 def build_season_stats(comp: Competition, season: str, source: str | None = None,
