@@ -76,6 +76,12 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     """Write the print-and-play kit to OUT/<CODE>_<season>/: card sheets (A4, Letter), fielding
     chart, scoresheet, team sheets, quick reference, card-set.json, card PNGs and TTS deck sheets."""
     from cardgen.render.kit import KitOptions, build_kit
+    if team is not None and not team.strip():
+        raise click.BadParameter("give a team's name or short name (leave --team out for every team)",
+                                 param_hint="'--team'")
+    if team is not None and game != DEFAULT_GAME:
+        raise click.BadParameter(f"one team is printed from the {DEFAULT_GAME} card sets only; the "
+                                 f"{game} kit is printed whole (leave --team out)", param_hint="'--team'")
     if game != DEFAULT_GAME:
         _build_game(game, competition, season, source, out_dir,
                     ("a4", "letter") if paper == "both" else (paper,), ink_saver, seed)

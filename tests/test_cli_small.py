@@ -1,0 +1,100 @@
+"""The smaller hostile-user cases: --team misuse, file modes, serve's backlog and busy port."""
+from __future__ import annotations
+
+import os
+import socket
+import stat
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cache import CACHE_ENV
+from cardgen.cli import main
+from cardgen.errors import EXIT_ENVIRONMENT, EXIT_USAGE
+from cardgen.sources.fetch import SOURCE_ENV
+
+
+@pytest.fixture
+def env(tmp_path: Path, mirror: Path) -> dict[str, str | None]:
+    return {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror), "CARDGEN_CRICINFO": None}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["-c", "BBL", "-s", "2024-25", "--team", ""], "give a team's name"),
+    (["-c", "BBL", "-s", "2024-25", "--team", "   "], "give a team's name"),
+    (["--game", "quick-cricket", "--team", "Adelaide Strikers"], "printed whole"),
+])
+def test_team_misuse_is_a_usage_error_before_any_work(args, words, tmp_path: Path, env):
+    result = CliRunner().invoke(main, ["build", *args, "--out", str(tmp_path / "out")], env=env)
+    assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
+    assert "Invalid value for '--team'" in result.output and words in result.output
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def _modes(folder: Path) -> dict[str, int]:
+    return {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*")}
+
+
+def test_files_outside_the_quicket_kit_get_ordinary_modes(tmp_path: Path, env, monkeypatch):
+    """Reports, other games' kits and the cache: 0644 files and 0755 folders (umask 022), not 0600."""
+    old = os.umask(0o022)
+    try:
+        out = tmp_path / "out"
+        runs = [["build", "--game", "quick-cricket", "--paper", "a4", "--out", str(out)],
+                ["stats", "-c", "BBL", "-s", "2024-25", "--refresh", "--table", "league"],
+                ["compare-games", "-c", "BBL", "-s", "2024-25", "--innings", "20", "--out", str(out)]]
+        for args in runs:
+            result = CliRunner().invoke(main, args, env=env)
+            assert result.exit_code == 0, (args, result.output)
+        for folder in (out, tmp_path / "cache"):
+            modes = _modes(folder)
+            assert modes, folder
+            wrong = {name: oct(mode) for name, mode in modes.items()
+                     if mode != (0o755 if (folder / name).is_dir() else 0o644)}
+            assert not wrong, wrong
+    finally:
+        os.umask(old)
+
+
+def test_serve_listens_with_a_deep_backlog(tmp_path: Path):
+    """100 clients connecting at once all get through the handshake before any is accepted
+    (with Python's default backlog of 5 most would wait for SYN retries, ~1-3 s each)."""
+    from cardgen.site.serve import make_server
+    server = make_server(tmp_path, 0, quiet=True)
+    clients = []
+    try:
+        address = server.server_address
+        for _ in range(100):
+            client = socket.socket()
+            client.setblocking(False)
+            client.connect_ex(address)
+            clients.append(client)
+        time.sleep(0.5)
+        connected = 0
+        for client in clients:
+            try:
+                client.getpeername()
+                connected += 1
+            except OSError:
+                pass
+        assert connected == 100
+    finally:
+        for client in clients:
+            client.close()
+        server.server_close()
+
+
+def test_serve_finds_its_port_taken_before_rendering_the_site(tmp_path: Path):
+    out = tmp_path / "out"
+    out.mkdir()
+    busy = socket.create_server(("127.0.0.1", 0))
+    try:
+        port = busy.getsockname()[1]
+        result = CliRunner().invoke(main, ["serve", "--out", str(out), "--port", str(port)])
+        assert result.exit_code == EXIT_ENVIRONMENT and "Traceback" not in result.output
+        assert f"cannot listen on 127.0.0.1:{port}" in result.output and "--port" in result.output
+        assert not (out / "site").exists()  # nothing was rendered first
+    finally:
+        busy.close()
