@@ -30,7 +30,7 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic"
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SET = "BBL_2024-25"
 SET_LINK = "Big Bash League 2024-25"
-VIEWPORT = {"width": 1280, "height": 900}
+VIEWPORT = {"width": 1366, "height": 900}  # a common laptop screen
 
 
 @pytest.fixture(scope="session")
@@ -106,7 +106,7 @@ def _screenshot(page, name: str, tmp_path: Path, height: int = 900, top: int = 0
     path = tmp_path / f"site-{name}.png"
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(path), full_page=True,
-                    clip={"x": 0, "y": top, "width": VIEWPORT["width"], "height": height})
+                    clip={"x": 0, "y": top, "width": page.viewport_size["width"], "height": height})
     assert path.stat().st_size > 10_000  # a blank page compresses to a few hundred bytes
     target = os.environ.get("CARDGEN_SITE_SCREENSHOTS")
     if target:
@@ -138,7 +138,7 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
 
     page.goto(served)
     assert page.title().startswith("All sets")
-    _screenshot(page, "home", tmp_path, height=1300)
+    _screenshot(page, "home", tmp_path, height=1000)
 
     # keyboard: the first Tab lands on the skip link, Enter takes focus to the content
     page.keyboard.press("Tab")
@@ -156,7 +156,7 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     assert len(card_images) == len(card_set["cards"])
     assert all(i["natural"] > 0 and i["shown"] > 0 for i in images), [i for i in images if not i["natural"]]
     assert all(i["alt"] for i in images)
-    _screenshot(page, "set", tmp_path, height=1400)
+    _screenshot(page, "set", tmp_path, height=1000)
     validation = page.locator("section[aria-labelledby=validation]")
     assert "qualified cards (100%) play like the real season" in validation.inner_text()
     assert validation.locator(".previews img").count() >= 1  # the report's pages, loaded above
@@ -405,6 +405,7 @@ def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, 
     page.get_by_role("link", name=team, exact=True).first.click()  # click 1
     page.wait_for_load_state()
     assert page.locator("h1").inner_text() == team  # the team's own heading, not the set's
+    _screenshot(page, "team", tmp_path, height=900)
     with page.expect_download() as download_info:
         page.get_by_role("link", name=f"{team} cards (A4)").click()  # click 2
     saved = tmp_path / "team-cards-a4.pdf"
@@ -418,7 +419,7 @@ def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, 
     assert not [name for name in theirs if re.search(rf"\b{re.escape(name)}\b", text)]
     assert text.count("STRIKER") + text.count("BOWLER") >= len(ours)
     # the page range it shows is the team's bookmark in the whole-set PDF, and as long as its own PDF
-    ranges = page.locator(".team-downloads").inner_text()
+    ranges = page.locator(".team-ranges").inner_text()
     first, last = map(int, re.search(r"whole-set cards \(A4\) pages (\d+)–(\d+)", ranges).groups())
     whole = pypdf.PdfReader(bbl_out / SET / "cards-a4.pdf")
     marks = {item.title: whole.get_destination_page_number(item) + 1 for item in whole.outline}
@@ -494,10 +495,20 @@ def test_how_to_play_walks_one_ball_with_a_real_card(served: str, browser, tmp_p
     assert errors == []
 
 
-def test_cards_come_first_on_a_phone(served: str, browser):
+def test_cards_come_first_on_a_phone(served: str, browser, tmp_path: Path):
     page = browser.new_page()
     page.set_viewport_size(PHONE)
     page.goto(f"{served}sets/{SET}/index.html")
     first_card = page.locator("li.card").first.evaluate("e => e.getBoundingClientRect().top")
     assert first_card < PHONE["height"]  # the first cards show without scrolling (was ~1,300 px down)
     assert _no_sideways_scroll(page)
+    _load_all_images(page)
+    _screenshot(page, "phone-set", tmp_path, height=PHONE["height"])
+    page.goto(f"{served}sets/{SET}/team-perth-scorchers.html")
+    assert page.locator("li.card").first.evaluate("e => e.getBoundingClientRect().top") < PHONE["height"]
+    page.locator("li.card.bowler a").first.click()
+    page.wait_for_url("**/players/*.html#bowler")
+    assert _no_sideways_scroll(page)
+    _load_all_images(page)
+    _screenshot(page, "phone-player", tmp_path, height=PHONE["height"],
+                top=int(page.evaluate("window.scrollY")))
