@@ -15,6 +15,7 @@ from pathlib import Path
 import pypdfium2 as pdfium
 from PIL import Image
 
+from cardgen.cache import Cache
 from cardgen.calibrate.cardset import build_card_set
 from cardgen.competitions import get_competition
 from cardgen.render.card import card_views
@@ -36,9 +37,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--source", default=str(Path(__file__).resolve().parents[2] / "shared/data/cricsheet"))
     args = parser.parse_args()
-    bbl = build_card_set(get_competition("BBL"), "2024-25", args.source)
-    hundred = build_card_set(get_competition("HUNDRED"), "2024", args.source)
     with tempfile.TemporaryDirectory() as tmp:
+        cache = Cache(Path(tmp) / "cache")  # never the committed stats_cache/
+        bbl = build_card_set(get_competition("BBL"), "2024-25", args.source, cache=cache)
+        hundred = build_card_set(get_competition("HUNDRED"), "2024", args.source, cache=cache)
         kit = build_kit(bbl, Path(tmp) / "plain", KitOptions(images=False, progress=False)).folder
         bleed = build_kit(bbl, Path(tmp) / "bleed", KitOptions(papers=("a4",), bleed=True, images=False,
                                                              progress=False)).folder
