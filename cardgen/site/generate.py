@@ -260,6 +260,8 @@ def _card_views(kit: KitSet) -> list[CardView]:
             chart.append((f"{lo}" if lo == hi else f"{lo}–{hi}", "•" if code == "0" else code,
                           RESULT_LABEL.get(code, code)))
         real = dict(card["real"]) if isinstance(card.get("real"), dict) else {}
+        if balls_per_over != 6:
+            real.pop("overs", None)  # 100-ball: balls (shown), not 5-ball sets beside Econ per 6
         if real.pop("high_score_not_out", False) and isinstance(real.get("high_score"), int):
             real["high_score"] = f"{real['high_score']}*"  # not out, as scorecards print it
         real_rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
