@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -179,3 +180,17 @@ def test_a_kept_card_set_marks_the_cache_so_clear_removes_it(tmp_path):
     assert not reused and cache.is_marked()
     (kept,) = (tmp_path / "cache" / "card-sets").iterdir()
     assert cache.clear() == [kept] and not kept.exists()
+
+
+def test_an_unchanged_mirror_is_not_read_again(own_mirror, tmp_path, monkeypatch):
+    """A cache hit looks only at the mirror's file names, sizes and times (a big mirror stays fast)."""
+    monkeypatch.delenv("CARDGEN_PLAYERS", raising=False)
+    cache = Cache(tmp_path / "cache")
+    first = season_stats(BBL, "2024-25", str(own_mirror), cache=cache)
+    monkeypatch.setattr("cardgen.stats.load.match_files",
+                        lambda *a, **k: pytest.fail("read the unchanged mirror again"))
+    assert season_stats(BBL, "2024-25", str(own_mirror), cache=cache).league == first.league
+    victim = sorted((own_mirror / "bbl_2024-25").glob("*.json"))[0]
+    os.utime(victim, ns=(victim.stat().st_atime_ns, victim.stat().st_mtime_ns + 10**9))  # edited
+    with pytest.raises(pytest.fail.Exception, match="read the unchanged mirror again"):
+        season_stats(BBL, "2024-25", str(own_mirror), cache=cache)

@@ -191,23 +191,26 @@ def offline_seasons(root: Path, comp: Competition) -> list[str]:
     return sorted(seasons)
 
 
-def _mirror_files(root: Path, comp: Competition) -> Iterator[tuple[str, bytes]]:
-    """Every match file in a mirror that may hold the competition: its per-season folders (all of
-    them: a season can sit under another season's label), its Cricsheet zips and loose files;
-    a mirror with none of these (an unzipped Cricsheet archive in a sub-folder) is read whole."""
+def mirror_paths(root: Path, comp: Competition) -> list[Path]:
+    """Every file in a mirror that may hold the competition: its per-season folders' match files
+    (all of them: a season can sit under another season's label), its Cricsheet zips and loose
+    files; a mirror with none of these (an unzipped Cricsheet archive in a sub-folder) is read whole."""
     prefix = f"{comp.mirror_folder}_"
     folders = sorted(p for p in root.iterdir() if p.is_dir() and p.name.startswith(prefix))
     zips = [root / z for z in dict.fromkeys((comp.download_file, f"{comp.cricsheet_name}_json.zip"))
             if (root / z).is_file()]
     loose = sorted(root.glob("*.json"))
     if not (folders or zips or loose):
-        yield from _readable(sorted(root.rglob("*.json")))
-        return
-    for folder in folders:
-        yield from _readable(sorted(folder.glob("*.json")))
-    for zpath in zips:
-        yield from _zip_members(zpath.read_bytes(), str(zpath))
-    yield from _readable(loose)
+        return sorted(root.rglob("*.json"))
+    return [path for folder in folders for path in sorted(folder.glob("*.json"))] + zips + loose
+
+
+def _mirror_files(root: Path, comp: Competition) -> Iterator[tuple[str, bytes]]:
+    for path in mirror_paths(root, comp):
+        if path.suffix == ".zip":
+            yield from _zip_members(path.read_bytes(), str(path))
+        else:
+            yield from _readable([path])
 
 
 def _readable(paths: list[Path]) -> Iterator[tuple[str, bytes]]:

@@ -12,7 +12,8 @@ from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import CacheError, SourceError
 from cardgen.paths import checkout_tables_dir
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match
-from cardgen.sources.fetch import DEFAULT_SOURCE, MatchFile, is_url, match_files, resolve_source
+from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, mirror_paths,
+                                  resolve_source)
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
 from cardgen.stats.tables import SeasonStats, build_stats
 
@@ -104,23 +105,35 @@ def _current(store: TableStore, name: str, fingerprint: dict | None = None) -> b
     return store.is_complete(name)
 
 
-def source_fingerprint(src: str, files: list[MatchFile] | None) -> dict:
-    """What the tables depend on besides the code: the source, its match files' contents (a local
-    folder is read every time, so a changed or vanished mirror is noticed), the players folder
-    and whether scraping was allowed."""
+def _listing_digest(paths: list[Path], root: Path) -> str:
+    """A digest of files' names, sizes and modification times (cheap: no file is read)."""
+    listing = []
+    for path in paths:
+        try:
+            st = path.stat()
+        except OSError:
+            continue
+        listing.append((path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name,
+                        st.st_size, st.st_mtime_ns))
+    return hashlib.sha256(repr(sorted(listing)).encode()).hexdigest()
+
+
+def source_fingerprint(comp: Competition, src: str) -> dict:
+    """What the tables depend on besides the code: the source; for a local folder the name, size
+    and time of every file the competition is read from (so a changed, emptied or different mirror
+    is noticed without reading it); the players folder; whether scraping was allowed."""
     from cardgen.sources.cricinfo import scraping_base_url
     doc: dict = {"source": src if is_url(src) else str(Path(src).expanduser().resolve()),
                  "tables_version": TABLES_VERSION, "cricinfo": scraping_base_url()}
-    if files is not None:
-        digest = hashlib.sha256()
-        for f in files:
-            digest.update(f"{f.match_id}\x1f{hashlib.sha256(f.raw).hexdigest()}\n".encode())
-        doc["matches"] = digest.hexdigest()
+    if not is_url(src):
+        root = Path(src).expanduser()
+        if not root.exists():
+            raise SourceError(f"source folder {root} does not exist; pass --source DIR or URL")
+        doc["files"] = _listing_digest(mirror_paths(root, comp), root) if root.is_dir() else None
     players = default_players_dir(src)
     if players is not None and players.is_dir():
-        listing = sorted((p.name, p.stat().st_size, p.stat().st_mtime_ns)
-                         for p in players.iterdir() if p.is_file())
-        doc["players"] = [str(players.resolve()), hashlib.sha256(repr(listing).encode()).hexdigest()]
+        doc["players"] = [str(players.resolve()),
+                          _listing_digest([p for p in players.iterdir() if p.is_file()], players)]
     return doc
 
 
@@ -128,8 +141,9 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
                  cache: Cache | None = None, refresh: bool = False) -> SeasonStats:
     """The season's stats. The tables follow the source:
 
-    - a local folder (`--source DIR` or $CARDGEN_SOURCE) is read every time: a missing folder is an
-      error, and tables cached from it are used only while its match files are unchanged;
+    - a local folder (`--source DIR` or $CARDGEN_SOURCE) is looked at every time: a missing folder
+      is an error, and tables cached from it are used only while the files the competition is
+      read from are unchanged (names, sizes, times);
     - a URL's tables are cached per URL (its download too) until `refresh`;
     - the default source (cricsheet.org) answers the bundled seasons from the tables shipped with
       cardgen, offline, unless `refresh` (or an earlier refresh) put newer tables in the cache.
@@ -143,8 +157,7 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     src = resolve_source(source)
     refresh_key = f"{name}\x1f{src}"
     refresh = refresh or refresh_due(refresh_key)
-    files = None if is_url(src) else match_files(comp, season, src, cache=cache)
-    fingerprint = source_fingerprint(src, files)
+    fingerprint = source_fingerprint(comp, src)  # a missing source folder is an error here
     entry = cache.entry_name(name, fingerprint["source"])
     if not refresh:
         if _current(cache, entry, fingerprint):
@@ -152,8 +165,7 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
         bundled = bundled_tables()
         if src == DEFAULT_SOURCE and _current(bundled, name):
             return _read_cached(bundled, name)
-    if files is None:
-        files = match_files(comp, season, src, cache=cache, refresh=refresh)
+    files = match_files(comp, season, src, cache=cache, refresh=refresh)
     stats = build_season_stats(comp, season, src, cache=cache, files=files)
     cache.write_tables(entry, stats.tables(), extra={"league": stats.league},
                        meta={"tables_version": TABLES_VERSION, "competition": comp.code,
