@@ -1,15 +1,21 @@
-"""Benchmark: `cardgen stats` for all six bundled seasons (target: under 10 s in total).
+"""Benchmark: `cardgen stats` for all six bundled seasons, against a fixed baseline in the same run.
 
-Three figures, each the whole six seasons:
-  1. `cardgen stats` as a user runs it (a fresh process per season, committed stats_cache/);
-  2. the same with tables rebuilt from the Cricsheet mirror (`--refresh`, throwaway cache);
-  3. in-process build time per season (parse + tables), without process start-up.
+Two figures for each tree, each the whole six seasons, every run a fresh process as a user runs it:
+  1. cached: `cardgen stats` reading tables already in the cache;
+  2. refresh: the same with the tables rebuilt from the Cricsheet mirror (`--refresh`).
+The baseline (default a10837f, before the speed work of issue 16) is checked out into a temporary
+git worktree; each tree gets its own throwaway cache (primed once, untimed, for the cached
+figure); the two trees alternate season by season so load from other processes hits both.
+Target: this tree no slower than the baseline (ratio <= 1.05, the noise of this machine); the
+seconds themselves move with the machine's load and are printed for information only.
 
-Usage: python3 benchmarks/bench_stats.py [MIRROR]   (default ../shared/data/cricsheet)
+Usage: python3 benchmarks/bench_stats.py [--baseline REV] [--mirror DIR]
 """
 from __future__ import annotations
 
+import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,49 +23,60 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from cardgen.cache import Cache  # noqa: E402
-from cardgen.competitions import get_competition  # noqa: E402
-from cardgen.stats.load import BUNDLED_SEASONS, build_season_stats  # noqa: E402
-
-TARGET_SECONDS = 10.0
+BASELINE_REV = "a10837f"
+SEASONS = (("BBL", "2023-24"), ("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", "2024"),
+           ("IPL", "2025"), ("SMASH", "2024-25"))
+TARGET_RATIO = 1.05
 
 
-def run_cli(code: str, season: str, env: dict[str, str], refresh: bool) -> float:
-    args = [sys.executable, "-m", "cardgen.cli", "stats", "-c", code, "-s", season, "--format", "csv"]
+def run_cli(tree: Path, cache: Path, mirror: Path, code: str, season: str, refresh: bool) -> float:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
+    env.update(PYTHONPATH=str(tree), CARDGEN_CACHE=str(cache), CARDGEN_SOURCE=str(mirror))
+    args = [sys.executable, "-m", "cardgen", "stats", "-c", code, "-s", season, "--format", "csv"]
     if refresh:
         args.append("--refresh")
     start = time.perf_counter()
-    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
+    subprocess.run(args, env=env, check=True, stdout=subprocess.DEVNULL, cwd=tree)
     return time.perf_counter() - start
 
 
 def main() -> int:
-    mirror = Path(sys.argv[1] if len(sys.argv) > 1 else ROOT.parent / "shared" / "data" / "cricsheet")
-    base_env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
-    results: dict[str, float] = {}
-
-    print(f"{'season':<16} {'cached CLI s':>13} {'refresh CLI s':>14} {'build s':>9} {'matches':>8} {'players':>8}")
-    with tempfile.TemporaryDirectory() as tmp:
-        refresh_env = {**base_env, "CARDGEN_CACHE": tmp, "CARDGEN_SOURCE": str(mirror)}
-        totals = [0.0, 0.0, 0.0]
-        for code, season in BUNDLED_SEASONS:
-            cached = run_cli(code, season, base_env, refresh=False)
-            refreshed = run_cli(code, season, refresh_env, refresh=True)
-            start = time.perf_counter()
-            st = build_season_stats(get_competition(code), season, str(mirror), cache=Cache(Path(tmp)))
-            built = time.perf_counter() - start
-            for i, t in enumerate((cached, refreshed, built)):
-                totals[i] += t
-            print(f"{code + ' ' + season:<16} {cached:>13.2f} {refreshed:>14.2f} {built:>9.2f} "
-                  f"{st.league['matches']:>8} {len(st.attributes):>8}")
-        results = dict(zip(("cached", "refresh", "build"), totals))
-    print(f"{'total':<16} {results['cached']:>13.2f} {results['refresh']:>14.2f} {results['build']:>9.2f}")
-    worst = max(results["cached"], results["refresh"])
-    verdict = "OK" if worst < TARGET_SECONDS else "OVER TARGET"
-    print(f"target: all six seasons under {TARGET_SECONDS:.0f} s -> {verdict} (slowest total {worst:.2f} s)")
-    return 0 if worst < TARGET_SECONDS else 1
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--baseline", default=BASELINE_REV)
+    ap.add_argument("--mirror", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
+    args = ap.parse_args()
+    mirror = Path(args.mirror)
+    tmp = Path(tempfile.mkdtemp(prefix="bench-stats-"))
+    base = tmp / "baseline"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.baseline],
+                   cwd=ROOT, check=True)
+    trees = {"base": base, "new": ROOT}
+    try:
+        totals = {(k, f): 0.0 for k in trees for f in ("cached", "refresh")}
+        print(f"{'season':<16} {'cached s':>17} {'refresh s':>17}   (baseline / this tree)")
+        for code, season in SEASONS:
+            row = {}
+            for kind in ("refresh", "cached"):   # refresh first: it also fills the cache
+                for key, tree in trees.items():
+                    t = run_cli(tree, tmp / f"cache-{key}", mirror, code, season, kind == "refresh")
+                    totals[key, kind] += t
+                    row[key, kind] = t
+            print(f"{code + ' ' + season:<16} {row['base', 'cached']:8.2f} {row['new', 'cached']:8.2f} "
+                  f"{row['base', 'refresh']:8.2f} {row['new', 'refresh']:8.2f}")
+        print(f"{'total':<16} {totals['base', 'cached']:8.2f} {totals['new', 'cached']:8.2f} "
+              f"{totals['base', 'refresh']:8.2f} {totals['new', 'refresh']:8.2f}")
+        ok = True
+        for kind in ("cached", "refresh"):
+            ratio = totals["new", kind] / totals["base", kind]
+            ok &= ratio <= TARGET_RATIO
+            print(f"{kind}: this tree / baseline {ratio:.2f} (target <= {TARGET_RATIO})")
+        per_season = totals["new", "cached"] / len(SEASONS)
+        print(f"cached command: {per_season:.2f} s a season; load average "
+              f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores -> {'OK' if ok else 'NOT met'}")
+        return 0 if ok else 1
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -140,6 +140,7 @@ def _largest_fitting(lines: tuple[str, ...], style: str, max_pt: float, min_pt: 
     return None
 
 
+@functools.lru_cache(maxsize=8192)  # pure; a kit fits each card's texts six times (PDFs, PNG, TTS)
 def fit_text(text: str, style: str, width_mm: float, max_pt: float, min_pt: float,
              max_lines: int = 1, wrap_below_pt: float | None = None) -> Fitted:
     """Largest size in [min_pt, max_pt] at which `text` fits `width_mm`.

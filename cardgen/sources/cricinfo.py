@@ -15,13 +15,15 @@ import json
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 import pandas as pd
 import requests
-from bs4 import BeautifulSoup
 
 from cardgen.cache import Cache
+
+if TYPE_CHECKING:  # bs4 is imported only to parse a page (not for reading cached tables)
+    from bs4 import BeautifulSoup
 from cardgen.errors import ParseError, SourceError
 from cardgen.sources.fetch import TIMEOUT, make_session
 from cardgen.sources.players import ATTRIBUTE_COLUMNS, batting_hand, bowling_type, is_keeper_role
@@ -95,6 +97,7 @@ def parse_player_page(html: bytes | str, cricinfo_id: str | None = None) -> Cric
     if not isinstance(html, str):
         raise ParseError("player page: expected HTML text")
     try:
+        from bs4 import BeautifulSoup
         soup = BeautifulSoup(html, "html.parser")
         player = _next_data_player(soup)
         blocks = _visible_blocks(soup)
