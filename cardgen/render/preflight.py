@@ -96,13 +96,20 @@ def _segment_crosses(box: _Box, x1: float, y1: float, x2: float, y2: float) -> b
     return True
 
 
+_TEXT_BUFFER = ctypes.create_string_buffer(1024)
+_TEXT_POINTER = ctypes.cast(_TEXT_BUFFER, ctypes.POINTER(ctypes.c_ushort))
+
+
 def _text_of(raw, obj, textpage) -> str:  # type: ignore[no-untyped-def]
-    n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
+    """The text object's string (UTF-16 from pdfium, into one reused buffer)."""
+    n = raw.FPDFTextObj_GetText(obj, textpage.raw, _TEXT_POINTER, len(_TEXT_BUFFER))
     if n <= 2:
         return ""
-    buffer = ctypes.create_string_buffer(n)
-    raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), n)
-    return buffer.raw[:n - 2].decode("utf-16-le", errors="replace")
+    if n > len(_TEXT_BUFFER):
+        buffer = ctypes.create_string_buffer(n)
+        raw.FPDFTextObj_GetText(obj, textpage.raw, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), n)
+        return buffer.raw[:n - 2].decode("utf-16-le", errors="replace")
+    return _TEXT_BUFFER.raw[:n - 2].decode("utf-16-le", errors="replace")
 
 
 def check_pdf(data: bytes, name: str) -> list[Problem]:
@@ -132,22 +139,29 @@ def check_pdf(data: bytes, name: str) -> list[Problem]:
             texts: list[_Box] = []
             lines: list[tuple[float, float, float, float]] = []
             fonts_seen: set[int] = set()
-            for obj in page.get_objects():
-                left, bottom, right, top = obj.get_bounds()
-                box = _Box(left / MM, H - top / MM, right / MM, H - bottom / MM)
-                if obj.type == raw.FPDF_PAGEOBJ_TEXT:
+            # the raw pdfium calls, not the object helpers: a kit has thousands of objects a page
+            l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+            matrix = raw.FS_MATRIX()
+            size = ctypes.c_float()
+            fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+            for i in range(raw.FPDFPage_CountObjects(page.raw)):
+                obj = raw.FPDFPage_GetObject(page.raw, i)
+                kind = raw.FPDFPageObj_GetType(obj)
+                if kind not in (raw.FPDF_PAGEOBJ_TEXT, raw.FPDF_PAGEOBJ_PATH):
+                    continue  # images, shadings and forms: backgrounds as far as printing goes
+                raw.FPDFPageObj_GetBounds(obj, ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
+                raw.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+                if kind == raw.FPDF_PAGEOBJ_TEXT:
                     text = _text_of(raw, obj, textpage).strip()
                     if not text:
                         continue
-                    box = _Box(box.left, box.top, box.right, box.bottom, text[:40])
+                    box = _Box(l.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM, text[:40])
                     texts.append(box)
-                    size = ctypes.c_float()
-                    raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
-                    m = obj.get_matrix()
-                    effective = size.value * math.sqrt(abs(m.a * m.d - m.b * m.c))
+                    raw.FPDFTextObj_GetFontSize(obj, ctypes.byref(size))
+                    effective = size.value * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
                     if effective < MIN_TEXT_PT - 0.01:
                         add(f"text of {effective:.1f} pt (smallest allowed {MIN_TEXT_PT:g} pt)", box.where())
-                    font = raw.FPDFTextObj_GetFont(obj.raw)
+                    font = raw.FPDFTextObj_GetFont(obj)
                     if font and ctypes.addressof(font.contents) not in fonts_seen:
                         fonts_seen.add(ctypes.addressof(font.contents))
                         if not raw.FPDFFont_GetIsEmbedded(font):
@@ -156,12 +170,11 @@ def check_pdf(data: bytes, name: str) -> list[Problem]:
                             add(f"font {buf.value.decode(errors='replace')} not embedded", box.where())
                     if _in_no_print_zone(box, W, H):
                         add(f"text within {NO_PRINT_MM:g} mm of the paper edge", box.where())
-                elif obj.type == raw.FPDF_PAGEOBJ_PATH:
-                    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-                    raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill_mode), ctypes.byref(stroke))
+                else:
+                    raw.FPDFPath_GetDrawMode(obj, ctypes.byref(fill_mode), ctypes.byref(stroke))
                     if not stroke.value:
                         continue  # fills: backgrounds and bleed may run to the edge
-                    segments = _segments(raw, obj, H)
+                    segments = _segments(raw, obj, matrix, H)
                     lines += segments
                     for x1, y1, x2, y2 in segments:
                         seg = _Box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
@@ -181,14 +194,14 @@ def _in_no_print_zone(box: _Box, W: float, H: float) -> bool:
     return box.left < z or box.top < z or box.right > W - z or box.bottom > H - z
 
 
-def _segments(raw, obj, H: float) -> list[tuple[float, float, float, float]]:  # type: ignore[no-untyped-def]
-    """A stroked path as straight segments in mm from the page's top-left (curves as chords)."""
-    m = obj.get_matrix()
+def _segments(raw, obj, m, H: float) -> list[tuple[float, float, float, float]]:  # type: ignore[no-untyped-def]
+    """A stroked path as straight segments in mm from the page's top-left (curves as chords);
+    `m` is the object's matrix (path space to page space)."""
     out = []
     start = current = None
-    for i in range(raw.FPDFPath_CountSegments(obj.raw)):
-        seg = raw.FPDFPath_GetPathSegment(obj.raw, i)
-        x, y = ctypes.c_float(), ctypes.c_float()
+    x, y = ctypes.c_float(), ctypes.c_float()
+    for i in range(raw.FPDFPath_CountSegments(obj)):
+        seg = raw.FPDFPath_GetPathSegment(obj, i)
         raw.FPDFPathSegment_GetPoint(seg, ctypes.byref(x), ctypes.byref(y))
         px = m.a * x.value + m.c * y.value + m.e
         py = m.b * x.value + m.d * y.value + m.f
@@ -207,13 +220,15 @@ def _segments(raw, obj, H: float) -> list[tuple[float, float, float, float]]:  #
 
 def _collisions(texts: list[_Box], lines: list[tuple[float, float, float, float]]) -> Iterable[tuple[str, str]]:
     """Texts overlapping texts, and lines through texts (sweep along x, so a page stays fast)."""
-    boxes = sorted((t.shrunk(OVERLAP_TOLERANCE_MM) for t in texts), key=lambda b: b.left)
-    for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
-            if b.left >= a.right:
-                break
-            if a.overlaps(b):
-                yield f"text overlaps text {b.text!r}", a.where()
+    boxes = [t.shrunk(OVERLAP_TOLERANCE_MM) for t in texts]
+    if boxes:
+        edges = np.array([(b.left, b.top, b.right, b.bottom) for b in boxes], dtype=float)
+        for i, a in enumerate(boxes[:-1]):
+            rest = edges[i + 1:]
+            hits = np.nonzero((rest[:, 0] < a.right) & (a.left < rest[:, 2]) & (rest[:, 1] < a.bottom)
+                              & (a.top < rest[:, 3]))[0]
+            for j in hits:
+                yield f"text overlaps text {boxes[i + 1 + j].text!r}", a.where()
     if not lines:
         return
     segs = np.asarray(lines, dtype=float)
