@@ -56,7 +56,8 @@ def build(tree: Path, cache: Path, out: Path, source: str) -> Run:
 
 
 def pdfs_compared(a: Path, b: Path) -> tuple[list[str], list[str]]:
-    names = sorted(p.name for p in (a / SET).glob("*.pdf"))
+    """PDF names (relative to the kit, team folders included) that are byte-identical / not."""
+    names = sorted(p.relative_to(a / SET).as_posix() for p in (a / SET).rglob("*.pdf"))
     same = [n for n in names if (b / SET / n).is_file()
             and (a / SET / n).read_bytes() == (b / SET / n).read_bytes()]
     return same, [n for n in names if n not in same]
