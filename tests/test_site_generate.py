@@ -586,6 +586,20 @@ def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path):
     assert check_links(site).broken == []
 
 
+def test_team_pages_work_from_a_relative_output_folder(tmp_path, monkeypatch):
+    # `cardgen site` run with the default `--out output` passes a relative folder
+    folder = make_synthetic_kit(tmp_path)
+    (folder / "teams" / "perth-scorchers").mkdir(parents=True)
+    _pdf(folder / "teams" / "perth-scorchers" / "cards-a4.pdf", "Perth cards")
+    (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+        {"name": "Perth Scorchers", "folder": "teams/perth-scorchers",
+         "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf"}}]}))
+    monkeypatch.chdir(tmp_path.parent)
+    site = generate_site(Path(tmp_path.name)).site_dir
+    team = _pages(site)["sets/BBL_2024-25/team-perth-scorchers.html"]
+    assert 'href="files/teams/perth-scorchers/cards-a4.pdf" download>' in team
+
+
 def test_player_index_lists_everyone_by_surname_and_the_menu_has_how_to_play(built_site):
     _, _, site = built_site
     pages = _pages(site)

@@ -123,7 +123,8 @@ def _read_teams(folder: Path) -> dict[str, TeamDownloads]:
             target = (folder / str(rel)).resolve()
             if root not in target.parents or not target.is_file():
                 continue
-            download = _download(folder, target, f"{name} {TEAM_FILE_LABEL.get(key, key)}")
+            # target is resolved (to refuse paths outside the kit), so relative to the resolved root
+            download = _download(root, target, f"{name} {TEAM_FILE_LABEL.get(key, key)}")
             downloads.append(download)
             pages = _pdf_pages(target) if target.suffix == ".pdf" else None
             if pages:
