@@ -37,6 +37,7 @@ _OS_ADVICE = {
     errno.EDQUOT: ("disk quota exceeded", "free some space or choose a folder on another disk; "
                                           "nothing half-written was kept"),
     errno.ENOTDIR: ("a part of the path is a file, not a folder", "choose another folder"),
+    errno.EEXIST: ("a file is where a folder is needed", "choose another folder or move the file"),
     errno.EISDIR: ("is a folder, not a file", "give a file's path"),
     errno.ENOENT: ("no such file or folder", "check the path"),
     errno.ENAMETOOLONG: ("the path is too long", "choose a shorter folder name"),

@@ -256,3 +256,21 @@ def test_error_table():
     assert describe_error(DownloadTimeout("slow"))[1] == EXIT_ENVIRONMENT
     assert describe_error(UnicodeEncodeError("ascii", "\u03a3", 0, 1, "no"))[1] == EXIT_ENVIRONMENT
     assert describe_error(ZeroDivisionError()) is None  # a bug keeps its traceback
+
+
+@pytest.mark.parametrize("source", ["http://[::1", "http://127.0.0.1:99999/x"])
+def test_a_source_that_is_not_a_url_is_an_input_error(source: str, env):
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--refresh", "--source", source],
+                                env=env)
+    line = one_line_error(result, EXIT_USAGE)
+    assert "check --source" in line and "URL" in line
+
+
+def test_a_cache_path_that_is_a_file_is_one_line_and_exit_3(tmp_path: Path, env):
+    afile = tmp_path / "cache-file"
+    afile.write_text("the user's file")
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--refresh", "--table", "league"],
+                                env={**env, CACHE_ENV: str(afile)})
+    line = one_line_error(result, EXIT_ENVIRONMENT)
+    assert str(afile) in line and "a file is where a folder is needed" in line
+    assert afile.read_text() == "the user's file"

@@ -289,7 +289,10 @@ def fetch_body(session: requests.Session, url: str, limits: DownloadLimits, star
 
     `started` is the time.monotonic() at which the download's deadline began (retries share it).
     """
-    host = requests.utils.urlparse(url).netloc or url
+    try:
+        host = requests.utils.urlparse(url).netloc or url
+    except ValueError as exc:  # e.g. "http://[::1": not a URL at all
+        raise SourceError(f"{url} is not a valid URL ({exc}); check --source") from exc
     label = url.rsplit("/", 1)[-1] or host
     advice = "check the network, try again later or pass --source with a local mirror"
 
@@ -317,6 +320,9 @@ def fetch_body(session: requests.Session, url: str, limits: DownloadLimits, star
                               f"(read time-out) for {label}; {advice}") from exc
     except (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError) as exc:
         raise _CutShort() from exc
+    except (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
+            requests.exceptions.InvalidSchema) as exc:
+        raise SourceError(f"{url} is not a URL cardgen can download from ({exc}); check --source") from exc
     except requests.RequestException as exc:
         raise NetworkError(f"could not download {url} ({exc.__class__.__name__}); {advice}") from exc
     with resp:
