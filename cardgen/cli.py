@@ -69,6 +69,8 @@ def describe_error(exc: BaseException) -> tuple[str, int] | None:
         # requests' errors are OSErrors too; the sources layer wraps them, this is the safety net
         return (f"network error ({exc.__class__.__name__}); check the connection or pass "
                 f"--source with a local mirror", EXIT_ENVIRONMENT)
+    if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+        return None  # `cardgen stats | head`: click ends quietly, as every command-line tool does
     if isinstance(exc, OSError):
         what, advice = _OS_ADVICE.get(exc.errno or -1, (exc.strerror or str(exc), "check the folder"))
         where = user_path(exc.filename)

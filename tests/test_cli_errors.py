@@ -274,3 +274,16 @@ def test_a_cache_path_that_is_a_file_is_one_line_and_exit_3(tmp_path: Path, env)
     line = one_line_error(result, EXIT_ENVIRONMENT)
     assert str(afile) in line and "a file is where a folder is needed" in line
     assert afile.read_text() == "the user's file"
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
+    """`cardgen stats ... | head -1`: no traceback and no error line once the reader has gone."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "stats", "-c", "BBL", "-s", "2024-25",
+                             "--table", "batting", "--format", "csv"],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**os.environ, "PYTHONPATH": str(ROOT), CACHE_ENV: str(tmp_path / "cache"),
+                                 SOURCE_ENV: str(mirror)})
+    proc.stdout.close()  # the reader goes away before the table is printed, as `head` does
+    stderr = proc.stderr.read().decode()
+    proc.wait(timeout=120)
+    assert "Traceback" not in stderr and "Error" not in stderr, stderr
