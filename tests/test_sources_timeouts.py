@@ -59,6 +59,13 @@ class HostileServer:
                                  b"Content-Length: 100000\r\n\r\n")
                 if self.mode == "stall":
                     conn.sendall(b"PK" + b"\0" * 30000)  # some of the body, then silence
+                if self.mode == "slow":  # a whole body, in four pieces 0.2 s apart
+                    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 4000\r\n\r\n")
+                    for _ in range(4):
+                        if not self._wait(0.2):
+                            return
+                        conn.sendall(b"y" * 1000)
+                    return
                 while time.monotonic() - started < HOLD and self._wait(0.2):
                     if self.mode == "trickle":
                         conn.sendall(b"x")  # a byte every 0.2 s: never silent for long
@@ -176,3 +183,25 @@ def test_limits_from_the_environment(monkeypatch):
     result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--refresh",
                                        "--source", "http://127.0.0.1:9"])
     assert result.exit_code == 2 and "CARDGEN_DOWNLOAD_DEADLINE='soon' is not a number" in result.output
+
+
+@pytest.mark.parametrize("hostile", ["slow"], indirect=True)
+def test_progress_is_reported_while_a_slow_download_completes(hostile, monkeypatch):
+    seen: list[tuple[int | None, int]] = []
+
+    class Bar:
+        def __init__(self, total, label):
+            self.total, self.label = total, label
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, n):
+            seen.append((self.total, n))
+    monkeypatch.setattr(fetch, "_progress_bar", Bar)
+    body = fetch.fetch_body(fetch.make_session(), f"{hostile.url}/bbl_male_json.zip", LIMITS, time.monotonic())
+    assert body == b"y" * 4000
+    assert len(seen) >= 2 and sum(n for _, n in seen) == 4000 and {t for t, _ in seen} == {4000}
