@@ -563,8 +563,8 @@ def test_build_site_flag_refreshes_the_site(tmp_path):
     assert check_links(tmp_path / "site").broken == []
 
 
-def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path):
-    folder = make_synthetic_kit(tmp_path)
+def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path, monkeypatch):
+    folder = make_synthetic_kit(tmp_path / "output")
     (folder / "teams" / "perth-scorchers").mkdir(parents=True)
     for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheet.pdf"):
         _pdf(folder / "teams" / "perth-scorchers" / name, f"Perth {name}")
@@ -573,7 +573,8 @@ def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path):
          "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf", "cards-letter": "teams/perth-scorchers/cards-letter.pdf",
                    "team-sheet": "teams/perth-scorchers/team-sheet.pdf", "evil": "../../etc/passwd"},
          "pages_in_whole_set": {"cards-a4.pdf": [3, 4], "cards-letter.pdf": [3, 4]}}]}))
-    site = generate_site(tmp_path).site_dir
+    monkeypatch.chdir(tmp_path)  # `cardgen site` with the default, relative output folder
+    site = generate_site(Path("output")).site_dir
     pages = _pages(site)
     team = pages["sets/BBL_2024-25/team-perth-scorchers.html"]
     assert "<h1>Perth Scorchers</h1>" in team

@@ -50,9 +50,9 @@ def add_team_bookmarks(pdf: bytes, ranges: list[TeamPages]) -> bytes:
     reader = PdfReader(io.BytesIO(pdf))
     if ranges and ranges[-1].last != len(reader.pages):
         raise ValueError(f"team pages end at {ranges[-1].last} but the PDF has {len(reader.pages)} pages")
-    writer = PdfWriter(clone_from=reader)
     if len(reader.outline):  # the renderer's own bookmarks win
         return pdf
+    writer = PdfWriter(clone_from=reader)
     for item in ranges:
         writer.add_outline_item(title=item.team, page_number=item.first - 1)
     writer.page_mode = "/UseOutlines"  # viewers open with the bookmarks shown

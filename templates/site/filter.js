@@ -4,6 +4,13 @@
   "use strict";
   var all = document.querySelector("[data-all-cards]");
   var nav = document.querySelector("[data-set-filters]");
+  // on a phone the filter rows scroll sideways: bring the chosen team into view
+  if (nav) {
+    nav.querySelectorAll("a[aria-current]").forEach(function (link) {
+      var row = link.parentNode;
+      if (row.scrollWidth > row.clientWidth) { row.scrollLeft = link.offsetLeft - row.offsetLeft - 80; }
+    });
+  }
   if (!all || !nav) { return; }
   var count = document.querySelector("[data-card-count]");
   var state = { team: "", kind: "" };
