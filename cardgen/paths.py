@@ -1,7 +1,7 @@
 """Where cardgen's own read-only files are, and where it may write.
 
 The repository keeps `templates/` and `stats_cache/` at its top level; the wheel installs them
-inside the package (`cardgen/templates/`, `cardgen/stats_cache/`, see pyproject.toml), beside the
+inside the package (`cardgen/templates/`, `cardgen/stats_cache/`, see setup.py), beside the
 card-set schema (`cardgen/schemas/`). They are found from the package, never from the working
 directory, so `cardgen` runs the same from a wheel, an sdist, an editable install or a checkout
 on PYTHONPATH. The only place cardgen writes by default is the user's cache directory (downloads
