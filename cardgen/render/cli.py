@@ -129,7 +129,7 @@ def _report_preflight(folder: Path) -> int:
 def preflight(folder: Path) -> None:
     """Check every PDF under FOLDER as a printer would: A4/Letter page size, nothing but
     backgrounds within 5 mm of the paper edge, no text over text or through a line, fonts
-    embedded, no text under 5 pt. One line per problem; exit code 1 when there are any."""
+    embedded, no text under 4 pt. One line per problem; exit code 1 when there are any."""
     if _report_preflight(folder):
         raise SystemExit(1)
 
