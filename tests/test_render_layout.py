@@ -211,3 +211,13 @@ def test_a_three_gets_an_extra_row_and_the_quick_reference_lists_only_results_ca
     chart = three["cards"][0]["chart"]
     chart[-1] = {**chart[-1], "result": "3"}
     assert "Three runs" in quick_reference_text(three)
+
+
+def test_the_sheet_header_says_where_each_team_starts():
+    from dataclasses import replace
+    from cardgen.render.sheets import team_positions
+    views = card_views(rules_example_card_set())
+    a = replace(views[0], team_code="AS")
+    b = replace(views[0], team_code="BH")
+    assert team_positions([a, a, a, b, b, b, b, b, b]) == "AS 1-3, BH 4-9"
+    assert team_positions([b]) == "BH 1"

@@ -90,6 +90,17 @@ def pages_for(views: Sequence[CardView], per_sheet: int, team_per_sheet: bool = 
     return pages
 
 
+def team_positions(cards: Sequence[CardView]) -> str:
+    """Where each team's cards sit on a sheet, in reading order: "AS 1-3, BH 4-9"."""
+    runs: list[list] = []
+    for i, view in enumerate(cards, 1):
+        if runs and runs[-1][0] == view.team_code:
+            runs[-1][2] = i
+        else:
+            runs.append([view.team_code, i, i])
+    return ", ".join(f"{code} {lo}" if lo == hi else f"{code} {lo}-{hi}" for code, lo, hi in runs)
+
+
 def crop_marks(geo: SheetGeometry) -> list[tuple[float, float, float, float]]:
     """Crop-mark segments (x1, y1, x2, y2 in mm from top-left): one at each end of every cut line,
     outside the cards and their bleed, inside the printable area (never within the no-print
@@ -171,6 +182,7 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
     for number, page in enumerate(pages, 1):
         sides = [("front", page)] + ([("back", page)] if backs else [])
         codes = " \u00b7 ".join(dict.fromkeys(v.team_code for v in page))
+        where = team_positions(page)
         for side, cards in sides:
             for i, view in enumerate(cards):
                 row, col = divmod(i, geo.columns)
@@ -185,7 +197,8 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
                     draw_back(painter, view, ink_saver, geo.bleed, solid=solid_backs)
                 canvas.restoreState()
             sheet = f"{title} \u00b7 sheet {number} of {len(pages)}" + (" (backs)" if side == "back" else "")
-            head = [f"{sheet} \u00b7 {codes}", sheet]
+            # which cards belong to which team, in reading order of the fronts (backs mirror them)
+            head = ([f"{sheet} \u00b7 {where}"] if side == "front" else []) + [f"{sheet} \u00b7 {codes}", sheet]
             actual = "Print at 100% (actual size)"
             foot = ([f"{actual}, duplex: flip on {flip} edge", f"Duplex: flip on {flip} edge"] if side == "back"
                     else [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual])
