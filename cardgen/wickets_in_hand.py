@@ -5,11 +5,12 @@ is how many balls are left for each wicket in hand, so the batting side is in on
 before every delivery, read from a small table (wickets down -> balls-left thresholds):
 
 * **attack** (under 5 balls left per wicket in hand): a dot ball is rolled again on a d20 --
-  1-2 the striker is caught going for it, 3-7 it goes for four, 8-9 for six, 10-20 it stays a dot;
+  1 bowled (missed it), 2 caught going for it, 3-8 it goes for four, 9-10 for six, 11-20 it
+  stays a dot;
 * **normal**: the cards as printed;
-* **consolidate** (9 or more balls left per wicket in hand): a dismissal of the striker other
-  than a run-out, and a four or a six, are rolled again on a d20 -- 1-8 the batter plays safe:
-  the dismissal is a dot, the boundary a single.
+* **consolidate** (9 or more balls left per wicket in hand): a catch (W on a card, caught or a
+  held catch chance on the fielding chart) is rolled again on a d20 -- 1-10 the batter kept it
+  on the ground: a dot, not out. Bowled, LBW, stumped and run out stand.
 
 At most one extra die per delivery, and only on those results. Evidence (issue 17, BBL 2024-25
 and IPL 2025, controlling for who bats and bowls): a batter is out about x1.8 as often when few
@@ -45,10 +46,14 @@ class WicketsInHand:
     """The rule's parameters: band edges (balls left per wicket in hand, T20 scale) and d20 faces."""
     attack_below: float = 5.0        # attack while balls left < this x wickets in hand
     consolidate_from: float = 9.0    # consolidate while balls left >= this x wickets in hand
-    attack_out: int = 2              # attack, on a dot: d20 1..attack_out caught
-    attack_four: int = 7             # ... attack_out+1..attack_four four
-    attack_six: int = 9              # ... attack_four+1..attack_six six, else still a dot
-    consolidate_safe: int = 8        # consolidate, on a dismissal / 4 / 6: d20 1..8 plays safe
+    attack_bowled: int = 1           # attack, on a dot: d20 1..attack_bowled bowled (missed it)
+    attack_out: int = 2              # ... attack_bowled+1..attack_out caught
+    attack_four: int = 8             # ... attack_out+1..attack_four four
+    attack_six: int = 10             # ... attack_four+1..attack_six six, else still a dot
+    consolidate_safe: int = 10       # consolidate, on a catch: d20 1..10 kept on the ground
+    # consolidate also turns fours and sixes into singles on the same faces: off, it starved the
+    # powerplay (IPL 2025 powerplay run rate 8.2 against 9.7 real, docs/rules.md R12)
+    consolidate_boundaries: bool = False
 
     name: str = RULE_NAME
 
@@ -76,13 +81,14 @@ class WicketsInHand:
         if band == ATTACK:
             dot = idx["0"]
             t[dot, dot] = 1 - self.attack_six / 20
-            t[dot, idx["caught"]] += self.attack_out / 20
+            t[dot, idx["bowled"]] += self.attack_bowled / 20
+            t[dot, idx["caught"]] += (self.attack_out - self.attack_bowled) / 20
             t[dot, idx["4"]] += (self.attack_four - self.attack_out) / 20
             t[dot, idx["6"]] += (self.attack_six - self.attack_four) / 20
         elif band == CONSOLIDATE:
             safe = self.consolidate_safe / 20
-            for o, to in (("bowled", "0"), ("caught", "0"), ("lbw", "0"), ("stumped", "0"),
-                          ("4", "1"), ("6", "1")):
+            pairs = (("caught", "0"), ("4", "1"), ("6", "1"))
+            for o, to in pairs if self.consolidate_boundaries else pairs[:1]:
                 t[idx[o], idx[o]] = 1 - safe
                 t[idx[o], idx[to]] += safe
         return t
@@ -103,7 +109,8 @@ class WicketsInHand:
                 "attack_d20": {"caught": [1, self.attack_out],
                                "four": [self.attack_out + 1, self.attack_four],
                                "six": [self.attack_four + 1, self.attack_six]},
-                "consolidate_d20_safe": [1, self.consolidate_safe]}
+                "consolidate_d20_safe": [1, self.consolidate_safe],
+                "consolidate_applies_to": ["caught", "4", "6"]}
 
 
 RULE = WicketsInHand()

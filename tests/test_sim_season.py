@@ -16,7 +16,8 @@ from cardgen.competitions import get_competition
 from cardgen.sim.captain import Captain, check_plan
 from cardgen.sim.model import CardSetError, compile_card_set
 from cardgen.sim.season import (build_fixtures, ladder, league_summary, leaderboards,
-                                replay_season)
+                                match_figures, replay_season)
+from cardgen.sim.validate import rule_of
 from cardgen.sim.validate import summarise, validate_cards
 
 SEASONS = {"BBL": "2024-25", "HUNDRED": "2024"}
@@ -49,10 +50,23 @@ def test_validation_pass_rate(real_sets, code):
 def test_season_replay_first_innings_total(real_sets, code):
     card_set, stats = real_sets[code]
     cs = compile_card_set(card_set)
-    rep = replay_season(cs, stats, 400, np.random.default_rng(3))
+    rule = rule_of(card_set)
+    assert rule is not None                      # the kit is calibrated for wickets in hand
+    rep = replay_season(cs, stats, 400, np.random.default_rng(3), rule=rule)
     summary = league_summary(cs, stats, rep)
     # 400 replays: the simulated mean has s.e. ~0.2 runs, so the +/-5 bar is about the cards
     assert abs(summary["first_innings_difference"]) <= 5, summary
+    # whole matches (issue 17), with the rule, against the same fixtures as printed: 400
+    # replays give the all-out share to +/-0.4 points and the death run rate to +/-0.3%, so
+    # these bars (the issue's: 5 points, 5%; first innings within 3 runs) judge the rule, not
+    # the dice; as printed the same cards are bowled out 2-3 times as often.
+    fig = match_figures(cs, stats, rep)
+    real, sim = fig["real"], fig["sim"]
+    assert abs(sim["first_innings_total"] - real["first_innings_total"]) <= 3, fig
+    assert abs(sim["all_out_share"] - real["all_out_share"]) <= 0.05, fig
+    assert abs(sim["run_rate_death"] / real["run_rate_death"] - 1) <= 0.05, fig
+    printed = match_figures(cs, stats, replay_season(cs, stats, 100, np.random.default_rng(4)))
+    assert printed["sim"]["all_out_share"] > sim["all_out_share"] + 0.05, printed
     assert abs(summary["sim_wickets_per_innings"] - summary["real_wickets_per_innings"]) < 0.75, summary
     # player leaderboards follow the real ones
     lb = leaderboards(cs, stats, rep)

@@ -34,20 +34,19 @@ def test_printed_table_t20_and_hundred():
 
 
 def test_consolidate_over():
-    """First over, 0 down, 120 balls left: consolidate. A dismissal or a boundary rolls the d20."""
-    rolls = (STRIKER_SAYS["W"] + [0, 3]       # caught (fielder 0) ... d20 3 <= 8: safe, a dot
-             + STRIKER_SAYS["4"] + [8]        # four ... d20 8: a single instead
-             + BOWLER_SAYS["B"] + [9]         # bowled ... d20 9: out
-             + BOWLER_SAYS["6"] + [20]        # six ... d20 20: six
+    """First over, 0 down, 120 balls left: consolidate. Only a catch rolls the d20."""
+    rolls = (STRIKER_SAYS["W"] + [0, 3]       # caught (fielder 0) ... d20 3 <= 10: on the ground
+             + STRIKER_SAYS["4"]              # four: no extra die
+             + BOWLER_SAYS["B"]               # bowled: stands, no extra die
+             + BOWLER_SAYS["W"] + [4, 11]     # caught (fielder 4) ... d20 11: out
              + BOWLER_SAYS["0"]               # a dot: no extra die
-             + BOWLER_SAYS["1"])              # a single: no extra die
+             + BOWLER_SAYS["6"])              # a six: no extra die
     inn, rng = scripted(rolls, max_balls=6)
     assert [b.band for b in inn.balls] == ["consolidate"] * 6
     assert [(b.bat_runs, b.how_out) for b in inn.balls] == [
-        (0, ""), (1, ""), (0, "bowled"), (6, ""), (0, ""), (1, "")]
+        (0, ""), (4, ""), (0, "bowled"), (0, "caught"), (0, ""), (6, "")]
     assert "consolidate: not out" in inn.balls[0].result
-    assert "consolidate: single" in inn.balls[1].result
-    assert inn.runs == 8 and inn.wickets == 1
+    assert inn.runs == 10 and inn.wickets == 2
     assert not rng.rolls                       # every scripted die was used, no more
 
 
@@ -65,15 +64,16 @@ def test_normal_band_plays_the_cards_as_printed():
 
 
 def test_attack_over():
-    """0 down with 49 balls left: attack. A dot rolls the d20: 1-2 caught, 3-7 four, 8-9 six."""
+    """0 down with 49 balls left: attack. A dot rolls the d20: 1 bowled, 2 caught, 3-8 four,
+    9-10 six."""
     prefix = QUIET_DOT * 71                    # 71 dots bowled: 49 left
     rolls = (prefix
-             + STRIKER_SAYS["0"] + [7]         # dot ... d20 7: four
-             + BOWLER_SAYS["0"] + [8]          # dot ... d20 8: six
-             + BOWLER_SAYS["0"] + [10]         # dot ... d20 10: still a dot
+             + STRIKER_SAYS["0"] + [8]         # dot ... d20 8: four
+             + BOWLER_SAYS["0"] + [10]         # dot ... d20 10: six
+             + BOWLER_SAYS["0"] + [11]         # dot ... d20 11: still a dot
              + BOWLER_SAYS["4"]                # a four: no extra die in attack
              + STRIKER_SAYS["W"] + [2]         # a catch on the card: no die, fielder 2
-             + BOWLER_SAYS["0"] + [1, 8])      # 1 down, 44 left, attack: d20 1 caught by 8
+             + BOWLER_SAYS["0"] + [2, 8])      # 1 down, 44 left, attack: d20 2 caught by 8
     inn, rng = scripted(rolls, max_balls=77)
     attack = inn.balls[71:]
     assert inn.balls[70].band == "normal" and all(b.band == "attack" for b in attack)
@@ -81,6 +81,12 @@ def test_attack_over():
         (4, ""), (6, ""), (0, ""), (4, ""), (0, "caught"), (0, "caught")]
     assert attack[-1].fielders == (8,) and "attack: caught" in attack[-1].result
     assert inn.wickets == 2 and inn.runs == 14 and not rng.rolls
+    # d20 1 on an attacking dot: bowled, the bowler's wicket (0 down, 39 left)
+    attacking_dots = (QUIET_DOT + [20]) * 10   # in attack a dot rolls the d20: 20 stays a dot
+    inn, rng = scripted(QUIET_DOT * 71 + attacking_dots + STRIKER_SAYS["0"] + [1], max_balls=82)
+    assert inn.balls[-1].band == "attack" and inn.balls[-1].how_out == "bowled"
+    assert "attack: bowled" in inn.balls[-1].result and not rng.rolls
+    assert sum(line.wickets for line in inn.bowlers.values()) == 1
 
 
 def test_band_follows_wickets_in_hand():
@@ -104,11 +110,69 @@ def test_outcome_matrix_is_the_d20(band):
     assert np.allclose(t.sum(axis=1), 1) and (t >= 0).all()
     i = {o: k for k, o in enumerate(OUTCOMES)}
     if band == wih.ATTACK:
-        assert t[i["0"], i["caught"]] == pytest.approx(2 / 20)
-        assert t[i["0"], i["4"]] == pytest.approx(5 / 20) and t[i["0"], i["6"]] == pytest.approx(2 / 20)
+        assert t[i["0"], i["caught"]] == pytest.approx(1 / 20)
+        assert t[i["0"], i["bowled"]] == pytest.approx(1 / 20)
+        assert t[i["0"], i["4"]] == pytest.approx(6 / 20) and t[i["0"], i["6"]] == pytest.approx(2 / 20)
         assert t[i["caught"], i["caught"]] == 1
     elif band == wih.CONSOLIDATE:
-        assert t[i["lbw"], i["0"]] == pytest.approx(8 / 20) and t[i["6"], i["1"]] == pytest.approx(0.4)
+        assert t[i["caught"], i["0"]] == pytest.approx(10 / 20)
+        assert t[i["lbw"], i["lbw"]] == 1 and t[i["bowled"], i["bowled"]] == 1 and t[i["6"], i["6"]] == 1
         assert t[i["run_out_striker"], i["run_out_striker"]] == 1
     else:
         assert (t == np.eye(len(OUTCOMES))).all()
+
+
+def test_real_balls_are_counted_in_their_bands():
+    """The stats layer's situations: every ball faced and every legal ball bowled is in one band,
+    and the first ball of an innings (0 down, all balls left) is always consolidate."""
+    from pathlib import Path
+
+    from cardgen.cache import Cache
+    from cardgen.competitions import get_competition
+    from cardgen.stats.load import season_stats
+    stats = season_stats(get_competition("BBL"), "2024-25",
+                         cache=Cache(Path(__file__).parent.parent / "stats_cache"))
+    sit = stats.situations
+    cols = [f"balls_{b}" for b in wih.BANDS]
+    bat = sit[sit["role"] == "bat"].set_index(["player_id", "team"])[cols].sum(axis=1)
+    faced = stats.batting.set_index(["player_id", "team"])["balls"]
+    assert bat.reindex(faced.index, fill_value=0).equals(faced.astype(bat.dtype))
+    bowl = sit[sit["role"] == "bowl"][cols].to_numpy().sum()
+    assert bowl == stats.bowling["legal_balls"].sum()
+    share = sit[cols].sum() / sit[cols].to_numpy().sum()
+    # every band is a real part of a T20 season (BBL 2024-25: about 18% / 32% / 50%)
+    assert (share > 0.1).all(), share
+    assert RULE.band(0, 120, 120) == wih.CONSOLIDATE
+
+
+def test_calibrated_cards_reproduce_the_season_under_the_rule():
+    """Calibration knows the rule: the card set says so, every card carries its situations, and
+    its expected figures (under the rule over those situations) match the real season."""
+    import json
+    from pathlib import Path
+
+    from cardgen.cache import Cache
+    from cardgen.calibrate.cardset import card_set_from_stats
+    from cardgen.calibrate.report import summary
+    from cardgen.competitions import get_competition
+    from cardgen.stats.load import season_stats
+    comp = get_competition("BBL")
+    stats = season_stats(comp, "2024-25", cache=Cache(Path(__file__).parent.parent / "stats_cache"))
+    card_set = json.loads(json.dumps(card_set_from_stats(stats, comp, "2024-25")))
+    assert card_set["rule"] == "wickets-in-hand"
+    assert all(abs(sum(c["situations"].values()) - 1) < 1e-4 for c in card_set["cards"]
+               if c["real"]["balls"] > 0)
+    s = summary(card_set)
+    # the issue's bars: medians SR / economy <= 0.5%, dismissal / wicket rate <= 2%
+    assert s["striker"]["median_main_error"] <= 0.005 and s["bowler"]["median_main_error"] <= 0.005
+    assert s["striker"]["median_rate_error"] <= 0.02 and s["bowler"]["median_rate_error"] <= 0.02
+    # a death hitter's card is tamer than his real figures (he batted mostly in the attack band)
+    hitters = [c for c in card_set["cards"] if c["kind"] == "striker" and c["real"]["balls"] >= 60
+               and c["situations"]["attack"] > 0.6]
+    assert hitters
+    from cardgen.calibrate.expect import model_from_card_set
+    from cardgen.calibrate.model import chart_to_slots
+    model = model_from_card_set(card_set)
+    for c in hitters:
+        printed = model.striker(chart_to_slots(c["chart"]).astype(float))
+        assert printed["strike_rate"] < c["expected"]["strike_rate"], c["player"]["name"]

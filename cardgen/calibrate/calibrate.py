@@ -414,7 +414,7 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
     return ratings, plan, cells
 
 
-def calibrate(stats: SeasonStats, rule: WicketsInHand | None = None) -> Calibration:
+def calibrate(stats: SeasonStats, rule: WicketsInHand | None = RULE) -> Calibration:
     """Calibrate a season for `rule` (default: the wickets-in-hand rule, the kit's recommended
     play; None: the rules as printed). Under the rule every card is solved for its player's
     neutral figures, so that over the bands he really batted or bowled in it reproduces his

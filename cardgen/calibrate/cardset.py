@@ -193,11 +193,12 @@ def _round_tree(x):
 
 
 def build_card_set(comp: Competition, season: str, source: str | None = None,
-                   cache: Cache | None = None, reuse: bool = False) -> dict:
+                   cache: Cache | None = None, reuse: bool = False, classic: bool = False) -> dict:
     """The season's card set as a dict valid against card-set.schema.json.
 
     With `reuse`, a set kept in the cache from identical inputs is returned instead of
-    calibrating again (`cardgen.calibrate.reuse`); the result is the same either way.
+    calibrating again (`cardgen.calibrate.reuse`); the result is the same either way. With
+    `classic`, the cards are made for the rules as printed (default: the wickets-in-hand rule).
     """
     from cardgen.stats.load import season_stats
     season = normalise_season(comp, season)
@@ -206,14 +207,17 @@ def build_card_set(comp: Competition, season: str, source: str | None = None,
         from cardgen.calibrate.reuse import reuse_or_build
         from cardgen.sources.names import active_overrides
         return reuse_or_build(stats, comp, season, cache,
-                              lambda: card_set_from_stats(stats, comp, season),
-                              options={"names": active_overrides()})[0]  # --names changes the set
-    return card_set_from_stats(stats, comp, season)
+                              lambda: card_set_from_stats(stats, comp, season, classic),
+                              options={"names": active_overrides(),   # --names changes the set
+                                       **({"classic": True} if classic else {})})[0]
+    return card_set_from_stats(stats, comp, season, classic)
 
 
-def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str) -> dict:
+def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str,
+                        classic: bool = False) -> dict:
     from cardgen.calibrate.calibrate import calibrate
-    return card_sets_from_calibration(calibrate(stats), comp, season)
+    from cardgen.wickets_in_hand import RULE
+    return card_sets_from_calibration(calibrate(stats, rule=None if classic else RULE), comp, season)
 
 
 def card_set_path(card_set: dict, out_dir: Path) -> Path:

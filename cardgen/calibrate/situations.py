@@ -24,7 +24,7 @@ import numpy as np
 from cardgen.calibrate.model import OUTCOMES
 from cardgen.wickets_in_hand import BANDS, WicketsInHand
 
-RULE_ROUNDS = 3          # full solves under the rule (two leave a card or two 2% out: the factors move)
+RULE_ROUNDS = 4          # full solves under the rule (fewer leave a card or two 2% out: the factors move)
 ROLE_OF_KIND = {"striker": "bat", "bowler": "bowl"}
 
 Key = tuple[str, str, str]  # (kind, player id, team)

@@ -31,6 +31,44 @@ def footer_numbers(innings: int, grid: int, balls_per_over: int, balls_per_innin
     return ends if innings == 1 else [balls_per_innings - e for e in ends]
 
 
+BAND_LABEL_MM, BAND_COL_MM, BAND_ROW_MM = 21.0, 4.9, 3.1
+
+
+def _faces(lo: int, hi: int) -> str:
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
+def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float, pt: float) -> None:
+    """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block:
+    per wickets down, attack while balls left <= a, consolidate while balls left >= c; and
+    the d20 of each band. Drawn only for a set calibrated for the rule."""
+    from cardgen.wickets_in_hand import rule_named
+    rule = rule_named(card_set.get("rule"))
+    if rule is None:
+        return
+    _, bpi = innings_shape(card_set)
+    rows = rule.thresholds(bpi)
+    size = min(pt, 6.5)
+    x = right - BAND_LABEL_MM - BAND_COL_MM * len(rows)
+    p.text(x, top, "Wickets in hand (balls left before the ball)", "bold", size)
+    lines = (("wkts down", [str(d) for d, _, _ in rows]),
+             ("attack if ≤", [str(a) for _, a, _ in rows]),
+             ("consolidate if ≥", [str(c) for _, _, c in rows]))
+    for r, (label, cells) in enumerate(lines):
+        yy = top + 1.0 + (r + 1) * BAND_ROW_MM
+        p.text(x, yy, label, "bold" if r == 0 else "regular", size)
+        for c, cell in enumerate(cells):
+            p.text(x + BAND_LABEL_MM + (c + 0.5) * BAND_COL_MM, yy, cell,
+                   "bold" if r == 0 else "regular", size, align="centre")
+        p.line(x, yy + 0.9, right, yy + 0.9, width=0.1)
+    dice = (f"Attack: • → d20 {_faces(1, rule.attack_bowled)} B, "
+            f"{_faces(rule.attack_bowled + 1, rule.attack_out)} W, {rule.attack_out + 1}-"
+            f"{rule.attack_four} four, {rule.attack_four + 1}-{rule.attack_six} six. "
+            f"Consolidate: catch → d20 1-{rule.consolidate_safe} •")
+    fitted = fit_text(dice, "regular", right - x, size, 5.0)
+    p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4, fitted.lines[0], "regular", fitted.size_pt)
+
+
 def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
@@ -63,6 +101,7 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
                "regular", pt)
         p.text(m, m + 26.5, "Extras ________   Total ________ / ________   Balls ________"
                + ("   Target ________" if innings == 2 else ""), "regular", pt)
+        band_table(p, card_set, W - m, m + 8.6, pt)
         y = m + top_block
         x0 = m + name_w
         for grid in range(GRIDS_PER_INNINGS):

@@ -175,7 +175,16 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
     return env.get_template("quick-reference.txt.j2").render(
         competition=card_set["competition"], season=card_set["season"], format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
-        card_results=card_results, fielding=words["results"], run_out_rows=words["run_out_rows"])
+        card_results=card_results, fielding=words["results"], run_out_rows=words["run_out_rows"],
+        **wickets_in_hand_context(card_set))
+
+
+def wickets_in_hand_context(card_set: dict[str, Any]) -> dict[str, Any]:
+    """The template's view of the wickets-in-hand rule (docs/rules.md R12); rule None: as printed."""
+    from cardgen.wickets_in_hand import rule_named
+    rule = rule_named(card_set.get("rule"))
+    hundred = card_set.get("format") == "100-ball"
+    return {"rule": rule, "band_rows": rule.thresholds(100 if hundred else 120) if rule else []}
 
 
 def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
@@ -197,6 +206,15 @@ def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str
             story.append(Paragraph(text[2:], st["heading"]))
         elif text.startswith("- "):
             story.append(Paragraph(text[2:], st["bullet"], bulletText="\u2022"))
+        elif text.startswith("|"):   # table rows | a | b |: consecutive rows make one table
+            cells = [c.strip() for c in text.strip("|").split("|")]
+            rows = (story.pop()._cardgen_rows if story and hasattr(story[-1], "_cardgen_rows")
+                    else []) + [cells]
+            table = _table(rows, [46] + [12] * (len(cells) - 1), spec["text_pt"] - 0.5)
+            table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 0.6),
+                                       ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6)]))
+            table._cardgen_rows = rows
+            story.append(table)
         else:
             story.append(Paragraph(text, st["body"]))
     story.append(Spacer(1, 4 * MM))

@@ -137,7 +137,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
               help=CARDS_HELP)
 @click.option("--classic", is_flag=True, default=False,
               help="Play the rules as printed, without the wickets-in-hand rule (the kit's "
-                   "recommended play, docs/rules.md R12).")
+                   "recommended play, docs/rules.md R12), with cards made for them.")
 @out_option
 @friendly_errors
 def simulate_cmd(competition: str, season: str, source: str | None, seasons: int, seed: int,
@@ -147,7 +147,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     Plays the wickets-in-hand rule when the card set was calibrated for it (the default), and
     reports what whole matches look like -- first-innings total and its SD, all-out rate,
     wickets and run rate by phase, the chasing side's wins -- real beside simulated, with the
-    rule and with the rules as printed.
+    rule and with the rules as printed (each with cards calibrated for it).
     """
     import time
 
@@ -159,6 +159,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.season import (ladder, leaderboards, league_summary, match_figures,
                                     real_first_innings, replay_season, team_totals)
+    from cardgen.calibrate.cardset import card_set_from_stats
     from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
@@ -171,15 +172,19 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     with tqdm(total=n_matches, desc=f"simulate {comp.code} {season}", unit="match",
               leave=False) as bar:
         set_rule = rule_of(card_set)
-        rule = None if classic else set_rule
+        if classic and set_rule is not None:   # the printed rules need cards made for them
+            card_set = card_set_from_stats(stats, comp, season, classic=True)
+            cs = compile_card_set(card_set)
+        rule = rule_of(card_set)
         rep = replay_season(cs, stats, seasons, rng, progress=bar.update, rule=rule)
     elapsed = time.perf_counter() - start
-    # the same fixtures with the rule and as printed (the other one from its own seeded stream)
+    # the other way to play, each with the cards made for it, from its own seeded stream
     figures = {"rule" if rule else "classic": match_figures(cs, stats, rep)}
-    if set_rule is not None:
-        other = replay_season(cs, stats, seasons, np.random.default_rng([seed, 1]),
-                              rule=None if rule else set_rule)
-        figures["classic" if rule else "rule"] = match_figures(cs, stats, other)
+    other_set = card_set_from_stats(stats, comp, season, classic=rule is not None)
+    other_cs = compile_card_set(other_set)
+    other = replay_season(other_cs, stats, seasons, np.random.default_rng([seed, 1]),
+                          rule=rule_of(other_set))
+    figures["classic" if rule else "rule"] = match_figures(other_cs, stats, other)
     matches = {"real": next(iter(figures.values()))["real"],
                **{k: v["sim"] for k, v in sorted(figures.items(), key=lambda kv: kv[0] != "rule")}}
     summary = league_summary(cs, stats, rep)

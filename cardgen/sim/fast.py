@@ -140,15 +140,17 @@ def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: 
 def apply_rule(rule: WicketsInHand, code: np.ndarray, band: np.ndarray,
                d20: np.ndarray) -> np.ndarray:
     """R12 on resolved codes (run-outs are not DOT here, so only real dots attack): attack turns
-    a dot into caught / four / six on the d20; consolidate turns a bowler-credited dismissal
-    into a dot and a four or six into a single on d20 <= consolidate_safe."""
+    a dot into caught / four / six on the d20; consolidate turns a catch into a dot and a four
+    or six into a single on d20 <= consolidate_safe."""
     attack = (band == wih.ATTACK) & (code == m.DOT)
     code = np.where(attack & (d20 <= rule.attack_six),
-                    np.where(d20 <= rule.attack_out, m.CARD_W,
-                             np.where(d20 <= rule.attack_four, m.FOUR, m.SIX)), code)
+                    np.where(d20 <= rule.attack_bowled, m.BOWLED,
+                             np.where(d20 <= rule.attack_out, m.CARD_W,
+                                      np.where(d20 <= rule.attack_four, m.FOUR, m.SIX))), code)
     safe = (band == wih.CONSOLIDATE) & (d20 <= rule.consolidate_safe)
-    code = np.where(safe & STRIKER_OUT[code].astype(bool), m.DOT,
-                    np.where(safe & ((code == m.FOUR) | (code == m.SIX)), m.ONE, code))
+    code = np.where(safe & ((code == m.CARD_W) | (code == m.CAUGHT)), m.DOT,
+                    np.where(safe & rule.consolidate_boundaries & ((code == m.FOUR) | (code == m.SIX)),
+                             m.ONE, code))
     return code
 
 
@@ -164,22 +166,23 @@ UNIT_EXTRAS_DELTA = (UNIT_DELTA + ((EXTRA_DELTA & 0xFFFF) << UNIT_WIDES_SHIFT)
                      + (((EXTRA_DELTA >> 32) & 0xFFFF) << UNIT_BYES_SHIFT))
 
 
-def _consolidate_map() -> np.ndarray:
+def _consolidate_map(rule: WicketsInHand) -> np.ndarray:
+    """Code -> what it becomes when the consolidate band's d20 plays safe (R12): a catch is a
+    dot; fours and sixes become singles only if the rule says so."""
     t = np.arange(m.N_CODES, dtype=np.int64)
-    t[STRIKER_OUT.astype(bool)] = m.DOT
-    t[[m.FOUR, m.SIX]] = m.ONE
+    t[[m.CARD_W, m.CAUGHT]] = m.DOT
+    if rule.consolidate_boundaries:
+        t[[m.FOUR, m.SIX]] = m.ONE
     return t
 
-
-CONSOLIDATE_MAP = _consolidate_map()
 FREE_HIT_MAP = FREE_HIT.astype(np.int64)
 
 
 def _attack_table(rule: WicketsInHand) -> np.ndarray:
     """d20 (1-20) -> what a dot becomes in the attack band (the dot itself past attack_six)."""
     d = np.arange(21)
-    return np.where(d <= rule.attack_out, m.CARD_W, np.where(
-        d <= rule.attack_four, m.FOUR, np.where(d <= rule.attack_six, m.SIX, m.DOT))).astype(np.int64)
+    return np.where(d <= rule.attack_bowled, m.BOWLED, np.where(d <= rule.attack_out, m.CARD_W, np.where(
+        d <= rule.attack_four, m.FOUR, np.where(d <= rule.attack_six, m.SIX, m.DOT)))).astype(np.int64)
 
 
 # rows of the live-innings state matrix (one column per live innings; see play_innings_batch)
@@ -225,6 +228,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         per_row = fmt.balls_per_innings + 1
         band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
         attack_of = _attack_table(rule)
+        consolidate_of = _consolidate_map(rule)
 
     # chart rows scaled by 100 (the 2d10 roll is added): striker cards after the bowler cards
     bat_rows = (lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100
@@ -311,7 +315,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
                 code[a] = attack_of.take(rule_d20[a])
             c = np.flatnonzero((band == wih.CONSOLIDATE) & (rule_d20 <= rule.consolidate_safe))
             if len(c):
-                code[c] = CONSOLIDATE_MAP.take(code[c])
+                code[c] = consolidate_of.take(code[c])
         if any_free_hit:                                    # R6: only a run-out stands
             h = np.flatnonzero(free_hit)
             code[h] = FREE_HIT_MAP.take(code[h])

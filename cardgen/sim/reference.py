@@ -283,13 +283,16 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
     return ball
 
 def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielders: int) -> None:
-    """R12, the wickets-in-hand rule: one extra d20 on a dot (attack) or on a dismissal other
-    than a run-out, a four or a six (consolidate). Applied before the free hit (R6)."""
+    """R12, the wickets-in-hand rule: one extra d20 on a dot (attack) or on a catch, a four or
+    a six (consolidate). Applied before the free hit (R6)."""
     ball.band = wih.BANDS[band]
     dot = ball.out_slot is None and not ball.extra_kind and ball.bat_runs == 0
     if band == wih.ATTACK and dot:
         d20 = dice.rule_d20()
-        if d20 <= rule.attack_out:           # caught going for it: a random fielder
+        if d20 <= rule.attack_bowled:        # missed it
+            ball.out_slot, ball.how_out = ball.striker, "bowled"
+            ball.result += " (attack: bowled)"
+        elif d20 <= rule.attack_out:         # caught going for it: a random fielder
             ball.out_slot, ball.how_out = ball.striker, "caught"
             ball.fielders = (dice.pick(n_fielders),)
             ball.result += " (attack: caught)"
@@ -300,10 +303,10 @@ def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielde
             ball.bat_runs = 6
             ball.result += " (attack: six)"
     elif band == wih.CONSOLIDATE:
-        dismissed = ball.out_slot is not None and ball.how_out != "run out"
-        if dismissed or ball.bat_runs in (4, 6):
+        caught = ball.out_slot is not None and ball.how_out == "caught"
+        if caught or (rule.consolidate_boundaries and ball.bat_runs in (4, 6)):
             if dice.rule_d20() <= rule.consolidate_safe:
-                if dismissed:
+                if caught:
                     ball.out_slot, ball.how_out, ball.fielders = None, "", ()
                     ball.result += " (consolidate: not out)"
                 else:
