@@ -25,7 +25,7 @@ DEFAULT_OUT = Path("output")
 
 # --- the one place where errors become messages and exit codes ----------------------------------
 # Staging and temporary names inside OUT or the cache: a message names the user's folder instead.
-_INTERNAL_NAME = re.compile(r"^\..*(\.build-|\.new\.|\.old[.-]|\.tmp$)")
+_INTERNAL_NAME = re.compile(r"^\..*(\.build-|\.new[.-]|\.old[.-]|\.tmp$)")
 _OS_ADVICE = {
     errno.EACCES: ("permission denied", "choose a folder you can write to (--out, CARDGEN_CACHE) "
                                         "or fix its permissions"),

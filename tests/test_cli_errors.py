@@ -248,6 +248,7 @@ def test_error_table():
     assert user_path(staged) == "/home/u/out"
     assert user_path("/home/u/.cache/cardgen/raw/key") == "/home/u/.cache/cardgen/raw/key"
     assert user_path("/srv/.site.new.abc/index.html") == "/srv"
+    assert user_path("/srv/.site.new-4242-abc/assets/site.css") == "/srv"  # cardgen.staging's names
     full = describe_error(OSError(errno.ENOSPC, "No space left on device", staged))
     assert full == ("cannot use /home/u/out: no space left on the disk; free some space or choose a "
                     "folder on another disk; nothing half-written was kept", EXIT_ENVIRONMENT)
