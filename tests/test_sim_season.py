@@ -46,6 +46,17 @@ def test_validation_pass_rate(real_sets, code):
     assert s.engine_disagreements == 0
 
 
+@pytest.mark.parametrize("seed", [0, 9])
+def test_validate_passes_whatever_the_seed(real_sets, seed):
+    """Family-wise gates (issue 17): a correct set passes for any seed. A subset of the seeds
+    0-9 x six bundled seasons that were all run by hand (all pass); the bound is Bonferroni at
+    1% over the checks that actually ran, and the summary says how many."""
+    s = summarise(validate_cards(real_sets["BBL"][0], 20_000, np.random.default_rng(seed)))
+    assert s.ok, (s.outside_gate, s.engine_disagreements, s.pass_share)
+    assert s.gate_checks == 4 * s.qualified and s.engine_checks > s.gate_checks
+    assert 4.0 < s.gate_z < 5.0 and 4.0 < s.engine_z < 5.0
+
+
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_season_replay_first_innings_total(real_sets, code):
     card_set, stats = real_sets[code]
@@ -146,7 +157,8 @@ def test_ipl_replays_use_the_real_xis():
     from cardgen.stats.load import season_stats
     comp = get_competition("IPL")
     stats = season_stats(comp, "2025", cache=Cache(Path(__file__).parent.parent / "stats_cache"))
-    cs = compile_card_set(card_set_from_stats(stats, comp, "2025"))
+    # the XIs do not depend on the rule: printed-rules cards calibrate in a third of the time
+    cs = compile_card_set(card_set_from_stats(stats, comp, "2025", classic=True))
     fx = build_fixtures(cs, stats, np.random.default_rng(0))
     assert (fx.real_sides, fx.fallback_sides) == (2 * len(fx.match_ids), 0)
     lineups = stats.lineups

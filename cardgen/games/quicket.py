@@ -45,21 +45,26 @@ class QuicketSystem:
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
         """n first innings, each a real fixture of the season drawn at random (real XIs, real
-        batting order, bowling plans from the captain), played by the calibrated cards."""
+        batting order, bowling plans from the captain), played by the calibrated cards under
+        the rule they are calibrated for."""
         from cardgen.sim import fast
         from cardgen.sim.model import compile_card_set
         from cardgen.sim.season import build_fixtures
         from cardgen.stats.load import season_stats
         if ctx.comp is None or ctx.season is None:
             raise NeedsSeason("quicket uses real players: a competition and season are needed")
-        cs = compile_card_set(calibrated_set(ctx.comp, ctx.season, ctx.source))
+        from cardgen.sim.validate import rule_of
+        card_set = calibrated_set(ctx.comp, ctx.season, ctx.source)
+        cs = compile_card_set(card_set)
         stats = season_stats(ctx.comp, ctx.season, ctx.source)
         fixtures = build_fixtures(cs, stats, rng)
         table = fixtures.table
         pick = rng.integers(0, len(fixtures.match_ids), n)
         home, away = fixtures.home[pick], fixtures.away[pick]
         plan = rng.integers(0, table.plans.shape[1], n)
-        batch = fast.play_innings_batch(cs, table.lanes(home, away, plan, np.full(n, fast.BIG)), rng)
+        # played as the kit is meant to be played: with the set's wickets-in-hand rule (R12)
+        batch = fast.play_innings_batch(cs, table.lanes(home, away, plan, np.full(n, fast.BIG)), rng,
+                                        rule=rule_of(card_set))
         frame = pd.DataFrame({
             "runs": batch.runs, "wickets": batch.wickets,
             "fours": batch.bat_fours.sum(axis=1), "sixes": batch.bat_sixes.sum(axis=1),
