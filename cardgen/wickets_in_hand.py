@@ -106,11 +106,13 @@ class WicketsInHand:
     def describe(self) -> dict:
         return {"name": self.name, "attack_below_balls_per_wicket": self.attack_below,
                 "consolidate_from_balls_per_wicket": self.consolidate_from,
-                "attack_d20": {"caught": [1, self.attack_out],
+                "attack_d20": {"bowled": [1, self.attack_bowled],
+                               "caught": [self.attack_bowled + 1, self.attack_out],
                                "four": [self.attack_out + 1, self.attack_four],
                                "six": [self.attack_four + 1, self.attack_six]},
                 "consolidate_d20_safe": [1, self.consolidate_safe],
-                "consolidate_applies_to": ["caught", "4", "6"]}
+                "consolidate_applies_to": ["caught", "4", "6"] if self.consolidate_boundaries
+                else ["caught"]}
 
 
 RULE = WicketsInHand()

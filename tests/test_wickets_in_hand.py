@@ -176,3 +176,22 @@ def test_calibrated_cards_reproduce_the_season_under_the_rule():
     for c in hitters:
         printed = model.striker(chart_to_slots(c["chart"]).astype(float))
         assert printed["strike_rate"] < c["expected"]["strike_rate"], c["player"]["name"]
+
+
+def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
+    """The printed faces come from the rule's parameters, every face of the d20 is accounted for,
+    and the card set's description of the rule says the same."""
+    from dataclasses import replace
+    from cardgen.render.sample import rules_example_card_set
+    from cardgen.render.teamsheets import quick_reference_text
+    card_set = {**rules_example_card_set(), "rule": wih.RULE_NAME}
+    text = quick_reference_text(card_set)
+    assert "1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot" in text
+    assert "1-10 not out (&#8226;), 11-20 out" in text
+    assert RULE.describe()["attack_d20"] == {"bowled": [1, 1], "caught": [2, 2], "four": [3, 8],
+                                             "six": [9, 10]}
+    assert RULE.describe()["consolidate_applies_to"] == ["caught"]
+    wider = replace(RULE, attack_bowled=2, attack_out=4, consolidate_safe=12)
+    monkeypatch.setattr(wih, "RULE", wider)
+    text = quick_reference_text(card_set)
+    assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-12 not out (&#8226;), 13-20 out" in text
