@@ -386,3 +386,30 @@ def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, bbl_card_s
     one = json.loads((result.folder / "card-set.json").read_text())
     assert {c["team"] for c in one["cards"]} == {"Perth Scorchers"} and len(one["teams"]) == 1
     assert not (result.folder / "teams").exists()
+
+
+def test_build_classic_prints_cards_for_the_rules_as_printed(tmp_path: Path, monkeypatch, mirror: Path):
+    """`build --classic`: a card set made for the printed rules, and no wickets-in-hand table on
+    the quick reference or the scoresheet; the default build carries the table."""
+    monkeypatch.setenv("CARDGEN_CACHE", str(tmp_path / "cache"))
+    runner = CliRunner()
+    texts = {}
+    for flag in ("--classic", None):
+        out = tmp_path / (flag or "rule").strip("-")
+        args = ["build", "-c", "HUNDRED", "-s", "2024", "--source", str(mirror), "--out", str(out),
+                "--no-images", "--paper", "a4"] + ([flag] if flag else [])
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, result.output
+        kit = out / "HUNDRED_2024"
+        rule = json.loads((kit / "card-set.json").read_text())["rule"]
+        text = "".join(page.extract_text() for name in ("quick-reference.pdf", "scoresheet.pdf")
+                       for page in pypdf.PdfReader(kit / name).pages)
+        texts[rule] = text
+    assert set(texts) == {"classic", "wickets-in-hand"}
+    assert "Wickets in hand" not in texts["classic"]
+    assert "Wickets in hand" in texts["wickets-in-hand"]
+    # a --card-set file keeps its own rule: --classic beside it is a usage error
+    result = runner.invoke(main, ["build", "-c", "HUNDRED", "-s", "2024", "--classic", "--card-set",
+                                  str(tmp_path / "rule" / "HUNDRED_2024" / "card-set.json"),
+                                  "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "--classic" in result.output

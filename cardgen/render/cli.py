@@ -39,11 +39,12 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
     _report_preflight(system.kit_folder(req))
 
 
-def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None) -> dict:
+def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None,
+              classic: bool = False) -> dict:
     from cardgen.calibrate import cardset
     if card_set_path is not None:
         return cardset.load_card_set(card_set_path)
-    kwargs = {}
+    kwargs: dict = {"classic": True} if classic else {}
     if seed is not None:
         if "seed" in inspect.signature(cardset.build_card_set).parameters:
             kwargs["seed"] = seed
@@ -69,10 +70,13 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
 @click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Print an existing card-set.json instead of calibrating the season.")
+@click.option("--classic", is_flag=True, default=False,
+              help="Cards made for the rules as printed, and sheets without the wickets-in-hand "
+                   "table (default: the rule, docs/rules.md R12).")
 @friendly_errors
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
           bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
-          card_set_path: Path | None, game: str) -> None:
+          card_set_path: Path | None, game: str, classic: bool) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: card sheets (A4, Letter), fielding
     chart, scoresheet, team sheets, quick reference, card-set.json, card PNGs and TTS deck sheets."""
     from cardgen.render.kit import KitOptions, build_kit
@@ -82,6 +86,9 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     if team is not None and game != DEFAULT_GAME:
         raise click.BadParameter(f"one team is printed from the {DEFAULT_GAME} card sets only; the "
                                  f"{game} kit is printed whole (leave --team out)", param_hint="'--team'")
+    if classic and (game != DEFAULT_GAME or card_set_path is not None):
+        raise click.BadParameter("the rule is chosen when a Quicket card set is calibrated; a --card-set "
+                                 "file keeps its own, and other games do not use it", param_hint="'--classic'")
     if game != DEFAULT_GAME:
         _build_game(game, competition, season, source, out_dir,
                     ("a4", "letter") if paper == "both" else (paper,), ink_saver, seed)
@@ -90,7 +97,7 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         raise CardgenError("quicket uses real players: give --competition and --season")
     comp, season = resolve(competition, season)
     started = time.perf_counter()
-    card_set = _card_set(comp, season, source, seed, card_set_path)
+    card_set = _card_set(comp, season, source, seed, card_set_path, classic)
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     if card_set_path is None:  # how much of the season Cricsheet had (issue 11)
