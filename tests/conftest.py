@@ -13,6 +13,16 @@ MIRROR = SHARED / "data" / "cricsheet"
 PLAYERS = SHARED / "data" / "players"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_user_cache(tmp_path_factory: pytest.TempPathFactory):
+    """The suite never reads or writes the user's own cardgen cache (tests that need another
+    cache set CARDGEN_CACHE themselves, which overrides this)."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("CARDGEN_CACHE", str(tmp_path_factory.mktemp("user-cache")))
+    yield
+    patch.undo()
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     if not MIRROR.is_dir():
