@@ -40,7 +40,13 @@ def _attrs(code: str, season: str) -> dict[str, dict]:
     ("IPL", "2025", "M Shahrukh Khan", "Shahrukh Khan"),    # Cricsheet keeps the name he goes by
     ("BBL", "2024-25", "JS Buckingham", "Jordan Buckingham"),  # full name "Jordan Steven Dermott"
     ("BBL", "2024-25", "Waqar Salamkheil", "Waqar Salamkheil"),
-    ("BBL", "2024-25", "CJ Green", "Christopher Green"),
+    ("BBL", "2024-25", "CJ Green", "Chris Green"),          # "Christopher James Green": short form
+    ("BBL", "2024-25", "CA Lynn", "Chris Lynn"),            # was "CHRISTOPHER LYNN"
+    ("IPL", "2025", "PJ Cummins", "Pat Cummins"),
+    ("IPL", "2025", "TH David", "Tim David"),
+    ("IPL", "2025", "JC Buttler", "Jos Buttler"),           # known-as list beats the short form
+    ("BBL", "2023-24", "MS Wade", "Matthew Wade"),          # keeps the formal name (known-as list)
+    ("BBL", "2024-25", "SPD Smith", "Steve Smith"),
     ("HUNDRED", "2024", "AU Rashid", "Adil Rashid"),
     ("IPL", "2025", "MS Dhoni", "MS Dhoni"),               # the initials are the name (known-as list)
     ("IPL", "2025", "PWH de Silva", "Wanindu Hasaranga"),  # "Pinnaduwage Wanindu Hasaranga de Silva"

@@ -60,12 +60,14 @@ def printed_name(cricsheet_name: str, attrs: dict | None, player_id: str | None 
     (`--names FILE`); a known-as name from a source (ESPNcricinfo when scraped, else cardgen's
     short list in `sources/data/known_as.csv`); the Cricsheet name when it carries no
     initials ("Rashid Khan"); else the full name's given name that the first initial stands for,
-    then the Cricsheet surname ("Q de Kock" + "Quinton de Kock" -> "Quinton de Kock";
-    "JS Buckingham" + "Jordan Steven Dermott" -> "Jordan Buckingham"); else the Cricsheet name.
+    in the short form cricketers use ("Christopher" -> "Chris", `sources/data/
+    familiar_given_names.csv`), then the Cricsheet surname ("Q de Kock" + "Quinton de Kock" ->
+    "Quinton de Kock"; "JS Buckingham" + "Jordan Steven Dermott" -> "Jordan Buckingham";
+    "CA Lynn" + "Christopher Austin Lynn" -> "Chris Lynn"); else the Cricsheet name.
 
     After the initials Cricsheet sometimes keeps the name a player goes by ("M Shahrukh Khan",
     "R Sai Kishore"): two or more capitalised words are printed as they are."""
-    from cardgen.sources.names import active_overrides, known_as_table
+    from cardgen.sources.names import active_overrides, familiar_given_names, known_as_table
     attrs = attrs or {}
     pid = player_id or _text(attrs.get("player_id"))
     override = active_overrides().get(pid) if pid else None
@@ -85,7 +87,9 @@ def printed_name(cricsheet_name: str, attrs: dict | None, player_id: str | None 
         return f"{given} {' '.join(rest[1:])}"
     if len(rest) > 1 and rest[0][:1].isupper():
         return surname
-    return f"{given} {surname}" if given else cricsheet_name
+    if not given:
+        return cricsheet_name
+    return f"{familiar_given_names().get(given, given)} {surname}"
 
 
 def role_from_attributes(playing_role: str | None) -> str | None:

@@ -19,7 +19,9 @@ NAME_COLUMNS = ("name", "printed_name", "known_as")
 
 _active: dict[str, str] = {}
 KNOWN_AS_TABLE = Path(__file__).resolve().parent / "data" / "known_as.csv"
+FAMILIAR_TABLE = Path(__file__).resolve().parent / "data" / "familiar_given_names.csv"
 _known_as: dict[str, str] | None = None
+_familiar: dict[str, str] | None = None
 
 
 class NamesFileError(CardgenError):
@@ -89,3 +91,20 @@ def known_as_table() -> dict[str, str]:
         except NamesFileError:  # a damaged install: the naming rule still works
             _known_as = {}
     return _known_as
+
+
+def familiar_given_names() -> dict[str, str]:
+    """Formal given name -> the short form nearly every cricketer with that name plays under
+    ("Christopher" -> "Chris", "Thomas" -> "Tom"). Only names whose short form is the rule in
+    the bundled seasons' squads are listed; the players who keep the formal name (Matthew Wade)
+    are in the known-as list, which comes first."""
+    global _familiar
+    if _familiar is None:
+        try:
+            with FAMILIAR_TABLE.open(encoding="utf-8", newline="") as handle:
+                _familiar = {row["formal"].strip(): row["familiar"].strip()
+                             for row in csv.DictReader(handle)
+                             if (row.get("formal") or "").strip() and (row.get("familiar") or "").strip()}
+        except (OSError, KeyError, csv.Error):  # a damaged install: print the formal name
+            _familiar = {}
+    return _familiar
