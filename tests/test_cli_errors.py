@@ -78,15 +78,6 @@ def one_line_error(result, code: int) -> str:
     return lines[0]
 
 
-@pytest.fixture(scope="module")
-def card_set_file(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("errors-set")
-    env = {CACHE_ENV: str(out / "cache"), SOURCE_ENV: str(mirror)}
-    result = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out)], env=env)
-    assert result.exit_code == 0, result.output
-    return out / "BBL_2024-25" / "card-set.json"
-
-
 @pytest.fixture
 def env(tmp_path: Path, mirror: Path) -> dict[str, str | None]:
     return {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror), "CARDGEN_CRICINFO": None}

@@ -44,6 +44,8 @@ def _attrs(code: str, season: str) -> dict[str, dict]:
     ("BBL", "2024-25", "CA Lynn", "Chris Lynn"),            # was "CHRISTOPHER LYNN"
     ("IPL", "2025", "PJ Cummins", "Pat Cummins"),
     ("IPL", "2025", "TH David", "Tim David"),
+    ("IPL", "2025", "PD Salt", "Phil Salt"),
+    ("HUNDRED", "2024", "BA Stokes", "Ben Stokes"),
     ("IPL", "2025", "JC Buttler", "Jos Buttler"),           # known-as list beats the short form
     ("BBL", "2023-24", "MS Wade", "Matthew Wade"),          # keeps the formal name (known-as list)
     ("BBL", "2024-25", "SPD Smith", "Steve Smith"),

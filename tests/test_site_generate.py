@@ -330,7 +330,9 @@ def test_site_command(built_site, tmp_path):
     assert "--port" in help_text and "127.0.0.1" in help_text
 
 
-def test_server_serves_the_site_on_loopback(built_site):
+@pytest.fixture
+def served_site(built_site):
+    """(base URL, kit folder): the built site served by `make_server` on a free loopback port."""
     _, folder, site = built_site
     server = make_server(site, 0, quiet=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -338,34 +340,31 @@ def test_server_serves_the_site_on_loopback(built_site):
     try:
         host, port = server.server_address[:2]
         assert host == "127.0.0.1"
-        with urllib.request.urlopen(f"http://{host}:{port}/sets/BBL_2024-25/files/cards-a4.pdf") as resp:
-            assert resp.headers["Content-Type"] == "application/pdf"
-            assert resp.read() == (folder / "cards-a4.pdf").read_bytes()
+        yield f"http://{host}:{port}", folder
     finally:
         server.shutdown()
         server.server_close()
 
 
-def test_server_gives_the_site_404_page_and_never_a_directory_listing(built_site):
-    _, _, site = built_site
-    server = make_server(site, 0, quiet=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        host, port = server.server_address[:2]
-        # a missing page, and folders with no index.html (Python would list them)
-        for path in ("/no/such/page.html", "/sets/BBL_2024-25/files/", "/sets/BBL_2024-25/players/", "/assets/"):
-            with pytest.raises(urllib.error.HTTPError) as caught:
-                urllib.request.urlopen(f"http://{host}:{port}{path}")
-            body = caught.value.read().decode()
-            assert caught.value.code == 404, path
-            assert "<h1>Page not found</h1>" in body and 'href="/assets/site.css"' in body
-            assert "Directory listing" not in body and "Error response" not in body
-        with urllib.request.urlopen(f"http://{host}:{port}/sets/BBL_2024-25/") as resp:  # index.html
-            assert resp.status == 200
-    finally:
-        server.shutdown()
-        server.server_close()
+def test_server_serves_the_site_on_loopback(served_site):
+    base, folder = served_site
+    with urllib.request.urlopen(f"{base}/sets/BBL_2024-25/files/cards-a4.pdf") as resp:
+        assert resp.headers["Content-Type"] == "application/pdf"
+        assert resp.read() == (folder / "cards-a4.pdf").read_bytes()
+
+
+def test_server_gives_the_site_404_page_and_never_a_directory_listing(served_site):
+    base, _ = served_site
+    # a missing page, and folders with no index.html (Python would list them)
+    for path in ("/no/such/page.html", "/sets/BBL_2024-25/files/", "/sets/BBL_2024-25/players/", "/assets/"):
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(f"{base}{path}")
+        body = caught.value.read().decode()
+        assert caught.value.code == 404, path
+        assert "<h1>Page not found</h1>" in body and 'href="/assets/site.css"' in body
+        assert "Directory listing" not in body and "Error response" not in body
+    with urllib.request.urlopen(f"{base}/sets/BBL_2024-25/") as resp:  # index.html
+        assert resp.status == 200
 
 
 def test_only_the_tts_folder_is_listed_as_tabletop_simulator_sheets(tmp_path):

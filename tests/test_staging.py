@@ -24,15 +24,6 @@ from cardgen.staging import make_staging, remove_stale_staging, stale_staging
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def card_set_file(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("staging-set")
-    env = {CACHE_ENV: str(out / "cache"), SOURCE_ENV: str(mirror)}
-    result = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out)], env=env)
-    assert result.exit_code == 0, result.output
-    return out / "BBL_2024-25" / "card-set.json"
-
-
 def _children(pid: int) -> list[int]:
     try:
         text = Path(f"/proc/{pid}/task/{pid}/children").read_text()
