@@ -5,6 +5,7 @@ zips are built in a temp folder at test time from ../shared/data/cricsheet.
 """
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import threading
@@ -42,12 +43,15 @@ def build_zip(mirror: Path, folders: list[str]) -> bytes:
 
 
 class LoopbackServer:
-    """Serves /<mode>/<file>: good zips, zips cut mid-body, truncated zips, 404s, flaky 503s."""
+    """Serves /<mode>/<file>: good zips, zips cut mid-body, truncated zips, 404s, flaky 503s,
+    gzip-encoded zips (`gzip`: when the client accepts gzip, as web servers do; `gzipalways`:
+    whatever the client asked for)."""
 
     def __init__(self, files: dict[str, bytes]) -> None:
         self.files = files
         self.hits: Counter[str] = Counter()
         self.user_agents: list[str] = []
+        self.accept_encodings: list[str] = []
         self.flaky_failures = 0
         server = self
 
@@ -58,6 +62,8 @@ class LoopbackServer:
             def do_GET(self) -> None:  # noqa: N802 (http.server's name)
                 server.hits[self.path] += 1
                 server.user_agents.append(self.headers.get("User-Agent", ""))
+                accept = self.headers.get("Accept-Encoding", "")
+                server.accept_encodings.append(accept)
                 if self.path in server.files:  # a page served at its own path
                     mode, body = "good", server.files[self.path]
                 else:
@@ -74,6 +80,9 @@ class LoopbackServer:
                 self.send_header("Content-Type", "application/zip")
                 if mode == "short":  # a complete HTTP answer carrying half a zip
                     body = body[: len(body) // 2]
+                if mode == "gzipalways" or (mode == "gzip" and "gzip" in accept):
+                    body = gzip.compress(body, mtime=0)
+                    self.send_header("Content-Encoding", "gzip")
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 if mode == "cut":  # promise the whole zip, send half, hang up
@@ -168,6 +177,20 @@ def test_corrupt_cached_zip_is_detected_and_refetched(server, tmp_cache):
     assert again == first
     assert server.hits[f"/good/{BBL.download_file}"] == 2
     assert cached.read_bytes() == first
+
+
+def test_download_asks_for_the_zip_as_it_is(server, bbl_zip, tmp_cache):
+    """A web server that gzips what the client accepts must send the zip untouched: the
+    download streams raw bytes, so a gzip-encoded body would never be a zip."""
+    assert download_zip(f"{server.url}/gzip", BBL, tmp_cache) == bbl_zip
+    assert server.accept_encodings == ["identity"]
+    assert server.hits[f"/gzip/{BBL.download_file}"] == 1
+
+
+def test_gzip_encoded_download_is_decoded(server, bbl_zip, tmp_cache):
+    """A server that gzips the body even when asked not to still gives the zip."""
+    assert download_zip(f"{server.url}/gzipalways", BBL, tmp_cache) == bbl_zip
+    assert server.hits[f"/gzipalways/{BBL.download_file}"] == 1
 
 
 def test_missing_file_is_a_one_line_source_error(server, tmp_cache):

@@ -66,6 +66,9 @@ def make_session() -> requests.Session:
     """One polite session per source: a clear User-Agent and retries with back-off."""
     session = requests.Session()
     session.headers["User-Agent"] = USER_AGENT
+    # the body is streamed as raw bytes (read1, below), which requests does not decompress: ask
+    # for the zip as it is, so a server that gzips what clients accept still sends a zip
+    session.headers["Accept-Encoding"] = "identity"
     # refused connections and 5xx answers are retried; a read time-out is not (a server that
     # stayed silent once will likely stay silent, and each try would cost READ_TIMEOUT again),
     # and a Retry-After header cannot make us wait beyond a few seconds
@@ -357,7 +360,33 @@ def fetch_body(session: requests.Session, url: str, limits: DownloadLimits, star
                 raise _CutShort() from exc
         if total is not None and got < total:
             raise _CutShort()
-        return b"".join(chunks)
+        return _decoded(b"".join(chunks), resp.headers.get("Content-Encoding", ""), url)
+
+
+def _decoded(body: bytes, encoding: str, url: str) -> bytes:
+    """The body without its Content-Encoding (a server may gzip it though asked not to)."""
+    codings = [c.strip().lower() for c in encoding.split(",") if c.strip()]
+    for coding in reversed(codings):  # applied in the order listed, so undone from the last
+        if coding == "identity":
+            continue
+        if coding not in ("gzip", "x-gzip", "deflate"):
+            raise SourceError(f"{url} was sent with Content-Encoding {coding!r}, which cardgen cannot "
+                              f"decode; try again later or pass --source with a local mirror")
+        # gzip and zlib data (wbits 32+15 detects either); "deflate" is also sent bare (-15)
+        body = _inflate(body, (47, -15) if coding == "deflate" else (47,))
+    return body
+
+
+def _inflate(body: bytes, formats: tuple[int, ...]) -> bytes:
+    for wbits in formats:
+        decoder = zlib.decompressobj(wbits)
+        try:
+            data = decoder.decompress(body) + decoder.flush()
+        except zlib.error:
+            continue
+        if decoder.eof:
+            return data
+    raise _CutShort()  # damaged or incomplete compressed body: fetched once more
 
 
 def download_zip(base_url: str, comp: Competition, cache: Cache,
