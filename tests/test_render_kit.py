@@ -413,3 +413,35 @@ def test_build_classic_prints_cards_for_the_rules_as_printed(tmp_path: Path, mon
                                   str(tmp_path / "rule" / "HUNDRED_2024" / "card-set.json"),
                                   "--out", str(tmp_path / "x")])
     assert result.exit_code == 2 and "--classic" in result.output
+
+
+def test_workers_write_the_same_kit_and_preflight_it_as_check_folder_does(bbl_card_set: dict, tmp_path: Path,
+                                                                          monkeypatch):
+    """The PDFs are rendered and preflighted in worker processes: the files are the same as one
+    process writes, and the problems found on the way are check_folder's, in its order (a
+    scoresheet with text at the paper's edge stands in for a broken layout)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    import cardgen.render.kit as kit_module
+    from cardgen.render.preflight import check_folder
+
+    def edge_scoresheet(*_args, **_kwargs) -> bytes:
+        import io
+        buf = io.BytesIO()
+        canvas = Canvas(buf, pagesize=PAGE_PT["a4"], invariant=1)
+        canvas.drawString(2, 400, "too close to the edge")
+        canvas.showPage()
+        canvas.save()
+        return buf.getvalue()
+
+    monkeypatch.setattr(kit_module, "render_scoresheet_pdf", edge_scoresheet)
+    files = {}
+    for workers in (1, 2):
+        options = KitOptions(papers=("a4",), images=False, progress=False, workers=workers, preflight=True)
+        result = build_kit(bbl_card_set, tmp_path / f"w{workers}", options)
+        pdfs, problems = check_folder(result.folder)
+        assert result.pdfs == pdfs and result.problems == problems
+        assert problems and {p.file for p in problems} == {"scoresheet.pdf"}
+        files[workers] = {p.relative_to(result.folder): p.read_bytes() for p in result.folder.rglob("*")
+                          if p.is_file()}
+    assert files[1] == files[2]

@@ -112,16 +112,18 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed,
                                                      ink_saver=ink_saver, backs=backs,
                                                      solid_backs=solid_backs, team_per_sheet=team_per_sheet,
-                                                     images=not no_images))
+                                                     images=not no_images, preflight=True))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
-    _report_preflight(result.folder)
+    # the kit checked each PDF as it wrote it (in its workers): the same check as `cardgen preflight`
+    _report_preflight(result.folder, (result.pdfs, result.problems) if result.problems is not None else None)
 
 
-def _report_preflight(folder: Path) -> int:
-    """Preflight the kit folder: one line per problem, then a summary; the number of problems."""
+def _report_preflight(folder: Path, checked: tuple[list[Path], list] | None = None) -> int:
+    """Preflight the kit folder (or report `checked`: its PDFs and their problems, found while
+    they were written): one line per problem, then a summary; the number of problems."""
     from cardgen.render.preflight import check_folder
-    files, problems = check_folder(folder)
+    files, problems = checked if checked is not None else check_folder(folder)
     for problem in problems:
         click.echo(f"preflight: {problem}", err=True)
     pages = f"{len(files)} PDF{'s' if len(files) != 1 else ''}"

@@ -1,6 +1,7 @@
 """The whole printable kit for one card set, written atomically to <out>/<CODE>_<season>/."""
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import os
 import shutil
@@ -8,7 +9,7 @@ import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from tqdm import tqdm
 
@@ -20,9 +21,10 @@ from cardgen.render.card import CardView, card_views
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_sheets
 from cardgen.render.layout import load_layout
+from cardgen.render.preflight import Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.sheets import render_cards_pdf
-from cardgen.render.teamfiles import add_team_bookmarks, team_page_ranges, write_team_files
+from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_page_ranges
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
 
 PAPERS = ("a4", "letter")
@@ -43,7 +45,8 @@ class KitOptions:
     solid_backs: bool = False  # solid team-colour backs instead of the light (low-ink) ones
     images: bool = True  # card PNGs and TTS sheets
     progress: bool = True
-    workers: int = min(2, os.cpu_count() or 1)  # processes for the images (1 = no pool)
+    workers: int = min(2, os.cpu_count() or 1)  # processes for the PDFs and images (1 = no pool)
+    preflight: bool = False  # check every PDF as it is written (KitResult.problems)
 
 
 @dataclass
@@ -51,6 +54,8 @@ class KitResult:
     folder: Path
     files: list[Path] = field(default_factory=list)
     cards: int = 0
+    pdfs: list[Path] = field(default_factory=list)  # sorted, as `preflight.check_folder` lists them
+    problems: list[Problem] | None = None  # the preflight's, in check_folder's order (with preflight)
 
 
 def set_folder_name(card_set: dict[str, Any]) -> str:
@@ -131,8 +136,36 @@ def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -
     return names
 
 
+@dataclass
+class _Done:
+    """What one job wrote (names relative to the kit) and the preflight problems of its PDFs."""
+    names: list[str]
+    problems: dict[str, list[Problem]] = field(default_factory=dict)
+
+
+def _pdf_job(name: str, render: Callable[[], bytes], work: Path, preflight: bool) -> _Done:
+    """Render one PDF, preflight the bytes (in the worker, while the others render) and write it."""
+    data = render()
+    problems = {name: check_pdf(data, name)} if preflight else {}
+    atomic_write_bytes(work / name, data)
+    return _Done([name], problems)
+
+
+def _images_job(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -> _Done:
+    return _Done(_team_images(job, work, ink_saver))
+
+
+# The jobs of the build in progress. Workers are forked after this is filled in and run jobs by
+# their index, so nothing but an index and the (small) result crosses between processes.
+_JOBS: list[Callable[[], _Done]] = []
+
+
+def _run_job(index: int) -> _Done:
+    return _JOBS[index]()
+
+
 class _InlinePool:
-    """The executor interface without processes (workers = 1)."""
+    """The executor interface without processes (workers = 1, or no fork on this platform)."""
 
     def submit(self, fn, *args):  # type: ignore[no-untyped-def]
         future: Future = Future()
@@ -144,11 +177,15 @@ class _InlinePool:
 
 
 def _pool(workers: int):  # type: ignore[no-untyped-def]
-    if workers <= 1:
+    """Worker processes forked from this one (they inherit the jobs); inline where there is no
+    fork (Windows) or only one worker is asked for: the files are the same either way."""
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return _InlinePool()
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=quiet_worker)
+    try:
+        return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=quiet_worker)
+    except (OSError, NotImplementedError, ImportError):  # no semaphores (some sandboxes): serial
+        return _InlinePool()
 
 
 def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
@@ -197,48 +234,58 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             f"quick-reference{suffix}.pdf":
                 lambda paper=paper: render_quick_reference_pdf(printed, paper, credit),
         })
-    jobs = _image_jobs(views) if options.images else []
-    pool = _pool(options.workers) if jobs else None
+    renders: dict[str, Callable[[], bytes]] = {}
+    for paper in options.papers:  # the whole-set card sheets, one bookmark per team in a full kit
+        outline = None if options.team else [
+            (r.team, r.first) for r in team_page_ranges(views, paper, options.bleed, options.backs,
+                                                        options.team_per_sheet)]
+        renders[f"cards-{paper}.pdf"] = functools.partial(
+            render_cards_pdf, views, paper, f"{title} cards", credit, bleed=options.bleed,
+            ink_saver=options.ink_saver, backs=options.backs, team_per_sheet=options.team_per_sheet,
+            solid_backs=options.solid_backs, outline=outline)
+    image_jobs = _image_jobs(views) if options.images else []
+    team_renders: dict[str, Callable[[], bytes]] = {}
+    manifest = b""
+    if not options.team:
+        team_renders, manifest = team_file_renders(card_set, views, options, title, credit)
+    # biggest first, so two workers finish together: whole-set sheets, a team's images, the rest
+    _JOBS[:] = ([functools.partial(_pdf_job, name, render, work, options.preflight)
+                 for name, render in renders.items()]
+                + [functools.partial(_images_job, job, work, options.ink_saver) for job in image_jobs]
+                + [functools.partial(_pdf_job, name, render, work, options.preflight)
+                   for name, render in {**sheets, **team_renders}.items()])
+    pool = _pool(options.workers)
     bar = None
+    problems: dict[str, list[Problem]] = {}
     try:
-        # images are independent per team: worker processes draw them while this process draws
-        # the PDFs (each file is written on its own, so the output is the same either way)
-        futures = [pool.submit(_team_images, job, work, options.ink_saver) for job in jobs] if pool else []
-        bar = tqdm(total=len(views) * len(options.papers) + len(sheets) + len(jobs),
-                   desc=f"build {title}", unit="step", file=sys.stderr,
+        # every file is written on its own by one job, so the kit is the same in any order and
+        # with any number of workers
+        futures = [pool.submit(_run_job, index) for index in range(len(_JOBS))]
+        bar = tqdm(total=len(futures), desc=f"build {title}", unit="file", file=sys.stderr,
                    disable=not options.progress or not sys.stderr.isatty())
         if options.team:
             from cardgen.calibrate.cardset import FILE_NAME, dumps
             put(FILE_NAME, dumps(printed).encode("utf-8"))
         else:
             written.append(final / _write_card_set_json(card_set, staging).name)
-        for paper in options.papers:
-            pdf = render_cards_pdf(
-                views, paper, f"{title} cards", credit, bleed=options.bleed, ink_saver=options.ink_saver,
-                backs=options.backs, progress=bar.update, team_per_sheet=options.team_per_sheet,
-                solid_backs=options.solid_backs)
-            if not options.team:  # one bookmark per team, at the sheet where its cards start
-                pdf = add_team_bookmarks(pdf, team_page_ranges(views, paper, options.bleed, options.backs,
-                                                               options.team_per_sheet))
-            put(f"cards-{paper}.pdf", pdf)
-        if not options.team:
-            write_team_files(card_set, views, options, title, credit, put)
-        for name, render in sheets.items():
-            put(name, render())
-            bar.update(1)
+            put(TEAMS_MANIFEST, manifest)
         for future in futures:
-            written.extend(final / name for name in future.result())
+            done = future.result()
+            written.extend(final / name for name in done.names)
+            problems.update(done.problems)
             bar.update(1)
         bar.close()
         _swap_in(work, final)
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
-        if pool is not None:
-            stop_workers(pool)
+        stop_workers(pool)
         raise
     finally:
+        _JOBS.clear()
         if bar is not None:
             bar.close()
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        pool.shutdown(cancel_futures=True)
         shutil.rmtree(staging, ignore_errors=True)
-    return KitResult(final, written, len(views))
+    pdfs = sorted(p for p in written if p.suffix == ".pdf")
+    found = ([problem for path in pdfs for problem in problems.get(path.relative_to(final).as_posix(), [])]
+             if options.preflight else None)
+    return KitResult(final, written, len(views), pdfs, found)

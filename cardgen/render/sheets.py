@@ -172,18 +172,28 @@ def draw_sheet_furniture(canvas: Canvas, geo: SheetGeometry, head: Sequence[str]
 def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str, bleed: bool = False,
                      ink_saver: bool = False, backs: bool = False,
                      progress: Callable[[int], None] | None = None, team_per_sheet: bool = False,
-                     solid_backs: bool = False) -> bytes:
-    """The card sheets as PDF bytes (byte-identical for identical input: invariant mode)."""
+                     solid_backs: bool = False, outline: list[tuple[str, int]] | None = None) -> bytes:
+    """The card sheets as PDF bytes (byte-identical for identical input: invariant mode).
+
+    `outline`: bookmarks as (title, 1-based page) in page order; the PDF then opens with them shown.
+    """
     geo = sheet_geometry(paper, bleed)
     canvas, buf, _, _ = new_canvas(paper, title, credit)
     canvas.setPageSize((geo.page_w * MM, geo.page_h * MM))
     pages = pages_for(views, geo.per_sheet, team_per_sheet)
     flip = "short" if geo.landscape else "long"
+    marks = sorted(enumerate(outline or []), key=lambda item: item[1][1])
+    page_no = 0
     for number, page in enumerate(pages, 1):
         sides = [("front", page)] + ([("back", page)] if backs else [])
         codes = " \u00b7 ".join(dict.fromkeys(v.team_code for v in page))
         where = team_positions(page)
         for side, cards in sides:
+            page_no += 1
+            while marks and marks[0][1][1] == page_no:
+                index, (mark, _) = marks.pop(0)
+                canvas.bookmarkPage(f"mark{index}")
+                canvas.addOutlineEntry(mark, f"mark{index}", level=0)
             for i, view in enumerate(cards):
                 row, col = divmod(i, geo.columns)
                 if side == "back":
@@ -206,5 +216,9 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
             canvas.showPage()
         if progress:
             progress(len(page))
+    if marks:
+        raise ValueError(f"bookmarks past the last page ({page_no}): {[m for _, (m, _) in marks]}")
+    if outline:
+        canvas.showOutline()  # viewers open with the bookmarks shown
     canvas.save()
     return buf.getvalue()

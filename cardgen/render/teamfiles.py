@@ -4,11 +4,12 @@ A full kit gets, for every team, `teams/<team>/cards-<paper>.pdf` (that team's c
 team sheet (`team-sheet.pdf` in the first paper, `team-sheet-<paper>.pdf` in the others), plus
 `teams/teams.json`: the folder, files and the team's page range in each whole-set card PDF. The
 ranges come from the paging rule the sheets use (`pages_for`: packed sheets, so two teams may
-share a sheet), and the bookmarks written into the whole-set PDFs point at each team's first page.
+share a sheet), and the bookmarks the card renderer writes into the whole-set PDFs (its `outline`)
+point at each team's first page.
 """
 from __future__ import annotations
 
-import io
+import functools
 import json
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -44,23 +45,6 @@ def team_page_ranges(views: list[CardView], paper: str, bleed: bool = False, bac
     return [TeamPages(team, first[team], last[team]) for team in first]
 
 
-def add_team_bookmarks(pdf: bytes, ranges: list[TeamPages]) -> bytes:
-    """The PDF with one outline entry per team at its first page (deterministic: no clock, same /ID)."""
-    from pypdf import PdfReader, PdfWriter
-    reader = PdfReader(io.BytesIO(pdf))
-    if ranges and ranges[-1].last != len(reader.pages):
-        raise ValueError(f"team pages end at {ranges[-1].last} but the PDF has {len(reader.pages)} pages")
-    if len(reader.outline):  # the renderer's own bookmarks win
-        return pdf
-    writer = PdfWriter(clone_from=reader)
-    for item in ranges:
-        writer.add_outline_item(title=item.team, page_number=item.first - 1)
-    writer.page_mode = "/UseOutlines"  # viewers open with the bookmarks shown
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
-
-
 def team_folders(views: list[CardView]) -> dict[str, str]:
     """Each team's folder name under teams/ (unique even if two names give the same slug)."""
     folders: dict[str, str] = {}
@@ -74,9 +58,10 @@ def team_folders(views: list[CardView]) -> dict[str, str]:
     return folders
 
 
-def write_team_files(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
-                     put: Callable[[str, bytes], None]) -> dict[str, list[TeamPages]]:
-    """Write every team's cards and team sheet, and teams/teams.json; return the page ranges per paper.
+def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: Any, title: str,
+                      credit: str) -> tuple[dict[str, Callable[[], bytes]], bytes]:
+    """Every team's own files, each as a name and a function that renders it (so the kit can
+    render them in any process), and teams/teams.json's bytes.
 
     `options` is the kit's KitOptions (papers, bleed, ink_saver, backs, team_per_sheet, solid_backs).
     """
@@ -85,22 +70,23 @@ def write_team_files(card_set: dict[str, Any], views: list[CardView], options: A
     ranges = {paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet)
               for paper in papers}
     shorts = {t.get("name"): t.get("short_name", "") for t in card_set.get("teams") or [] if isinstance(t, dict)}
+    renders: dict[str, Callable[[], bytes]] = {}
     entries = []
     for team, folder in folders.items():
         team_views = [v for v in views if v.team == team]
         files = {}
         for paper in papers:
             name = f"{TEAMS_FOLDER}/{folder}/cards-{paper}.pdf"
-            put(name, render_cards_pdf(team_views, paper, f"{title} {team} cards", credit, bleed=options.bleed,
-                                       ink_saver=options.ink_saver, backs=options.backs,
-                                       solid_backs=options.solid_backs))
+            renders[name] = functools.partial(
+                render_cards_pdf, team_views, paper, f"{title} {team} cards", credit, bleed=options.bleed,
+                ink_saver=options.ink_saver, backs=options.backs, solid_backs=options.solid_backs)
             files[f"cards-{paper}"] = name
         one_team = {**card_set, "teams": [t for t in card_set.get("teams") or [] if t.get("name") == team],
                     "cards": [c for c in card_set["cards"] if c["team"] == team]}
         for paper in papers:  # the first paper keeps the plain name, as the kit's own sheets do
             suffix = "" if paper == papers[0] else f"-{paper}"
             name = f"{TEAMS_FOLDER}/{folder}/{TEAM_SHEET.removesuffix('.pdf')}{suffix}.pdf"
-            put(name, render_team_sheets_pdf(one_team, paper, credit))
+            renders[name] = functools.partial(render_team_sheets_pdf, one_team, paper, credit)
             files[f"team-sheet{suffix}"] = name
         pages = {f"cards-{paper}.pdf": next([r.first, r.last] for r in ranges[paper] if r.team == team)
                  for paper in papers}
@@ -111,5 +97,13 @@ def write_team_files(card_set: dict[str, Any], views: list[CardView], options: A
     manifest = {"about": "each team's own downloads, and its pages in the whole-set card PDFs (1-based, "
                          "inclusive; on packed sheets a team's first or last page may hold another team's cards)",
                 "teams": entries}
-    put(TEAMS_MANIFEST, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8"))
-    return ranges
+    return renders, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def write_team_files(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
+                     put: Callable[[str, bytes], None]) -> None:
+    """Render and `put` every team's cards and team sheet, and teams/teams.json, in this process."""
+    renders, manifest = team_file_renders(card_set, views, options, title, credit)
+    for name, render in renders.items():
+        put(name, render())
+    put(TEAMS_MANIFEST, manifest)
