@@ -10,6 +10,7 @@ import json
 import math
 import shutil
 import warnings
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +25,19 @@ from cardgen.cli import main
 from cardgen.competitions import get_competition
 from cardgen.errors import EXIT_USAGE, ParseError, SkippedInput
 from cardgen.sources.cricsheet import ParsedMatch, combine, parse_match
-from cardgen.sources.fetch import MatchFile
+from cardgen.sources.fetch import MatchFile, set_strict
 from cardgen.stats.load import load_season_data
 from cardgen.stats.tables import build_stats
 
 BBL = get_competition("BBL")
+
+
+@pytest.fixture(autouse=True)
+def _not_strict():
+    """A CLI run with --strict sets strictness for the process: each test starts from the default."""
+    set_strict(None)
+    yield
+    set_strict(None)
 
 
 @pytest.fixture
@@ -74,6 +83,44 @@ def test_cli_skips_with_one_line_per_file_and_strict_stops(damaged_mirror, tmp_p
     env_strict = CliRunner().invoke(main, args, env={**env, CACHE_ENV: str(tmp_path / "c3"),
                                                       "CARDGEN_STRICT": "1"})
     assert env_strict.exit_code == EXIT_USAGE
+
+
+def test_a_damaged_zip_in_a_mirror_is_skipped_with_a_warning(mirror: Path, tmp_path: Path):
+    """A garbage Cricsheet zip beside the season's folder does not stop the season (strict: it does)."""
+    root = tmp_path / "mirror"
+    shutil.copytree(mirror / "bbl_2024-25", root / "bbl_2024-25")
+    (root / BBL.download_file).write_bytes(b"<html>not a zip</html>")
+    with pytest.warns(SkippedInput) as caught:
+        data = load_season_data(BBL, "2024-25", str(root))
+    (message,) = [str(w.message) for w in caught]
+    assert f"{BBL.download_file}: not a readable zip" in message and "\n" not in message
+    assert len(data.matches) == len(list((root / "bbl_2024-25").glob("*.json")))
+    env = {CACHE_ENV: str(tmp_path / "cache"), "CARDGEN_CRICINFO": None}
+    args = ["stats", "-c", "BBL", "-s", "2024-25", "--source", str(root), "--table", "league"]
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert sum(line.startswith("warning: ") for line in result.output.splitlines()) == 1
+    strict = CliRunner().invoke(main, [*args, "--strict"], env={**env, CACHE_ENV: str(tmp_path / "c2")})
+    assert strict.exit_code == EXIT_USAGE and "not a readable zip" in strict.output
+
+
+def test_a_damaged_member_of_a_mirror_zip_is_skipped_alone(mirror: Path, tmp_path: Path):
+    """A zip whose one match file is corrupt (bad CRC) still gives every other match in it."""
+    paths = sorted((mirror / "bbl_2024-25").glob("*.json"))
+    root = tmp_path / "mirror"
+    root.mkdir()
+    with zipfile.ZipFile(root / BBL.download_file, "w", zipfile.ZIP_STORED) as zf:
+        for path in paths:
+            zf.writestr(path.name, path.read_bytes())
+    victim = paths[3].read_bytes()
+    data = (root / BBL.download_file).read_bytes()
+    at = data.index(victim) + len(victim) // 2  # stored, so the member's bytes are in the zip as is
+    (root / BBL.download_file).write_bytes(data[:at] + b"#" + data[at + 1:])
+    with pytest.warns(SkippedInput) as caught:
+        season = load_season_data(BBL, "2024-25", str(root))
+    (message,) = [str(w.message) for w in caught]
+    assert message.startswith(f"match file {paths[3].name} in ") and "cannot be read" in message
+    assert len(season.matches) == len(paths) - 1
 
 
 def test_a_season_with_no_readable_file_is_one_error(tmp_path: Path, mirror: Path):

@@ -165,16 +165,42 @@ def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) 
     return [MatchFile(mid, chosen[mid]) for mid in sorted(chosen)]
 
 
+# what zipfile raises for a truncated, corrupt, encrypted or oddly compressed zip
+_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
+               NotImplementedError, RuntimeError, zlib.error)
+
+
 def _zip_members(data: bytes, origin: str) -> Iterator[tuple[str, bytes]]:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             for name in zf.namelist():
                 if name.endswith(".json"):
                     yield name, zf.read(name)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
-            NotImplementedError, RuntimeError, zlib.error) as exc:
-        # truncated, corrupt, encrypted or oddly compressed: all "not a readable zip"
+    except _ZIP_ERRORS as exc:
         raise ParseError(f"{origin}: not a readable zip ({exc.__class__.__name__})") from exc
+
+
+def _mirror_zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
+    """The match files of a zip in a local mirror. Like a damaged match file, a zip that cannot
+    be read, or one of its members, is skipped with a warning (strict: the error): the mirror's
+    other files may hold the whole season."""
+    try:
+        zf = zipfile.ZipFile(path)
+    except _ZIP_ERRORS as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
+        skip_or_raise(ParseError(f"{path}: not a readable zip ({reason})"))
+        return
+    with zf:
+        for name in zf.namelist():
+            if not name.endswith(".json"):
+                continue
+            try:
+                raw = zf.read(name)
+            except _ZIP_ERRORS as exc:
+                skip_or_raise(ParseError(f"match file {name} in {path} cannot be read "
+                                         f"({exc.__class__.__name__})"))
+                continue
+            yield name, raw
 
 
 def season_folder(root: Path, comp: Competition, season: str) -> Path:
@@ -211,7 +237,7 @@ def mirror_paths(root: Path, comp: Competition) -> list[Path]:
 def _mirror_files(root: Path, comp: Competition) -> Iterator[tuple[str, bytes]]:
     for path in mirror_paths(root, comp):
         if path.suffix == ".zip":
-            yield from _zip_members(path.read_bytes(), str(path))
+            yield from _mirror_zip_members(path)
         else:
             yield from _readable([path])
 
@@ -429,8 +455,7 @@ def _valid_zip(data: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             return zf.testzip() is None
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
-            NotImplementedError, RuntimeError, zlib.error):
+    except _ZIP_ERRORS:
         return False
 
 
