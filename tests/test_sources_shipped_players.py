@@ -6,14 +6,16 @@ import json
 import shutil
 
 import pandas as pd
+import pytest
 from click.testing import CliRunner
 
 from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
 from cardgen.competitions import USER_FILE_ENV
+from cardgen.errors import EXIT_USAGE, SourceError
 from cardgen.sources.fetch import SOURCE_ENV
-from cardgen.sources.players import (PLAYERS_ENV, SHIPPED_TABLE, derive_shipped_table, load_attributes,
-                                     load_shipped_attributes, shipped_table)
+from cardgen.sources.players import (PLAYERS_ENV, SHIPPED_TABLE, cricinfo_keys, derive_shipped_table,
+                                     load_attributes, load_shipped_attributes, shipped_table)
 from tests.conftest import PLAYERS
 
 
@@ -58,3 +60,37 @@ def test_build_from_a_bare_mirror_has_bowling_roles(mirror, tmp_path):
     names = {c["player"]["cricsheet_name"]: c["player"]["name"] for c in card_set["cards"]}
     assert names["MM Lanning"] == "Meghann Lanning"
     assert shipped_table() is not None
+
+
+def test_a_players_folder_of_another_shape_is_a_one_line_error(mirror, tmp_path):
+    """A `players/` folder beside a mirror is picked up by itself; files in it without the
+    register's columns are named in an error, never a KeyError traceback."""
+    root = tmp_path / "mirror"
+    shutil.copytree(mirror / "wpl_2023", root / "wpl_2023")
+    players = tmp_path / "players"
+    players.mkdir()
+    (players / "player_meta.csv").write_text("id,name\n1,Someone\n", encoding="utf-8")
+    env = {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: None, PLAYERS_ENV: None,
+           "CARDGEN_CRICINFO": None, USER_FILE_ENV: None}
+    args = ["stats", "-c", "WPL", "-s", "2023", "--source", str(root), "--table", "league"]
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"Error: players table {players / 'player_meta.csv'} lacks the column(s) "
+                           "cricsheet_id") and PLAYERS_ENV in line
+    # the register without its ESPNcricinfo column, and a file that is not CSV at all
+    good_meta = "cricinfo_id,cricsheet_id,full_name,country,batting_style,bowling_style,playing_role\n"
+    (players / "player_meta.csv").write_text(good_meta + "1,ab12cd34,A B,X,,,\n", encoding="utf-8")
+    (players / "people.csv").write_text("identifier,name\nab12cd34,A B\n", encoding="utf-8")
+    with pytest.raises(SourceError, match=r"people.csv lacks the column\(s\) key_cricinfo"):
+        load_attributes(players, ["ab12cd34"])
+    with pytest.raises(SourceError, match="people.csv lacks"):
+        cricinfo_keys(players, ["ab12cd34"])
+    (players / "people.csv").write_bytes(b"identifier,key_cricinfo\n\"ab12cd34,\xff\xfe\n")
+    with pytest.raises(SourceError, match="people.csv cannot be read"):
+        load_attributes(players, ["ab12cd34"])
+    # an optional season-squad file of another shape is passed over, as an unreadable one was
+    (players / "people.csv").write_text("identifier,key_cricinfo\nab12cd34,99\n", encoding="utf-8")
+    (players / "wpl_2023_players.csv").write_text("player,team\nA B,X\n", encoding="utf-8")
+    attrs = load_attributes(players, ["ab12cd34"])
+    assert attrs[["player_id", "full_name", "key_cricinfo"]].values.tolist() == [["ab12cd34", "A B", "99"]]

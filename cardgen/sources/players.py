@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from cardgen.errors import SourceError
+
 PLAYERS_ENV = "CARDGEN_PLAYERS"
 ATTRIBUTE_COLUMNS = ["player_id", "full_name", "known_as", "country", "batting_hand",
                      "bowling_style", "bowling_type", "playing_role", "is_keeper", "key_cricinfo",
@@ -59,14 +61,32 @@ def default_players_dir(source: str | None) -> Path | None:
     return None
 
 
+def read_players_table(path: Path, columns: list[str], usecols: bool = False) -> pd.DataFrame:
+    """A CSV of the players folder as text, checked to have `columns` (only those when
+    `usecols`): a folder picked up beside a mirror may hold files of another shape."""
+    try:
+        table = pd.read_csv(path, dtype=str, keep_default_na=False,
+                            usecols=(lambda col: col in columns) if usecols else None)
+    except (OSError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
+        raise SourceError(f"players table {path} cannot be read ({reason}); fix it or set "
+                          f"{PLAYERS_ENV} to another players folder") from exc
+    missing = [col for col in columns if col not in table.columns]
+    if missing:
+        raise SourceError(f"players table {path} lacks the column(s) {', '.join(missing)} "
+                          f"(see Cricsheet's people.csv and cricketdata's player_meta.csv); fix it "
+                          f"or set {PLAYERS_ENV} to another players folder")
+    return table
+
+
 def _season_squads(players_dir: Path) -> pd.DataFrame:
     """The per-season squad files (`<comp>_<season>_players.csv`): a second source of the same
     attribute columns, used for ids that `player_meta.csv` lacks."""
     frames = []
     for path in sorted(players_dir.glob("*_players.csv")):
         try:
-            frames.append(pd.read_csv(path, dtype=str, keep_default_na=False))
-        except (OSError, ValueError, pd.errors.ParserError):
+            frames.append(read_players_table(path, ["cricsheet_id"]))
+        except SourceError:
             continue  # an unreadable optional file: the main table still answers
     if not frames:
         return pd.DataFrame(columns=["cricsheet_id", "key_cricinfo"])
@@ -105,7 +125,7 @@ def load_attributes(players_dir: Path | None, player_ids: list[str]) -> pd.DataF
     if players_dir is None or not (players_dir / "player_meta.csv").is_file():
         return load_shipped_attributes(player_ids)
     wanted = set(player_ids)
-    meta = pd.read_csv(players_dir / "player_meta.csv", dtype=str, keep_default_na=False)
+    meta = read_players_table(players_dir / "player_meta.csv", ["cricsheet_id"])
     meta = meta[meta["cricsheet_id"].isin(wanted)].drop_duplicates("cricsheet_id")
     meta = meta.assign(attribute_source="player_meta")
     squads = _season_squads(players_dir)
@@ -117,8 +137,7 @@ def load_attributes(players_dir: Path | None, player_ids: list[str]) -> pd.DataF
             meta = pd.concat([meta, extra.assign(attribute_source="season_squads")], ignore_index=True)
     people = pd.DataFrame(columns=["identifier", "key_cricinfo"])
     if (players_dir / "people.csv").is_file():
-        people = pd.read_csv(players_dir / "people.csv", dtype=str, keep_default_na=False,
-                             usecols=["identifier", "key_cricinfo"])
+        people = read_players_table(players_dir / "people.csv", ["identifier", "key_cricinfo"], usecols=True)
     cricinfo = dict(zip(people["identifier"], people["key_cricinfo"]))
     return _attribute_rows(meta, cricinfo)
 
@@ -136,13 +155,13 @@ def derive_shipped_table(players_dir: Path) -> pd.DataFrame:
     """The compact table cardgen ships: every player of the register and of player_meta, with
     the attributes cards use (register id, Cricsheet and full names, country, batting and
     bowling styles, playing role, ESPNcricinfo id); no birth dates or places."""
-    people = pd.read_csv(players_dir / "people.csv", dtype=str, keep_default_na=False,
-                         usecols=["identifier", "name", "key_cricinfo"])
+    people = read_players_table(players_dir / "people.csv", ["identifier", "name", "key_cricinfo"],
+                                usecols=True)
     people = people.rename(columns={"identifier": "player_id"}).drop_duplicates("player_id")
-    meta = pd.read_csv(players_dir / "player_meta.csv", dtype=str, keep_default_na=False)
+    fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
+    meta = read_players_table(players_dir / "player_meta.csv", ["cricsheet_id", *fields, "cricinfo_id"])
     meta = meta[meta["cricsheet_id"] != ""].drop_duplicates("cricsheet_id")
     squads = _season_squads(players_dir)
-    fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
     if all(col in squads for col in fields):
         extra = squads[~squads["cricsheet_id"].isin(set(meta["cricsheet_id"]))]
         meta = pd.concat([meta, extra[(extra[fields] != "").any(axis=1)]], ignore_index=True)
@@ -194,8 +213,7 @@ def cricinfo_keys(players_dir: Path | None, player_ids: list[str]) -> dict[str, 
         t = shipped_table()
         t = t[t["player_id"].isin(set(player_ids)) & (t["key_cricinfo"] != "")]
         return dict(zip(t["player_id"], t["key_cricinfo"]))
-    people = pd.read_csv(players_dir / "people.csv", dtype=str, keep_default_na=False,
-                         usecols=["identifier", "key_cricinfo"])
+    people = read_players_table(players_dir / "people.csv", ["identifier", "key_cricinfo"], usecols=True)
     people = people[people["identifier"].isin(set(player_ids)) & (people["key_cricinfo"] != "")]
     return dict(zip(people["identifier"], people["key_cricinfo"]))
 
