@@ -1,8 +1,14 @@
 """Staging folders: where a kit or a site is assembled before it is renamed into place.
 
-A staging folder is named `.<final>.<kind>-<pid>-<random>` beside its final folder, so a run that
-was killed (SIGKILL, power cut) leaves a folder that the next run recognises and removes: one
-whose process is gone. A live run's folder, a concurrent build's for example, is never touched.
+A staging folder is named `.<final>.<kind>-<pid>-<random>` beside its final folder and holds a
+marker file, so a run that was killed (SIGKILL, power cut) leaves a folder that the next run
+recognises and removes: one with the marker whose process is gone. A live run's folder, a
+concurrent build's for example, is never touched, and neither is any folder cardgen did not make
+(a user's `.notes.old-1234` has no marker). A killed run that had already moved the previous
+kit aside is undone: the kit goes back to its place.
+
+`publish_folder` puts a finished folder in place of the old one with renames, keeping every file
+of the old folder that cardgen did not write.
 """
 from __future__ import annotations
 
@@ -11,22 +17,28 @@ import re
 import shutil
 import signal
 import tempfile
-import time
 from pathlib import Path
+from typing import Callable
+
+from cardgen.errors import CardgenError
 
 KINDS = ("build", "new", "old")
 _STAGING = re.compile(r"^\.(?P<final>.+)\.(?P<kind>build|new|old)-(?P<pid>\d+)-[^/]*$")
-# before staging names carried the pid (".BBL_2024-25.build-abc", ".site.new.abc",
-# ".BBL_2024-25.old-123", ".site.old.abc"): removed once they are clearly abandoned
-_LEGACY = re.compile(r"^\..+(\.build-[^-]+|\.(new|old)\.[^.]+|\.old-\d+)$")
-LEGACY_AGE = 6 * 3600  # s: no build or site takes this long
+MARKER = ".cardgen-staging"
+_MARKER_TEXT = b"a cardgen run's staging folder; removed by the next run once that run has ended\n"
+
+
+class FolderInUse(CardgenError):
+    """The place for a kit holds something cardgen did not make, which a new kit would replace."""
 
 
 def make_staging(parent: Path, final_name: str, kind: str) -> Path:
     """A new private staging folder in `parent` for the folder `final_name`."""
     if kind not in KINDS:
         raise ValueError(kind)
-    return Path(tempfile.mkdtemp(dir=parent, prefix=f".{final_name}.{kind}-{os.getpid()}-"))
+    folder = Path(tempfile.mkdtemp(dir=parent, prefix=f".{final_name}.{kind}-{os.getpid()}-"))
+    (folder / MARKER).write_bytes(_MARKER_TEXT)
+    return folder
 
 
 def _alive(pid: int) -> bool:
@@ -46,31 +58,86 @@ def stale_staging(parent: Path) -> list[Path]:
     if not parent.is_dir():
         return []
     stale = []
-    now = time.time()
     for child in sorted(parent.iterdir()):
         if not child.name.startswith(".") or child.is_symlink() or not child.is_dir():
             continue
         match = _STAGING.match(child.name)
-        if match:
-            if not _alive(int(match["pid"])):
-                stale.append(child)
-        elif _LEGACY.match(child.name):
-            try:
-                if now - child.stat().st_mtime > LEGACY_AGE:
-                    stale.append(child)
-            except OSError:
-                pass
+        if match and (child / MARKER).is_file() and not _alive(int(match["pid"])):
+            stale.append(child)
     return stale
 
 
 def remove_stale_staging(parent: Path) -> list[Path]:
-    """Remove what `stale_staging` finds; returns the folders removed."""
+    """Remove what `stale_staging` finds; returns the folders removed. A previous kit that a
+    killed run had moved aside (and not yet replaced) is first put back in its place."""
     removed = []
     for folder in stale_staging(parent):
+        match = _STAGING.match(folder.name)
+        aside, final = folder / match["final"], parent / match["final"]
+        if match["kind"] == "old" and aside.exists() and not os.path.lexists(final):
+            try:
+                os.replace(aside, final)
+            except OSError:
+                continue  # cannot put it back: leave everything as it is
         shutil.rmtree(folder, ignore_errors=True)
         if not folder.exists():
             removed.append(folder)
     return removed
+
+
+def _relative_files(folder: Path) -> list[str]:
+    return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
+                  if p.is_file() or p.is_symlink())
+
+
+def _carry(source: Path, target: Path) -> None:
+    """`source` into `target` (a hard link where the file system allows, else a copy), so the
+    old folder keeps its file until the swap: an interrupted run loses nothing."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if source.is_symlink():
+        os.symlink(os.readlink(source), target)
+        return
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def publish_folder(new: Path, final: Path, ours: Callable[[str], bool] = lambda rel: True) -> list[str]:
+    """Put the finished folder `new` at `final` (renames: readers see the old or the new folder,
+    never half of one) and return the relative paths of the old files it kept.
+
+    `ours(relative path)` says whether cardgen wrote a file of the old folder (it is replaced or
+    dropped); every other file is carried into the new folder. If the new folder has a file of
+    the same name as one cardgen did not write, or `final` is not a folder, FolderInUse is raised
+    before anything changes. If the last rename fails, the old folder goes back in its place."""
+    (new / MARKER).unlink(missing_ok=True)  # the site is built in the staging folder itself
+    kept: list[str] = []
+    if os.path.lexists(final):
+        if final.is_symlink() or not final.is_dir():
+            raise FolderInUse(f"{final} is a file, not a cardgen folder; move it away or choose "
+                              f"another output folder")
+        theirs = [rel for rel in _relative_files(final) if not ours(rel)]
+        clash = [rel for rel in theirs if os.path.lexists(new / rel)]
+        if clash:
+            raise FolderInUse(f"{final} holds {clash[0]}, which cardgen did not write and would "
+                              f"replace; move it away or choose another output folder")
+        for rel in theirs:
+            _carry(final / rel, new / rel)
+        kept = theirs
+    old = None
+    if os.path.lexists(final):
+        old = make_staging(final.parent, final.name, "old")
+        os.replace(final, old / final.name)
+    try:
+        os.replace(new, final)
+    except BaseException:  # noqa: B036 - Ctrl+C or SIGTERM between the renames: undo the first
+        if old is not None and not os.path.lexists(final):
+            os.replace(old / final.name, final)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return kept
 
 
 def quiet_worker() -> None:

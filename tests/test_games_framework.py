@@ -58,6 +58,39 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     assert first == {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
 
 
+def test_a_rebuild_replaces_the_kit_whole_and_keeps_other_files(tmp_path: Path) -> None:
+    """Other games' kits are staged and swapped in like Quicket's (review finding): a file an
+    earlier kit listed and this one does not write goes, a file cardgen never wrote stays, and
+    an interrupted build leaves the previous kit as it was."""
+    args = ["build", "--game", "quick-cricket", "--out", str(tmp_path), "--paper", "a4"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    folder = tmp_path / "quick-cricket"
+    doc = json.loads((folder / "kit.json").read_text())
+    doc["files"].append({"path": "cards-old-layout.pdf", "label": "from an older cardgen", "kind": "pdf"})
+    (folder / "kit.json").write_text(json.dumps(doc))
+    (folder / "cards-old-layout.pdf").write_bytes(b"%PDF stale")
+    (folder / "my-house-rules.txt").write_text("two bouncers an over")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+
+    from cardgen.games import printing
+    real_preview, calls = printing.page_one_png, []
+
+    def disk_fills(*a, **k):  # the disk fills after the first PDF and its preview are written
+        calls.append(1)
+        if len(calls) > 1:
+            raise OSError(28, "No space left on device")
+        return real_preview(*a, **k)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(printing, "page_one_png", disk_fills)
+        failed = CliRunner().invoke(main, args)
+        assert failed.exit_code == 3 and len(calls) == 2, failed.output
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["quick-cricket"]  # no staging left
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert not (folder / "cards-old-layout.pdf").exists()
+    assert (folder / "my-house-rules.txt").read_text() == "two bouncers an over"
+
+
 def test_build_competitive_patience(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["build", "--game", "competitive-patience", "--paper", "letter",
                                        "--out", str(tmp_path)])

@@ -257,7 +257,7 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
     folder = tmp_path / "BBL_2024-25_perth-scorchers"  # its own folder, beside the full kit
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
     assert sorted(p.name for p in folder.iterdir()) == [
-        "card-set.json", "cards-letter.pdf", "fielding-chart.pdf", "quick-reference.pdf",
+        ".cardgen-kit.json", "card-set.json", "cards-letter.pdf", "fielding-chart.pdf", "quick-reference.pdf",
         "scoresheet.pdf", "team-sheets.pdf"]
     slots = _card_texts(folder / "cards-letter.pdf", "letter")
     assert slots and all("2024-2025 Perth" in texts for texts in slots)
@@ -445,3 +445,75 @@ def test_workers_write_the_same_kit_and_preflight_it_as_check_folder_does(bbl_ca
         files[workers] = {p.relative_to(result.folder): p.read_bytes() for p in result.folder.rglob("*")
                           if p.is_file()}
     assert files[1] == files[2]
+
+
+def _build(card_set_file: Path, out: Path):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(out), "--no-images",
+                                     "--paper", "a4", "--card-set", str(card_set_file)])
+
+
+def test_rebuild_keeps_the_users_files_and_the_reports_while_the_cards_are_the_same(
+        card_set_file: Path, tmp_path: Path):
+    """Review finding: a rebuild used to delete everything in the kit folder it had not just
+    written -- the user's notes and the validate / compare-games reports."""
+    out = tmp_path / "out"
+    assert _build(card_set_file, out).exit_code == 0
+    folder = out / "BBL_2024-25"
+    (folder / "notes.txt").write_text("print on 300 gsm")
+    (folder / "validation").mkdir()
+    (folder / "validation" / "summary.json").write_text("{}")  # as `cardgen validate` leaves it
+    (folder / "cards-letter.pdf").write_bytes(b"%PDF from a build with --paper both")
+    marker = json.loads((folder / ".cardgen-kit.json").read_text())
+    marker["files"].append("cards-letter.pdf")  # ... which that build wrote
+    (folder / ".cardgen-kit.json").write_text(json.dumps(marker))
+    again = _build(card_set_file, out)
+    assert again.exit_code == 0, again.output
+    assert "kept 2 file(s) of the previous kit" in again.output
+    assert (folder / "notes.txt").read_text() == "print on 300 gsm"
+    assert (folder / "validation" / "summary.json").is_file()
+    assert not (folder / "cards-letter.pdf").exists()  # the build's own file of an older run: gone
+    # other cards: the report describes the old ones and goes, the user's notes stay
+    other = json.loads(card_set_file.read_text())
+    other["cards"][0]["player"]["name"] = "Someone Else"
+    other_file = tmp_path / "other-card-set.json"
+    other_file.write_text(json.dumps(other))
+    changed = _build(other_file, out)
+    assert changed.exit_code == 0, changed.output
+    assert "removed the old validation/ report" in changed.output
+    assert not (folder / "validation").exists() and (folder / "notes.txt").is_file()
+
+
+def test_calibrate_never_puts_other_cards_into_a_built_kit(card_set_file: Path, tmp_path: Path, monkeypatch):
+    """Review finding: `calibrate --classic` after `build` left a classic card-set.json beside PDFs
+    printed for the rule (the site and validate read it)."""
+    out = tmp_path / "out"
+    assert _build(card_set_file, out).exit_code == 0
+    kit_set = (out / "BBL_2024-25" / "card-set.json").read_text()
+    other = json.loads(kit_set)
+    other["cards"][0]["player"]["name"] = "Someone Else"
+    monkeypatch.setattr("cardgen.calibrate.cardset.build_card_set", lambda *a, **k: other)
+    result = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out)])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "holds a kit printed from other cards; run `cardgen build -c BBL -s 2024-25`" in result.output
+    assert (out / "BBL_2024-25" / "card-set.json").read_text() == kit_set
+    # the same cards: nothing to refuse
+    monkeypatch.setattr("cardgen.calibrate.cardset.build_card_set", lambda *a, **k: json.loads(kit_set))
+    same = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out)])
+    assert same.exit_code == 0, same.output
+
+
+def test_build_refuses_a_folder_that_is_not_a_kit(card_set_file: Path, tmp_path: Path):
+    """Review finding: a file, or a folder of the user's, at OUT/BBL_2024-25 was deleted."""
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "BBL_2024-25").write_text("my notes")
+    refused = _build(card_set_file, out)
+    assert refused.exit_code == 2 and "is a file, not a cardgen folder" in refused.output
+    assert (out / "BBL_2024-25").read_text() == "my notes"
+    (out / "BBL_2024-25").unlink()
+    (out / "BBL_2024-25").mkdir()
+    (out / "BBL_2024-25" / "cards-a4.pdf").write_bytes(b"%PDF my own cards")
+    clash = _build(card_set_file, out)
+    assert clash.exit_code == 2 and "cards-a4.pdf, which cardgen did not write" in clash.output
+    assert (out / "BBL_2024-25" / "cards-a4.pdf").read_bytes() == b"%PDF my own cards"
+    assert sorted(p.name for p in out.iterdir()) == ["BBL_2024-25"]  # no staging left behind

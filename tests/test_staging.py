@@ -19,7 +19,7 @@ from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
 from cardgen.errors import EXIT_TERMINATED
 from cardgen.sources.fetch import SOURCE_ENV
-from cardgen.staging import make_staging, remove_stale_staging, stale_staging
+from cardgen.staging import FolderInUse, make_staging, publish_folder, remove_stale_staging, stale_staging
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -99,40 +99,110 @@ def test_a_killed_builds_staging_is_removed_by_the_next_run(card_set_file: Path,
     assert sorted(p.name for p in out.iterdir()) == ["BBL_2024-25"]
 
 
+def _dead_pid() -> int:
+    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                              capture_output=True, text=True, check=True)
+    return int(finished.stdout)
+
+
+def _staging_of(parent: Path, final: str, kind: str, pid: int) -> Path:
+    """A staging folder as run `pid` would have made it (make_staging's name and marker)."""
+    folder = make_staging(parent, final, kind)
+    return folder.rename(parent / folder.name.replace(f"-{os.getpid()}-", f"-{pid}-"))
+
+
 def test_only_staging_of_finished_processes_is_removed(tmp_path: Path):
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                                  capture_output=True, text=True, check=True)
-        dead_pid = int(finished.stdout)
-        dead = tmp_path / f".BBL_2024-25.build-{dead_pid}-abc"
-        live = tmp_path / f".BBL_2024-25.build-{sleeper.pid}-def"  # a concurrent build
+        dead = _staging_of(tmp_path, "BBL_2024-25", "build", _dead_pid())
+        live = _staging_of(tmp_path, "BBL_2024-25", "build", sleeper.pid)  # a concurrent build
         mine = make_staging(tmp_path, "site", "new")
-        old_legacy = tmp_path / ".site.new.x1y2"  # named before staging names carried the pid
-        new_legacy = tmp_path / ".BBL_2024-25.build-q7r8"
-        user = tmp_path / ".config"  # the user's own hidden folder
-        for folder in (dead, live, old_legacy, new_legacy, user):
-            folder.mkdir()
-            (folder / "file").write_text("x")
-        week_ago = time.time() - 7 * 24 * 3600
-        os.utime(old_legacy, (week_ago, week_ago))
-        os.utime(user, (week_ago, week_ago))
-        assert stale_staging(tmp_path) == sorted([dead, old_legacy])
-        assert sorted(remove_stale_staging(tmp_path)) == sorted([dead, old_legacy])
-        assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-            [live.name, mine.name, new_legacy.name, user.name])
+        (dead / "file").write_text("x")
+        assert stale_staging(tmp_path) == [dead]
+        assert remove_stale_staging(tmp_path) == [dead]
+        assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, mine.name])
     finally:
         sleeper.kill()
         sleeper.wait()
+
+
+def test_folders_cardgen_did_not_make_are_never_removed(tmp_path: Path):
+    """Hidden folders of the user's that look like staging names (a dead pid, or the names staging
+    folders had before they carried a marker), however old, stay: only the marker makes a folder
+    cardgen's to remove. The reviewer's repro deleted all four."""
+    names = [f".notes.old-{_dead_pid()}-keep", ".emacs.d.old-2019", ".mozilla.old.bak", ".cache.build-x",
+             f".BBL_2024-25.build-{_dead_pid()}-abc"]
+    week_ago = time.time() - 7 * 24 * 3600
+    for name in names:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "precious.txt").write_text("mine")
+        os.utime(tmp_path / name, (week_ago, week_ago))
+    assert stale_staging(tmp_path) == [] and remove_stale_staging(tmp_path) == []
+    assert all((tmp_path / name / "precious.txt").read_text() == "mine" for name in names)
+
+
+def test_a_kit_moved_aside_by_a_killed_run_goes_back(tmp_path: Path):
+    """A run killed between moving the previous kit aside and renaming the new one into place:
+    the next run puts the previous kit back instead of deleting it."""
+    aside = _staging_of(tmp_path, "BBL_2024-25", "old", _dead_pid())
+    (aside / "BBL_2024-25").mkdir()
+    (aside / "BBL_2024-25" / "cards-a4.pdf").write_bytes(b"%PDF previous kit")
+    assert remove_stale_staging(tmp_path) == [aside]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["BBL_2024-25"]
+    assert (tmp_path / "BBL_2024-25" / "cards-a4.pdf").read_bytes() == b"%PDF previous kit"
+
+
+def _folder(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    return root
+
+
+def test_publish_keeps_what_cardgen_did_not_write(tmp_path: Path):
+    final = _folder(tmp_path / "kit", {"cards-a4.pdf": "old", "gone.pdf": "old", "notes.txt": "mine",
+                                        "validation/summary.json": "report"})
+    new = _folder(make_staging(tmp_path, "kit", "build") / "kit", {"cards-a4.pdf": "new"})
+    kept = publish_folder(new, final, lambda rel: rel in {"cards-a4.pdf", "gone.pdf"})
+    assert kept == ["notes.txt", "validation/summary.json"]
+    assert sorted(p.relative_to(final).as_posix() for p in final.rglob("*") if p.is_file()) == \
+        ["cards-a4.pdf", "notes.txt", "validation/summary.json"]
+    assert (final / "cards-a4.pdf").read_text() == "new" and (final / "notes.txt").read_text() == "mine"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["kit", new.parent.name])  # + emptied staging
+
+
+def test_publish_refuses_a_file_or_a_name_clash_and_changes_nothing(tmp_path: Path):
+    new = _folder(make_staging(tmp_path, "kit", "build") / "kit", {"cards-a4.pdf": "new"})
+    (tmp_path / "kit").write_text("a file of the user's")
+    with pytest.raises(FolderInUse, match="is a file"):
+        publish_folder(new, tmp_path / "kit", lambda rel: True)
+    (tmp_path / "kit").unlink()
+    final = _folder(tmp_path / "kit", {"cards-a4.pdf": "the user's own"})
+    with pytest.raises(FolderInUse, match="cards-a4.pdf, which cardgen did not write"):
+        publish_folder(new, final, lambda rel: False)
+    assert (final / "cards-a4.pdf").read_text() == "the user's own" and (new / "cards-a4.pdf").is_file()
+
+
+def test_publish_puts_the_old_folder_back_when_the_last_rename_fails(tmp_path: Path, monkeypatch):
+    final = _folder(tmp_path / "kit", {"cards-a4.pdf": "old"})
+    new = _folder(make_staging(tmp_path, "kit", "build") / "kit", {"cards-a4.pdf": "new"})
+    real_replace = os.replace
+
+    def interrupted(src, dst):  # SIGTERM lands between the two renames
+        if Path(src) == new:
+            raise KeyboardInterrupt
+        return real_replace(src, dst)
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        publish_folder(new, final)
+    assert (final / "cards-a4.pdf").read_text() == "old"
 
 
 def test_a_killed_site_refresh_is_cleaned_by_the_next(tmp_path: Path):
     from cardgen.site.generate import generate_site
     out = tmp_path / "out"
     out.mkdir()
-    finished = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
-                              capture_output=True, text=True, check=True)
-    stale = out / f".site.new-{int(finished.stdout)}-zz"
+    stale = _staging_of(out, "site", "new", _dead_pid())
     (stale / "assets").mkdir(parents=True)
     generate_site(out)
     assert sorted(p.name for p in out.iterdir()) == ["site"]

@@ -24,9 +24,10 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     The cards are made for the wickets-in-hand rule, the kit's recommended way to play: each
     card reproduces its player's real season over the situations he really batted or bowled in.
     """
-    from cardgen.calibrate.cardset import build_card_set, write_card_set
+    from cardgen.calibrate.cardset import build_card_set, card_set_path, dumps, write_card_set
     comp, season = resolve(competition, season)
     card_set = build_card_set(comp, season, source, classic=classic)
+    _refuse_to_unsettle_a_kit(card_set_path(card_set, out_dir), dumps(card_set), comp.code, season, classic)
     path = write_card_set(card_set, out_dir)
     if report:
         from cardgen.calibrate.report import format_report
@@ -34,6 +35,24 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     n_s = sum(c["kind"] == "striker" for c in card_set["cards"])
     n_b = sum(c["kind"] == "bowler" for c in card_set["cards"])
     click.echo(f"wrote {path} ({n_s} striker cards, {n_b} bowler cards)")
+
+
+def _refuse_to_unsettle_a_kit(path: Path, new_text: str, code: str, season: str, classic: bool) -> None:
+    """A built kit's card-set.json is the set its PDFs were printed from (the site, `validate`
+    and `simulate` read it): calibrating other cards into it would leave the kit saying one thing
+    and printing another, so `build` is the way to change a kit's cards."""
+    from cardgen.errors import CardgenError
+    from cardgen.render.kit import KIT_MARKER
+    if not (path.parent / KIT_MARKER).is_file():
+        return
+    try:
+        same = path.read_text(encoding="utf-8") == new_text
+    except (OSError, UnicodeDecodeError):
+        same = False
+    if not same:
+        raise CardgenError(f"{path.parent} holds a kit printed from other cards; run `cardgen build "
+                           f"-c {code} -s {season}{' --classic' if classic else ''}` to recalibrate "
+                           f"and reprint it, or give calibrate another --out")
 
 
 COMMANDS = [calibrate_cmd]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,7 @@ from cardgen.render.fonts import PDF_NAMES, register_fonts, text_width_mm
 from cardgen.render.layout import MM
 from cardgen.render.painter import Painter, PdfPainter
 from cardgen.render.sheets import SheetGeometry, draw_sheet_furniture
+from cardgen.staging import make_staging, publish_folder, remove_stale_staging
 
 T = TypeVar("T")
 PAPERS = ("a4", "letter")
@@ -245,20 +248,39 @@ class KitFile:
 
 
 class KitWriter:
-    """Writes a kit's files atomically and then kit.json (the manifest the download site reads)."""
+    """Writes a kit's files and then kit.json (the manifest the download site reads) to a staging
+    folder beside `folder`, and puts it in place of the previous kit at `finish`: an interrupted
+    build leaves the previous kit whole, files an earlier kit had and this one has not do not
+    linger, and whatever else is in the folder (another season's kit, a user's file) stays."""
+
+    MANIFEST = "kit.json"
 
     def __init__(self, folder: Path, game: str, name: str, competition: str | None,
                  season: str | None, credit: str = ATTRIBUTION,
                  previews: PreviewStyle = PNG_PREVIEWS) -> None:
-        self.folder = folder
+        self.final = Path(folder)
         self.game, self.name = game, name
         self.competition, self.season = competition, season
         self.credit = credit
         self.previews = previews
         self.files: list[KitFile] = []
+        self.final.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_staging(self.final.parent)  # what a killed run left behind
+        staging = make_staging(self.final.parent, self.final.name, "build")
+        # the staging folder goes when the writer does, finished or not
+        self._cleanup = weakref.finalize(self, shutil.rmtree, staging, True)
+        self.folder = staging / self.final.name
+        self.folder.mkdir()
 
     def pdf(self, filename: str, label: str, data: bytes, preview: bool = True) -> None:
         """The PDF, and with `preview` its page-1 PNG beside it."""
+        try:
+            self._pdf(filename, label, data, preview)
+        except BaseException:  # noqa: B036 - a full disk, Ctrl+C: no staging folder left behind
+            self._cleanup()
+            raise
+
+    def _pdf(self, filename: str, label: str, data: bytes, preview: bool) -> None:
         path = self.folder / filename
         atomic_write_bytes(path, data)
         self.files.append(KitFile(path, label, "pdf"))
@@ -268,22 +290,36 @@ class KitWriter:
             atomic_write_bytes(png_path, png)
             self.files.append(KitFile(png_path, self.previews.label.format(label=label), "png"))
 
+    def _relative(self) -> list[str]:
+        return [f.path.relative_to(self.folder).as_posix() for f in self.files]
+
     def manifest(self) -> Path:
         doc = {"game": self.game, "name": self.name, "competition": self.competition,
                "season": self.season, "attribution": self.credit,
                "generator": f"cardgen {__version__}",
-               "files": [{"path": f.path.relative_to(self.folder).as_posix(), "label": f.label,
-                          "kind": f.kind} for f in self.files]}
-        path = self.folder / "kit.json"
+               "files": [{"path": rel, "label": f.label, "kind": f.kind}
+                         for rel, f in zip(self._relative(), self.files)]}
+        path = self.folder / self.MANIFEST
         atomic_write_text(path, json.dumps(doc, sort_keys=True, indent=1) + "\n")
         return path
 
-    def paths(self) -> list[Path]:
-        return [f.path for f in self.files]
+    def _previous_files(self) -> set[str]:
+        """The files the kit now in place says it wrote (none if there is no readable kit.json)."""
+        try:
+            doc = json.loads((self.final / self.MANIFEST).read_text(encoding="utf-8"))
+            return {str(f["path"]) for f in doc["files"]} | {self.MANIFEST}
+        except (OSError, ValueError, KeyError, TypeError):
+            return set()
 
     def finish(self) -> list[Path]:
-        """Write kit.json; every file of the kit, kit.json last."""
-        return self.paths() + [self.manifest()]
+        """Write kit.json and put the kit in place; every file of the kit, kit.json last."""
+        try:
+            self.manifest()
+            previous = self._previous_files()
+            publish_folder(self.folder, self.final, lambda rel: rel in previous)
+        finally:
+            self._cleanup()
+        return [self.final / rel for rel in self._relative()] + [self.final / self.MANIFEST]
 
 
 def write_generic_kit(folder: Path, game: str, name: str, credit: str,

@@ -115,6 +115,12 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                                                      images=not no_images, preflight=True))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
+    if result.kept:
+        click.echo(f"kept {len(result.kept)} file(s) of the previous kit that the build does not "
+                   f"write ({', '.join(result.kept[:3])}{', ...' if len(result.kept) > 3 else ''})")
+    for report in result.dropped_reports:
+        click.echo(f"removed the old {report}/ report: it described the previous cards "
+                   f"(run `cardgen {'validate' if report == 'validation' else report}` again)")
     # the kit checked each PDF as it wrote it (in its workers): the same check as `cardgen preflight`
     _report_preflight(result.folder, (result.pdfs, result.problems) if result.problems is not None else None)
 

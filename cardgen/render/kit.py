@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import multiprocessing
 import os
 import shutil
@@ -16,7 +18,7 @@ from tqdm import tqdm
 from cardgen import ATTRIBUTION
 from cardgen.cache import atomic_write_bytes
 from cardgen.errors import CardgenError
-from cardgen.staging import make_staging, quiet_worker, remove_stale_staging, stop_workers
+from cardgen.staging import make_staging, publish_folder, quiet_worker, remove_stale_staging, stop_workers
 from cardgen.render.card import CardView, card_views
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_sheets
@@ -28,6 +30,13 @@ from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_pag
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
 
 PAPERS = ("a4", "letter")
+# written last into every kit: the files the build wrote and the card set they were printed from
+KIT_MARKER = ".cardgen-kit.json"
+# what other commands write into a kit (`validate`, `compare-games`): they describe its cards,
+# so a rebuild keeps them while the cards stay the same and drops them when the cards change
+REPORT_FOLDERS = ("validation", "compare-games")
+# what kits written before KIT_MARKER existed held (the file names the build writes)
+_LEGACY_KIT_FILES = ("png/", "tts/", "teams/")
 
 
 class UnknownTeam(CardgenError):
@@ -56,6 +65,8 @@ class KitResult:
     cards: int = 0
     pdfs: list[Path] = field(default_factory=list)  # sorted, as `preflight.check_folder` lists them
     problems: list[Problem] | None = None  # the preflight's, in check_folder's order (with preflight)
+    kept: list[str] = field(default_factory=list)  # files of the previous kit that it kept
+    dropped_reports: list[str] = field(default_factory=list)  # report folders of other cards
 
 
 def set_folder_name(card_set: dict[str, Any]) -> str:
@@ -97,16 +108,60 @@ def _publish_permissions(folder: Path) -> None:
         path.chmod((0o777 if path.is_dir() else 0o666) & ~umask)
 
 
-def _swap_in(new: Path, final: Path) -> None:
-    """Replace `final` with the finished `new` folder (rename, so readers never see a half kit)."""
+def _sha256(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+def _written_by_build(old: Path, new_card_set: str | None) -> tuple[set[str] | None, bool]:
+    """(the files a previous build wrote into `old`, or None when `old` is not a kit; whether
+    its cards differ from the new kit's). A kit from before KIT_MARKER is known by a card-set.json
+    that loads; its files are the ones a build writes."""
+    from cardgen.calibrate.cardset import FILE_NAME, CardSetError, load_card_set
+    try:
+        marker = json.loads((old / KIT_MARKER).read_text(encoding="utf-8"))
+        files = {str(f) for f in marker["files"]} | {KIT_MARKER}
+    except (OSError, ValueError, KeyError, TypeError):
+        try:
+            load_card_set(old / FILE_NAME)
+        except CardSetError:
+            return None, False
+        files = {rel for rel in (p.relative_to(old).as_posix() for p in old.rglob("*") if p.is_file())
+                 if rel == FILE_NAME or ("/" not in rel and rel.endswith(".pdf"))
+                 or rel.startswith(_LEGACY_KIT_FILES)}
+    return files, _sha256(old / FILE_NAME) != new_card_set
+
+
+def _swap_in(new: Path, final: Path) -> tuple[list[str], list[str]]:
+    """Replace `final` with the finished `new` folder (renames, so readers never see a half kit);
+    returns (files of the old kit kept, report folders dropped because the cards changed).
+
+    Only what a build wrote is replaced: anything else in the old folder (a user's notes, the
+    reports of `validate` and `compare-games` while the cards are the same) moves to the new kit,
+    and a folder that is not a kit is refused rather than replaced (FolderInUse)."""
+    from cardgen.calibrate.cardset import FILE_NAME
+    new_card_set = _sha256(new / FILE_NAME)
+    written = sorted(p.relative_to(new).as_posix() for p in new.rglob("*") if p.is_file())
+    atomic_write_bytes(new / KIT_MARKER, (json.dumps(
+        {"written_by": "cardgen build", "card_set_sha256": new_card_set, "files": written},
+        indent=1) + "\n").encode("utf-8"))
     _publish_permissions(new)
-    old = None
-    if final.exists():
-        old = make_staging(final.parent, final.name, "old")
-        os.replace(final, old / final.name)
-    os.replace(new, final)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    ours, stale_reports, dropped = set(), False, set()
+    if final.is_dir() and not final.is_symlink():
+        files, changed = _written_by_build(final, new_card_set)
+        ours = files or set()
+        stale_reports = files is not None and changed
+
+    def written_by_cardgen(rel: str) -> bool:
+        report = rel.split("/", 1)[0] in REPORT_FOLDERS
+        if report and stale_reports:
+            dropped.add(rel.split("/", 1)[0])
+        return rel in ours or (report and stale_reports)
+
+    kept = publish_folder(new, final, written_by_cardgen)
+    return kept, sorted(dropped)
 
 
 def _image_jobs(views: list[CardView]) -> list[list[tuple[int, CardView]]]:
@@ -275,7 +330,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             problems.update(done.problems)
             bar.update(1)
         bar.close()
-        _swap_in(work, final)
+        kept, dropped = _swap_in(work, final)
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
         stop_workers(pool)
         raise
@@ -288,4 +343,4 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     pdfs = sorted(p for p in written if p.suffix == ".pdf")
     found = ([problem for path in pdfs for problem in problems.get(path.relative_to(final).as_posix(), [])]
              if options.preflight else None)
-    return KitResult(final, written, len(views), pdfs, found)
+    return KitResult(final, written, len(views), pdfs, found, kept, dropped)

@@ -36,7 +36,7 @@ from cardgen import ATTRIBUTION
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
 from cardgen.paths import templates_dir
-from cardgen.staging import make_staging, remove_stale_staging
+from cardgen.staging import make_staging, publish_folder, remove_stale_staging
 from cardgen.site.kit import (KIT_DOWNLOADS, GameKit, KitSet, SiteError, find_game_kits, find_sets,
                               read_game_kit, read_set)
 
@@ -783,14 +783,9 @@ def _assets(root: Path) -> None:
 
 
 def _swap_in(built: Path, site_dir: Path) -> None:
-    """Replace `site_dir` by `built` with renames, so readers see the old or the new site."""
-    old = None
-    if site_dir.exists():
-        old = make_staging(site_dir.parent, site_dir.name, "old")
-        os.replace(site_dir, old / site_dir.name)
-    os.replace(built, site_dir)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+    """Replace `site_dir` by `built` with renames, so readers see the old or the new site (a
+    generated site is replaced whole: `_check_site_dir` refused any other folder)."""
+    publish_folder(built, site_dir)
 
 
 NOT_FOUND_PAGE = "404.html"  # `cardgen serve` and most static hosts show it for a missing address
