@@ -239,6 +239,38 @@ def test_simulate_command(written_set, mirror, tmp_path):
     assert (folder / "simulate_players.csv").read_bytes() == before
 
 
+def test_simulate_plays_the_cards_it_is_given(written_set, mirror, tmp_path, monkeypatch):
+    """`--cards FILE` plays FILE in the column of the rules it was made for, with --classic too;
+    only the other column's set is calibrated, and kept for the next run."""
+    card_set = json.loads((written_set / "BBL_2024-25" / "card-set.json").read_text())
+    assert rule_of(card_set) is not None  # made for the wickets-in-hand rule
+    for card in card_set["cards"]:  # a doctored set no calibration makes: every roll a six
+        if card["kind"] == "striker":
+            card["chart"] = [{"lo": 1, "hi": 100, "result": "6"}]
+    sixes = tmp_path / "sixes.json"
+    sixes.write_text(json.dumps(card_set))
+    env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
+    args = ["simulate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--seasons", "3",
+            "--seed", "2", "--cards", str(sixes), "--out", str(tmp_path / "out")]
+    summary_path = tmp_path / "out" / "BBL_2024-25" / "validation" / "simulate_summary.json"
+    for extra in (["--classic"], []):
+        code, output = _run([*args, *extra], env)
+        assert code == 0, output
+        summary = json.loads(summary_path.read_text())
+        figures = summary["match_figures"]
+        # a six off every striker roll: 20 overs at ~22 an over (wides, byes and the bowler's
+        # card aside), far above any calibrated set's ~169 (3 x 42 matches: s.e. ~3 runs)
+        assert figures["rule"]["first_innings_total"] > 350, figures
+        assert abs(figures["classic"]["first_innings_total"] - 169.0) < 25, figures
+        assert summary["rule"] == ("classic" if extra else "wickets-in-hand")
+        assert summary["card_sets"] == {"rule": "sixes.json", "classic": "calibrated from the season"}
+        assert f"cards with the rule: {sixes}; as printed: calibrated from the season" in output
+        if extra:  # the classic set is kept: the second run calibrates nothing
+            from cardgen.calibrate import cardset
+            monkeypatch.setattr(cardset, "card_set_from_stats",
+                                lambda *a, **k: pytest.fail("calibrated again instead of reusing"))
+
+
 def test_commands_report_bad_input_in_one_line(tmp_path, mirror):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     result = CliRunner().invoke(main, ["validate", "-c", "NOPE", "-s", "2024"], env=env)

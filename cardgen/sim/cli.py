@@ -147,7 +147,8 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     Plays the wickets-in-hand rule when the card set was calibrated for it (the default), and
     reports what whole matches look like -- first-innings total and its SD, all-out rate,
     wickets and run rate by phase, the chasing side's wins -- real beside simulated, with the
-    rule and with the rules as printed (each with cards calibrated for it).
+    rule and with the rules as printed, each with cards made for it: the given set plays the
+    rules it was calibrated for, the other way a set calibrated now (kept for the next run).
     """
     import time
 
@@ -159,32 +160,39 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.season import (ladder, leaderboards, league_summary, match_figures,
                                     real_first_innings, replay_season, team_totals)
-    from cardgen.calibrate.cardset import card_set_from_stats
+    from cardgen.calibrate.cardset import build_card_set
     from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
-    card_set, origin = load_cards(comp, season, source, out_dir, cards)
+    loaded, origin = load_cards(comp, season, source, out_dir, cards)
     stats = season_stats(comp, season, source)
+    # each way to play uses the cards made for it: the loaded set plays its own way, the other
+    # way a set calibrated now (or kept in the cache from an earlier identical calibration)
+    loaded_way = "classic" if rule_of(loaded) is None else "rule"
+    sets = {loaded_way: (loaded, origin)}
+    for way in ("rule", "classic"):
+        if way not in sets:
+            sets[way] = (build_card_set(comp, season, source, reuse=True, classic=way == "classic"),
+                         "calibrated from the season")
+    way = "classic" if classic else loaded_way
+    other_way = "rule" if way == "classic" else "classic"
+    card_set = sets[way][0]
     cs = compile_card_set(card_set)
+    rule = rule_of(card_set)
     rng = np.random.default_rng(seed)
     n_matches = seasons * len(stats.matches)
     start = time.perf_counter()
     with tqdm(total=n_matches, desc=f"simulate {comp.code} {season}", unit="match",
               leave=False) as bar:
-        set_rule = rule_of(card_set)
-        if classic and set_rule is not None:   # the printed rules need cards made for them
-            card_set = card_set_from_stats(stats, comp, season, classic=True)
-            cs = compile_card_set(card_set)
-        rule = rule_of(card_set)
         rep = replay_season(cs, stats, seasons, rng, progress=bar.update, rule=rule)
     elapsed = time.perf_counter() - start
-    # the other way to play, each with the cards made for it, from its own seeded stream
-    figures = {"rule" if rule else "classic": match_figures(cs, stats, rep)}
-    other_set = card_set_from_stats(stats, comp, season, classic=rule is not None)
+    # the other way to play, from its own seeded stream
+    figures = {way: match_figures(cs, stats, rep)}
+    other_set = sets[other_way][0]
     other_cs = compile_card_set(other_set)
     other = replay_season(other_cs, stats, seasons, np.random.default_rng([seed, 1]),
                           rule=rule_of(other_set))
-    figures["classic" if rule else "rule"] = match_figures(other_cs, stats, other)
+    figures[other_way] = match_figures(other_cs, stats, other)
     matches = {"real": next(iter(figures.values()))["real"],
                **{k: v["sim"] for k, v in sorted(figures.items(), key=lambda kv: kv[0] != "rule")}}
     summary = league_summary(cs, stats, rep)
@@ -198,6 +206,8 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     report.write_json(folder / "simulate_summary.json",
                       {"competition": comp.code, "season": season, "seed": seed, **summary,
                        "rule": rule.name if rule else "classic", "match_figures": matches,
+                       "card_sets": {k: v if v.startswith("calibrated") else Path(v).name
+                                     for k, (_, v) in sorted(sets.items())},
                        "real_xi_sides": rep.fixtures.real_sides,
                        "usual_xi_sides": rep.fixtures.fallback_sides,
                        "within_5_runs": abs(summary["first_innings_difference"]) <= 5})
@@ -238,6 +248,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     click.echo(f"played {'with the wickets-in-hand rule' if rule else 'as printed (classic)'}; "
                f"{rep.fixtures.real_sides} sides with their real XI, "
                f"{rep.fixtures.fallback_sides} with the usual XI (no usable line-up)")
+    click.echo(f"cards with the rule: {sets['rule'][1]}; as printed: {sets['classic'][1]}")
     for line in match_table(matches):
         click.echo(line)
     click.echo(f"first-innings total: real {summary['real_first_innings_total']}, simulated "
