@@ -279,7 +279,7 @@ def competitions(source: str | None) -> None:
     found in that mirror and the command that builds it."""
     from cardgen.competitions import all_competitions
     from cardgen.sources.fetch import is_url
-    from cardgen.sources.mirror import mirror_events, suggested_code, toml_entry
+    from cardgen.sources.mirror import mirror_events, toml_entry
     from cardgen.stats.load import offline_sets
     cached_names = offline_sets(Cache())
     root = Path(source).expanduser() if source and not is_url(source) else None
@@ -299,21 +299,17 @@ def competitions(source: str | None) -> None:
     click.echo(f"\nEvents in {root}:")
     if not events:
         click.echo("  (no T20 or 100-ball match files found)")
-    taken = {c.code for c in comps}
     for ev in events:
         for season, n in ev.seasons.items():
             labels = sorted(ev.labels.get(season, ()))
             note = f", Cricsheet labels {' + '.join(labels)}" if labels != [season.replace("-", "/")] else ""
             head = f"  {ev.event} ({ev.sex}) {season}: {n} matches{note}"
             if ev.competition is not None:
-                click.echo(f"{head}\n      cardgen build -c {ev.competition.code} -s {season} --source {root}")
+                click.echo(f"{head}\n      cardgen build -c {ev.code} -s {season} --source {root}")
             else:
-                code = suggested_code(ev.event, taken)
                 click.echo(f"{head}; not in the table: add to cardgen-competitions.toml\n"
-                           + "".join(f"        {line}\n" for line in toml_entry(ev, code).splitlines())
-                           + f"      then: cardgen build -c {code} -s {season} --source {root}")
-        if ev.competition is None:
-            taken.add(suggested_code(ev.event, taken))
+                           + "".join(f"        {line}\n" for line in toml_entry(ev, ev.code).splitlines())
+                           + f"      then: cardgen build -c {ev.code} -s {season} --source {root}")
 
 
 @main.command()

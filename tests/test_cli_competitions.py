@@ -60,6 +60,32 @@ def test_competitions_lists_every_event_with_its_command(run, mirror, tmp_path):
     assert f"cardgen build -c TWL -s 2023 --source {own}" in out
 
 
+def test_every_season_listed_is_one_the_reader_finds(run, mirror, tmp_path):
+    """What `competitions --source` lists is what a build reads: files outside the per-season
+    folders (when there are some) and IT20 matches of the T20I table entry are not counted."""
+    own = tmp_path / "mirror"
+    (own / "ipl_2024").mkdir(parents=True)
+    for path in sorted((mirror / "ipl_2024").glob("*.json"))[:3]:
+        shutil.copy(path, own / "ipl_2024" / path.name)
+    (own / "all").mkdir()
+    for path in sorted((mirror / "ipl_2025").glob("*.json"))[:2]:  # beside a per-season folder: not read
+        shutil.copy(path, own / "all" / path.name)
+    # internationals (loose files): one T20I and one IT20, which the T20I entry does not read
+    for kind, path in zip(("T20", "IT20"), sorted((mirror / "psl_2021").glob("*.json"))[:2]):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["info"].update(match_type=kind, team_type="international", event={"name": "A tour"})
+        (own / f"{kind}-{path.name}").write_text(json.dumps(doc), encoding="utf-8")
+    result = run("competitions", "--source", str(own))
+    assert result.exit_code == 0, result.output
+    listed = [(line.split()[3], line.split()[5]) for line in result.output.splitlines()
+              if line.strip().startswith("cardgen build")]
+    assert listed == [("IPL", "2024"), ("T20I", "2021")], result.output
+    assert "Indian Premier League (men) 2024: 3 matches" in result.output
+    assert "Men's T20 Internationals (men) 2021: 1 matches" in result.output
+    for code, season in listed:  # and each builds from exactly those matches
+        assert len(match_files(get_competition(code), season, str(own))) == (3 if code == "IPL" else 1)
+
+
 def test_a_competition_from_a_user_file_builds_a_kit(run, tmp_path):
     comps = tmp_path / "cardgen-competitions.toml"
     comps.write_text('[[competition]]\ncode = "WOMENS-IPL"\nname = "Women\'s IPL (my name)"\n'

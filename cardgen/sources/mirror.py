@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from cardgen.competitions import Competition, all_competitions, match_season
+from cardgen.competitions import Competition, all_competitions, competition_from_entry, match_season
+from cardgen.sources.fetch import is_event_of, mirror_paths
 
 
 @dataclass
@@ -23,13 +24,34 @@ class MirrorEvent:
     competition: Competition | None  # None: not in the table (nor the user's file)
     seasons: dict[str, int] = field(default_factory=dict)  # season (CLI form) -> matches
     labels: dict[str, set[str]] = field(default_factory=dict)  # season -> Cricsheet labels
+    code: str = ""  # the competition's code, or the one suggested for an event the table lacks
 
     @property
     def sex(self) -> str:
         return "women" if self.gender == "female" else "men"
 
 
-def _infos(root: Path) -> Iterator[dict]:
+def _zip_infos(path: Path) -> list[dict]:
+    infos = []
+    try:
+        with zipfile.ZipFile(path) as zf:
+            for name in zf.namelist():
+                if name.endswith(".json"):
+                    try:
+                        info = json.loads(zf.read(name)).get("info")
+                    except (ValueError, AttributeError, RecursionError, zipfile.BadZipFile, zlib.error):
+                        continue
+                    if isinstance(info, dict):
+                        infos.append(info)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError,
+            NotImplementedError):
+        pass  # a damaged zip: nothing to list (the reader skips it with a warning)
+    return infos
+
+
+def _infos(root: Path) -> dict[Path, list[dict]]:
+    """The info block of every match file in a mirror (any depth), by the file (or zip) it is in."""
+    out: dict[Path, list[dict]] = {}
     for path in sorted(root.rglob("*")):
         if path.suffix == ".json" and path.is_file():
             try:
@@ -37,21 +59,17 @@ def _infos(root: Path) -> Iterator[dict]:
             except (OSError, ValueError, AttributeError, RecursionError):
                 continue  # not a match file (a README, a damaged download): nothing to list
             if isinstance(info, dict):
-                yield info
+                out[path] = [info]
         elif path.suffix == ".zip" and path.is_file():
-            try:
-                with zipfile.ZipFile(path) as zf:
-                    for name in zf.namelist():
-                        if name.endswith(".json"):
-                            try:
-                                info = json.loads(zf.read(name)).get("info")
-                            except (ValueError, AttributeError, RecursionError):
-                                continue
-                            if isinstance(info, dict):
-                                yield info
-            except (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError,
-                    NotImplementedError):
-                continue
+            out[path] = _zip_infos(path)
+    return out
+
+
+def _read_by(comp: Competition, root: Path, infos: dict[Path, list[dict]]) -> list[dict]:
+    """The matches a build of `comp` reads from this mirror: the files `mirror_paths` picks,
+    matches `is_event_of` accepts (the reader's own definitions, so a listed season builds)."""
+    return [info for path in mirror_paths(root, comp) for info in infos.get(path, ())
+            if is_event_of(info, comp)]
 
 
 def _event_key(info: dict) -> tuple[str, str, str]:
@@ -83,36 +101,46 @@ def suggested_code(event: str, taken: set[str]) -> str:
 
 
 def mirror_events(root: Path) -> list[MirrorEvent]:
-    """Every T20 and 100-ball event in a mirror (folders, zips, loose files, any depth)."""
-    groups: dict[tuple, list[dict]] = defaultdict(list)
-    comps: dict[tuple, Competition | None] = {}
-    for info in _infos(root):
+    """Every T20 and 100-ball event in a mirror (folders, zips, loose files, any depth), each with
+    the seasons `cardgen build` finds there: a known competition's matches are counted the way
+    the reader reads them, an event the table lacks the way it would read them once added with
+    the suggested `toml_entry` (`MirrorEvent.code`)."""
+    infos = _infos(root)
+    # (competition or None, the competition the reader would use, its matches)
+    groups: list[tuple[Competition | None, Competition, list[dict]]] = []
+    for comp in all_competitions():
+        groups.append((comp, comp, _read_by(comp, root, infos)))
+    unknown: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
+    for info in (i for found in infos.values() for i in found):
         if info.get("match_type") not in ("T20", "IT20"):
             continue
         name, gender, team_type = _event_key(info)
-        comp = _competition_for(name, gender, team_type)
-        if comp is None and not name:
-            continue  # a match with no event name and no table entry cannot be asked for
-        # T20Is group under their table entry, whatever series they belong to
-        key = (comp.code,) if comp is not None else (name, gender, team_type)
-        groups[key].append(info)
-        comps[key] = comp
+        if name and _competition_for(name, gender, team_type) is None:
+            unknown[(name, gender, team_type)].append(info)
+    taken = {comp.code for comp in all_competitions()}
+    for (name, gender, team_type), found in sorted(unknown.items(), key=lambda kv: (kv[0][0].casefold(), kv[0][1:])):
+        bpo = max((int(i.get("balls_per_over", 6) or 6) for i in found), default=6)
+        code = suggested_code(name, taken)
+        taken.add(code)
+        probe = competition_from_entry(
+            {"code": code, "name": name, "sex": "women" if gender == "female" else "men",
+             "format": "100-ball" if bpo == 5 else "T20", "event_names": [name],
+             "team_type": team_type or "club"}, "a mirror event")
+        groups.append((None, probe, _read_by(probe, root, infos)))
     out = []
-    for key, infos in groups.items():
-        comp = comps[key]
-        name, gender, team_type = _event_key(infos[0])
+    for comp, probe, found in groups:
+        if not found:
+            continue
+        name, gender, team_type = _event_key(found[0])
         if comp is not None:
             gender, team_type = comp.gender, comp.team_type
             name = name if comp.event_names else comp.name
-        bpo = max((int(i.get("balls_per_over", 6) or 6) for i in infos), default=6)
-        probe = comp or Competition("?", name, "", "women" if gender == "female" else "men",
-                                    "100-ball" if bpo == 5 else "T20", "", (name,), False, "",
-                                    team_type=team_type or "club")
+        bpo = max((int(i.get("balls_per_over", 6) or 6) for i in found), default=6)
         dates_by_label: dict[str, list[str]] = defaultdict(list)
-        for i in infos:
+        for i in found:
             dates_by_label[str(i.get("season", ""))].append(str((i.get("dates") or [""])[0]))
-        ev = MirrorEvent(name, gender, team_type, bpo, comp)
-        for i in infos:
+        ev = MirrorEvent(name, gender, team_type, bpo, comp, code=probe.code)
+        for i in found:
             label = str(i.get("season", ""))
             season = match_season(probe, label, str((i.get("dates") or [""])[0]), dates_by_label[label])
             if season is None:
