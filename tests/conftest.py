@@ -64,16 +64,8 @@ def render_card_sets(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> 
 
 
 @pytest.fixture(scope="session")
-def card_set_file(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """BBL 2024-25's card-set.json as `cardgen calibrate` writes it, once per session, for the
-    tests that feed a card set to other commands."""
-    from click.testing import CliRunner
-
-    from cardgen.cache import CACHE_ENV
-    from cardgen.cli import main
-    from cardgen.sources.fetch import SOURCE_ENV
-    out = tmp_path_factory.mktemp("bbl-card-set")
-    env = {CACHE_ENV: str(out / "cache"), SOURCE_ENV: str(mirror)}
-    result = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out)], env=env)
-    assert result.exit_code == 0, result.output
-    return out / "BBL_2024-25" / "card-set.json"
+def card_set_file(render_card_sets: dict[str, dict], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """BBL 2024-25's card-set.json as `cardgen calibrate` writes it (the session's calibrated set,
+    written once), for the tests that feed a card set to other commands."""
+    from cardgen.calibrate.cardset import write_card_set
+    return write_card_set(render_card_sets["BBL"], tmp_path_factory.mktemp("bbl-card-set"))

@@ -214,16 +214,18 @@ def _run_cardgen(*args: str, **env: str) -> subprocess.CompletedProcess:
                           env={**os.environ, "PYTHONPATH": str(ROOT), **env})
 
 
-def test_latin1_terminal_never_crashes_on_a_name_it_cannot_show(tmp_path: Path, mirror: Path):
+def test_latin1_terminal_never_crashes_on_a_name_it_cannot_show(tmp_path: Path, mirror: Path,
+                                                                card_set_file: Path):
     env = {"PYTHONIOENCODING": "latin-1", CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror)}
     bad = _run_cardgen("stats", "-c", "\u03a9mega", "-s", "2024", **env)
     assert bad.returncode == EXIT_USAGE and "Traceback" not in bad.stderr
     assert bad.stderr.strip().splitlines() == [bad.stderr.strip()]
     assert "unknown competition '?mega'" in bad.stderr
     out = tmp_path / "\u0394\u03b5\u03bb\u03c4\u03b1"  # a Greek folder name
-    good = _run_cardgen("calibrate", "-c", "BBL", "-s", "2024-25", "--out", str(out), **env)
+    good = _run_cardgen("simulate", "-c", "BBL", "-s", "2024-25", "--cards", str(card_set_file),
+                        "--seasons", "2", "--out", str(out), **env)
     assert good.returncode == 0, good.stderr
-    assert (out / "BBL_2024-25" / "card-set.json").is_file()
+    assert "report: " in good.stdout and (out / "BBL_2024-25" / "validation").is_dir()
 
 
 def test_ctrl_c_is_exit_130_in_one_line(env, monkeypatch: pytest.MonkeyPatch):

@@ -34,12 +34,14 @@ VIEWPORT = {"width": 1366, "height": 900}  # a common laptop screen
 
 
 @pytest.fixture(scope="session")
-def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
-    """The real BBL 2024-25 kit, built once by `cardgen build` into a temporary OUT folder."""
+def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path, card_set_file: Path) -> Path:
+    """The real BBL 2024-25 kit, built once by `cardgen build` (from the session's calibrated card
+    set) into a temporary OUT folder."""
     out = tmp_path_factory.mktemp("site-out")
     assert "build" in main.commands, "`cardgen build` is not available: the site has no kit to publish"
     result = CliRunner().invoke(main, ["build", "--competition", "BBL", "--season", "2024-25",
-                                       "--source", str(mirror), "--out", str(out)])
+                                       "--source", str(mirror), "--out", str(out),
+                                       "--card-set", str(card_set_file)])
     assert result.exit_code == 0, result.output
     assert (out / SET / "cards-a4.pdf").is_file()
     # the simulator's reports, for the validation panel (exit 1 = some cards off, still reported)
