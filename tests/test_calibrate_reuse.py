@@ -43,6 +43,31 @@ def test_kept_set_is_reused_only_for_the_same_inputs(bbl_stats, tmp_cache: Cache
     assert (reused, build.calls) == (False, 4)
 
 
+def test_sets_of_other_options_are_kept_side_by_side(bbl_stats, tmp_cache: Cache) -> None:
+    """`build` and `build --classic` (or --names) alternate without recalibrating: a new set
+    replaces only the older set of the same season and options."""
+    comp, build = get_competition("BBL"), Builder()
+    classic = {"names": None, "classic": True}
+    for options in ({"names": None}, classic, {"names": None}, classic):
+        reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build, options=options)
+    assert build.calls == 2  # one calibration per options, then each kept set is reused
+    folder = tmp_cache.root / FOLDER
+    legacy = folder / ("BBL_2024-25-" + "0" * 20 + ".json")  # the layout before options had a key
+    legacy.write_text("{}", encoding="utf-8")
+    other_season = folder / ("BBL_2024-" + "0" * 8 + "-" + "0" * 20 + ".json")  # not this set's
+    other_season.write_text("{}", encoding="utf-8")
+    batting = bbl_stats.batting.copy()
+    batting.loc[batting.index[0], "runs"] += 1
+    changed = dataclasses.replace(bbl_stats, batting=batting)
+    _, reused = reuse_or_build(changed, comp, "2024-25", tmp_cache, build, options=classic)
+    assert not reused and build.calls == 3
+    kept = sorted(p.name for p in folder.glob("BBL_2024-25-*.json"))
+    # the new classic set and the default one; the old classic set and the legacy file are gone
+    assert len(kept) == 2 and legacy.name not in kept and other_season.is_file()
+    _, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build, options={"names": None})
+    assert reused and build.calls == 3
+
+
 def test_damaged_or_unwritable_cache_only_costs_the_reuse(bbl_stats, tmp_cache: Cache) -> None:
     comp, build = get_competition("BBL"), Builder()
     reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)

@@ -3,7 +3,8 @@
 A card set is a pure function of its inputs: the season's stats tables, the competition, the
 calibration code (every module upstream of the render layer, and the templates it reads), the
 calibration options and the numpy/scipy versions the solver runs on. `fingerprint` hashes all of
-them; the set is kept in the user cache (`card-sets/<CODE>_<season>-<fingerprint>.json`) and
+them; the set is kept in the user cache (`card-sets/<CODE>_<season>-<options>-<fingerprint>.json`,
+one per set of options, so `build` and `build --classic` do not evict each other's set) and
 used again only when a new fingerprint matches. Any change of input is a miss and a recalibration,
 and a kept file that does not load is ignored, so reuse can only save time, never change a kit.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
@@ -26,6 +28,7 @@ PACKAGE_DIR = Path(__file__).resolve().parent.parent
 DOWNSTREAM = ("render", "site", "sim", "games", "__pycache__")
 FOLDER = "card-sets"
 SUFFIX_LEN = 20
+OPTIONS_LEN = 8
 
 
 def _code_files() -> list[Path]:
@@ -68,8 +71,23 @@ def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dic
     return h.hexdigest()
 
 
-def kept_path(cache: Cache, comp: Competition, season: str, digest: str) -> Path:
-    return cache.root / FOLDER / f"{set_name(comp, season)}-{digest[:SUFFIX_LEN]}.json"
+def options_key(options: dict[str, Any]) -> str:
+    """A short digest of the calibration options alone: one kept set per season and options."""
+    return hashlib.sha256(json.dumps(options, sort_keys=True, default=str).encode()).hexdigest()[:OPTIONS_LEN]
+
+
+def kept_path(cache: Cache, comp: Competition, season: str, digest: str,
+              options: dict[str, Any] | None = None) -> Path:
+    return cache.root / FOLDER / (f"{set_name(comp, season)}-{options_key(options or {})}-"
+                                  f"{digest[:SUFFIX_LEN]}.json")
+
+
+def _superseded(path: Path, comp: Competition, season: str, options: dict[str, Any]) -> list[Path]:
+    """Kept sets that `path` replaces: older ones of the same season and options, and any in the
+    layout before options had their own key (`<CODE>_<season>-<fingerprint>.json`)."""
+    name, digest = re.escape(set_name(comp, season)), f"[0-9a-f]{{{SUFFIX_LEN}}}"
+    pattern = re.compile(rf"{name}-(?:{options_key(options)}-)?{digest}\.json")
+    return [p for p in sorted(path.parent.iterdir()) if p != path and pattern.fullmatch(p.name)]
 
 
 def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Cache | None,
@@ -78,7 +96,8 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
     from cardgen.calibrate.cardset import CardSetError, dumps, load_card_set
     cache = cache or Cache()
     season = normalise_season(comp, season)
-    path = kept_path(cache, comp, season, fingerprint(stats, comp, season, options or {}))
+    options = options or {}
+    path = kept_path(cache, comp, season, fingerprint(stats, comp, season, options), options)
     if path.is_file():
         try:
             return load_card_set(path), True
@@ -88,9 +107,8 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
     try:
         cache.prepare()  # marks the folder as a cardgen cache, so `cache --clear` may remove the set
         atomic_write_text(path, dumps(card_set))
-        for stale in path.parent.glob(f"{set_name(comp, season)}-*.json"):
-            if stale != path and len(stale.stem) == len(path.stem):
-                stale.unlink(missing_ok=True)
+        for stale in _superseded(path, comp, season, options):
+            stale.unlink(missing_ok=True)
     except (OSError, CacheError):
         pass  # an unwritable cache only costs the next build its reuse
     return card_set, False
