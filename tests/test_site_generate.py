@@ -613,3 +613,35 @@ def test_player_index_lists_everyone_by_surname_and_the_menu_has_how_to_play(bui
                for html in pages.values())
     play = pages["how-to-play.html"]
     assert "Setup and the two decks" in play and "http://shortseasongames.com" in play
+
+
+def test_kit_previews_are_drawn_through_the_shared_rasteriser(tmp_path, monkeypatch):
+    """The site's page previews go through render.raster, under its lock (pdfium is not
+    thread-safe), at the preview width; an unreadable PDF gives no preview, not an error."""
+    from cardgen.render import raster
+    from cardgen.site import generate
+
+    class CountingLock:
+        def __init__(self) -> None:
+            self.entered = 0
+
+        def __enter__(self):
+            self.entered += 1
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    lock = CountingLock()
+    monkeypatch.setattr(raster, "_LOCK", lock)
+    pdf = tmp_path / "cards-letter.pdf"
+    _pdf(pdf, "Letter page", size=letter)
+    size = generate._first_page_preview(pdf, tmp_path / "kit.png")
+    assert lock.entered == 1
+    width, height = size
+    # a Letter page 300 px wide (pdfium rounds the 388.2 px height up)
+    assert width == generate.KIT_PREVIEW_WIDTH and abs(height - generate.KIT_PREVIEW_WIDTH * 11 / 8.5) < 1
+    with Image.open(tmp_path / "kit.png") as preview:
+        assert preview.size == size
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
+    assert generate._first_page_preview(tmp_path / "broken.pdf", tmp_path / "broken.png") is None
+    assert not (tmp_path / "broken.png").exists()

@@ -403,26 +403,6 @@ PREVIEW_PAGES = 4
 KIT_PREVIEW_WIDTH = 300  # px: a page preview beside its download link
 
 
-def _render_pages(pdf: Path, pages: int, scale_for: Any) -> list[Image.Image]:
-    """The first `pages` pages of a PDF as images (pypdfium2: no system binary); [] if unreadable."""
-    import pypdfium2 as pdfium
-    try:
-        doc = pdfium.PdfDocument(str(pdf))
-    except (pdfium.PdfiumError, OSError):
-        return []
-    try:
-        images = []
-        for index in range(min(pages, len(doc))):
-            page = doc[index]
-            bitmap = page.render(scale=scale_for(page.get_width()))
-            images.append(bitmap.to_pil().convert("RGB"))
-        return images
-    except pdfium.PdfiumError:
-        return []
-    finally:
-        doc.close()
-
-
 def _save_png(image: Image.Image, dst: Path, colours: int = 128) -> None:
     data = io.BytesIO()
     image.quantize(colours, dither=Image.Dither.NONE).save(data, format="PNG", compress_level=6)
@@ -446,7 +426,11 @@ def _pdf_previews(pdf: Path, out_dir: Path, stem: str) -> list[Path]:
 
 def _first_page_preview(pdf: Path, dst: Path) -> tuple[int, int] | None:
     """The first page of a kit PDF as a small PNG; its size, or None if the PDF cannot be read."""
-    images = _render_pages(pdf, 1, lambda width_pt: KIT_PREVIEW_WIDTH / width_pt)
+    from cardgen.render.raster import RasterError, pdf_pages_images
+    try:
+        images = pdf_pages_images(pdf.read_bytes(), lambda width_pt: KIT_PREVIEW_WIDTH / width_pt)
+    except (OSError, RasterError):
+        return None  # a PDF that cannot be read is still linked, just not previewed
     if not images:
         return None
     _save_png(images[0], dst)
