@@ -222,9 +222,9 @@ def test_latin1_terminal_never_crashes_on_a_name_it_cannot_show(tmp_path: Path, 
     assert bad.stderr.strip().splitlines() == [bad.stderr.strip()]
     assert "unknown competition '?mega'" in bad.stderr
     out = tmp_path / "\u0394\u03b5\u03bb\u03c4\u03b1"  # a Greek folder name
-    good = _run_cardgen("simulate", "-c", "BBL", "-s", "2024-25", "--cards", str(card_set_file),
-                        "--seasons", "2", "--out", str(out), **env)
-    assert good.returncode == 0, good.stderr
+    good = _run_cardgen("validate", "-c", "BBL", "-s", "2024-25", "--cards", str(card_set_file),
+                        "--balls", "200", "--out", str(out), **env)
+    assert good.returncode in (0, 1), good.stderr  # 1: a card outside at 200 balls, still reported
     assert "report: " in good.stdout and (out / "BBL_2024-25" / "validation").is_dir()
 
 
