@@ -43,7 +43,7 @@ def _seed_option(func: Any) -> Any:
               help=f"Balls each card plays against the league-average opponent (200 to {MAX_BALLS:,}; "
                    "memory stays flat, time grows with the balls: about 10 s per 100,000).")
 @_seed_option
-@click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--cards", "--card-set", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
 @out_option
 @friendly_errors
@@ -133,7 +133,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
               help=f"How many times to replay the season's fixture list (1 to {MAX_SEASONS:,}: every "
                    "simulated match is kept for the report, about 0.4 kB each).")
 @_seed_option
-@click.option("--cards", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--cards", "--card-set", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
 @click.option("--classic", is_flag=True, default=False,
               help="Play the rules as printed, without the wickets-in-hand rule (the kit's "
@@ -251,13 +251,10 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     click.echo(f"cards with the rule: {sets['rule'][1]}; as printed: {sets['classic'][1]}")
     for line in match_table(matches):
         click.echo(line)
-    click.echo(f"first-innings total: real {summary['real_first_innings_total']}, simulated "
-               f"{summary['sim_first_innings_total']} ({summary['first_innings_difference']:+})")
-    click.echo(f"wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
-               f"{summary['sim_wickets_per_innings']}")
-    click.echo("run rate by phase, real / simulated: " + ", ".join(
-        f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
-        for p in ("powerplay", "middle", "death")))
+    # (the table has the first-innings total and run rates; these repeated them over every
+    # innings, D/L ones included, so the same row read two different real figures)
+    click.echo(f"wickets per innings, every innings: real {summary['real_wickets_per_innings']}, "
+               f"simulated {summary['sim_wickets_per_innings']}")
     click.echo("ladder: simulated wins per season (real wins), share of seasons on top")
     for r in table.itertuples():
         click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f} ({r.real_won:2d})  "
