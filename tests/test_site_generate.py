@@ -645,3 +645,40 @@ def test_kit_previews_are_drawn_through_the_shared_rasteriser(tmp_path, monkeypa
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
     assert generate._first_page_preview(tmp_path / "broken.pdf", tmp_path / "broken.png") is None
     assert not (tmp_path / "broken.png").exists()
+
+
+def test_how_to_print_counts_sheets_and_the_flip_of_a_kit_with_backs(tmp_path):
+    """With --backs a back page follows each sheet: two pages are one sheet; the flip edge is
+    the one the back pages print (short edge for landscape bleed sheets, long for portrait)."""
+    from pypdf import PdfReader
+
+    from cardgen.render.card import card_views
+    from cardgen.render.sheets import render_cards_pdf
+    folder = make_synthetic_kit(tmp_path / "out")
+    views = card_views(json.loads((folder / "card-set.json").read_text(encoding="utf-8")))
+    # A4 as `build --backs --bleed` writes it, Letter as `build --backs`
+    (folder / "cards-a4.pdf").write_bytes(render_cards_pdf(views, "a4", "t", "c", bleed=True, backs=True))
+    (folder / "cards-letter.pdf").write_bytes(render_cards_pdf(views, "letter", "t", "c", backs=True))
+    (folder / "teams" / "perth").mkdir(parents=True)
+    perth = [v for v in views if v.team == "Perth Scorchers"]
+    (folder / "teams" / "perth" / "cards-a4.pdf").write_bytes(
+        render_cards_pdf(perth, "a4", "t", "c", bleed=True, backs=True))
+    (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+        {"name": "Perth Scorchers", "folder": "teams/perth",
+         "files": {"cards-a4": "teams/perth/cards-a4.pdf"}}]}))
+    assert len(PdfReader(folder / "cards-a4.pdf").pages) == 2  # 5 cards: one sheet, front and back
+    site = generate_site(tmp_path / "out").site_dir
+    pages = _pages(site)
+    how = pages["how-to-print.html"]
+    row = re.search(r'<tr><th scope="row"><a href="sets/BBL_2024-25/index.html">.*?</tr>', how, re.S).group(0)
+    assert re.findall(r"<td>([^<]*)</td>", row) == ["1", "1", "—", "1"]  # sheets, not pages
+    assert "(A4): 1 landscape sheet, <strong>flip on short edge</strong>" in how
+    assert "(Letter): 1 portrait sheet, <strong>flip on long edge</strong>" in how
+    kit_page = pages["sets/BBL_2024-25/index.html"]
+    assert "1 sheet of A4 card for every team&#39;s cards; one team is 1 sheet; printed on both sides " \
+           "(flip on short edge)" in kit_page
+    # a kit without backs says nothing of flipping for its sets
+    plain = make_synthetic_kit(tmp_path / "plain")
+    (plain / "cards-a4.pdf").write_bytes(render_cards_pdf(views, "a4", "t", "c", bleed=True))
+    how = _pages(generate_site(tmp_path / "plain").site_dir)["how-to-print.html"]
+    assert "The sets built here with card backs" not in how and "flip on short edge</strong>" not in how

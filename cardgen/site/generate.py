@@ -526,15 +526,22 @@ def _team_info(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]])
 
 
 def _sheet_counts(kit: KitSet, info: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    """Sheets of card for the whole set and for one team, per paper, from the kit's own PDFs."""
+    """Sheets of card for the whole set and for one team, per paper, from the kit's own PDFs: a
+    kit with backs has a back page after each sheet, so two pages are one sheet printed two-sided."""
     counts: dict[str, Any] = {}
     for paper in ("a4", "letter"):
         whole = kit.page_counts.get(f"cards-{paper}.pdf")
-        # a team printed alone: its own PDF's pages (the whole set packs teams onto shared sheets)
-        per_team = [n for t in info.values() for rel, n in t["pages"].items() if rel.endswith(f"/cards-{paper}.pdf")]
+        printing = kit.card_sheets.get(f"cards-{paper}.pdf")
+        sides = 2 if printing is not None and printing.backs else 1
+        # a team printed alone: its own PDF's pages (the whole set packs teams onto shared sheets),
+        # built with the same options as the whole set's
+        per_team = [n // sides for t in info.values() for rel, n in t["pages"].items()
+                    if rel.endswith(f"/cards-{paper}.pdf")]
         if whole:
-            counts[paper] = {"whole": whole, "team_min": min(per_team) if per_team else None,
-                             "team_max": max(per_team) if per_team else None}
+            counts[paper] = {"whole": whole // sides, "team_min": min(per_team) if per_team else None,
+                             "team_max": max(per_team) if per_team else None,
+                             "backs": sides == 2, "flip": printing.flip if printing else "long",
+                             "landscape": bool(printing and printing.landscape)}
     return counts
 
 
@@ -545,11 +552,13 @@ def _components(kit: KitSet, sheets: dict[str, Any]) -> list[tuple[str, str]]:
         count = sheets.get(paper)
         if not count:
             continue
-        text = f"{count['whole']} sheets of {label} card for every team's cards"
+        text = f"{count['whole']} sheet{'' if count['whole'] == 1 else 's'} of {label} card for every team's cards"
         if count["team_min"]:
             span = (str(count["team_min"]) if count["team_min"] == count["team_max"]
                     else f"{count['team_min']}–{count['team_max']}")
-            text += f"; one team is {span} sheets"
+            text += f"; one team is {span} sheet{'' if span == '1' else 's'}"
+        if count["backs"]:
+            text += f"; printed on both sides (flip on {count['flip']} edge)"
         rows.append((f"Card stock ({label})", text + "."))
     paper = []
     for relpath, label in (("fielding-chart.pdf", "fielding chart"), ("quick-reference.pdf", "quick reference"),

@@ -101,6 +101,39 @@ def _pdf_pages(path: Path) -> int | None:
         return None
 
 
+@dataclass(frozen=True)
+class CardSheets:
+    """How a card PDF prints: with a back page after each sheet of fronts or not, and the
+    duplex flip its back pages ask for (what the renderer prints at their foot)."""
+    backs: bool
+    flip: str  # "long" (portrait sheets) | "short" (landscape sheets, e.g. --bleed)
+    landscape: bool
+
+
+_FLIP = re.compile(r"flip on (long|short) edge")
+
+
+def card_sheets(path: Path) -> CardSheets | None:
+    """Read from the PDF itself: a back page says "Duplex: flip on ... edge" in its footer, so
+    page 2 tells whether the kit has backs and how to flip them; page 1's shape whether the
+    sheets are landscape. None if the PDF cannot be read."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+    try:
+        pages = PdfReader(str(path)).pages
+        if not len(pages):
+            return None
+        box = pages[0].mediabox
+        turned = int(pages[0].get("/Rotate", 0) or 0) % 180 == 90
+        landscape = (float(box.width) > float(box.height)) != turned
+        found = _FLIP.search(pages[1].extract_text() or "") if len(pages) > 1 else None
+    except (PdfReadError, OSError, ValueError, KeyError, TypeError):
+        return None
+    if found:
+        return CardSheets(True, found.group(1), landscape)
+    return CardSheets(False, "short" if landscape else "long", landscape)
+
+
 def _read_teams(folder: Path) -> dict[str, TeamDownloads]:
     """The kit's teams/teams.json, if any; entries naming missing files or paths outside the kit are left out."""
     path = folder / TEAMS_MANIFEST
@@ -151,6 +184,7 @@ class KitSet:
     build_date: str
     teams: dict[str, TeamDownloads] = field(default_factory=dict)  # by team name
     page_counts: dict[str, int] = field(default_factory=dict)  # PDF relpath -> pages
+    card_sheets: dict[str, CardSheets] = field(default_factory=dict)  # cards-<paper>.pdf -> how it prints
 
     @property
     def name(self) -> str:
@@ -432,7 +466,9 @@ def read_set(folder: Path) -> KitSet:
                   validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set),
                   teams=_read_teams(folder),
                   page_counts={d.relpath: n for d in downloads if d.relpath.endswith(".pdf")
-                               and (n := _pdf_pages(folder / d.relpath))})
+                               and (n := _pdf_pages(folder / d.relpath))},
+                  card_sheets={name: sheets for name in ("cards-a4.pdf", "cards-letter.pdf")
+                               if (folder / name).is_file() and (sheets := card_sheets(folder / name))})
 
 
 def find_sets(out_dir: Path, skip: Path | None = None) -> list[Path]:
