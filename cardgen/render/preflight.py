@@ -144,13 +144,19 @@ def check_pdf(data: bytes, name: str) -> list[Problem]:
             matrix = raw.FS_MATRIX()
             size = ctypes.c_float()
             fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+            refs = (ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
+            matrix_ref = ctypes.byref(matrix)
+            get_object, get_type, get_bounds, get_matrix = (
+                raw.FPDFPage_GetObject, raw.FPDFPageObj_GetType, raw.FPDFPageObj_GetBounds,
+                raw.FPDFPageObj_GetMatrix)
+            wanted = (raw.FPDF_PAGEOBJ_TEXT, raw.FPDF_PAGEOBJ_PATH)
             for i in range(raw.FPDFPage_CountObjects(page.raw)):
-                obj = raw.FPDFPage_GetObject(page.raw, i)
-                kind = raw.FPDFPageObj_GetType(obj)
-                if kind not in (raw.FPDF_PAGEOBJ_TEXT, raw.FPDF_PAGEOBJ_PATH):
+                obj = get_object(page.raw, i)
+                kind = get_type(obj)
+                if kind not in wanted:
                     continue  # images, shadings and forms: backgrounds as far as printing goes
-                raw.FPDFPageObj_GetBounds(obj, ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
-                raw.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+                get_bounds(obj, *refs)
+                get_matrix(obj, matrix_ref)
                 if kind == raw.FPDF_PAGEOBJ_TEXT:
                     text = _text_of(raw, obj, textpage).strip()
                     if not text:
@@ -218,33 +224,42 @@ def _segments(raw, obj, m, H: float) -> list[tuple[float, float, float, float]]:
     return out
 
 
+_BLOCK = 256  # texts compared at once against the page's texts / segments
+
+
 def _collisions(texts: list[_Box], lines: list[tuple[float, float, float, float]]) -> Iterable[tuple[str, str]]:
-    """Texts overlapping texts, and lines through texts (sweep along x, so a page stays fast)."""
+    """Texts overlapping texts, and lines through texts (all pairs of a page compared at once)."""
     boxes = [t.shrunk(OVERLAP_TOLERANCE_MM) for t in texts]
-    if boxes:
-        edges = np.array([(b.left, b.top, b.right, b.bottom) for b in boxes], dtype=float)
-        for i, a in enumerate(boxes[:-1]):
-            rest = edges[i + 1:]
-            hits = np.nonzero((rest[:, 0] < a.right) & (a.left < rest[:, 2]) & (rest[:, 1] < a.bottom)
-                              & (a.top < rest[:, 3]))[0]
-            for j in hits:
-                yield f"text overlaps text {boxes[i + 1 + j].text!r}", a.where()
-    if not lines:
+    if len(boxes) > 1:
+        e = np.array([(b.left, b.top, b.right, b.bottom) for b in boxes], dtype=float)
+        left, top, right, bottom = (e[:, k] for k in range(4))
+        # pair (i, j), i < j: the same test as _Box.overlaps, in the order i then j
+        for i0 in range(0, len(boxes), _BLOCK):  # a block of rows at a time: memory stays small
+            rows = slice(i0, i0 + _BLOCK)
+            hits = ((left[None, :] < right[rows, None]) & (left[rows, None] < right[None, :])
+                    & (top[None, :] < bottom[rows, None]) & (top[rows, None] < bottom[None, :]))
+            for i, j in zip(*np.nonzero(np.triu(hits, k=1 + i0))):
+                yield f"text overlaps text {boxes[j].text!r}", boxes[i0 + i].where()
+    if not lines or not texts:
         return
     segs = np.asarray(lines, dtype=float)
     lo_x, hi_x = np.minimum(segs[:, 0], segs[:, 2]), np.maximum(segs[:, 0], segs[:, 2])
     lo_y, hi_y = np.minimum(segs[:, 1], segs[:, 3]), np.maximum(segs[:, 1], segs[:, 3])
     # against lines, only a hair of tolerance across the text: a label that runs 0.2 mm over
     # its cell's border shows at once on paper
-    for text in texts:
-        box = _Box(text.left + 0.05, text.top + OVERLAP_TOLERANCE_MM, text.right - 0.05,
-                   text.bottom - OVERLAP_TOLERANCE_MM, text.text)
-        if box.right <= box.left or box.bottom <= box.top:
-            continue
-        # only segments whose extent meets the box can cross it (vectorised: pages have thousands)
-        near = np.nonzero((hi_x > box.left) & (lo_x < box.right) & (hi_y > box.top) & (lo_y < box.bottom))[0]
-        if any(_segment_crosses(box, *segs[i]) for i in near):
-            yield "a line runs through text", box.where()
+    inner = [_Box(t.left + 0.05, t.top + OVERLAP_TOLERANCE_MM, t.right - 0.05, t.bottom - OVERLAP_TOLERANCE_MM,
+                  t.text) for t in texts]
+    e = np.array([(b.left, b.top, b.right, b.bottom) for b in inner], dtype=float)
+    for t0 in range(0, len(inner), _BLOCK):
+        b = e[t0:t0 + _BLOCK]
+        # only segments whose extent meets a box can cross it: texts x segments at once
+        near = ((hi_x[None, :] > b[:, 0:1]) & (lo_x[None, :] < b[:, 2:3]) & (hi_y[None, :] > b[:, 1:2])
+                & (lo_y[None, :] < b[:, 3:4]))
+        near &= ((b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1]))[:, None]  # boxes too thin to hold a line
+        for t in np.flatnonzero(near.any(axis=1)):
+            box = inner[t0 + t]
+            if any(_segment_crosses(box, *segs[i]) for i in np.flatnonzero(near[t])):
+                yield "a line runs through text", box.where()
 
 
 def check_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
