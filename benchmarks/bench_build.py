@@ -9,8 +9,9 @@ the baseline build, this tree's build with the card-set reuse cache emptied (it 
 "cold") and this tree's build again (it reuses the card set: "warm"). Every build is a fresh
 `python -m cardgen build` process with its own CARDGEN_CACHE (stats tables primed once, untimed).
 
-Prints, best of N: wall seconds, CPU seconds (the process and its image workers), peak memory
-(largest resident set), the ratios new/baseline (target: warm wall <= 0.4x) and whether the PDFs
+Prints, best of N: wall seconds, CPU seconds (the process and its workers), peak memory (the
+largest single resident set, and the whole process tree's largest total, PSS and RSS: see
+childproc.py), the ratios new/baseline (target: warm wall <= 0.4x) and whether the PDFs
 are byte-identical (cold vs warm always; baseline vs new only where the layouts have not changed
 since the baseline, which the script cannot know: it says which files differ).
 """
@@ -22,9 +23,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass
 from pathlib import Path
+
+from childproc import Measured, clean_env, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cricsheet"
@@ -33,26 +34,9 @@ TARGET_RATIO = 0.4
 SET = "BBL_2024-25"
 
 
-@dataclass
-class Run:
-    wall: float
-    cpu: float
-    peak_mb: float
-
-
-def build(tree: Path, cache: Path, out: Path, source: str) -> Run:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
-    env.update(PYTHONPATH=str(tree), CARDGEN_CACHE=str(cache), CARDGEN_SOURCE=source)
-    args = [sys.executable, "-m", "cardgen", "build", "-c", "BBL", "-s", "2024-25", "--out", str(out)]
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    output = proc.stdout.read() if proc.stdout else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"build in {tree} failed:\n{output.decode(errors='replace')}")
-    # wait4's usage covers the build and its (waited-for) image workers; ru_maxrss is in KiB
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+def build(tree: Path, cache: Path, out: Path, source: str) -> Measured:
+    env = clean_env(tree, CARDGEN_CACHE=str(cache), CARDGEN_SOURCE=source)
+    return measure(["build", "-c", "BBL", "-s", "2024-25", "--out", str(out)], tree, env)
 
 
 def pdfs_compared(a: Path, b: Path) -> tuple[list[str], list[str]]:
@@ -78,13 +62,15 @@ def main() -> int:
         outs = {k: tmp / f"out-{k}" for k in ("base", "cold", "warm")}
         build(base_tree, caches["base"], outs["base"], args.source)  # prime: stats tables
         build(ROOT, caches["new"], outs["warm"], args.source)
-        runs: dict[str, list[Run]] = {k: [] for k in outs}
+        runs: dict[str, list[Measured]] = {k: [] for k in outs}
         for _ in range(max(args.repeat, 1)):
             runs["base"].append(build(base_tree, caches["base"], outs["base"], args.source))
             shutil.rmtree(caches["new"] / "card-sets", ignore_errors=True)
             runs["cold"].append(build(ROOT, caches["new"], outs["cold"], args.source))
             runs["warm"].append(build(ROOT, caches["new"], outs["warm"], args.source))
-        best = {k: Run(min(r.wall for r in v), min(r.cpu for r in v), max(r.peak_mb for r in v))
+        most = lambda values: max(values) if None not in values else None  # noqa: E731
+        best = {k: Measured(min(r.wall for r in v), min(r.cpu for r in v), max(r.peak_mb for r in v),
+                            most([r.tree_rss_mb for r in v]), most([r.tree_pss_mb for r in v]))
                 for k, v in runs.items()}
         labels = {"base": f"baseline {args.baseline}", "cold": "this tree, calibrating",
                   "warm": "this tree, card set reused"}
@@ -94,8 +80,10 @@ def main() -> int:
             b = best[k]
             ratio = "" if k == "base" else (f"  wall {b.wall / best['base'].wall:.2f}x  "
                                              f"cpu {b.cpu / best['base'].cpu:.2f}x")
+            tree = "" if b.tree_pss_mb is None else (f" (all processes: {b.tree_pss_mb:4.0f} MB PSS, "
+                                                     f"{b.tree_rss_mb:4.0f} MB RSS)")
             print(f"  {label:<28} {b.wall:6.2f} s wall {b.cpu:6.2f} s cpu "
-                  f"{b.peak_mb:6.0f} MB peak{ratio}")
+                  f"{b.peak_mb:6.0f} MB peak{tree}{ratio}")
         ratio = best["warm"].wall / best["base"].wall
         print(f"warm build wall ratio {ratio:.2f} (target <= {TARGET_RATIO}): "
               f"{'met' if ratio <= TARGET_RATIO else 'NOT met'}")

@@ -5,37 +5,29 @@
 Runs `python -m cardgen simulate` as a fresh process for the baseline (default a10837f, checked
 out into a temporary git worktree) and for this tree, both on the same card set (built once by
 this tree) and the committed stats tables, and prints each one's peak resident memory (largest
-RSS, from wait4), CPU and wall time and the ratios. The build's peak memory is in
+RSS, from wait4: `simulate` runs in one process), CPU and wall time and the ratios (timing and
+memory: childproc.py, shared with bench_build.py). The build's peak memory is in
 benchmarks/bench_build.py.
 """
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from childproc import Measured, clean_env, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE_REV = "a10837f"
 
 
-def simulate(tree: Path, out: Path, cards: Path, seasons: int) -> tuple[float, float, float]:
-    """(peak MB, CPU s, wall s) of one `cardgen simulate` process."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
-    env["PYTHONPATH"] = str(tree)
-    args = [sys.executable, "-m", "cardgen", "simulate", "-c", "BBL", "-s", "2024-25",
-            "--seasons", str(seasons), "--cards", str(cards), "--out", str(out)]
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, cwd=tree, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    output = proc.stdout.read() if proc.stdout else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"simulate in {tree} failed:\n{output.decode(errors='replace')}")
-    return usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime, time.perf_counter() - start
+def simulate(tree: Path, out: Path, cards: Path, seasons: int) -> Measured:
+    """One `cardgen simulate` process, measured."""
+    return measure(["simulate", "-c", "BBL", "-s", "2024-25", "--seasons", str(seasons),
+                    "--cards", str(cards), "--out", str(out)], tree, clean_env(tree))
 
 
 def main() -> int:
@@ -52,11 +44,11 @@ def main() -> int:
         from cardgen.calibrate.cardset import build_card_set, write_card_set
         from cardgen.competitions import get_competition
         cards = write_card_set(build_card_set(get_competition("BBL"), "2024-25", reuse=True), tmp)
-        runs: dict[str, list[tuple[float, float, float]]] = {"base": [], "new": []}
+        runs: dict[str, list[Measured]] = {"base": [], "new": []}
         for _ in range(max(args.repeat, 1)):   # alternate, so load changes hit both
             runs["base"].append(simulate(base, tmp / "out-base", cards, args.seasons))
             runs["new"].append(simulate(ROOT, tmp / "out-new", cards, args.seasons))
-        best = {k: (max(r[0] for r in v), min(r[1] for r in v), min(r[2] for r in v))
+        best = {k: (max(r.peak_mb for r in v), min(r.cpu for r in v), min(r.wall for r in v))
                 for k, v in runs.items()}
         print(f"cardgen simulate -c BBL -s 2024-25 --seasons {args.seasons} (same card set), "
               f"best of {args.repeat}")
