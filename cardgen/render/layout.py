@@ -26,6 +26,7 @@ def load_layout(name: str) -> dict[str, Any]:
         raise TemplateError(f"cannot read layout {path}: {exc}") from None
 
 
+@functools.lru_cache(maxsize=1024)  # a kit uses a few dozen colours, tens of thousands of times
 def hex_to_rgb(colour: str) -> tuple[float, float, float]:
     """'#0b4f9c' -> (r, g, b) in 0..1."""
     text = colour.lstrip("#")
