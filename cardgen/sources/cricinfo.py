@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable
 
 import pandas as pd
-import requests
 
 from cardgen.cache import Cache
 
 if TYPE_CHECKING:  # bs4 is imported only to parse a page (not for reading cached tables)
+    import requests  # and requests only to fetch one
     from bs4 import BeautifulSoup
 from cardgen.errors import ParseError, SourceError
 from cardgen.sources.fetch import TIMEOUT, make_session
@@ -143,6 +143,7 @@ def fetch_player_page(cricinfo_id: str, base_url: str = DEFAULT_BASE_URL,
         cached = cache.get_raw(key, validate=_looks_like_profile)
         if cached is not None:
             return cached
+    import requests  # only here: a kit built from the mirror never loads it
     session = session or make_session()
     try:
         resp = session.get(url, timeout=TIMEOUT)

@@ -18,16 +18,14 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
-
-import requests
-from requests.adapters import HTTPAdapter
-from urllib3.exceptions import ProtocolError, ReadTimeoutError
-from urllib3.util.retry import Retry
+from typing import TYPE_CHECKING, Iterator
 
 from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import Competition, match_season, normalise_season
+if TYPE_CHECKING:  # requests is imported where a download starts: reading a mirror never needs it
+    import requests
+
 from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, SkippedInput,
                             SourceError, UnknownSeason)
 
@@ -64,6 +62,9 @@ def is_url(source: str) -> bool:
 
 def make_session() -> requests.Session:
     """One polite session per source: a clear User-Agent and retries with back-off."""
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.util.retry import Retry
     session = requests.Session()
     session.headers["User-Agent"] = USER_AGENT
     # the body is streamed as raw bytes (read1, below), which requests does not decompress: ask
@@ -300,6 +301,8 @@ def _progress_bar(total: int | None, label: str):  # type: ignore[no-untyped-def
 
 def _timed_out(exc: BaseException) -> bool:
     """Whether a requests/urllib3 error is (or wraps) a read time-out (retries wrap it)."""
+    import requests
+    from urllib3.exceptions import ReadTimeoutError
     seen = 0
     while exc is not None and seen < 5:
         if isinstance(exc, (ReadTimeoutError, requests.exceptions.ReadTimeout)):
@@ -318,6 +321,8 @@ def fetch_body(session: requests.Session, url: str, limits: DownloadLimits, star
 
     `started` is the time.monotonic() at which the download's deadline began (retries share it).
     """
+    import requests
+    from urllib3.exceptions import ProtocolError, ReadTimeoutError
     try:
         host = requests.utils.urlparse(url).netloc or url
     except ValueError as exc:  # e.g. "http://[::1": not a URL at all
