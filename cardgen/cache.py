@@ -33,8 +33,8 @@ __all__ = ["CACHE_ENV", "MARKER", "Cache", "TableStore", "atomic_write_bytes", "
            "default_cache_dir", "sha256"]
 
 MARKER = ".cardgen-cache"
-MARKER_TEXT = ("This folder is a cardgen cache: `cardgen cache --clear` removes the raw/ and tables/\n"
-               "entries cardgen wrote here, and nothing else.\n")
+MARKER_TEXT = ("This folder is a cardgen cache: `cardgen cache --clear` removes the raw/, tables/ and\n"
+               "card-sets/ entries cardgen wrote here, and nothing else.\n")
 RAW = "raw"
 TABLES = "tables"
 CARD_SETS = "card-sets"  # calibrated card sets kept for reuse (cardgen.calibrate.reuse)
@@ -221,7 +221,8 @@ class Cache(TableStore):
 
     # clearing ------------------------------------------------------------------------------
     def clear(self, raw_only: bool = False) -> list[Path]:
-        """Remove what cardgen wrote here (downloads; with them, unless `raw_only`, the tables).
+        """Remove what cardgen wrote here (downloads; with them, unless `raw_only`, the tables and
+        the kept card sets).
 
         Refuses a folder without the marker (it is not a cardgen cache, or not one this version
         wrote): nothing there is removed. Inside a marked folder only cardgen's own entries go:

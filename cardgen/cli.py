@@ -77,7 +77,9 @@ def describe_error(exc: BaseException) -> tuple[str, int] | None:
         return (f"cannot use {where}: {what}; {advice}" if where else f"{what}; {advice}",
                 EXIT_ENVIRONMENT)
     if isinstance(exc, UnicodeError):
-        return (f"text could not be encoded or decoded ({exc.__class__.__name__}: {exc.reason}); "
+        # a bare UnicodeError (not Encode/Decode/Translate) has no .reason
+        return (f"text could not be encoded or decoded ({exc.__class__.__name__}: "
+                f"{getattr(exc, 'reason', exc)}); "
                 f"use a UTF-8 locale or set PYTHONIOENCODING=utf-8", EXIT_ENVIRONMENT)
     if isinstance(exc, MemoryError):
         return ("out of memory; ask for a smaller run (see the command's --help for its limits)",
@@ -359,11 +361,12 @@ def stats(competition: str, season: str, source: str | None, fmt: str, which: st
 
 @main.command()
 @click.option("--clear", is_flag=True,
-              help="Remove the downloads and tables cardgen wrote in the cache (nothing else).")
+              help="Remove the downloads, tables and kept card sets cardgen wrote in the cache "
+                   "(nothing else).")
 @click.option("--raw-only", is_flag=True, help="With --clear: remove only raw downloads.")
 @friendly_errors
 def cache(clear: bool, raw_only: bool) -> None:
-    """Show or clear the cache of downloads and derived tables (CARDGEN_CACHE moves it).
+    """Show or clear the cache of downloads, derived tables and kept card sets (CARDGEN_CACHE moves it).
 
     The cache is a folder marked as cardgen's (.cardgen-cache); --clear refuses any other folder
     and removes only what cardgen wrote there. The bundled seasons' tables ship with cardgen and

@@ -125,7 +125,6 @@ COMPETITIONS: tuple[Competition, ...] = (
 USER_FILE_ENV = "CARDGEN_COMPETITIONS"
 USER_FILE_DEFAULT = "cardgen-competitions.toml"  # looked for in the working folder
 _user: dict[str, tuple[Competition, ...]] = {}  # path -> competitions read from it (read once)
-_extra: list[Competition] = []  # competitions added at run time (a file named on the command line)
 
 
 def _index(comps: Iterable[Competition]) -> dict[str, Competition]:
@@ -146,15 +145,14 @@ def _user_file() -> Path | None:
 
 def all_competitions() -> tuple[Competition, ...]:
     """The built-in table, then competitions from the user's file (CARDGEN_COMPETITIONS or
-    ./cardgen-competitions.toml) and any added with `add_competitions`; a user entry with a
-    built-in code replaces the built-in one."""
-    extra = list(_extra)
+    ./cardgen-competitions.toml); a user entry with a built-in code replaces the built-in one."""
+    extra: list[Competition] = []
     path = _user_file()
     if path is not None:
         key = str(path.resolve())
         if key not in _user:
             _user[key] = read_competitions_file(path)
-        extra = [*_user[key], *extra]
+        extra = list(_user[key])
     replaced = {c.code for c in extra}
     merged = [c for c in COMPETITIONS if c.code not in replaced]
     seen: set[str] = set()
@@ -163,13 +161,6 @@ def all_competitions() -> tuple[Competition, ...]:
             merged.append(c)
             seen.add(c.code)
     return tuple(merged)
-
-
-def add_competitions(path: Path) -> tuple[Competition, ...]:
-    """Read a user competitions file and add its competitions for the rest of the run."""
-    comps = read_competitions_file(Path(path))
-    _extra[:0] = list(comps)
-    return comps
 
 
 def known_codes() -> list[str]:

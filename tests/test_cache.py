@@ -158,3 +158,16 @@ def test_default_cache_is_the_user_cache_dir_not_the_working_directory(monkeypat
     assert Cache().root == tmp_path / "xdg" / "cardgen"
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "elsewhere"))
     assert Cache().root == tmp_path / "elsewhere"
+
+
+def test_the_marker_names_every_folder_clear_empties(tmp_cache):
+    """The note cardgen leaves in its cache says what `cache --clear` removes: all of it."""
+    _write_entry(tmp_cache)
+    tmp_cache.put_raw(Cache.key("cricsheet", "http://x/bbl_male_json.zip"), b"x")
+    kept = tmp_cache.root / "card-sets" / f"BBL_2024-25-{'0' * 8}-{'0' * 20}.json"
+    kept.parent.mkdir()
+    kept.write_text("{}")
+    folders = {p.relative_to(tmp_cache.root).parts[0] for p in tmp_cache.clear()}
+    assert folders == {"raw", "tables", "card-sets"}
+    text = " ".join((tmp_cache.root / MARKER).read_text().split())
+    assert all(f"{folder}/" in text for folder in folders), text

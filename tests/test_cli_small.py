@@ -98,3 +98,18 @@ def test_serve_finds_its_port_taken_before_rendering_the_site(tmp_path: Path):
         assert not (out / "site").exists()  # nothing was rendered first
     finally:
         busy.close()
+
+
+def test_a_bare_unicode_error_is_one_line_not_a_crash_of_the_handler():
+    from cardgen.cli import describe_error
+    message, code = describe_error(UnicodeError("x"))  # no .reason, unlike its subclasses
+    assert code == EXIT_ENVIRONMENT and "\n" not in message and "UnicodeError: x" in message
+    message, _ = describe_error(UnicodeEncodeError("ascii", "\u03a3", 0, 1, "ordinal not in range"))
+    assert "UnicodeEncodeError: ordinal not in range" in message
+
+
+def test_help_says_what_paper_both_and_cache_clear_do():
+    paper = " ".join(CliRunner().invoke(main, ["build", "--help"]).output.split())
+    assert "both (every sheet in both sizes" in paper and "use A4" not in paper
+    clear = " ".join(CliRunner().invoke(main, ["cache", "--help"]).output.split())
+    assert "kept card sets cardgen wrote" in clear

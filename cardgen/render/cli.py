@@ -59,7 +59,8 @@ def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_
               help="Which tabletop system's kit to print (quicket: the calibrated card sets).")
 @out_option
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True,
-              help="Paper for the card sheets (the other sheets use A4 unless only letter is asked for).")
+              help="Paper size of the kit's PDFs: a4, letter, or both (every sheet in both sizes; "
+                   "with both, the Letter copies of the other sheets end in -letter).")
 @click.option("--team", default=None, metavar="NAME", help="Print one team only (name or short name).")
 @click.option("--bleed", is_flag=True, help="Add a 3 mm bleed around every card.")
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
