@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from pathlib import Path
 
 from cardgen.cache import Cache
@@ -93,3 +95,21 @@ def test_reused_card_set_is_the_calibrated_one_byte_for_byte(mirror: Path, tmp_p
     assert len(kept) == 1
     reused = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
     assert reused is not calibrated and dumps(reused) == dumps(calibrated)
+
+
+def test_a_kept_set_is_read_unchecked_only_while_its_bytes_match_its_digest(bbl_stats, tmp_cache: Cache) -> None:
+    """Reuse skips the schema check for the exact bytes it wrote (digest beside them); an edited
+    set that still parses but breaks the schema is checked, refused and calibrated again."""
+    comp, build = get_competition("BBL"), Builder()
+    first, _ = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    [kept] = (tmp_cache.root / FOLDER).glob("*.json")
+    digest = kept.with_name(kept.name + ".sha256")
+    assert digest.read_text().strip() == hashlib.sha256(kept.read_bytes()).hexdigest()
+    again, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    assert reused and again == first and build.calls == 1
+    broken = json.loads(kept.read_text(encoding="utf-8"))
+    broken["cards"][0]["chart"] = "not a chart"
+    kept.write_text(dumps(broken), encoding="utf-8")
+    again, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    assert not reused and build.calls == 2 and again == first
+    assert digest.read_text().strip() == hashlib.sha256(kept.read_bytes()).hexdigest()  # a good copy again

@@ -90,6 +90,31 @@ def _superseded(path: Path, comp: Competition, season: str, options: dict[str, A
     return [p for p in sorted(path.parent.iterdir()) if p != path and pattern.fullmatch(p.name)]
 
 
+def _digest_path(kept: Path) -> Path:
+    """Beside a kept set, the SHA-256 of the bytes written (`<name>.json.sha256`)."""
+    return kept.with_name(kept.name + ".sha256")
+
+
+def _load_kept(path: Path, load_card_set: Callable[[Path], dict]) -> dict:
+    """A kept set. When its bytes are the ones this code calibrated and wrote (the digest beside
+    it matches), it is read without the schema check, which costs more than the rest of the
+    reuse (the calibrated set it was written from was not schema-checked either); anything else
+    (no digest, edited or damaged bytes) goes through `load_card_set`'s full check."""
+    try:
+        data = path.read_bytes()
+        expected = _digest_path(path).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return load_card_set(path)
+    if hashlib.sha256(data).hexdigest() == expected:
+        try:
+            doc = json.loads(data)
+        except ValueError:
+            doc = None
+        if isinstance(doc, dict) and isinstance(doc.get("cards"), list):
+            return doc
+    return load_card_set(path)
+
+
 def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Cache | None,
                    build: Callable[[], dict], options: dict[str, Any] | None = None) -> tuple[dict, bool]:
     """(card set, reused?): the kept set when the inputs match, else `build()` kept for next time."""
@@ -100,15 +125,19 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
     path = kept_path(cache, comp, season, fingerprint(stats, comp, season, options), options)
     if path.is_file():
         try:
-            return load_card_set(path), True
+            return _load_kept(path, load_card_set), True
         except CardSetError:
             pass  # damaged: calibrate again and replace it
     card_set = build()
     try:
         cache.prepare()  # marks the folder as a cardgen cache, so `cache --clear` may remove the set
-        atomic_write_text(path, dumps(card_set))
+        text = dumps(card_set)
+        _digest_path(path).unlink(missing_ok=True)  # never a digest beside other bytes
+        atomic_write_text(path, text)
+        atomic_write_text(_digest_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
         for stale in _superseded(path, comp, season, options):
             stale.unlink(missing_ok=True)
+            _digest_path(stale).unlink(missing_ok=True)
     except (OSError, CacheError):
         pass  # an unwritable cache only costs the next build its reuse
     return card_set, False
