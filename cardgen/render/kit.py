@@ -309,6 +309,12 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
                 + [functools.partial(_images_job, job, work, options.ink_saver) for job in image_jobs]
                 + [functools.partial(_pdf_job, name, render, work, options.preflight)
                    for name, render in {**sheets, **team_renders}.items()])
+    # what the workers would each load on first use, loaded once here before they fork
+    if options.preflight:
+        import pypdfium2  # noqa: F401
+    if image_jobs:
+        from PIL import Image
+        Image.preinit()  # the PNG writer's plugins
     pool = _pool(options.workers)
     bar = None
     problems: dict[str, list[Problem]] = {}
