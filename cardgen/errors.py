@@ -48,6 +48,11 @@ class ParseError(CardgenError):
     """Input that a parser could not read (malformed JSON, HTML, zip)."""
 
 
+class CardSetError(CardgenError):
+    """A card set that is missing, unreadable or unplayable (a bad chart, unknown team, missing
+    cards). One class: `cardgen.calibrate.cardset` and `cardgen.sim.model` both re-export it."""
+
+
 class CacheError(CardgenError):
     """A cache entry that is unreadable or inconsistent."""
 

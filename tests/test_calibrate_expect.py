@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from cardgen.calibrate.cardset import CardSetError
 from cardgen.calibrate.expect import (FieldingSkill, bowler_figures, card_matrix, delivery,
                                       fielding_vector, striker_figures)
 from cardgen.calibrate.fielding import CELLS, layout, plan_counts
@@ -134,5 +135,5 @@ def test_chart_round_trip_and_gaps_rejected():
     chart = slots_to_chart(x)
     assert chart[0] == {"lo": 1, "hi": 3, "result": "W"} and chart[-1]["hi"] == 100
     assert (chart_to_slots(chart) == x).all()
-    with pytest.raises(ValueError):
+    with pytest.raises(CardSetError, match="roll 97 uncovered"):
         chart_to_slots(chart[:-1])

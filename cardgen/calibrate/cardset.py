@@ -14,7 +14,7 @@ from cardgen.calibrate.model import slots_to_chart
 from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
                                       team_sheets, usage_letter, usual_positions)
 from cardgen.competitions import Competition, normalise_season, set_name
-from cardgen.errors import CardgenError
+from cardgen.errors import CardSetError
 from cardgen.stats.tables import SeasonStats, overs_text
 
 if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to load a set
@@ -22,10 +22,6 @@ if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to lo
 
 SCHEMA_VERSION = 1
 FILE_NAME = "card-set.json"
-
-
-class CardSetError(CardgenError):
-    """A card set file that is missing or not a valid card set."""
 
 
 def _attrs_by_id(stats: SeasonStats) -> dict[str, dict]:

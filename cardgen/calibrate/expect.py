@@ -22,7 +22,7 @@ import numpy as np
 from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
                                      CHARGED_TO_BOWLER, FACED, FIELD_COLS, FIELD_ROWS,
                                      FREE_HIT_VOID, KIND_OF_OUTCOME, LEGAL, N_OUT, OUT, OUTCOMES,
-                                     SLOTS, STRIKER_OUT, chart_to_slots)
+                                     SLOTS, STRIKER_OUT, card_where, chart_to_slots)
 
 # run-out rows of the fielding chart (rules 4.3.3 / 4.3.8): d6 -> (who is out, keeper involved)
 RUN_OUT_ROWS = {1: ("striker", True), 2: ("striker", False), 3: ("striker", True),
@@ -206,7 +206,7 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
     for kind in ("bowler", "striker"):
         cards = [c for c in card_set["cards"] if c["kind"] == kind]
         w = np.array([max(c.get("real", {}).get("balls", 0), 0) for c in cards], float)
-        slots = np.array([chart_to_slots(c["chart"]) for c in cards], float)
+        slots = np.array([chart_to_slots(c["chart"], card_where(c)) for c in cards], float)
         means[kind] = (w @ slots) / w.sum() if w.sum() > 0 else slots.mean(axis=0)
     return LeagueModel(a, means["bowler"], means["striker"])
 
@@ -225,8 +225,9 @@ def pairing_figures(card_set: dict, bowler_id: str, striker_id: str) -> dict:
     and league-average fielders: the exact reference for a simulated head-to-head."""
     model = model_from_card_set(card_set)
     by = {(c["player"]["id"], c["kind"]): c for c in card_set["cards"]}
-    b = chart_to_slots(by[(bowler_id, "bowler")]["chart"])
-    s = chart_to_slots(by[(striker_id, "striker")]["chart"])
+    bowler, striker = by[(bowler_id, "bowler")], by[(striker_id, "striker")]
+    b = chart_to_slots(bowler["chart"], card_where(bowler))
+    s = chart_to_slots(striker["chart"], card_where(striker))
     p = delivery(b, s, model.a, model.free_hit)
     return {"outcomes": dict(zip(OUTCOMES, map(float, p))),
             "striker": {k: float(v) for k, v in striker_figures(p, 0.0).items()},

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from cardgen.errors import CardSetError
+
 # Chart order on a printed card (B only on bowler cards; 3 is never used, see docs/calibration.md)
 CARD_RESULTS: tuple[str, ...] = ("B", "W", "F", "0", "1", "2", "3", "4", "6")
 CARD_INDEX = {r: i for i, r in enumerate(CARD_RESULTS)}
@@ -64,13 +66,54 @@ def slots_to_chart(slots: np.ndarray | list[int]) -> list[dict]:
     return chart
 
 
-def chart_to_slots(chart: list[dict]) -> np.ndarray:
-    """Ranges -> slot counts, checking 1..100 is covered exactly once."""
-    slots = np.zeros(len(CARD_RESULTS), dtype=int)
-    covered = np.zeros(SLOTS + 1, dtype=int)
-    for rng in chart:
-        covered[rng["lo"]:rng["hi"] + 1] += 1
-        slots[CARD_INDEX[rng["result"]]] += rng["hi"] - rng["lo"] + 1
-    if covered[0] or not (covered[1:] == 1).all():
-        raise ValueError("chart does not cover 1..100 exactly once")
-    return slots
+def _roll(value: object) -> int | None:
+    """A chart bound as an int (JSON may spell 40 as 40.0); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def chart_results(chart: list[dict], where: str = "chart") -> np.ndarray:
+    """A card's ranges -> the CARD_RESULTS index each 2d10 roll 1..100 gives (100 int8 entries).
+
+    The one parser of printed charts: calibration (`chart_to_slots`) and the engines
+    (`cardgen.sim.model.chart_table`) both read charts through it, so they cannot disagree. Each
+    range must be whole numbers 1 <= lo <= hi <= 100 naming a card result, and the ranges must cover
+    1..100 exactly once; otherwise CardSetError names `where` and the fault.
+    """
+    if not isinstance(chart, list):
+        raise CardSetError(f"{where}: the chart is not a list of ranges")
+    table = np.full(SLOTS, -1, dtype=np.int8)
+    for cell in chart:
+        try:
+            lo, hi, result = _roll(cell["lo"]), _roll(cell["hi"]), cell["result"]
+        except (KeyError, TypeError):
+            raise CardSetError(f"{where}: chart range {cell!r} needs lo, hi and result") from None
+        if not isinstance(result, str) or result not in CARD_INDEX:
+            raise CardSetError(f"{where}: unknown chart result {result!r}")
+        if lo is None or hi is None or not 1 <= lo <= hi <= SLOTS:
+            raise CardSetError(f"{where}: bad range {cell['lo']!r}-{cell['hi']!r} "
+                               f"(rolls run 1 to {SLOTS}, low end first)")
+        if (table[lo - 1:hi] != -1).any():
+            raise CardSetError(f"{where}: range {lo}-{hi} overlaps another")
+        table[lo - 1:hi] = CARD_INDEX[result]
+    if (table == -1).any():
+        missing = int(np.flatnonzero(table == -1)[0]) + 1
+        raise CardSetError(f"{where}: chart leaves roll {missing} uncovered")
+    return table
+
+
+def chart_to_slots(chart: list[dict], where: str = "chart") -> np.ndarray:
+    """Ranges -> slot counts (CARD_RESULTS order); CardSetError unless 1..100 is tiled exactly."""
+    return np.bincount(chart_results(chart, where), minlength=len(CARD_RESULTS))
+
+
+def card_where(card: dict) -> str:
+    """How an error names a card of a card set: player, team and kind."""
+    player = card.get("player") or {}
+    return (f"card {player.get('name', player.get('id', '?'))} "
+            f"({card.get('team', '?')}, {card.get('kind', '?')})")

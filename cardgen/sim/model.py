@@ -11,11 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from cardgen.errors import CardgenError
-
-
-class CardSetError(CardgenError):
-    """A card set the simulator cannot play (bad chart, unknown team, missing cards)."""
+from cardgen.calibrate.model import CARD_RESULTS, card_where, chart_results
+from cardgen.errors import CardSetError
 
 
 # Result codes. Runs 0-6 are their own value; everything else is 10+.
@@ -83,22 +80,13 @@ def format_named(name: str) -> Format:
     raise CardSetError(f"unknown format {name!r}; expected 'T20' or '100-ball'")
 
 
+# result code of each CARD_RESULTS index (the shared chart parser returns indices)
+_CODE_OF_RESULT = np.array([CARD_CODES[r] for r in CARD_RESULTS], dtype=np.int8)
+
+
 def chart_table(chart: list[dict[str, Any]], where: str) -> np.ndarray:
-    """100 result codes from a card's ranges; the ranges must tile 1..100 exactly."""
-    table = np.full(100, -1, dtype=np.int8)
-    for cell in chart:
-        lo, hi, result = int(cell["lo"]), int(cell["hi"]), str(cell["result"])
-        if result not in CARD_CODES:
-            raise CardSetError(f"{where}: unknown chart result {result!r}")
-        if not 1 <= lo <= hi <= 100:
-            raise CardSetError(f"{where}: bad range {lo}-{hi}")
-        if (table[lo - 1:hi] != -1).any():
-            raise CardSetError(f"{where}: range {lo}-{hi} overlaps another")
-        table[lo - 1:hi] = CARD_CODES[result]
-    if (table == -1).any():
-        missing = int(np.flatnonzero(table == -1)[0]) + 1
-        raise CardSetError(f"{where}: chart leaves roll {missing} uncovered")
-    return table
+    """100 result codes from a card's ranges (CardSetError unless they tile 1..100 exactly)."""
+    return _CODE_OF_RESULT[chart_results(chart, where)]
 
 
 @dataclass
@@ -164,7 +152,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
     for card in cards:
         player = card["player"]
         key = (str(player["id"]), str(card["team"]))
-        where = f"card {player.get('name', key[0])} ({card['team']}, {card['kind']})"
+        where = card_where(card)
         if key not in player_of:
             player_of[key] = len(ids)
             ids.append(key[0])
