@@ -395,8 +395,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
                 done = np.zeros(n, bool)
             done[ended] = True
         if done is not None and done.any():
-            final[:, lane[done]] = S[:, done]
-            S = S[:, ~done]
+            ended_at = np.flatnonzero(done)
+            final[:, lane.take(ended_at)] = S.take(ended_at, axis=1)
+            S = S.take(np.flatnonzero(~done), axis=1)   # (take: a third faster than a mask)
             any_free_hit = bool(S[_FREE_HIT].any())
 
     # close every innings: the two batters' figures and the over in progress
