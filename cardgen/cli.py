@@ -194,6 +194,8 @@ def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -
 def _request_refresh(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     from cardgen.cache import request_refresh
     request_refresh(value)  # set on every invocation, so one run's --refresh never leaks into the next
+    if value:  # ... nor into what the process does after the command (a caller of main, the tests)
+        ctx.call_on_close(lambda: request_refresh(False))
     return value
 
 

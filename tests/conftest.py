@@ -1,11 +1,20 @@
 """Shared fixtures: the local Cricsheet mirror in ../shared and a throwaway cache."""
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from cardgen.cache import Cache
+
+# property tests draw the same examples every run (a failure reproduces) and keep no example
+# database in the checkout (.hypothesis/); CI=true already does this, now every run does
+settings.register_profile("cardgen", derandomize=True, database=None)
+settings.load_profile("cardgen")
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "cardgen-tests-hypothesis")  # its own caches
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -21,6 +30,19 @@ def _private_user_cache(tmp_path_factory: pytest.TempPathFactory):
     patch.setenv("CARDGEN_CACHE", str(tmp_path_factory.mktemp("user-cache")))
     yield
     patch.undo()
+
+
+@pytest.fixture(autouse=True)
+def _no_process_settings_left_over():
+    """`--refresh`, `--names` and `--strict` set process-wide switches for one command; a test
+    never starts with another test's (a left-over --refresh would make later reads download)."""
+    from cardgen.cache import request_refresh
+    from cardgen.sources.fetch import set_strict
+    from cardgen.sources.names import use_overrides
+    request_refresh(False)
+    use_overrides(None)
+    set_strict(None)
+    yield
 
 
 @pytest.fixture(scope="session")

@@ -115,6 +115,16 @@ def test_refresh_with_a_source_never_rewrites_the_bundled_tables(cli, own_mirror
     assert _matches(cli, **env) == BBL_MATCHES  # no source: the bundled season, untouched
 
 
+def test_refresh_ends_with_its_command(cli, own_mirror, tmp_path):
+    """`--refresh` is a process-wide switch for one command: once the command is over, reading a
+    season (the next command, or code calling main) uses the cache again (it used to stay on, so
+    a later read of the default source went to cricsheet.org)."""
+    from cardgen.cache import refresh_due
+    env = {CACHE_ENV: str(tmp_path / "cache")}
+    assert _matches(cli, "--refresh", "--source", str(own_mirror), **env) == BBL_MATCHES
+    assert not refresh_due("BBL 2024-25 any source")
+
+
 def test_bundled_tables_answer_only_the_default_source(tmp_path, monkeypatch):
     monkeypatch.delenv(SOURCE_ENV, raising=False)
     monkeypatch.setattr("cardgen.stats.load.build_season_stats",

@@ -6,6 +6,8 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from cardgen.cache import Cache
 from cardgen.calibrate.cardset import build_card_set, dumps
 from cardgen.calibrate.reuse import FOLDER, reuse_or_build
@@ -78,6 +80,9 @@ def test_damaged_or_unwritable_cache_only_costs_the_reuse(bbl_stats, tmp_cache: 
     card_set, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
     assert (reused, build.calls) == (False, 2) and card_set["cards"]
     assert dumps(card_set) == kept.read_text(encoding="utf-8")  # replaced by a good copy
+    kept.write_bytes(dumps(card_set).encode("utf-8")[:-3] + "\u00e9".encode("utf-8")[:1])  # cut mid-character
+    card_set, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
+    assert (reused, build.calls) == (False, 3) and dumps(card_set) == kept.read_text(encoding="utf-8")
     blocked = Cache(tmp_cache.root.parent / "blocked")  # card-sets/ cannot be created
     blocked.root.mkdir()
     (blocked.root / FOLDER).write_text("a file where the folder should be", encoding="utf-8")
@@ -93,8 +98,11 @@ def test_reused_card_set_is_the_calibrated_one_byte_for_byte(mirror: Path, tmp_p
     calibrated = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
     kept = list((cache.root / FOLDER).glob("HUNDRED_2024-*.json"))
     assert len(kept) == 1
-    reused = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
-    assert reused is not calibrated and dumps(reused) == dumps(calibrated)
+    with pytest.MonkeyPatch.context() as patch:  # the second call must not calibrate at all
+        patch.setattr("cardgen.calibrate.cardset.card_set_from_stats",
+                      lambda *a, **k: pytest.fail("calibrated again instead of reusing the kept set"))
+        reused = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
+    assert dumps(reused) == dumps(calibrated)
 
 
 def test_a_kept_set_is_read_unchecked_only_while_its_bytes_match_its_digest(bbl_stats, tmp_cache: Cache) -> None:

@@ -68,6 +68,17 @@ def test_distance_is_zero_for_identical_and_grows_with_a_shift() -> None:
     assert distances(shifted, real)["distance"] == pytest.approx(0.25, abs=0.02)
 
 
+def test_one_real_innings_still_gives_a_finite_distance() -> None:
+    """Review finding: a one-match source has no real spread (NaN SD), every distance was NaN and
+    the "closest" system was the first name in sort order. Raw units then, still comparable."""
+    real = pd.DataFrame({"runs": [150.0], "wickets": [6.0], "fours": [12.0], "sixes": [5.0],
+                         "legal_balls": [120.0]})
+    near = real.assign(runs=[152.0])
+    far = real.assign(runs=[190.0])
+    assert np.isfinite(distances(near, real)["distance"])
+    assert distances(near, real)["distance"] < distances(far, real)["distance"]
+
+
 def test_missing_system_is_skipped_with_a_note(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(games.GAME_MODULES, "not-yet", "cardgen.games.not_yet_written")
     notes: list[str] = []

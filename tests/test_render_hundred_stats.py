@@ -22,12 +22,17 @@ def _hundred_set() -> dict:
     return card_set
 
 
-def test_hundred_bowler_card_prints_balls():
-    bowler = next(v for v in card_views(_hundred_set()) if v.kind == "bowler")
-    items = [i for line in bowler.stats for i in line]
-    assert "Balls: 35" in items and "Econ: 6.69" in items
-    assert not any(i.startswith("Overs") for i in items)
-    assert abs(6 * 39 / 35 - 6.69) < 0.005  # the economy printed is per six of those balls
+def test_hundred_bowler_cards_print_balls_and_an_economy_per_six_of_them(render_card_sets):
+    """Every real Hundred 2024 bowler card: its balls, and an economy that is 6 x runs / those balls."""
+    card_set = render_card_sets["HUNDRED"]
+    bowlers = [c for c in card_set["cards"] if c["kind"] == "bowler"]
+    assert len(bowlers) > 40
+    for card in bowlers:
+        [view] = card_views({**card_set, "cards": [card]})
+        real = card["real"]
+        items = [i for line in view.stats for i in line]
+        assert f"Balls: {real['balls']}" in items and not any(i.startswith("Overs") for i in items)
+        assert f"Econ: {6 * real['runs'] / real['balls']:.2f}" in items, (view.name, items, real)
 
 
 def test_t20_bowler_card_keeps_overs():

@@ -221,3 +221,17 @@ def test_the_sheet_header_says_where_each_team_starts():
     b = replace(views[0], team_code="BH")
     assert team_positions([a, a, a, b, b, b, b, b, b]) == "AS 1-3, BH 4-9"
     assert team_positions([b]) == "BH 1"
+
+
+def test_the_quick_reference_prints_a_competition_name_as_written():
+    """Review finding: names from a user's competitions file went into reportlab markup raw, so
+    "League <Women> X" printed as "League X" and "A&amp;B" as "A&B"."""
+    import copy
+    from pypdf import PdfReader
+    import io
+    from cardgen.render.teamsheets import render_quick_reference_pdf
+    card_set = copy.deepcopy(rules_example_card_set())
+    card_set["competition"]["name"] = "League <Women> A&amp;B"
+    pdf = render_quick_reference_pdf(card_set, "a4", "credit")
+    text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    assert "Quick reference \u2014 League <Women> A&amp;B 2024-25" in text

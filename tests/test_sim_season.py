@@ -147,16 +147,15 @@ def test_real_xi_from_a_twelve_man_sheet():
         real_xi(_sheet(10, 10, {}, keeper=0))
 
 
-def test_ipl_replays_use_the_real_xis():
+def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
     """Cricsheet lists 12 per IPL side (the impact player): every side is still its real XI,
     with everyone who bowled, the real keeper and the real batting order."""
-    from pathlib import Path
-
-    from cardgen.cache import Cache
     from cardgen.calibrate.cardset import card_set_from_stats
+    from cardgen.sources.fetch import SOURCE_ENV
     from cardgen.stats.load import season_stats
+    monkeypatch.delenv(SOURCE_ENV, raising=False)  # the default source: the bundled tables
     comp = get_competition("IPL")
-    stats = season_stats(comp, "2025", cache=Cache(Path(__file__).parent.parent / "stats_cache"))
+    stats = season_stats(comp, "2025", cache=tmp_cache)
     # the XIs do not depend on the rule: printed-rules cards calibrate in a third of the time
     cs = compile_card_set(card_set_from_stats(stats, comp, "2025", classic=True))
     fx = build_fixtures(cs, stats, np.random.default_rng(0))

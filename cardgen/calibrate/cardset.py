@@ -242,7 +242,7 @@ def load_card_set(path: Path | str) -> dict:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise CardSetError(f"no card set at {p}") from None
-    except (OSError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:  # not UTF-8: cut, or not ours
         raise CardSetError(f"{p} is not a readable card set: {exc}") from None
     if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION or "cards" not in doc:
         raise CardSetError(f"{p} is not a version-{SCHEMA_VERSION} card set")

@@ -10,6 +10,7 @@ on average one real standard deviation apart. It punishes a wrong spread as well
 from __future__ import annotations
 
 import importlib
+import math
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -107,7 +108,9 @@ def distances(sim: pd.DataFrame, real: pd.DataFrame) -> dict[str, float]:
     sim, real = _with_boundaries(sim), _with_boundaries(real)
     out = {}
     for m in MEASURES:
-        scale = float(real[m].std(ddof=1)) or 1.0
+        scale = float(real[m].std(ddof=1))
+        if not math.isfinite(scale) or scale == 0:  # one real innings (NaN) or all alike: raw units
+            scale = 1.0
         out[m] = wasserstein_distance(sim[m].to_numpy(float), real[m].to_numpy(float)) / scale
     out["distance"] = float(np.mean([out[m] for m in MEASURES]))
     return out
@@ -227,7 +230,7 @@ def write_report(result: Comparison, comp: Competition, season: str, out_dir: Pa
     lines = [(f"{comp.name} {season}: {len(result.real.table)} real uninterrupted first innings "
              f"(boundaries from {result.real.boundaries_from}); {innings} simulated innings per "
              f"system, seed {seed}."), DISTANCE_NOTE + ".",
-             f"Closest to real T20 cricket: {result.closest}."] + [f"Skipped: {s}" for s in result.skipped]
+             f"Closest to real {comp.name} {season} cricket: {result.closest}."] + [f"Skipped: {s}" for s in result.skipped]
     cols = ["code", "runs_mean", "runs_sd", "wickets_mean", "fours_mean", "sixes_mean",
             "legal_balls_mean", "distance"]
     report.write_pdf(folder / "compare-games.pdf", f"Tabletop systems against {comp.code} {season}",

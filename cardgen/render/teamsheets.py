@@ -172,8 +172,11 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
     # only the results some card of this set prints (no "3" when no card has one)
     used = {r["result"] for card in card_set.get("cards", []) for r in card.get("chart", [])}
     card_results = {code: text for code, text in words["card_results"].items() if code in used or not used}
+    # the text is reportlab markup (the template's <b>): names from a user's competitions file
+    # ("League <Women>", "A&B") are escaped so they print as written
+    competition = {**card_set["competition"], "name": escape(str(card_set["competition"].get("name", "")))}
     return env.get_template("quick-reference.txt.j2").render(
-        competition=card_set["competition"], season=card_set["season"], format=card_set.get("format", "T20"),
+        competition=competition, season=escape(str(card_set["season"])), format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_rows=words["run_out_rows"],
         **wickets_in_hand_context(card_set))
