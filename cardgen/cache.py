@@ -39,7 +39,7 @@ RAW = "raw"
 TABLES = "tables"
 CARD_SETS = "card-sets"  # calibrated card sets kept for reuse (cardgen.calibrate.reuse)
 _RAW_NAME = re.compile(r"^[a-z]+-[0-9a-f]{20}$")  # Cache.key(): what put_raw() writes
-_CARD_SET_NAME = re.compile(r"^[A-Za-z0-9_.+-]+-[0-9a-f]{20}\.json$")  # reuse.kept_path()
+_CARD_SET_NAME = re.compile(r"^[A-Za-z0-9_.+-]+-[0-9a-f]{20}\.json(\.sha256)?$")  # reuse.kept_path(), its digest
 _ENTRY_NAME = re.compile(r"^[A-Za-z0-9_.+-]+-[0-9a-f]{12}$")  # Cache.entry_name()
 _TEMP_NAME = re.compile(r"^\..+\.[^.]+\.tmp$")  # what an interrupted atomic write leaves
 

@@ -188,8 +188,9 @@ def test_a_kept_card_set_marks_the_cache_so_clear_removes_it(tmp_path):
     stats = season_stats(BBL, "2024-25", cache=cache)
     card_set, reused = reuse_or_build(stats, BBL, "2024-25", cache, build=lambda: {"cards": []})
     assert not reused and cache.is_marked()
-    (kept,) = (tmp_path / "cache" / "card-sets").iterdir()
-    assert cache.clear() == [kept] and not kept.exists()
+    kept = sorted((tmp_path / "cache" / "card-sets").iterdir())  # the set and its digest
+    assert [p.suffix for p in kept] == [".json", ".sha256"]
+    assert sorted(cache.clear()) == kept and not any(p.exists() for p in kept)
 
 
 def test_an_unchanged_mirror_is_not_read_again(own_mirror, tmp_path, monkeypatch):
