@@ -8,15 +8,20 @@ before every delivery, read from a small table (wickets down -> balls-left thres
   1 bowled (missed it), 2 caught going for it, 3-8 it goes for four, 9-10 for six, 11-20 it
   stays a dot;
 * **normal**: the cards as printed;
-* **consolidate** (9 or more balls left per wicket in hand): a catch (W on a card, caught or a
-  held catch chance on the fielding chart) is rolled again on a d20 -- 1-10 the batter kept it
-  on the ground: a dot, not out. Bowled, LBW, stumped and run out stand.
+* **consolidate** (8 or more balls left per wicket in hand): a catch (W on a card, caught or a
+  held catch chance on the fielding chart) is rolled again on a d20 -- 1-12 the batter kept it
+  on the ground: a dot, not out. Bowled, LBW, stumped and run out stand;
+* and **chasing**, while the runs needed are more than 2 x the balls left (over 12 an over), the
+  side attacks whatever its wickets in hand.
 
 At most one extra die per delivery, and only on those results. Evidence (issue 17, BBL 2024-25
 and IPL 2025, controlling for who bats and bowls): a batter is out about x1.8 as often when few
 balls are left per wicket and x0.5-0.7 when many are, scoring about x1.25 and x0.86 the runs.
 The d20 faces were then set on the season replays (docs/rules.md R12 has the measurements):
-first-innings totals, all-out rates and death-overs run rates of the real seasons. The card set
+first-innings totals, all-out rates and death-overs run rates of the real seasons. The chase
+clause matters most there: real chasers behind the rate take the risks, and cards calibrated on
+both innings carried those risks into the first innings until the calibration could see them
+(the chasing balls are counted in the attack band, so the cards absorb them). The card set
 is calibrated for the rule (each card reproduces its player's real season over the bands he
 really batted or bowled in), so the rule moves runs and wickets between situations, not in
 total.
@@ -45,15 +50,20 @@ T20_BALLS = 120  # the thresholds are set per wicket in hand for a 120-ball inni
 class WicketsInHand:
     """The rule's parameters: band edges (balls left per wicket in hand, T20 scale) and d20 faces."""
     attack_below: float = 5.0        # attack while balls left < this x wickets in hand
-    consolidate_from: float = 9.0    # consolidate while balls left >= this x wickets in hand
+    consolidate_from: float = 8.0    # consolidate while balls left >= this x wickets in hand
     attack_bowled: int = 1           # attack, on a dot: d20 1..attack_bowled bowled (missed it)
     attack_out: int = 2              # ... attack_bowled+1..attack_out caught
     attack_four: int = 8             # ... attack_out+1..attack_four four
     attack_six: int = 10             # ... attack_four+1..attack_six six, else still a dot
-    consolidate_safe: int = 10       # consolidate, on a catch: d20 1..10 kept on the ground
+    consolidate_safe: int = 12       # consolidate, on a catch: d20 1..12 kept on the ground
     # consolidate also turns fours and sixes into singles on the same faces: off, it starved the
     # powerplay (IPL 2025 powerplay run rate 8.2 against 9.7 real, docs/rules.md R12)
     consolidate_boundaries: bool = False
+    # the dismissals consolidate's d20 can save (of "caught", "bowled", "lbw", "stumped")
+    consolidate_saves: tuple[str, ...] = ("caught",)
+    # chasing: the side attacks whatever the table says while runs needed > this x balls left
+    # (None: the chase reads the table like the first innings)
+    chase_attack_above: float | None = 2.0
 
     name: str = RULE_NAME
 
@@ -69,9 +79,32 @@ class WicketsInHand:
             rows.append((down, attack_max, consolidate_min))
         return rows
 
-    def band(self, wickets_down: int, balls_left: int, balls_per_innings: int) -> int:
-        """The band before a delivery (wickets down and legal balls left before it)."""
+    def band(self, wickets_down: int, balls_left: int, balls_per_innings: int,
+             runs_needed: int | None = None) -> int:
+        """The band before a delivery (wickets down and legal balls left before it; in a chase,
+        `runs_needed` to win)."""
+        if runs_needed is not None and self.chase_attacks(runs_needed, balls_left):
+            return ATTACK
         return int(band_table(self, balls_per_innings)[min(wickets_down, 10), max(balls_left, 0)])
+
+    def chase_attacks(self, runs_needed, balls_left):  # type: ignore[no-untyped-def]
+        """Whether a chasing side attacks whatever its wickets (scalars or numpy arrays)."""
+        if self.chase_attack_above is None:
+            return np.zeros(np.shape(runs_needed), bool) if np.ndim(runs_needed) else False
+        return runs_needed > self.chase_attack_above * balls_left
+
+    def saves_words(self) -> str:
+        """What consolidate's d20 can save, as the printed sheets say it."""
+        words = {"caught": "a catch (W, chart or chance)", "bowled": "bowled", "lbw": "LBW",
+                 "stumped": "stumped"}
+        said = [words[k] for k in self.consolidate_saves]
+        return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
+
+    def chase_words(self) -> str:
+        """The chase clause as printed ("" when the chase reads the table like the first innings)."""
+        if self.chase_attack_above is None:
+            return ""
+        return f"Chasing, needing over {self.chase_attack_above:g} a ball: always attack."
 
     # --- the rule in the calibration layer's outcome space ------------------------------------
     def outcome_matrix(self, band: int, outcomes: tuple[str, ...]) -> np.ndarray:
@@ -87,8 +120,10 @@ class WicketsInHand:
             t[dot, idx["6"]] += (self.attack_six - self.attack_four) / 20
         elif band == CONSOLIDATE:
             safe = self.consolidate_safe / 20
-            pairs = (("caught", "0"), ("4", "1"), ("6", "1"))
-            for o, to in pairs if self.consolidate_boundaries else pairs[:1]:
+            pairs = tuple((k, "0") for k in self.consolidate_saves)
+            if self.consolidate_boundaries:
+                pairs += (("4", "1"), ("6", "1"))
+            for o, to in pairs:
                 t[idx[o], idx[o]] = 1 - safe
                 t[idx[o], idx[to]] += safe
         return t
@@ -111,8 +146,10 @@ class WicketsInHand:
                                "four": [self.attack_out + 1, self.attack_four],
                                "six": [self.attack_four + 1, self.attack_six]},
                 "consolidate_d20_safe": [1, self.consolidate_safe],
-                "consolidate_applies_to": ["caught", "4", "6"] if self.consolidate_boundaries
-                else ["caught"]}
+                "consolidate_applies_to": list(self.consolidate_saves)
+                + (["4", "6"] if self.consolidate_boundaries else []),
+                **({"chase_attack_above_runs_per_ball": self.chase_attack_above}
+                   if self.chase_attack_above is not None else {})}
 
 
 RULE = WicketsInHand()

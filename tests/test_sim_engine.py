@@ -318,6 +318,7 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
     from cardgen.wickets_in_hand import RULE
     rule = RULE if with_rule else None
     bands_seen: set[str] = set()
+    chase_attacks = 0
     rng = np.random.default_rng(21)
     raw = example_card_set(fmt, rng=rng)
     raw["fielding_chart"]["cells"] = STRESS_CHART
@@ -329,10 +330,18 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
     table = fast.SideTable.build(cs, [a, b])
     for k in range(80):
         dice = DeliveryDice(rng, 400)
-        target = None if k % 2 == 0 else int(rng.integers(20, 200))
+        # (targets up to 280: some chases fall behind 2 a ball and attack, R12)
+        target = None if k % 2 == 0 else int(rng.integers(20, 280))
         ref = play_innings(cs, a, b, dice.for_reference(), plan=b.plans[0], target=target,
                            rule=rule)
         bands_seen |= {ball.band for ball in ref.balls}
+        down = legal = 0
+        for ball in ref.balls:   # attacking where the table alone would not: the chase clause
+            if rule and target and ball.band == "attack" and rule.band(
+                    down, cs.fmt.balls_per_innings - legal, cs.fmt.balls_per_innings) != 0:
+                chase_attacks += 1
+            down += ball.out_slot is not None
+            legal = ball.legal_no
         lanes = table.lanes(np.array([0]), np.array([1]), np.array([0]),
                             np.array([fast.BIG if target is None else target]))
         quick = fast.play_innings_batch(cs, lanes, dice.for_fast(with_rule), rule=rule)
@@ -356,3 +365,4 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
         for card, line in ref.bowlers.items():
             assert per_bowler[card] == [line.runs, line.wickets, line.legal_balls]
     assert bands_seen == ({"attack", "normal", "consolidate"} if with_rule else {""})
+    assert (chase_attacks > 0) == with_rule

@@ -24,21 +24,21 @@ def scripted(rolls: list[int], fmt: str = "T20", max_balls: int | None = None):
 
 def test_printed_table_t20_and_hundred():
     t20 = RULE.thresholds(120)
-    # 0 down: attack with 49 or fewer balls left (under 5 a wicket), consolidate from 90 (9 a wicket)
-    assert t20[0] == (0, 49, 90) and t20[5] == (5, 24, 45) and t20[9] == (9, 4, 9)
+    # 0 down: attack with 49 or fewer balls left (under 5 a wicket), consolidate from 80 (8 a wicket)
+    assert t20[0] == (0, 49, 80) and t20[5] == (5, 24, 40) and t20[9] == (9, 4, 8)
     hundred = RULE.thresholds(100)   # the same balls per wicket on a 100-ball scale
-    assert hundred[0] == (0, 41, 75) and hundred[9] == (9, 4, 8)
+    assert hundred[0] == (0, 41, 67) and hundred[9] == (9, 4, 7)
     table = wih.band_table(RULE, 120)
-    assert table[0, 120] == wih.CONSOLIDATE and table[0, 89] == wih.NORMAL
-    assert table[0, 49] == wih.ATTACK and table[9, 9] == wih.CONSOLIDATE and table[9, 4] == wih.ATTACK
+    assert table[0, 120] == wih.CONSOLIDATE and table[0, 79] == wih.NORMAL
+    assert table[0, 49] == wih.ATTACK and table[9, 8] == wih.CONSOLIDATE and table[9, 4] == wih.ATTACK
 
 
 def test_consolidate_over():
     """First over, 0 down, 120 balls left: consolidate. Only a catch rolls the d20."""
-    rolls = (STRIKER_SAYS["W"] + [0, 3]       # caught (fielder 0) ... d20 3 <= 10: on the ground
+    rolls = (STRIKER_SAYS["W"] + [0, 3]       # caught (fielder 0) ... d20 3 <= 12: on the ground
              + STRIKER_SAYS["4"]              # four: no extra die
              + BOWLER_SAYS["B"]               # bowled: stands, no extra die
-             + BOWLER_SAYS["W"] + [4, 11]     # caught (fielder 4) ... d20 11: out
+             + BOWLER_SAYS["W"] + [4, 13]     # caught (fielder 4) ... d20 13: out
              + BOWLER_SAYS["0"]               # a dot: no extra die
              + BOWLER_SAYS["6"])              # a six: no extra die
     inn, rng = scripted(rolls, max_balls=6)
@@ -51,16 +51,16 @@ def test_consolidate_over():
 
 
 def test_normal_band_plays_the_cards_as_printed():
-    """0 down with 89..50 balls left: no extra die at all; a wicket then moves the band."""
-    prefix = QUIET_DOT * 31                    # 31 dots: 89 balls left
+    """0 down with 79..50 balls left: no extra die at all; a wicket then moves the band."""
+    prefix = QUIET_DOT * 41                    # 41 dots: 79 balls left
     rolls = prefix + STRIKER_SAYS["4"] + BOWLER_SAYS["0"] + STRIKER_SAYS["W"] + [5]
-    inn, rng = scripted(rolls, max_balls=34)
-    assert inn.balls[30].band == "consolidate" and inn.balls[31].band == "normal"
-    assert inn.balls[31].bat_runs == 4 and inn.balls[32].bat_runs == 0
-    assert inn.balls[33].how_out == "caught" and inn.balls[33].fielders == (5,)
+    inn, rng = scripted(rolls, max_balls=44)
+    assert inn.balls[40].band == "consolidate" and inn.balls[41].band == "normal"
+    assert inn.balls[41].bat_runs == 4 and inn.balls[42].bat_runs == 0
+    assert inn.balls[43].how_out == "caught" and inn.balls[43].fielders == (5,)
     assert inn.wickets == 1 and inn.runs == 4 and not rng.rolls
-    # 1 down with 86 balls left is 9.6 balls a wicket in hand: consolidate again
-    assert RULE.band(1, 86, 120) == wih.CONSOLIDATE
+    # 1 down with 72 balls left is 8 balls a wicket in hand: consolidate again
+    assert RULE.band(1, 72, 120) == wih.CONSOLIDATE and RULE.band(1, 71, 120) == wih.NORMAL
 
 
 def test_attack_over():
@@ -93,7 +93,7 @@ def test_band_follows_wickets_in_hand():
     """Wickets in hand, not wickets lost, set the band: under 5 balls a wicket attacks."""
     assert RULE.band(5, 30, 120) == wih.NORMAL and RULE.band(5, 24, 120) == wih.ATTACK
     assert RULE.band(6, 24, 120) == wih.NORMAL and RULE.band(6, 19, 120) == wih.ATTACK
-    assert RULE.band(2, 80, 120) == wih.CONSOLIDATE and RULE.band(3, 62, 120) == wih.NORMAL
+    assert RULE.band(2, 80, 120) == wih.CONSOLIDATE and RULE.band(3, 55, 120) == wih.NORMAL
 
 
 def test_super_overs_are_played_as_printed():
@@ -115,7 +115,7 @@ def test_outcome_matrix_is_the_d20(band):
         assert t[i["0"], i["4"]] == pytest.approx(6 / 20) and t[i["0"], i["6"]] == pytest.approx(2 / 20)
         assert t[i["caught"], i["caught"]] == 1
     elif band == wih.CONSOLIDATE:
-        assert t[i["caught"], i["0"]] == pytest.approx(10 / 20)
+        assert t[i["caught"], i["0"]] == pytest.approx(12 / 20)
         assert t[i["lbw"], i["lbw"]] == 1 and t[i["bowled"], i["bowled"]] == 1 and t[i["6"], i["6"]] == 1
         assert t[i["run_out_striker"], i["run_out_striker"]] == 1
     else:
@@ -187,11 +187,52 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     card_set = {**rules_example_card_set(), "rule": wih.RULE_NAME}
     text = quick_reference_text(card_set)
     assert "1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot" in text
-    assert "1-10 not out (&#8226;), 11-20 out" in text
+    assert "1-12 not out (&#8226;), 13-20 out" in text
+    assert "<b>Chasing</b>, needing over 2 a ball: always attack." in text
     assert RULE.describe()["attack_d20"] == {"bowled": [1, 1], "caught": [2, 2], "four": [3, 8],
                                              "six": [9, 10]}
     assert RULE.describe()["consolidate_applies_to"] == ["caught"]
-    wider = replace(RULE, attack_bowled=2, attack_out=4, consolidate_safe=12)
+    wider = replace(RULE, attack_bowled=2, attack_out=4, consolidate_safe=14,
+                    consolidate_saves=("caught", "bowled", "lbw"), chase_attack_above=1.75)
     monkeypatch.setattr(wih, "RULE", wider)
     text = quick_reference_text(card_set)
-    assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-12 not out (&#8226;), 13-20 out" in text
+    assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-14 not out (&#8226;), 15-20 out" in text
+    assert "on a catch (W, chart or chance), bowled or LBW roll a d20" in text
+    assert "needing over 1.75 a ball" in text
+
+
+def chase(rolls: list[int], target: int, max_balls: int | None = None):
+    cs, bat, bowl = setup()
+    rng = ScriptedRng(rolls)
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=RULE, target=target,
+                       max_balls=max_balls)
+    return inn, rng
+
+
+def test_chase_behind_the_rate_attacks():
+    """Chasing 242 (more than 2 x 120 balls left): attack from the first ball, though 0 down
+    with 120 left is consolidate in the table; a catch then stands (no d20)."""
+    rolls = (BOWLER_SAYS["0"] + [11]           # dot ... d20 11: still a dot (242 > 240)
+             + STRIKER_SAYS["W"] + [3])        # 242 off 119: attack; caught by 3, no d20 on it
+    inn, rng = chase(rolls, target=242, max_balls=2)
+    assert [b.band for b in inn.balls] == ["attack", "attack"]
+    assert inn.balls[0].bat_runs == 0 and inn.balls[0].how_out == ""
+    assert inn.balls[1].how_out == "caught" and inn.wickets == 1 and not rng.rolls
+    # exactly 2 a ball is not behind the rate: 240 needed off 120 reads the table (consolidate)
+    inn, rng = chase(STRIKER_SAYS["W"] + [0, 12], target=240, max_balls=1)
+    assert inn.balls[0].band == "consolidate" and inn.wickets == 0 and not rng.rolls
+
+
+def test_chase_band_moves_with_the_runs_needed():
+    """Target 230, 0 down: a single, then dots push the rate up until 229 needed is more than
+    2 x 114 balls left (attack); a four off the attacking dot brings it back to the table's band."""
+    rolls = (STRIKER_SAYS["1"] + QUIET_DOT * 5  # 229 needed off 119 .. 115: the table (consolidate)
+             + STRIKER_SAYS["0"] + [4]          # 229 off 114: attack; dot ... d20 4: four
+             + BOWLER_SAYS["4"])                # 225 off 113: 2 a ball or less, consolidate again
+    inn, rng = chase(rolls, target=230, max_balls=8)
+    assert [b.band for b in inn.balls] == ["consolidate"] * 6 + ["attack", "consolidate"]
+    assert inn.balls[6].bat_runs == 4 and inn.runs == 9 and not rng.rolls
+    assert RULE.band(0, 113, 120, runs_needed=227) == wih.ATTACK
+    assert RULE.band(0, 113, 120, runs_needed=226) == wih.CONSOLIDATE
+    assert RULE.band(9, 30, 120, runs_needed=61) == wih.ATTACK      # the table would consolidate
+    assert RULE.band(9, 30, 120) == wih.CONSOLIDATE

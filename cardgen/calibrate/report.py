@@ -67,6 +67,15 @@ def _reason(card: dict, what: str, real: float, expected: float) -> str:
     if not rate and expected > real and scoring == 0:
         return (f"{what} {gap}: unreachable, no runs left on the card and the league-average "
                 f"{opponent}'s half alone scores more")
+    r_out = card["real"].get("dismissals", 0) / (card["real"].get("balls") or 1)
+    if (card["kind"] == "striker" and not rate and expected > real
+            and slots.get("W", 0) == 0 and slots.get("B", 0) == 0
+            and card.get("situations", {}).get("attack", 0) > 0
+            and card.get("expected", {}).get("dismissal_rate", 0) > r_out):
+        # under the wickets-in-hand rule a dot in the attack band can dismiss (R12): a lower
+        # strike rate needs more dots, hence more dismissals, which are already out of reach
+        return (f"{what} {gap}: traded against the unreachable dismissal rate (0 W/B slots; a "
+                f"lower strike rate needs more dots, and a dot can dismiss in the attack band)")
     if not rate and expected < real and slots.get("6", 0) == sum(slots.get(r, 0) for r in ("0", "1", "2", "4", "6")):
         return f"{what} {gap}: unreachable, every run slot is already a six"
     if card["kind"] == "bowler" and not rate:

@@ -38,6 +38,9 @@ def _faces(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
+CONSOLIDATE_SAVES = {("caught",): "catch", ("caught", "bowled", "lbw"): "catch, B or LBW"}
+
+
 def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float, pt: float) -> None:
     """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block:
     per wickets down, attack while balls left <= a, consolidate while balls left >= c; and
@@ -64,9 +67,14 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
     dice = (f"Attack: • → d20 {_faces(1, rule.attack_bowled)} B, "
             f"{_faces(rule.attack_bowled + 1, rule.attack_out)} W, {rule.attack_out + 1}-"
             f"{rule.attack_four} four, {rule.attack_four + 1}-{rule.attack_six} six. "
-            f"Consolidate: catch → d20 1-{rule.consolidate_safe} •")
-    fitted = fit_text(dice, "regular", right - x, size, 5.0)
-    p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4, fitted.lines[0], "regular", fitted.size_pt)
+            f"Consolidate: {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')} → d20 "
+            f"1-{rule.consolidate_safe} •")
+    said = [dice] + ([rule.chase_words()] if rule.chase_words() else [])
+    line_pt = min(fit_text(line, "regular", right - x, size, 5.0).size_pt for line in said)
+    for k, line in enumerate(said):   # one size for both lines
+        fitted = fit_text(line, "regular", right - x, line_pt, 5.0)
+        p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4 + k * 0.8 * BAND_ROW_MM, fitted.lines[0],
+               "regular", fitted.size_pt)
 
 
 def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:

@@ -148,10 +148,7 @@ def apply_rule(rule: WicketsInHand, code: np.ndarray, band: np.ndarray,
                              np.where(d20 <= rule.attack_out, m.CARD_W,
                                       np.where(d20 <= rule.attack_four, m.FOUR, m.SIX))), code)
     safe = (band == wih.CONSOLIDATE) & (d20 <= rule.consolidate_safe)
-    code = np.where(safe & ((code == m.CARD_W) | (code == m.CAUGHT)), m.DOT,
-                    np.where(safe & rule.consolidate_boundaries & ((code == m.FOUR) | (code == m.SIX)),
-                             m.ONE, code))
-    return code
+    return np.where(safe, _consolidate_map(rule).take(code), code)
 
 
 # Per-code tables for the innings loop (index = result code after resolution)
@@ -166,11 +163,16 @@ UNIT_EXTRAS_DELTA = (UNIT_DELTA + ((EXTRA_DELTA & 0xFFFF) << UNIT_WIDES_SHIFT)
                      + (((EXTRA_DELTA >> 32) & 0xFFFF) << UNIT_BYES_SHIFT))
 
 
+SAVED_CODES = {"caught": [m.CARD_W, m.CAUGHT], "bowled": [m.BOWLED], "lbw": [m.LBW],
+               "stumped": [m.STUMPED]}
+
+
 def _consolidate_map(rule: WicketsInHand) -> np.ndarray:
     """Code -> what it becomes when the consolidate band's d20 plays safe (R12): a catch is a
     dot; fours and sixes become singles only if the rule says so."""
     t = np.arange(m.N_CODES, dtype=np.int64)
-    t[[m.CARD_W, m.CAUGHT]] = m.DOT
+    for kind in rule.consolidate_saves:
+        t[SAVED_CODES[kind]] = m.DOT
     if rule.consolidate_boundaries:
         t[[m.FOUR, m.SIX]] = m.ONE
     return t
@@ -238,6 +240,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     kslot_all = lanes.keeper_slot.astype(np.int64)
     krating_all = lanes.keeper_rating.astype(np.int64)
     chasing = bool((lanes.target < BIG).any())
+    chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
 
     bat = np.zeros(L * SLOTS, np.int64)          # packed BAT_DELTA sums by absolute batter row
     unit_stats = np.zeros(L * units, np.int64)   # packed UNIT_EXTRAS_DELTA sums by bowler row
@@ -310,6 +313,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         if rule is not None:                                # R12: the wickets-in-hand bands
             rule_d20 = rng.integers(1, 21, n)
             band = band_of.take(wickets * per_row + legal)
+            if chase_rule:                                  # chasing: runs needed v balls left
+                band[rule.chase_attacks(target - runs, fmt.balls_per_innings - legal)
+                     & (target < BIG)] = wih.ATTACK
             a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
             if len(a):
                 code[a] = attack_of.take(rule_d20[a])

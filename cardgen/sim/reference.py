@@ -146,8 +146,10 @@ def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
             inn.unit_bowler.append(bowler)
         dice.begin_delivery()
         # the band is read before the ball: wickets down and legal balls left (docs/rules.md R12)
+        # and, chasing, runs needed
         band = None if rule is None else rule.band(
-            inn.wickets, fmt.balls_per_innings - inn.legal_balls, fmt.balls_per_innings)
+            inn.wickets, fmt.balls_per_innings - inn.legal_balls, fmt.balls_per_innings,
+            None if target is None else target - inn.runs)
         ball = _deliver(cs, dice, bowler, order[striker], striker, non_striker, free_hit,
                         fielders, bowling.keeper_slot, keeper_rating, rule, band)
         # --- score it -------------------------------------------------------------------
@@ -303,10 +305,10 @@ def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielde
             ball.bat_runs = 6
             ball.result += " (attack: six)"
     elif band == wih.CONSOLIDATE:
-        caught = ball.out_slot is not None and ball.how_out == "caught"
-        if caught or (rule.consolidate_boundaries and ball.bat_runs in (4, 6)):
+        saved = ball.out_slot is not None and ball.how_out in rule.consolidate_saves
+        if saved or (rule.consolidate_boundaries and ball.bat_runs in (4, 6)):
             if dice.rule_d20() <= rule.consolidate_safe:
-                if caught:
+                if saved:
                     ball.out_slot, ball.how_out, ball.fielders = None, "", ()
                     ball.result += " (consolidate: not out)"
                 else:

@@ -307,20 +307,30 @@ def fielding_table(data: SeasonData, w: pd.DataFrame, keepers: pd.DataFrame) -> 
               "run_outs_with_keeper", "stumpings"]].sort_values(["team", "player"]).reset_index(drop=True)
 
 
-def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int) -> pd.DataFrame:
+def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int,
+                     rule=None) -> pd.DataFrame:  # type: ignore[no-untyped-def]
     """Balls each player faced (role "bat") or bowled (legal, role "bowl") in each band of the
-    wickets-in-hand rule, read before each real delivery from its wickets down and legal balls
-    left (`cardgen.wickets_in_hand`): the situations calibration solves each card over."""
-    from cardgen.wickets_in_hand import BANDS, RULE, band_table
+    wickets-in-hand rule (`rule`, default the kit's), read before each real delivery from its
+    wickets down and legal balls left and, in the second innings, the runs needed (the first
+    innings' total + 1 less the runs so far) (`cardgen.wickets_in_hand`): the situations
+    calibration solves each card over."""
+    from cardgen.wickets_in_hand import ATTACK, BANDS, RULE, band_table
+    rule = RULE if rule is None else rule
     keys = ["match_id", "innings"]
     d = d.sort_values(keys + ["delivery"]).reset_index(drop=True)
     legal_before = d.groupby(keys)["legal"].cumsum() - d["legal"]
     outs = w[~w["kind"].isin(NOT_OUT_KINDS)].groupby(keys + ["delivery"]).size()
     fell = outs.reindex(pd.MultiIndex.from_frame(d[keys + ["delivery"]]), fill_value=0).to_numpy()
     down_before = pd.Series(fell).groupby([d[k] for k in keys]).cumsum().to_numpy() - fell
-    table = band_table(RULE, balls_per_innings)
+    table = band_table(rule, balls_per_innings)
     left = np.clip(balls_per_innings - legal_before.to_numpy(), 0, balls_per_innings)
-    band = np.asarray(BANDS)[table[np.minimum(down_before, 10), left]]
+    codes = table[np.minimum(down_before, 10), left]
+    first_total = d.loc[d["innings"] == 1].groupby("match_id")["runs_total"].sum()
+    runs_before = (d.groupby(keys)["runs_total"].cumsum() - d["runs_total"]).to_numpy()
+    need = (d["match_id"].map(first_total).to_numpy(float) + 1 - runs_before)
+    chase = (d["innings"] == 2).to_numpy() & np.isfinite(need)
+    codes = np.where(chase & rule.chase_attacks(np.nan_to_num(need), left), ATTACK, codes)
+    band = np.asarray(BANDS)[codes]
     bat = d.loc[d["wides"] == 0].assign(band=band[(d["wides"] == 0).to_numpy()])
     bowl = d.loc[d["legal"] == 1].assign(band=band[(d["legal"] == 1).to_numpy()])
     frames = []
