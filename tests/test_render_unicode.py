@@ -1,14 +1,17 @@
 """Names in Greek, Cyrillic and any accent print as named, on PDF and PNG; slugs stay readable.
 
 The font (DejaVu Sans, shipped in the package) is read back from the files we make: the PDF's
-text and embedded font, the PNG's pixels against the font's missing-glyph box.
+text and embedded font, the kit PNG's pixels against the name drawn with that font and with the
+missing-glyph box.
 """
 from __future__ import annotations
 
 import copy
+import io
 import os
 from pathlib import Path
 
+import numpy as np
 import pypdf
 import pytest
 import reportlab
@@ -19,7 +22,11 @@ from reportlab.pdfbase.ttfonts import TTFont
 from cardgen.cache import Cache
 from cardgen.competitions import get_competition
 from cardgen.render.fonts import FONT_DIR, PDF_NAMES, covered, font_path, printable, text_width_mm, upper
+from cardgen.render.card import card_views
+from cardgen.render.images import card_image, png_bytes
 from cardgen.render.kit import KitOptions, build_kit
+from cardgen.render.layout import load_layout
+from cardgen.render.painter import PilPainter
 from cardgen.slugs import slug
 
 GREEK = "Δημήτρης Παπαδόπουλος"
@@ -29,8 +36,8 @@ CJK = "王小明"
 
 
 @pytest.fixture(scope="module")
-def renamed_kit(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One team's kit (A4, PNGs) with four of its players renamed into other scripts."""
+def renamed_set(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """BBL 2024-25 with four players of its first team renamed into other scripts."""
     from cardgen.calibrate.cardset import build_card_set
     card_set = build_card_set(get_competition("BBL"), "2024-25", str(mirror),
                               cache=Cache(tmp_path_factory.mktemp("unicode-cache")))
@@ -40,8 +47,15 @@ def renamed_kit(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = dict(zip(ids, (GREEK, CYRILLIC, ACCENTS, CJK)))
     for card in card_set["cards"]:
         card["player"]["name"] = names.get(card["player"]["id"], card["player"]["name"])
+    return card_set
+
+
+@pytest.fixture(scope="module")
+def renamed_kit(renamed_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """That team's kit (A4, PNGs)."""
     out = tmp_path_factory.mktemp("unicode-kit")
-    return build_kit(card_set, out, KitOptions(team=team, papers=("a4",), progress=False, workers=1)).folder
+    team = renamed_set["cards"][0]["team"]
+    return build_kit(renamed_set, out, KitOptions(team=team, papers=("a4",), progress=False, workers=1)).folder
 
 
 def test_the_font_ships_with_the_package_with_its_licence():
@@ -103,18 +117,61 @@ def test_pdf_cards_carry_the_names_in_an_embedded_font(renamed_kit: Path):
     assert "ΔΗΜΗΤΡΗΣ ΠΑΠΑΔΟΠΟΥΛΟΣ" in sheets and "ДМИТРИЙ ИВАНОВ" in sheets
 
 
-def test_png_cards_draw_glyphs_not_boxes(renamed_kit: Path):
+def test_png_cards_draw_glyphs_not_boxes(renamed_set: dict, renamed_kit: Path, monkeypatch):
+    """The name strip of each renamed card's PNG, pixel for pixel: it is the name drawn with the
+    shipped DejaVu Sans (Pillow's own ImageDraw.text, not the painter), and far from the same lines
+    drawn as missing-glyph boxes. A painter that used another font, or drew boxes, fails here."""
     names = sorted(p.name for p in (renamed_kit / "png").iterdir())
     for expected in ("dimitris-papadopoylos-striker", "dmitriy-ivanov", "sebastien-cote-lukasz-nguyen",
                      "wang-xiao-ming"):
         assert any(expected in n for n in names), (expected, names[:6])
-    # the font Pillow draws the PNGs with has a real glyph for every letter (not the .notdef box)
-    font = ImageFont.truetype(font_path("bold"), 40)
 
-    def drawn(ch: str) -> bytes:
-        image = Image.new("L", (60, 60))
-        ImageDraw.Draw(image).text((5, 5), ch, font=font, fill=255)
-        return image.tobytes()
-    box = drawn("\uffff")  # a code point no font has: the .notdef box
-    for ch in set(upper(GREEK + CYRILLIC + ACCENTS).replace(" ", "").replace("-", "")):
-        assert drawn(ch) != box, ch
+    dpi = 300  # the kit's PNG resolution
+    px = dpi / 25.4
+    name_box = load_layout("card")["name"]
+    # the name block: below the team badge, above the season line, inside the card's outline
+    left, top, bottom = round(1.0 * px), round(5.8 * px), round(15.6 * px)
+    # where the painter puts the name lines (positions only; what it draws them with is under test)
+    calls: list[tuple] = []
+    draw_text = PilPainter.text
+
+    def spy(self, x, y, text, style, size_pt, colour="#000000", align="left"):
+        calls.append((x, y, text, style, size_pt, colour, align))
+        return draw_text(self, x, y, text, style, size_pt, colour, align)
+    monkeypatch.setattr(PilPainter, "text", spy)
+
+    team = renamed_set["cards"][0]["team"]
+    views = [v for v in card_views(renamed_set) if v.team == team]
+    checked = 0
+    for name, slugged in ((GREEK, "dimitris-papadopoylos"), (CYRILLIC, "dmitriy-ivanov"),
+                          (ACCENTS, "sebastien-cote-lukasz-nguyen")):
+        for view in (v for v in views if v.name == upper(name)):
+            [png] = (renamed_kit / "png").glob(f"*-{slugged}-{view.kind}.png")
+            real = Image.open(png).convert("RGB")
+            strip = real.crop((left, top, real.width - left, bottom))
+            calls.clear()
+            card_image(view, dpi)
+            lines = [c for c in calls if c[3] == name_box["font"]
+                     and name_box["top_mm"] <= c[1] <= name_box["bottom_mm"]]
+            assert " ".join(c[2] for c in lines) == upper(name), lines
+            band = max(strip.getcolors(1 << 16))[1]  # the band's flat colour around the name
+
+            def drawn(text_of) -> np.ndarray:
+                image = Image.new("RGB", strip.size, band)
+                draw = ImageDraw.Draw(image)
+                for x, y, text, style, size_pt, colour, _ in lines:
+                    font = ImageFont.truetype(font_path(style), round(size_pt * dpi / 72, 1))
+                    draw.text((x * px - left, y * px - top), text_of(text), fill=colour, anchor="ls",
+                              font=font)
+                # through the kit's palette, as every kit PNG is
+                return np.asarray(Image.open(io.BytesIO(png_bytes(image, view.team_colour))).convert("RGB"))
+
+            pixels = np.asarray(strip)
+            glyphs = drawn(lambda text: text)
+            boxes = drawn(lambda text: "".join(ch if ch == " " else "\uffff" for ch in text))
+            assert (pixels == glyphs).all(), (png.name, int((pixels != glyphs).any(axis=2).sum()))
+            # boxes would change a sixth or more of the strip (measured: 16-30 %); 5 % is far
+            # from both that and the exact match above
+            assert (pixels != boxes).any(axis=2).mean() > 0.05, png.name
+            checked += 1
+    assert checked == 6  # striker and bowler card of each of the three names
