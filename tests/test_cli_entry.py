@@ -1,12 +1,14 @@
 """The command can be started every way a user or a test starts it."""
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from cardgen.cli import LAYER_CLI_MODULES, main
+from cardgen.cli import COMMAND_MODULES, main
 
 
 @pytest.mark.parametrize("module", ["cardgen", "cardgen.cli"])
@@ -20,6 +22,22 @@ def test_python_dash_m_lists_every_layer_command(module: str) -> None:
 
 
 def test_every_layer_registers_commands() -> None:
-    assert len(LAYER_CLI_MODULES) == 5
+    assert len(COMMAND_MODULES) == 5
     assert {"build", "calibrate", "validate", "simulate", "site", "serve", "compare-games",
             "competitions", "stats", "cache"} <= set(main.commands)
+
+
+def test_no_layer_imports_the_command_line() -> None:
+    """Data flows one way: sources, stats, calibrate, render, sim, site and games never import
+    cardgen.cli (its command modules import them)."""
+    package = Path(__file__).resolve().parent.parent / "cardgen"
+    offenders = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).parts[0] in ("cli", "__main__.py"):  # the command line itself
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
+                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n == "cardgen.cli" or n.startswith("cardgen.cli.") for n in names):
+                offenders.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert not offenders, offenders

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from cardgen.cli import main
 from cardgen.errors import EXIT_USAGE
-from cardgen.games.cli import MAX_INNINGS
-from cardgen.sim.cli import MAX_BALLS, MAX_SEASONS
+from cardgen.cli.games import MAX_INNINGS
+from cardgen.cli.simulate import MAX_BALLS, MAX_SEASONS
 
 SEASON = ["-c", "BBL", "-s", "2024-25"]
 

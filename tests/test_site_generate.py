@@ -535,7 +535,7 @@ def test_site_option_refreshes_the_site_after_a_command(tmp_path):
     """`with_site_option` is what gives `cardgen build` its --site flag."""
     import click
     from cardgen.cli import out_option
-    from cardgen.site.cli import with_site_option
+    from cardgen.cli.site import with_site_option
 
     @click.command()
     @out_option

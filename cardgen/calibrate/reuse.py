@@ -25,7 +25,7 @@ from cardgen.stats.tables import SeasonStats
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # layers downstream of the card set cannot change it (data flows one way)
-DOWNSTREAM = ("render", "site", "sim", "games", "__pycache__")
+DOWNSTREAM = ("render", "site", "sim", "games", "cli", "__pycache__")
 FOLDER = "card-sets"
 SUFFIX_LEN = 20
 OPTIONS_LEN = 8

@@ -150,6 +150,6 @@ def preflight(folder: Path) -> None:
         raise SystemExit(1)
 
 
-from cardgen.site.cli import with_site_option  # noqa: E402 (adds --site: refresh OUT/site afterwards)
+from cardgen.cli.site import with_site_option  # noqa: E402 (adds --site: refresh OUT/site afterwards)
 
 COMMANDS = [with_site_option(build), preflight]

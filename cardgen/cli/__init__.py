@@ -398,22 +398,18 @@ def cache(clear: bool, raw_only: bool) -> None:
     click.echo("  " + (", ".join(bundled.complete_sets()) or "none"))
 
 
-# Each layer defines its commands in its own `cli` module (COMMANDS = [...]); they import this
-# module for the shared options, so they are added here, after `main` exists.
-LAYER_CLI_MODULES = ("cardgen.calibrate.cli", "cardgen.render.cli", "cardgen.sim.cli",
-                     "cardgen.site.cli", "cardgen.games.cli")
+# The commands of each layer live in their own module of this package (COMMANDS = [...]): the
+# layers themselves never import the command line. Those modules import this one for the shared
+# options, so they are added here, after `main` exists.
+COMMAND_MODULES = ("cardgen.cli.calibrate", "cardgen.cli.build", "cardgen.cli.simulate",
+                   "cardgen.cli.site", "cardgen.cli.games")
 
 
 def _register() -> None:
     import importlib
-    for module in LAYER_CLI_MODULES:
+    for module in COMMAND_MODULES:
         for cmd in importlib.import_module(module).COMMANDS:
             main.add_command(cmd)
 
 
-if __name__ == "__main__":  # pragma: no cover
-    # run as `python -m cardgen.cli`: use the importable module, whose layers import it back
-    from cardgen.cli import main as _main
-    sys.exit(_main())
-else:
-    _register()
+_register()
