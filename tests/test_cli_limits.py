@@ -1,8 +1,6 @@
 """Run sizes are bounded: beyond the limit a one-line usage error, the limit stated in --help."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -30,13 +28,10 @@ def test_a_run_beyond_the_limit_is_a_one_line_usage_error(command, option, limit
     assert f"{limit:,}" in help_text  # the limit is stated where the option is explained
 
 
-def test_validate_reports_progress_for_every_ball(mirror: Path, tmp_path: Path):
+def test_validate_reports_progress_for_every_ball(render_card_sets: dict[str, dict]):
     """The progress callback sees each card's balls as they are played (so a long run shows it)."""
-    from cardgen.cache import Cache
-    from cardgen.calibrate.cardset import build_card_set
-    from cardgen.competitions import get_competition
     from cardgen.sim.validate import STREAMS_PER_CARD, validate_cards
-    card_set = build_card_set(get_competition("BBL"), "2024-25", str(mirror), cache=Cache(tmp_path))
+    card_set = render_card_sets["BBL"]  # the session's BBL 2024-25 set (validate only reads it)
     seen: list[int] = []
     validate_cards(card_set, 400, np.random.default_rng(0), progress=seen.append)
     def played(balls: int) -> int:  # balls are played in whole steps of STREAMS_PER_CARD

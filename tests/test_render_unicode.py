@@ -19,8 +19,6 @@ from PIL import Image, ImageDraw, ImageFont
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from cardgen.cache import Cache
-from cardgen.competitions import get_competition
 from cardgen.render.fonts import FONT_DIR, PDF_NAMES, covered, font_path, printable, text_width_mm, upper
 from cardgen.render.card import card_views
 from cardgen.render.images import card_image, png_bytes
@@ -36,12 +34,10 @@ CJK = "王小明"
 
 
 @pytest.fixture(scope="module")
-def renamed_set(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict:
-    """BBL 2024-25 with four players of its first team renamed into other scripts."""
-    from cardgen.calibrate.cardset import build_card_set
-    card_set = build_card_set(get_competition("BBL"), "2024-25", str(mirror),
-                              cache=Cache(tmp_path_factory.mktemp("unicode-cache")))
-    card_set = copy.deepcopy(card_set)
+def renamed_set(render_card_sets: dict[str, dict]) -> dict:
+    """BBL 2024-25 with four players of its first team renamed into other scripts (a copy: the
+    session's set is shared)."""
+    card_set = copy.deepcopy(render_card_sets["BBL"])
     team = card_set["cards"][0]["team"]
     ids = list(dict.fromkeys(c["player"]["id"] for c in card_set["cards"] if c["team"] == team))
     names = dict(zip(ids, (GREEK, CYRILLIC, ACCENTS, CJK)))

@@ -145,20 +145,15 @@ def test_real_balls_are_counted_in_their_bands():
     assert RULE.band(0, 120, 120) == wih.CONSOLIDATE
 
 
-def test_calibrated_cards_reproduce_the_season_under_the_rule():
+def test_calibrated_cards_reproduce_the_season_under_the_rule(render_card_sets):
     """Calibration knows the rule: the card set says so, every card carries its situations, and
-    its expected figures (under the rule over those situations) match the real season."""
+    its expected figures (under the rule over those situations) match the real season. The set is
+    the session's BBL 2024-25 set, calibrated from the season under the rule (build_card_set's
+    default) once for every test that needs it."""
     import json
-    from pathlib import Path
 
-    from cardgen.cache import Cache
-    from cardgen.calibrate.cardset import card_set_from_stats
     from cardgen.calibrate.report import summary
-    from cardgen.competitions import get_competition
-    from cardgen.stats.load import season_stats
-    comp = get_competition("BBL")
-    stats = season_stats(comp, "2024-25", cache=Cache(Path(__file__).parent.parent / "stats_cache"))
-    card_set = json.loads(json.dumps(card_set_from_stats(stats, comp, "2024-25")))
+    card_set = json.loads(json.dumps(render_card_sets["BBL"]))  # as written to card-set.json
     assert card_set["rule"] == "wickets-in-hand"
     assert all(abs(sum(c["situations"].values()) - 1) < 1e-4 for c in card_set["cards"]
                if c["real"]["balls"] > 0)
