@@ -8,6 +8,7 @@ import multiprocessing
 import os
 import shutil
 import sys
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -213,6 +214,7 @@ def _images_job(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) ->
 # The jobs of the build in progress. Workers are forked after this is filled in and run jobs by
 # their index, so nothing but an index and the (small) result crosses between processes.
 _JOBS: list[Callable[[], _Done]] = []
+_JOBS_LOCK = threading.Lock()
 
 
 def _run_job(index: int) -> _Done:
@@ -304,21 +306,23 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     if not options.team:
         team_renders, manifest = team_file_renders(card_set, views, options, title, credit)
     # biggest first, so two workers finish together: whole-set sheets, a team's images, the rest
-    _JOBS[:] = ([functools.partial(_pdf_job, name, render, work, options.preflight)
-                 for name, render in renders.items()]
-                + [functools.partial(_images_job, job, work, options.ink_saver) for job in image_jobs]
-                + [functools.partial(_pdf_job, name, render, work, options.preflight)
-                   for name, render in {**sheets, **team_renders}.items()])
-    # what the workers would each load on first use, loaded once here before they fork
-    if options.preflight:
-        import pypdfium2  # noqa: F401
-    if image_jobs:
-        from PIL import Image
-        Image.preinit()  # the PNG writer's plugins
-    pool = _pool(options.workers)
+    pool = None
     bar = None
     problems: dict[str, list[Problem]] = {}
+    _JOBS_LOCK.acquire()  # one build's jobs at a time in this process (threads)
     try:
+        _JOBS[:] = ([functools.partial(_pdf_job, name, render, work, options.preflight)
+                     for name, render in renders.items()]
+                    + [functools.partial(_images_job, job, work, options.ink_saver) for job in image_jobs]
+                    + [functools.partial(_pdf_job, name, render, work, options.preflight)
+                       for name, render in {**sheets, **team_renders}.items()])
+        # what the workers would each load on first use, loaded once here before they fork
+        if options.preflight:
+            import pypdfium2  # noqa: F401
+        if image_jobs:
+            from PIL import Image
+            Image.preinit()  # the PNG writer's plugins
+        pool = _pool(options.workers)
         # every file is written on its own by one job, so the kit is the same in any order and
         # with any number of workers
         futures = [pool.submit(_run_job, index) for index in range(len(_JOBS))]
@@ -338,13 +342,16 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         bar.close()
         kept, dropped = _swap_in(work, final)
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
-        stop_workers(pool)
+        if pool is not None:
+            stop_workers(pool)
         raise
     finally:
         _JOBS.clear()
+        _JOBS_LOCK.release()
         if bar is not None:
             bar.close()
-        pool.shutdown(cancel_futures=True)
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
         shutil.rmtree(staging, ignore_errors=True)
     pdfs = sorted(p for p in written if p.suffix == ".pdf")
     found = ([problem for path in pdfs for problem in problems.get(path.relative_to(final).as_posix(), [])]
