@@ -17,7 +17,7 @@ import click
 
 from cardgen import __version__
 from cardgen.cache import Cache
-from cardgen.competitions import COMPETITIONS, Competition, get_competition, normalise_season
+from cardgen.competitions import Competition, get_competition, normalise_season
 from cardgen.errors import (EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED, CardgenError,
                             CardgenWarning, Terminated)
 
@@ -307,7 +307,7 @@ def competitions(source: str | None) -> None:
         for season, n in ev.seasons.items():
             labels = sorted(ev.labels.get(season, ()))
             note = f", Cricsheet labels {' + '.join(labels)}" if labels != [season.replace("-", "/")] else ""
-            head = f"  {ev.event} ({ev.sex}) {season}: {n} matches{note}"
+            head = f"  {ev.event} ({ev.sex}) {season}: {n} match{'es' if n != 1 else ''}{note}"
             if ev.competition is not None:
                 click.echo(f"{head}\n      cardgen build -c {ev.code} -s {season} --source {root}")
             else:

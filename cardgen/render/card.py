@@ -21,10 +21,6 @@ RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
 BLACK, WHITE = "#000000", "#ffffff"
 
 
-class CardSetError(CardgenError):
-    """A card set that lacks something the printable kit needs."""
-
-
 @dataclass(frozen=True)
 class CardView:
     """Everything printed on one card, as text, plus how to colour it."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.render.card import CardSetError
+from cardgen.errors import CardSetError
 from cardgen.render.common import new_canvas, set_title
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import load_layout

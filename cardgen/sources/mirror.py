@@ -8,7 +8,6 @@ import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 from cardgen.competitions import Competition, all_competitions, competition_from_entry, match_season
 from cardgen.sources.fetch import is_event_of, mirror_paths
