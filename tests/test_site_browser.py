@@ -470,11 +470,19 @@ def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_
     page.goto(f"{served}sets/{SET}/index.html")
     previews = page.locator(".kit-previews li")
     pdfs = sorted(p.name for p in (bbl_out / SET).glob("*.pdf"))
-    assert previews.count() == len(pdfs)
+    # one picture per sheet, a link per paper: every top-level PDF is offered exactly once
+    documents = {p.removesuffix(".pdf").removesuffix("-a4").removesuffix("-letter") for p in pdfs}
+    assert previews.count() == len(documents) < len(pdfs)
+    offered = sorted(a.get_attribute("href").removeprefix("files/")
+                     for a in previews.locator(".caption a").all())
+    assert offered == pdfs
     images = [i for i in _load_all_images(page) if "/previews/kit-" in i["src"]]
-    assert len(images) == len(pdfs) and all(i["natural"] > 0 for i in images)
+    assert len(images) == len(documents) and all(i["natural"] > 0 for i in images)
     a4_pages = len(pypdf.PdfReader(bbl_out / SET / "cards-a4.pdf").pages)
-    assert f"Player cards (A4), {a4_pages} pages" in previews.all_inner_texts()
+    letter_pages = len(pypdf.PdfReader(bbl_out / SET / "cards-letter.pdf").pages)
+    assert (f"Player cards: A4 ({a4_pages} pages) \u00b7 US Letter ({letter_pages} pages)"
+            in previews.all_inner_texts())
+    assert "Scoresheet: A4 (2 pages) \u00b7 US Letter (2 pages)" in previews.all_inner_texts()
     needs = page.locator("dl.components").inner_text()
     assert f"{a4_pages} sheets of A4 card" in needs
     assert "d6" in needs and "2d10" in needs and "d20" in needs

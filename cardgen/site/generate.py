@@ -669,18 +669,43 @@ def _player_index(views: list[CardView]) -> list[dict[str, Any]]:
     return sorted(players, key=lambda p: _surname_key(p["name"]))
 
 
-def _kit_previews(kit: KitSet, set_root: Path) -> dict[str, dict[str, Any]]:
-    """Per kit PDF: a picture of its first page (pypdfium2) and its page count."""
+_PAPER_SUFFIX = re.compile(r"\s*\((A4|US Letter)\)$")
+
+
+def _paper_of(size: tuple[int, int]) -> str | None:
+    """A4 or US Letter from a page's shape (portrait or landscape), else None."""
+    ratio = max(size) / min(size)
+    for paper, long_over_short in (("A4", 297 / 210), ("US Letter", 11 / 8.5)):
+        if abs(ratio - long_over_short) < 0.02:
+            return paper
+    return None
+
+
+def _kit_previews(kit: KitSet, set_root: Path) -> list[dict[str, Any]]:
+    """One picture per document of the kit (pypdfium2, its first page), with a download link per
+    paper it comes in ("Fielding chart: A4, 1 page · US Letter, 1 page"): the A4 and Letter
+    copies of a sheet look alike, and ten thumbnails of five sheets only made the choice harder."""
     found: dict[str, dict[str, Any]] = {}
     for download in kit.downloads:
         if not download.relpath.endswith(".pdf"):
             continue
-        rel = f"previews/kit-{slug(Path(download.relpath).stem)}.png"
+        stem = Path(download.relpath).stem
+        document = re.sub(r"-(a4|letter)$", "", stem)
+        rel = f"previews/kit-{slug(stem)}.png"
         size = _first_page_preview(kit.folder / download.relpath, set_root / rel)
-        if size is not None:
-            found[download.relpath] = {"src": rel, "size": size, "label": download.label,
-                                       "pages": kit.page_counts.get(download.relpath)}
-    return found
+        if size is None:
+            continue
+        paper = _paper_of(size) or _PAPER_SUFFIX.search(download.label)
+        paper = paper if isinstance(paper, str) or paper is None else paper.group(1)
+        entry = found.setdefault(document, {"src": rel, "size": size, "links": [],
+                                            "label": _PAPER_SUFFIX.sub("", download.label)})
+        entry["links"].append({"href": download.relpath, "paper": paper or "PDF",
+                               "pages": kit.page_counts.get(download.relpath)})
+        if entry["src"] != rel:
+            (set_root / rel).unlink(missing_ok=True)  # the other paper's copy is not shown
+    for entry in found.values():  # A4 first, as on the rest of the page
+        entry["links"].sort(key=lambda link: link["paper"] != "A4")
+    return list(found.values())
 
 
 def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
@@ -727,6 +752,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     summary["sheets"] = _sheet_counts(kit, info)
     summary["components"] = _components(kit, summary["sheets"])
     summary["kit_previews"] = _kit_previews(kit, set_root)
+    summary["kit_preview_of"] = {link["href"]: pv for pv in summary["kit_previews"] for link in pv["links"]}
     summary["example"] = _example_ball(kit, views, info)
     summary["fielding_table"] = _fielding_table(kit)
 
