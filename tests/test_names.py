@@ -46,6 +46,7 @@ def _attrs(code: str, season: str) -> dict[str, dict]:
     ("IPL", "2025", "TH David", "Tim David"),
     ("IPL", "2025", "PD Salt", "Phil Salt"),
     ("HUNDRED", "2024", "BA Stokes", "Ben Stokes"),
+    ("IPL", "2025", "A Nortje", "Anrich Nortje"),          # was "ARNO NORTJE": "Anrich Arno Nortje"
     ("IPL", "2025", "JC Buttler", "Jos Buttler"),           # known-as list beats the short form
     ("BBL", "2023-24", "MS Wade", "Matthew Wade"),          # keeps the formal name (known-as list)
     ("BBL", "2024-25", "SPD Smith", "Steve Smith"),
@@ -69,6 +70,21 @@ def test_every_printed_name_ends_with_the_cricsheet_surname():
             assert name.split()[-1] == cricsheet.split()[-1], (cricsheet, name)
             if not cricsheet.split()[0].isupper():
                 assert name == cricsheet  # no initials: Cricsheet's name is the known-as name
+
+
+def test_the_first_given_name_wins_unless_family_names_come_first():
+    """When two given names fit the initial, the first is the name (India: "Smriti Shriniwas
+    Mandhana", Shriniwas is her father's name), except where full names lead with the family
+    name (Sri Lanka: "Morawakage Maheesh Theekshana")."""
+    use_overrides(None)
+    assert printed_name("S Mandhana", {"full_name": "Smriti Shriniwas Mandhana", "country": "India"}) \
+        == "Smriti Mandhana"
+    assert printed_name("S Pandey", {"full_name": "Shikha Subas Pandey", "country": "India"}) == "Shikha Pandey"
+    assert printed_name("M Theekshana", {"full_name": "Morawakage Maheesh Theekshana",
+                                         "country": "Sri Lanka"}) == "Maheesh Theekshana"
+    # no second name that fits: the one that does, wherever it is
+    assert printed_name("K Mendis", {"full_name": "Balapuwaduge Kusal Mendis", "country": "Sri Lanka"}) \
+        == "Kusal Mendis"
 
 
 def test_no_source_no_guessing():

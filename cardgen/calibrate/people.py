@@ -32,12 +32,18 @@ def _split_initials(cricsheet_name: str) -> tuple[str, str] | None:
     return words[0], " ".join(words[1:])
 
 
-def _given_name(initials: str, full_name: str, surname: str) -> str | None:
+FAMILY_NAME_FIRST = {"sri lanka"}  # full names lead with the family name ("Morawakage Maheesh")
+
+
+def _given_name(initials: str, full_name: str, surname: str, country: str | None = None) -> str | None:
     """The given name in the full name that the first initial stands for.
 
     The full name's given names are the words before the surname. When there are more of them
     than initials (family names first, as in many Sri Lankan and South Indian names), the
-    initials line up with the last ones; otherwise with the first."""
+    initials line up with the last ones; otherwise with the first. When the first given name
+    fits the initial as well, it is the name unless the player's country puts family names
+    first: "S Mandhana" + "Smriti Shriniwas Mandhana" is Smriti (Shriniwas is her father's name),
+    "M Theekshana" + "Morawakage Maheesh Theekshana" (Sri Lanka) is Maheesh."""
     surname_words = {w.casefold() for w in surname.split()}
     given: list[str] = []
     for word in full_name.split():
@@ -50,7 +56,9 @@ def _given_name(initials: str, full_name: str, surname: str) -> str | None:
     letters = [c.casefold() for c in initials]
     if len(given) > len(letters):
         tail = given[-len(letters):]
-        if all(w[0].casefold() == c for w, c in zip(tail, letters)):
+        first_fits = given[0][0].casefold() == letters[0] and len(letters) == 1
+        family_first = (country or "").strip().casefold() in FAMILY_NAME_FIRST
+        if all(w[0].casefold() == c for w, c in zip(tail, letters)) and (family_first or not first_fits):
             return tail[0]
     return next((w for w in given if w[0].casefold() == letters[0]), None)
 
@@ -80,7 +88,7 @@ def printed_name(cricsheet_name: str, attrs: dict | None, player_id: str | None 
     if parts is None:
         return cricsheet_name
     initials, surname = parts
-    given = _given_name(initials, _text(attrs.get("full_name")) or "", surname)
+    given = _given_name(initials, _text(attrs.get("full_name")) or "", surname, _text(attrs.get("country")))
     rest = surname.split()
     if given and len(rest) > 1 and rest[0][:1].isupper() and rest[0].casefold() in given.casefold():
         # "P Simran Singh" + "Prabhsimran Singh": the middle word is part of the given name
