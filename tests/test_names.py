@@ -97,17 +97,24 @@ def test_no_source_no_guessing():
 
 def test_names_file(tmp_path):
     path = tmp_path / "names.csv"
-    path.write_text("cricsheet_name,id,name\nMM Lanning,27e003ce,Meg  Lanning\n,,\n", encoding="utf-8")
-    assert read_name_overrides(path) == {"27e003ce": "Meg Lanning"}
+    path.write_text("cricsheet_name,id,name\nJS Buckingham,10735e1d,Jordie  Buckingham\n,,\n", encoding="utf-8")
+    assert read_name_overrides(path) == {"10735e1d": "Jordie Buckingham"}
+    attrs = {"player_id": "10735e1d", "full_name": "Jordan Steven Dermott Buckingham"}
     try:
         use_overrides(path)
-        assert printed_name("MM Lanning", {"player_id": "27e003ce", "full_name": "Meghann Moira Lanning"}) \
-            == "Meg Lanning"
-        assert printed_name("MM Lanning", None, "27e003ce") == "Meg Lanning"
+        assert printed_name("JS Buckingham", attrs) == "Jordie Buckingham"
+        assert printed_name("JS Buckingham", None, "10735e1d") == "Jordie Buckingham"
     finally:
         use_overrides(None)
-    assert printed_name("MM Lanning", {"player_id": "27e003ce", "full_name": "Meghann Moira Lanning"}) \
-        == "Meghann Lanning"
+    assert printed_name("JS Buckingham", attrs) == "Jordan Buckingham"
+    # the user's file beats cardgen's own known-as list too
+    path.write_text("id,name\n27e003ce,Meghann Lanning\n", encoding="utf-8")
+    try:
+        use_overrides(path)
+        assert printed_name("MM Lanning", None, "27e003ce") == "Meghann Lanning"
+    finally:
+        use_overrides(None)
+    assert printed_name("MM Lanning", None, "27e003ce") == "Meg Lanning"
     bad = tmp_path / "bad.csv"
     bad.write_text("who,what\n1,2\n", encoding="utf-8")
     with pytest.raises(NamesFileError) as info:
