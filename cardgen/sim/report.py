@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from xml.sax.saxutils import escape
 from typing import Any, Sequence
 
 import numpy as np
@@ -15,7 +16,7 @@ import pandas as pd
 from reportlab.graphics.shapes import Circle, Drawing, Line, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
-from reportlab.lib.styles import getSampleStyleSheet
+from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
@@ -124,13 +125,44 @@ def histogram(title: str, sim: np.ndarray, real: np.ndarray, bins: int = 30,
     return d
 
 
-def _table(rows: list[list[Any]], col_widths: list[float] | None = None) -> Table:
-    t = Table([[str(c) for c in r] for r in rows], colWidths=col_widths, repeatRows=1)
-    t.setStyle(TableStyle([("FONTSIZE", (0, 0), (-1, -1), 6.5),
-                           ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8eef5")),
-                           ("GRID", (0, 0), (-1, -1), 0.25, colors.lightgrey),
-                           ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
-    return t
+def _label(column: str) -> str:
+    """A table column's printed header: the CSV's name in words ("real_first_innings_total")."""
+    return str(column).replace("_", " ")
+
+
+TABLE_FONT_PT = (6.5, 4.5)  # a report table's text size, and the smallest it shrinks to fit
+CELL_PAD_PT = 3.0
+
+
+def _table(rows: list[list[Any]], width: float) -> Table:
+    """A report table that fits `width` (points): headers in words, wrapped between words; each
+    column as wide as its longest cell or header word, in a text size that fits them all (wide
+    CSV tables used to run off the page, or squeeze words into each other)."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    body = [[str(c) for c in r] for r in rows[1:]]
+    labels = [_label(c) for c in rows[0]]
+
+    def needs(size: float) -> list[float]:
+        return [max([stringWidth(r[i], "Helvetica", size) for r in body]
+                    + [stringWidth(w, "Helvetica-Bold", size - 0.5) for w in labels[i].split()] + [size])
+                + 2 * CELL_PAD_PT + 1 for i in range(len(labels))]
+
+    size, smallest = TABLE_FONT_PT
+    while sum(needs(size)) > width and size > smallest:
+        size = max(smallest, size - 0.25)
+    need = needs(size)
+    widths = [w * width / sum(need) for w in need]  # spread to the full width (or squeeze the last bit)
+    header = ParagraphStyle("table-header", fontName="Helvetica-Bold", fontSize=size - 0.5, leading=size + 0.5)
+    table = Table([[Paragraph(escape(label), header) for label in labels]] + body,
+                  colWidths=widths, repeatRows=1)
+    table.setStyle(TableStyle([("FONTSIZE", (0, 1), (-1, -1), size),
+                               ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e8eef5")),
+                               ("GRID", (0, 0), (-1, -1), 0.25, colors.lightgrey),
+                               ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
+                               ("LEFTPADDING", (0, 0), (-1, -1), CELL_PAD_PT),
+                               ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PAD_PT),
+                               ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]))
+    return table
 
 
 def _grid(drawings: list[Drawing]) -> Table:
@@ -148,10 +180,12 @@ def write_pdf(path: Path, title: str, lines: list[str], tables: list[tuple[str, 
     story: list[Any] = [Paragraph(title, styles["Title"])]
     story += [Paragraph(line, styles["Normal"]) for line in lines]
     story.append(Spacer(1, 4 * mm))
-    story.append(_grid(drawings))
+    if drawings:
+        story.append(_grid(drawings))
     for caption, df in tables:
         story.append(Spacer(1, 4 * mm))
         story.append(Paragraph(caption, styles["Heading3"]))
-        story.append(_table([list(df.columns)] + df.astype(object).where(df.notna(), "").values.tolist()))
+        story.append(_table([list(df.columns)] + df.astype(object).where(df.notna(), "").values.tolist(),
+                            doc.width))
     doc.build(story)
     atomic_write_bytes(path, buf.getvalue())
