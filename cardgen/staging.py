@@ -85,7 +85,8 @@ def remove_stale_staging(parent: Path) -> list[Path]:
     return removed
 
 
-def _relative_files(folder: Path) -> list[str]:
+def relative_files(folder: Path) -> list[str]:
+    """Every file (and symlink) under `folder`, as sorted relative POSIX paths."""
     return sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*")
                   if p.is_file() or p.is_symlink())
 
@@ -117,7 +118,7 @@ def publish_folder(new: Path, final: Path, ours: Callable[[str], bool] = lambda 
         if final.is_symlink() or not final.is_dir():
             raise FolderInUse(f"{final} is a file, not a cardgen folder; move it away or choose "
                               f"another output folder")
-        theirs = [rel for rel in _relative_files(final) if not ours(rel)]
+        theirs = [rel for rel in relative_files(final) if not ours(rel)]
         clash = [rel for rel in theirs if os.path.lexists(new / rel)]
         if clash:
             raise FolderInUse(f"{final} holds {clash[0]}, which cardgen did not write and would "

@@ -36,12 +36,8 @@ def _private_user_cache(tmp_path_factory: pytest.TempPathFactory):
 def _no_process_settings_left_over():
     """`--refresh`, `--names` and `--strict` set process-wide switches for one command; a test
     never starts with another test's (a left-over --refresh would make later reads download)."""
-    from cardgen.cache import request_refresh
-    from cardgen.sources.fetch import set_strict
-    from cardgen.sources.names import use_overrides
-    request_refresh(False)
-    use_overrides(None)
-    set_strict(None)
+    from cardgen.cli import _end_of_command_switches
+    _end_of_command_switches()
     yield
 
 

@@ -55,13 +55,11 @@ def _attrs(code: str, season: str) -> dict[str, dict]:
     ("IPL", "2025", "PWH de Silva", "Wanindu Hasaranga"),  # "Pinnaduwage Wanindu Hasaranga de Silva"
 ])
 def test_names_people_know(code, season, cricsheet, printed):
-    use_overrides(None)
     attrs = _attrs(code, season)
     assert printed_name(cricsheet, attrs[cricsheet]) == printed
 
 
 def test_every_printed_name_ends_with_the_cricsheet_surname():
-    use_overrides(None)
     for code, season in (("IPL", "2025"), ("IPL", "2024"), ("BBL", "2024-25"), ("HUNDRED", "2024")):
         for cricsheet, a in _attrs(code, season).items():
             name = printed_name(cricsheet, a)
@@ -76,7 +74,6 @@ def test_the_first_given_name_wins_unless_family_names_come_first():
     """When two given names fit the initial, the first is the name (India: "Smriti Shriniwas
     Mandhana", Shriniwas is her father's name), except where full names lead with the family
     name (Sri Lanka: "Morawakage Maheesh Theekshana")."""
-    use_overrides(None)
     assert printed_name("S Mandhana", {"full_name": "Smriti Shriniwas Mandhana", "country": "India"}) \
         == "Smriti Mandhana"
     assert printed_name("S Pandey", {"full_name": "Shikha Subas Pandey", "country": "India"}) == "Shikha Pandey"
@@ -88,7 +85,6 @@ def test_the_first_given_name_wins_unless_family_names_come_first():
 
 
 def test_no_source_no_guessing():
-    use_overrides(None)
     assert printed_name("DS Rathi", {"full_name": None}) == "DS Rathi"
     assert printed_name("JS Buckingham", {"full_name": "Steven Dermott"}) == "JS Buckingham"
     assert printed_name("Q de Kock", {"known_as": "Quinny de Kock", "full_name": "Quinton de Kock"}) \

@@ -25,19 +25,11 @@ from cardgen.cli import main
 from cardgen.competitions import get_competition
 from cardgen.errors import EXIT_USAGE, ParseError, SkippedInput
 from cardgen.sources.cricsheet import ParsedMatch, combine, parse_match
-from cardgen.sources.fetch import MatchFile, set_strict
+from cardgen.sources.fetch import MatchFile
 from cardgen.stats.load import load_season_data
 from cardgen.stats.tables import build_stats
 
 BBL = get_competition("BBL")
-
-
-@pytest.fixture(autouse=True)
-def _not_strict():
-    """A CLI run with --strict sets strictness for the process: each test starts from the default."""
-    set_strict(None)
-    yield
-    set_strict(None)
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
 
-from cardgen.cache import Cache, atomic_write_text
+from cardgen.cache import Cache, atomic_write_text, sha256
 from cardgen.errors import CacheError
 from cardgen.paths import templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
@@ -105,7 +105,7 @@ def _load_kept(path: Path, load_card_set: Callable[[Path], dict]) -> dict:
         expected = _digest_path(path).read_text(encoding="ascii").strip()
     except (OSError, UnicodeDecodeError):
         return load_card_set(path)
-    if hashlib.sha256(data).hexdigest() == expected:
+    if sha256(data) == expected:
         try:
             doc = json.loads(data)
         except ValueError:
@@ -134,7 +134,7 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
         text = dumps(card_set)
         _digest_path(path).unlink(missing_ok=True)  # never a digest beside other bytes
         atomic_write_text(path, text)
-        atomic_write_text(_digest_path(path), hashlib.sha256(text.encode("utf-8")).hexdigest() + "\n")
+        atomic_write_text(_digest_path(path), sha256(text.encode("utf-8")) + "\n")
         for stale in _superseded(path, comp, season, options):
             stale.unlink(missing_ok=True)
             _digest_path(stale).unlink(missing_ok=True)

@@ -176,6 +176,19 @@ class CardgenGroup(click.Group):
             if mapped is None:
                 raise
             raise mapped from None
+        finally:
+            _end_of_command_switches()
+
+
+def _end_of_command_switches() -> None:
+    """--refresh, --strict and --names are process-wide switches for one command: whatever runs
+    in the process after it (a caller of main, the next test) starts from the defaults."""
+    from cardgen.cache import request_refresh
+    from cardgen.sources.fetch import set_strict
+    from cardgen.sources.names import clear_overrides
+    request_refresh(False)
+    set_strict(None)
+    clear_overrides()
 
 
 def resolve(competition: str, season: str) -> tuple[Competition, str]:
@@ -194,8 +207,6 @@ def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -
 def _request_refresh(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     from cardgen.cache import request_refresh
     request_refresh(value)  # set on every invocation, so one run's --refresh never leaks into the next
-    if value:  # ... nor into what the process does after the command (a caller of main, the tests)
-        ctx.call_on_close(lambda: request_refresh(False))
     return value
 
 

@@ -23,7 +23,7 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import atomic_write_bytes, atomic_write_text
 from cardgen.errors import CardgenError
-from cardgen.render.common import new_canvas, page_size_mm
+from cardgen.render.common import PAPER_LABELS, new_canvas, page_size_mm  # noqa: F401 (PAPER_LABELS: games' kits)
 from cardgen.render.fonts import PDF_NAMES, register_fonts, text_width_mm
 from cardgen.render.layout import MM
 from cardgen.render.painter import Painter, PdfPainter
@@ -32,7 +32,6 @@ from cardgen.staging import make_staging, publish_folder, remove_stale_staging
 
 T = TypeVar("T")
 PAPERS = ("a4", "letter")
-PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}
 
 
 class PreviewError(CardgenError):

@@ -10,6 +10,9 @@ from cardgen.render.fonts import register_fonts
 from cardgen.render.layout import MM, load_layout
 
 
+PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}  # the papers (templates/sheets.json) as people name them
+
+
 def page_size_mm(paper: str, landscape: bool = False) -> tuple[float, float]:
     page = load_layout("sheets")["papers"][paper]
     w, h = page["width_mm"], page["height_mm"]

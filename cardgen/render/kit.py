@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import multiprocessing
 import os
@@ -17,9 +16,10 @@ from typing import Any, Callable
 from tqdm import tqdm
 
 from cardgen import ATTRIBUTION
-from cardgen.cache import atomic_write_bytes
+from cardgen.cache import atomic_write_bytes, sha256
 from cardgen.errors import CardgenError
-from cardgen.staging import make_staging, publish_folder, quiet_worker, remove_stale_staging, stop_workers
+from cardgen.staging import (make_staging, publish_folder, quiet_worker, relative_files, remove_stale_staging,
+                             stop_workers)
 from cardgen.render.card import CardView, card_views
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_sheets
@@ -111,7 +111,7 @@ def _publish_permissions(folder: Path) -> None:
 
 def _sha256(path: Path) -> str | None:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256(path.read_bytes())
     except OSError:
         return None
 
@@ -124,12 +124,14 @@ def _written_by_build(old: Path, new_card_set: str | None) -> tuple[set[str] | N
     try:
         marker = json.loads((old / KIT_MARKER).read_text(encoding="utf-8"))
         files = {str(f) for f in marker["files"]} | {KIT_MARKER}
-    except (OSError, ValueError, KeyError, TypeError):
+        if marker.get("card_set_sha256"):  # the cards it was printed from, as the build recorded them
+            return files, marker["card_set_sha256"] != new_card_set
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         try:
             load_card_set(old / FILE_NAME)
         except CardSetError:
             return None, False
-        files = {rel for rel in (p.relative_to(old).as_posix() for p in old.rglob("*") if p.is_file())
+        files = {rel for rel in relative_files(old)
                  if rel == FILE_NAME or ("/" not in rel and rel.endswith(".pdf"))
                  or rel.startswith(_LEGACY_KIT_FILES)}
     return files, _sha256(old / FILE_NAME) != new_card_set
@@ -144,7 +146,7 @@ def _swap_in(new: Path, final: Path) -> tuple[list[str], list[str]]:
     and a folder that is not a kit is refused rather than replaced (FolderInUse)."""
     from cardgen.calibrate.cardset import FILE_NAME
     new_card_set = _sha256(new / FILE_NAME)
-    written = sorted(p.relative_to(new).as_posix() for p in new.rglob("*") if p.is_file())
+    written = relative_files(new)
     atomic_write_bytes(new / KIT_MARKER, (json.dumps(
         {"written_by": "cardgen build", "card_set_sha256": new_card_set, "files": written},
         indent=1) + "\n").encode("utf-8"))

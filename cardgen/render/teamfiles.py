@@ -98,12 +98,3 @@ def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: 
                          "inclusive; on packed sheets a team's first or last page may hold another team's cards)",
                 "teams": entries}
     return renders, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
-
-
-def write_team_files(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
-                     put: Callable[[str, bytes], None]) -> None:
-    """Render and `put` every team's cards and team sheet, and teams/teams.json, in this process."""
-    renders, manifest = team_file_renders(card_set, views, options, title, credit)
-    for name, render in renders.items():
-        put(name, render())
-    put(TEAMS_MANIFEST, manifest)

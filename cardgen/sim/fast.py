@@ -143,10 +143,7 @@ def apply_rule(rule: WicketsInHand, code: np.ndarray, band: np.ndarray,
     a dot into caught / four / six on the d20; consolidate turns a catch into a dot and a four
     or six into a single on d20 <= consolidate_safe."""
     attack = (band == wih.ATTACK) & (code == m.DOT)
-    code = np.where(attack & (d20 <= rule.attack_six),
-                    np.where(d20 <= rule.attack_bowled, m.BOWLED,
-                             np.where(d20 <= rule.attack_out, m.CARD_W,
-                                      np.where(d20 <= rule.attack_four, m.FOUR, m.SIX))), code)
+    code = np.where(attack, _attack_table(rule).take(d20), code)  # past attack_six: still a dot
     safe = (band == wih.CONSOLIDATE) & (d20 <= rule.consolidate_safe)
     return np.where(safe, _consolidate_map(rule).take(code), code)
 

@@ -548,7 +548,8 @@ def _sheet_counts(kit: KitSet, info: dict[str, dict[str, Any]]) -> dict[str, Any
 def _components(kit: KitSet, sheets: dict[str, Any]) -> list[tuple[str, str]]:
     """What a visitor needs to play this set, with the sheet counts of the real kit."""
     rows: list[tuple[str, str]] = []
-    for paper, label in (("a4", "A4"), ("letter", "US Letter")):
+    from cardgen.render.common import PAPER_LABELS
+    for paper, label in PAPER_LABELS.items():
         count = sheets.get(paper)
         if not count:
             continue
@@ -674,10 +675,11 @@ _PAPER_SUFFIX = re.compile(r"\s*\((A4|US Letter)\)$")
 
 def _paper_of(size: tuple[int, int]) -> str | None:
     """A4 or US Letter from a page's shape (portrait or landscape), else None."""
+    from cardgen.render.common import PAPER_LABELS, page_size_mm
     ratio = max(size) / min(size)
-    for paper, long_over_short in (("A4", 297 / 210), ("US Letter", 11 / 8.5)):
-        if abs(ratio - long_over_short) < 0.02:
-            return paper
+    for paper, label in PAPER_LABELS.items():
+        if abs(ratio - max(page_size_mm(paper)) / min(page_size_mm(paper))) < 0.02:
+            return label
     return None
 
 
@@ -695,8 +697,8 @@ def _kit_previews(kit: KitSet, set_root: Path) -> list[dict[str, Any]]:
         size = _first_page_preview(kit.folder / download.relpath, set_root / rel)
         if size is None:
             continue
-        paper = _paper_of(size) or _PAPER_SUFFIX.search(download.label)
-        paper = paper if isinstance(paper, str) or paper is None else paper.group(1)
+        suffix = _PAPER_SUFFIX.search(download.label)
+        paper = _paper_of(size) or (suffix.group(1) if suffix else None)
         entry = found.setdefault(document, {"src": rel, "size": size, "links": [],
                                             "label": _PAPER_SUFFIX.sub("", download.label)})
         entry["links"].append({"href": download.relpath, "paper": paper or "PDF",

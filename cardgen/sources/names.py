@@ -62,6 +62,12 @@ def use_overrides(path: Path | None) -> dict[str, str]:
     return dict(_active)
 
 
+def clear_overrides() -> None:
+    """No corrections active (what a finished command leaves behind)."""
+    global _active
+    _active = {}
+
+
 def active_overrides() -> dict[str, str]:
     return _active
 
