@@ -22,6 +22,9 @@ def _text(value) -> str | None:
 
 
 _INITIALS = re.compile(r"^[A-Z]{1,4}$")
+# Cricsheet tells apart two players of one name with a number ("Mohammad Nawaz (3)"): a key,
+# never part of the name on a card
+_REGISTER_NUMBER = re.compile(r"\s*\(\d+\)\s*$")
 
 
 def _split_initials(cricsheet_name: str) -> tuple[str, str] | None:
@@ -84,6 +87,7 @@ def printed_name(cricsheet_name: str, attrs: dict | None, player_id: str | None 
     known = _text(attrs.get("known_as")) or (known_as_table().get(pid) if pid else None)
     if known:
         return known
+    cricsheet_name = _REGISTER_NUMBER.sub("", cricsheet_name)
     parts = _split_initials(cricsheet_name)
     if parts is None:
         return cricsheet_name
