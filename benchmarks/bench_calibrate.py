@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from childproc import baseline_tree
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cricsheet"
 BASELINE_REV = "a10837f"
@@ -66,41 +68,43 @@ def main() -> None:
     ap.add_argument("pairs", nargs="*", default=["BBL", "2024-25", "HUNDRED", "2024"])
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-calibrate-"))
-    base = tmp / "baseline"
-    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.baseline],
-                   cwd=ROOT, check=True)
+    try:
+        with baseline_tree(args.baseline, tmp) as base:
+            compare(args, base, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def compare(args: argparse.Namespace, base: Path, tmp: Path) -> None:
+    """Calibrate each season in both trees, alternating; print times, ratios and the card figures."""
     changed = subprocess.run(["git", "rev-list", "--count", f"{args.baseline}..HEAD", "--",
                               "cardgen/calibrate", "cardgen/wickets_in_hand.py"],
                              cwd=ROOT, check=True, capture_output=True, text=True).stdout.strip()
-    try:
-        for code, season in zip(args.pairs[::2], args.pairs[1::2]):
-            best = {"base": {"wall": 1e9, "cpu": 1e9}, "new": {"wall": 1e9, "cpu": 1e9}}
-            last: dict[str, dict] = {}
-            for r in range(max(args.repeat, 1)):
-                for key, tree in (("base", base), ("new", ROOT)):
-                    res = calibrate_in(tree, code, season, args.source, tmp / f"cache-{key}",
-                                       want_summary=key == "new" and r == 0)
-                    best[key] = {k: min(best[key][k], res[k]) for k in ("wall", "cpu")}
-                    last[key] = {**last.get(key, {}), **res}
-            b, n = best["base"], best["new"]
-            same = last["base"]["sha"] == last["new"]["sha"]
-            print(f"{code} {season}: calibrate + card set, baseline {args.baseline} {b['wall']:.2f} s "
-                  f"wall / {b['cpu']:.2f} s cpu -> this tree {n['wall']:.2f} s / {n['cpu']:.2f} s "
-                  f"(wall {n['wall'] / b['wall']:.2f}x, cpu {n['cpu'] / b['cpu']:.2f}x); "
-                  f"{last['new']['cards']} cards", flush=True)
-            print("  card-set.json: " + ("byte-identical to the baseline's" if same else
-                  f"differs from the baseline's ({changed} commits have changed the calibration "
-                  f"since {args.baseline}: the timings compare two different calibrations)"))
-            s = last["new"]["summary"]
-            for kind in ("striker", "bowler"):
-                k = s[kind]
-                print(f"  {kind}: {k['main_within']}/{k['cards']} main within 2%, "
-                      f"{k['rate_within']}/{k['cards']} rate within 5%, medians "
-                      f"{100 * k['median_main_error']:.2f}% / {100 * k['median_rate_error']:.2f}%")
-            print("  league: " + ", ".join(f"{k} {100 * v:+.2f}%" for k, v in s["league"].items()))
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
-        shutil.rmtree(tmp, ignore_errors=True)
+    for code, season in zip(args.pairs[::2], args.pairs[1::2]):
+        best = {"base": {"wall": 1e9, "cpu": 1e9}, "new": {"wall": 1e9, "cpu": 1e9}}
+        last: dict[str, dict] = {}
+        for r in range(max(args.repeat, 1)):
+            for key, tree in (("base", base), ("new", ROOT)):
+                res = calibrate_in(tree, code, season, args.source, tmp / f"cache-{key}",
+                                   want_summary=key == "new" and r == 0)
+                best[key] = {k: min(best[key][k], res[k]) for k in ("wall", "cpu")}
+                last[key] = {**last.get(key, {}), **res}
+        b, n = best["base"], best["new"]
+        same = last["base"]["sha"] == last["new"]["sha"]
+        print(f"{code} {season}: calibrate + card set, baseline {args.baseline} {b['wall']:.2f} s "
+              f"wall / {b['cpu']:.2f} s cpu -> this tree {n['wall']:.2f} s / {n['cpu']:.2f} s "
+              f"(wall {n['wall'] / b['wall']:.2f}x, cpu {n['cpu'] / b['cpu']:.2f}x); "
+              f"{last['new']['cards']} cards", flush=True)
+        print("  card-set.json: " + ("byte-identical to the baseline's" if same else
+              f"differs from the baseline's ({changed} commits have changed the calibration "
+              f"since {args.baseline}: the timings compare two different calibrations)"))
+        s = last["new"]["summary"]
+        for kind in ("striker", "bowler"):
+            k = s[kind]
+            print(f"  {kind}: {k['main_within']}/{k['cards']} main within 2%, "
+                  f"{k['rate_within']}/{k['cards']} rate within 5%, medians "
+                  f"{100 * k['median_main_error']:.2f}% / {100 * k['median_rate_error']:.2f}%")
+        print("  league: " + ", ".join(f"{k} {100 * v:+.2f}%" for k, v in s["league"].items()))
 
 
 if __name__ == "__main__":

@@ -18,9 +18,12 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
+REPO = Path(__file__).resolve().parent.parent
 SAMPLE_S = 0.05  # often enough for a build of seconds, rarely enough to cost it nothing
 
 
@@ -113,3 +116,15 @@ def measure(args: list[str], tree: Path, env: dict[str, str]) -> Measured:
     tree_rss = sampler.rss / 1024 if sampler is not None and sampler.rss else None
     tree_pss = sampler.pss / 1024 if sampler is not None and sampler.pss else None
     return Measured(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, tree_rss, tree_pss)
+
+
+@contextmanager
+def baseline_tree(rev: str, parent: Path) -> Iterator[Path]:
+    """The project at git revision `rev`, checked out into a temporary worktree under `parent`
+    (the benchmarks' fixed baseline, run in the same session as this tree); removed afterwards."""
+    tree = parent / "baseline"
+    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(tree), rev], cwd=REPO, check=True)
+    try:
+        yield tree
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO)
