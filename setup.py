@@ -17,7 +17,8 @@ setup(
                     "**/*.j2", "**/*.txt", "**/*.css", "**/*.js", "**/*.svg"],
         "cardgen.templates": ["**/*"],
         # only the bundled seasons' derived tables: never raw downloads or per-delivery tables
-        "cardgen.stats_cache": ["README.md", "*/manifest.json", "*/*.csv", "*/league.json"],
+        "cardgen.stats_cache": ["README.md", "*/manifest.json", "*/*.csv", "*/league.json",
+                                "card-sets/*.json.gz"],
     },
     exclude_package_data={"cardgen.stats_cache": ["raw/*", "deliveries/*"]},
 )

@@ -10,7 +10,10 @@ import pytest
 
 from cardgen.cache import Cache
 from cardgen.calibrate.cardset import build_card_set, dumps
-from cardgen.calibrate.reuse import FOLDER, reuse_or_build
+from cardgen.calibrate.reuse import (FOLDER, SHIPPED_ENV, SHIPPED_OPTIONS, fingerprint,
+                                    reuse_or_build, shipped_path)
+from cardgen.paths import bundled_tables_dir
+from cardgen.stats.load import BUNDLED_SEASONS, season_stats
 from cardgen.competitions import get_competition
 from cardgen.sim.example import example_card_set
 
@@ -91,8 +94,10 @@ def test_damaged_or_unwritable_cache_only_costs_the_reuse(bbl_stats, tmp_cache: 
     assert (blocked.root / FOLDER).read_text(encoding="utf-8").startswith("a file")
 
 
-def test_reused_card_set_is_the_calibrated_one_byte_for_byte(mirror: Path, tmp_path: Path) -> None:
+def test_reused_card_set_is_the_calibrated_one_byte_for_byte(mirror: Path, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """The real calibration once, then the kept file: same JSON (so the same kit)."""
+    monkeypatch.setenv(SHIPPED_ENV, "0")  # the set that ships would be reused at once
     cache = Cache(tmp_path / "cache")
     comp = get_competition("HUNDRED")
     calibrated = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
@@ -121,3 +126,47 @@ def test_a_kept_set_is_read_unchecked_only_while_its_bytes_match_its_digest(bbl_
     again, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build)
     assert not reused and build.calls == 2 and again == first
     assert digest.read_text().strip() == hashlib.sha256(kept.read_bytes()).hexdigest()  # a good copy again
+
+
+def test_the_shipped_sets_are_current_and_are_what_calibrating_gives(render_card_sets: dict[str, dict]) -> None:
+    """stats_cache/card-sets/ holds, for every bundled season, the set with the rule and the
+    --classic set, each named by the fingerprint of today's code and tables (a stale set would
+    never be used: every first build would calibrate); the BBL and Hundred sets with the rule
+    are byte for byte the ones this session calibrated."""
+    import gzip
+    folder = bundled_tables_dir() / FOLDER
+    expected = {}
+    for code, season in BUNDLED_SEASONS:
+        comp = get_competition(code)
+        stats = season_stats(comp, season)
+        for options in SHIPPED_OPTIONS:
+            digest = fingerprint(stats, comp, season, options, versions=False)
+            expected[code, season, bool(options.get("classic"))] = shipped_path(comp, season, digest, options)
+    assert sorted(p.name for p in folder.glob("*.json.gz")) == sorted(p.name for p in expected.values()), \
+        "the shipped card sets are stale: python3 -m cardgen.calibrate.reuse ../shared/data/cricsheet"
+    for code, season in (("BBL", "2024-25"), ("HUNDRED", "2024")):
+        shipped = gzip.decompress(expected[code, season, False].read_bytes()).decode("utf-8")
+        assert shipped == dumps(render_card_sets[code]), code
+
+
+def test_a_first_build_of_a_bundled_season_uses_the_shipped_set(bbl_stats, tmp_cache: Cache,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    comp, build = get_competition("BBL"), Builder()
+    for options in SHIPPED_OPTIONS:
+        card_set, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build, options=options)
+        assert reused and build.calls == 0 and len(card_set["cards"]) > 200
+        assert (card_set["rule"] == "classic") == bool(options.get("classic"))
+    assert not (tmp_cache.root / FOLDER).exists()  # nothing calibrated, nothing kept
+    # other inputs (a names file, one run more for one batter) or the switch: calibrate
+    _, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build,
+                               options={"names": {"10735e1d": "Jordie Buckingham"}})
+    assert (reused, build.calls) == (False, 1)
+    batting = bbl_stats.batting.copy()
+    batting.loc[batting.index[0], "runs"] += 1
+    changed = dataclasses.replace(bbl_stats, batting=batting)
+    _, reused = reuse_or_build(changed, comp, "2024-25", tmp_cache, build, options=SHIPPED_OPTIONS[0])
+    assert (reused, build.calls) == (False, 2)
+    monkeypatch.setenv(SHIPPED_ENV, "0")
+    other = Cache(tmp_cache.root.parent / "other-cache")
+    _, reused = reuse_or_build(bbl_stats, comp, "2024-25", other, build, options=SHIPPED_OPTIONS[0])
+    assert (reused, build.calls) == (False, 3)

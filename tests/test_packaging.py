@@ -87,6 +87,7 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy2(ROOT / "stats_cache" / "README.md", src / "stats_cache")
     for code, season in BUNDLED_SEASONS:
         shutil.copytree(ROOT / "stats_cache" / f"{code}_{season}", src / "stats_cache" / f"{code}_{season}")
+    shutil.copytree(ROOT / "stats_cache" / "card-sets", src / "stats_cache" / "card-sets")
     for leftover in ("raw/cricsheet-0123456789abcdef0123", "deliveries/BBL_2024-25.csv"):
         (src / "stats_cache" / leftover).parent.mkdir()
         (src / "stats_cache" / leftover).write_text("not for the wheel\n")
@@ -101,10 +102,14 @@ def test_wheel_and_sdist_carry_the_data(dist: Path):
     (wheel,) = dist.glob("cardgen-*.whl")
     (sdist,) = dist.glob("cardgen-*.tar.gz")
     names = set(zipfile.ZipFile(wheel).namelist())
-    seasons = {n.split("/")[2] for n in names if n.startswith("cardgen/stats_cache/") and n.count("/") == 3}
+    seasons = {n.split("/")[2] for n in names if n.startswith("cardgen/stats_cache/") and n.count("/") == 3
+               and "/card-sets/" not in n}
     assert seasons == {f"{code}_{season}" for code, season in BUNDLED_SEASONS}
     for code, season in BUNDLED_SEASONS:
         assert f"cardgen/stats_cache/{code}_{season}/manifest.json" in names
+        # the calibrated sets (with the rule and --classic) ship too, so a first build reuses them
+        assert len([n for n in names if n.startswith(f"cardgen/stats_cache/card-sets/{code}_{season}-")
+                    and n.endswith(".json.gz")]) == 2, (code, season)
     for template in sorted(p.relative_to(ROOT).as_posix() for p in (ROOT / "templates").rglob("*")
                            if p.is_file()):
         assert f"cardgen/{template}" in names, template
@@ -159,6 +164,8 @@ def test_installed_wheel_runs_offline_from_any_folder(dist: Path, tmp_path: Path
     card_set = json.loads((kit / "card-set.json").read_text())
     assert f"wrote {len(card_set['cards'])} cards" in built and len(card_set["cards"]) > 200, built
     assert len(list(kit.glob("*.pdf"))) >= 4
+    # the installed wheel's shipped set was used: nothing calibrated, so nothing kept in the cache
+    assert not list((home / ".cache" / "cardgen" / "card-sets").glob("*.json")), built
     jsonschema.validate(card_set, json.loads((package / "schemas" / "card-set.schema.json").read_text()))
 
     _run([cardgen, "build", "-c", "BBL", "-s", "2024-25", "--game", "roll-and-play"], cwd=cwd, env=env)
@@ -173,4 +180,6 @@ def test_installed_wheel_runs_offline_from_any_folder(dist: Path, tmp_path: Path
 
     assert {p.name for p in cwd.iterdir()} == {"output"}  # nothing else in the working directory
     assert _tree(package) - installed_before <= {p for p in _tree(package) if "__pycache__" in p}
-    assert (home / ".cache" / "cardgen" / ".cardgen-cache").is_file()  # the user's cache, marked
+    # the bundled season needed no download and no calibration: the user's cache, if made, is marked
+    cache = home / ".cache" / "cardgen"
+    assert not cache.exists() or (cache / ".cardgen-cache").is_file()

@@ -7,36 +7,54 @@ them; the set is kept in the user cache (`card-sets/<CODE>_<season>-<options>-<f
 one per set of options, so `build` and `build --classic` do not evict each other's set) and
 used again only when a new fingerprint matches. Any change of input is a miss and a recalibration,
 and a kept file that does not load is ignored, so reuse can only save time, never change a kit.
+
+The bundled seasons' sets also ship with cardgen (`stats_cache/card-sets/`, written by the
+maintainer command `python -m cardgen.calibrate.reuse`), named by the same fingerprint without
+the library versions: a first build on a fresh install reuses them while code and tables are
+those they were calibrated from (`tests/test_calibrate_reuse.py` checks they are current and are
+byte for byte what calibrating gives). `CARDGEN_SHIPPED_SETS=0` ignores them (benchmarks).
 """
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import os
 import re
+import zlib
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Callable
 
-from cardgen.cache import Cache, atomic_write_text, sha256
+from cardgen.cache import Cache, atomic_write_bytes, atomic_write_text, sha256
 from cardgen.errors import CacheError
-from cardgen.paths import templates_dir
+from cardgen.paths import bundled_tables_dir, checkout_tables_dir, templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.stats.tables import SeasonStats
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # layers downstream of the card set cannot change it (data flows one way)
 DOWNSTREAM = ("render", "site", "sim", "games", "cli", "__pycache__")
+# data folders an installed wheel keeps inside the package (a checkout keeps them beside it):
+# the tables are hashed as tables, and of the templates only teams.json is read upstream
+DATA_FOLDERS = ("stats_cache", "templates")
 FOLDER = "card-sets"
 SUFFIX_LEN = 20
 OPTIONS_LEN = 8
+SHIPPED_ENV = "CARDGEN_SHIPPED_SETS"
+# the options of the sets that ship: `build` (the wickets-in-hand rule) and `--classic`
+SHIPPED_OPTIONS: tuple[dict[str, Any], ...] = ({"names": {}}, {"names": {}, "classic": True})
 
 
-def _code_files() -> list[Path]:
+def _code_files() -> list[tuple[str, Path]]:
+    """(label, path) of every file upstream of the card set; labels are the same in a checkout
+    and an installed wheel, so a shipped set's fingerprint holds in both."""
     files = [p for p in PACKAGE_DIR.rglob("*") if p.is_file() and p.suffix != ".pyc"
-             and p.relative_to(PACKAGE_DIR).parts[0] not in DOWNSTREAM
+             and p.relative_to(PACKAGE_DIR).parts[0] not in DOWNSTREAM + DATA_FOLDERS
              and "__pycache__" not in p.parts]
+    labelled = [(p.relative_to(PACKAGE_DIR.parent).as_posix(), p) for p in sorted(files)]
     teams = templates_dir() / "teams.json"
-    return sorted(files) + ([teams] if teams.is_file() else [])
+    return labelled + ([("templates/teams.json", teams)] if teams.is_file() else [])
 
 
 def _version(dist: str) -> str:
@@ -46,8 +64,10 @@ def _version(dist: str) -> str:
         return "-"
 
 
-def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dict[str, Any]) -> str:
-    """SHA-256 over everything a card set is computed from (see the module docstring)."""
+def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dict[str, Any],
+                versions: bool = True) -> str:
+    """SHA-256 over everything a card set is computed from (see the module docstring); without
+    `versions`, not the numpy / scipy / pandas versions (a shipped set's name)."""
     h = hashlib.sha256()
 
     def part(label: str, data: bytes) -> None:
@@ -64,10 +84,11 @@ def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dic
     for path in (Path(v) for v in options.values() if isinstance(v, (str, Path))):
         if path.is_file():  # an options file (e.g. name overrides): its content counts
             part(f"option-file:{path.name}", path.read_bytes())
-    part("versions", f"numpy {_version('numpy')} scipy {_version('scipy')} "
-                     f"pandas {_version('pandas')}".encode())
-    for path in _code_files():
-        part(f"code:{path.relative_to(PACKAGE_DIR.parent).as_posix()}", path.read_bytes())
+    if versions:
+        part("versions", f"numpy {_version('numpy')} scipy {_version('scipy')} "
+                         f"pandas {_version('pandas')}".encode())
+    for label, path in _code_files():
+        part(f"code:{label}", path.read_bytes())
     return h.hexdigest()
 
 
@@ -115,6 +136,27 @@ def _load_kept(path: Path, load_card_set: Callable[[Path], dict]) -> dict:
     return load_card_set(path)
 
 
+def shipped_path(comp: Competition, season: str, digest: str, options: dict[str, Any],
+                 folder: Path | None = None) -> Path:
+    """Where the set of these inputs ships (`stats_cache/card-sets/<set>-<options>-<digest>.json.gz`)."""
+    folder = folder if folder is not None else bundled_tables_dir() / FOLDER
+    return folder / (f"{set_name(comp, season)}-{options_key(options)}-{digest[:SUFFIX_LEN]}.json.gz")
+
+
+def _load_shipped(stats: SeasonStats, comp: Competition, season: str,
+                  options: dict[str, Any]) -> dict | None:
+    """The shipped set made from exactly these inputs, or None (none ships, or it is unreadable:
+    gzip's checksum catches a damaged file, so what it yields is the bytes that were written)."""
+    if os.environ.get(SHIPPED_ENV, "1").strip() == "0":
+        return None
+    path = shipped_path(comp, season, fingerprint(stats, comp, season, options, versions=False), options)
+    try:
+        doc = json.loads(gzip.decompress(path.read_bytes()))
+    except (OSError, EOFError, ValueError, zlib.error):
+        return None
+    return doc if isinstance(doc, dict) and isinstance(doc.get("cards"), list) else None
+
+
 def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Cache | None,
                    build: Callable[[], dict], options: dict[str, Any] | None = None) -> tuple[dict, bool]:
     """(card set, reused?): the kept set when the inputs match, else `build()` kept for next time."""
@@ -128,6 +170,9 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
             return _load_kept(path, load_card_set), True
         except CardSetError:
             pass  # damaged: calibrate again and replace it
+    shipped = _load_shipped(stats, comp, season, options)
+    if shipped is not None:
+        return shipped, True
     card_set = build()
     try:
         cache.prepare()  # marks the folder as a cardgen cache, so `cache --clear` may remove the set
@@ -141,3 +186,43 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
     except (OSError, CacheError):
         pass  # an unwritable cache only costs the next build its reuse
     return card_set, False
+
+
+def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
+    """Calibrate every bundled season with each shipped set of options and write the sets that
+    ship (gzip with a fixed timestamp: the same inputs, the same bytes); older ones are removed.
+    The maintainer command, run in a checkout after the calibration or the tables change."""
+    from cardgen.calibrate.cardset import card_set_from_stats, dumps
+    from cardgen.competitions import get_competition
+    from cardgen.stats.load import BUNDLED_SEASONS, season_stats
+    checkout = checkout_tables_dir()
+    if folder is None:
+        if checkout is None:
+            raise CacheError("the shipped card sets are written in a source checkout (its "
+                             "stats_cache/ folder); run this from a clone of the repository")
+        folder = checkout / FOLDER
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for code, season in BUNDLED_SEASONS:
+        comp = get_competition(code)
+        stats = season_stats(comp, season, mirror)
+        for options in SHIPPED_OPTIONS:
+            card_set = card_set_from_stats(stats, comp, season, bool(options.get("classic")))
+            digest = fingerprint(stats, comp, season, options, versions=False)
+            path = shipped_path(comp, season, digest, options, folder)
+            data = gzip.compress(dumps(card_set).encode("utf-8"), compresslevel=9, mtime=0)
+            atomic_write_bytes(path, data)
+            written.append(path)
+    for old in sorted(folder.glob("*.json.gz")):
+        if old not in written:
+            old.unlink()
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover - the maintainer command
+    import sys
+    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
+        sys.exit("usage: python -m cardgen.calibrate.reuse MIRROR_DIR   (recalibrates the bundled "
+                 "seasons and rewrites the card sets shipped in this checkout's stats_cache/card-sets/)")
+    for written_path in write_shipped_sets(sys.argv[1]):
+        print(written_path)
