@@ -17,6 +17,7 @@ import re
 import shutil
 import signal
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Callable
 
@@ -26,6 +27,9 @@ KINDS = ("build", "new", "old")
 _STAGING = re.compile(r"^\.(?P<final>.+)\.(?P<kind>build|new|old)-(?P<pid>\d+)-[^/]*$")
 MARKER = ".cardgen-staging"
 _MARKER_TEXT = b"a cardgen run's staging folder; removed by the next run once that run has ended\n"
+# threads unlinking a finished kit's files at once: an unlink waits on the disk (with online
+# discard, ~3 ms a file once the file is on disk: a kit of 300 files took 1 s one by one, 0.1 s so)
+_REMOVERS = 16
 
 
 class FolderInUse(CardgenError):
@@ -79,7 +83,7 @@ def remove_stale_staging(parent: Path) -> list[Path]:
                 os.replace(aside, final)
             except OSError:
                 continue  # cannot put it back: leave everything as it is
-        shutil.rmtree(folder, ignore_errors=True)
+        remove_tree(folder)
         if not folder.exists():
             removed.append(folder)
     return removed
@@ -137,8 +141,29 @@ def publish_folder(new: Path, final: Path, ours: Callable[[str], bool] = lambda 
             os.replace(old / final.name, final)
         raise
     if old is not None:
-        shutil.rmtree(old, ignore_errors=True)
+        remove_tree(old)
     return kept
+
+
+def remove_tree(folder: Path) -> None:
+    """`shutil.rmtree(folder, ignore_errors=True)`, with the files unlinked by several threads
+    first (a symlink is unlinked, never followed)."""
+    files: list[str] = []
+    if not os.path.islink(folder):
+        for root, dirs, names in os.walk(folder):  # lists symlinks to folders, never enters them
+            files += [os.path.join(root, name) for name in names]
+            files += [os.path.join(root, d) for d in dirs if os.path.islink(os.path.join(root, d))]
+    if len(files) > 1:
+        with ThreadPoolExecutor(min(_REMOVERS, len(files))) as pool:
+            list(pool.map(_unlink_quietly, files))
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def _unlink_quietly(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass  # as rmtree(ignore_errors=True): what cannot be removed stays
 
 
 def quiet_worker() -> None:

@@ -19,7 +19,8 @@ from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
 from cardgen.errors import EXIT_TERMINATED
 from cardgen.sources.fetch import SOURCE_ENV
-from cardgen.staging import FolderInUse, make_staging, publish_folder, remove_stale_staging, stale_staging
+from cardgen.staging import (FolderInUse, make_staging, publish_folder, remove_stale_staging, remove_tree,
+                             stale_staging)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -203,6 +204,18 @@ def test_publish_puts_the_old_folder_back_when_the_last_rename_fails(tmp_path: P
     with pytest.raises(KeyboardInterrupt):
         publish_folder(new, final)
     assert (final / "cards-a4.pdf").read_text() == "old"
+
+
+def test_remove_tree_removes_nested_files_and_never_follows_a_symlink(tmp_path: Path):
+    outside = _folder(tmp_path / "outside", {"keep.txt": "the user's", "sub/keep2.txt": "too"})
+    tree = _folder(tmp_path / "tree", {f"png/{i:03d}.png": "x" for i in range(40)} | {"a.pdf": "y"})
+    (tree / "link-to-folder").symlink_to(outside, target_is_directory=True)
+    (tree / "png" / "link-to-file").symlink_to(outside / "keep.txt")
+    remove_tree(tree)
+    assert not os.path.lexists(tree)
+    assert sorted(p.relative_to(outside).as_posix() for p in outside.rglob("*")) == \
+        ["keep.txt", "sub", "sub/keep2.txt"]
+    remove_tree(tmp_path / "missing")  # nothing there: nothing to do, no error
 
 
 def test_a_killed_site_refresh_is_cleaned_by_the_next(tmp_path: Path):
