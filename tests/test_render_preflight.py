@@ -75,6 +75,40 @@ def test_a_line_through_text_and_a_crop_mark_in_the_no_print_zone_are_reported()
     assert whats == ["a line runs through text", "line within 5 mm of the paper edge"]
 
 
+def test_blank_texts_count_for_nothing_and_problems_name_the_text_concerned():
+    """Preflight reads a text's string only when it has something to report (most of a page's
+    time went into reading them all): a blank string still counts for nothing, anywhere."""
+    def draw(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 60, 2.0, "   ", size=6)  # blank, in the no-print zone
+        _text(c, 30, 150, "      ")  # blank, over the next text and under a line
+        _text(c, 31, 150.5, "Caught")
+        c.setLineWidth(0.2 * MM)
+        c.line(33 * MM, 145 * MM, 33 * MM, 148 * MM)  # below "Caught": touches only the blank
+        _text(c, 30, 100, "Run out")
+        _text(c, 33, 100.5, "Stumped")  # overlaps "Run out"
+        c.line(80 * MM, 95 * MM, 80 * MM, 110 * MM)
+        _text(c, 75, 100, "Bowled")  # the line runs through it
+    problems = check_pdf(_a4(draw), "blank.pdf")
+    assert [(p.what, p.where.split(" mm", 2)[-1]) for p in problems] == [
+        ("text overlaps text 'Stumped'", " 'Run out'"), ("a line runs through text", " 'Bowled'")]
+
+
+def test_a_font_is_reported_at_its_first_text_that_is_not_blank():
+    from reportlab.pdfgen.canvas import Canvas
+    import io
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(210 * MM, 297 * MM), invariant=1)
+    c.setFont("Helvetica", 10)  # not embedded
+    c.drawString(30 * MM, 150 * MM, "  ")
+    c.drawString(30 * MM, 100 * MM, "Wides")
+    c.drawString(30 * MM, 50 * MM, "No balls")
+    c.showPage()
+    c.save()
+    problems = check_pdf(buf.getvalue(), "font.pdf")
+    assert [(p.what, p.where.split(" mm", 2)[-1]) for p in problems] == [
+        ("font Helvetica not embedded", " 'Wides'")]
+
+
 def test_unembedded_font_tiny_text_and_odd_page_size_are_reported():
     from reportlab.pdfgen.canvas import Canvas
     import io

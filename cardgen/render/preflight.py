@@ -19,7 +19,7 @@ import ctypes
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 import numpy as np
 
@@ -32,6 +32,10 @@ MIN_TEXT_PT = 4.0  # smaller than this a home printer smudges; only credit lines
 # than this (a descender over the next line's cap height is an overlap a reader sees).
 OVERLAP_TOLERANCE_MM = 0.25
 PAGE_TOLERANCE_MM = 0.5
+NO_PRINT_TOLERANCE_MM = 0.05  # a hair of tolerance for rounding in the PDF's numbers
+# pdfium's bounds of a stroked path hold its segments (and half the stroke); this margin on top
+# makes the bounds only a way to skip reading paths far from the edge and from every text
+PATH_MARGIN_MM = 1.0
 
 
 class PreflightError(CardgenError):
@@ -56,13 +60,6 @@ class _Box:
     right: float
     bottom: float
     text: str = ""
-
-    def shrunk(self, by: float) -> "_Box":
-        return _Box(self.left + by, self.top + by, self.right - by, self.bottom - by, self.text)
-
-    def overlaps(self, other: "_Box") -> bool:
-        return (self.left < other.right and other.left < self.right and self.top < other.bottom
-                and other.top < self.bottom)
 
     def where(self) -> str:
         label = f" {self.text!r}" if self.text else ""
@@ -126,78 +123,154 @@ def check_pdf(data: bytes, name: str) -> list[Problem]:
     try:
         for index in range(len(pdf)):
             page = pdf[index]
-            number = index + 1
-            w_pt, h_pt = page.get_size()
-            W, H = w_pt / MM, h_pt / MM
-
-            def add(what: str, where: str) -> None:
-                problems.append(Problem(name, number, what, where))
-
-            if not any(abs(W - a) <= PAGE_TOLERANCE_MM and abs(H - b) <= PAGE_TOLERANCE_MM for a, b in sizes):
-                add("page size is neither A4 nor US Letter", f"{W:.1f} x {H:.1f} mm")
-            textpage = page.get_textpage()
-            texts: list[_Box] = []
-            lines: list[tuple[float, float, float, float]] = []
-            fonts_seen: set[int] = set()
-            # the raw pdfium calls, not the object helpers: a kit has thousands of objects a page
-            l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
-            matrix = raw.FS_MATRIX()
-            size = ctypes.c_float()
-            fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-            refs = (ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
-            matrix_ref = ctypes.byref(matrix)
-            get_object, get_type, get_bounds, get_matrix = (
-                raw.FPDFPage_GetObject, raw.FPDFPageObj_GetType, raw.FPDFPageObj_GetBounds,
-                raw.FPDFPageObj_GetMatrix)
-            wanted = (raw.FPDF_PAGEOBJ_TEXT, raw.FPDF_PAGEOBJ_PATH)
-            for i in range(raw.FPDFPage_CountObjects(page.raw)):
-                obj = get_object(page.raw, i)
-                kind = get_type(obj)
-                if kind not in wanted:
-                    continue  # images, shadings and forms: backgrounds as far as printing goes
-                get_bounds(obj, *refs)
-                get_matrix(obj, matrix_ref)
-                if kind == raw.FPDF_PAGEOBJ_TEXT:
-                    text = _text_of(raw, obj, textpage).strip()
-                    if not text:
-                        continue
-                    box = _Box(l.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM, text[:40])
-                    texts.append(box)
-                    raw.FPDFTextObj_GetFontSize(obj, ctypes.byref(size))
-                    effective = size.value * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
-                    if effective < MIN_TEXT_PT - 0.01:
-                        add(f"text of {effective:.1f} pt (smallest allowed {MIN_TEXT_PT:g} pt)", box.where())
-                    font = raw.FPDFTextObj_GetFont(obj)
-                    if font and ctypes.addressof(font.contents) not in fonts_seen:
-                        fonts_seen.add(ctypes.addressof(font.contents))
-                        if not raw.FPDFFont_GetIsEmbedded(font):
-                            buf = ctypes.create_string_buffer(256)
-                            raw.FPDFFont_GetBaseFontName(font, buf, 256)
-                            add(f"font {buf.value.decode(errors='replace')} not embedded", box.where())
-                    if _in_no_print_zone(box, W, H):
-                        add(f"text within {NO_PRINT_MM:g} mm of the paper edge", box.where())
-                else:
-                    raw.FPDFPath_GetDrawMode(obj, ctypes.byref(fill_mode), ctypes.byref(stroke))
-                    if not stroke.value:
-                        continue  # fills: backgrounds and bleed may run to the edge
-                    segments = _segments(raw, obj, matrix, H)
-                    lines += segments
-                    for x1, y1, x2, y2 in segments:
-                        seg = _Box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
-                        if _in_no_print_zone(seg, W, H):
-                            add(f"line within {NO_PRINT_MM:g} mm of the paper edge", seg.where())
-                            break
-            problems += [Problem(name, number, what, where) for what, where in _collisions(texts, lines)]
-            textpage.close()
-            page.close()
+            try:
+                problems += _check_page(raw, page, name, index + 1, sizes)
+            finally:
+                page.close()
     finally:
         pdf.close()
     return problems
 
 
-def _in_no_print_zone(box: _Box, W: float, H: float) -> bool:
-    z = NO_PRINT_MM - 0.05  # a hair of tolerance for rounding in the PDF's numbers
-    return box.left < z or box.top < z or box.right > W - z or box.bottom > H - z
+class _PageTexts:
+    """The strings of a page's text objects, read only when a problem is to be reported: reading
+    them is most of a page's time, and all but a few are never shown. A text object whose string
+    is blank is no text (its box counts for nothing)."""
+
+    def __init__(self, raw, page) -> None:  # type: ignore[no-untyped-def]
+        self.raw, self.page = raw, page
+        self.objects: list = []  # the page's text objects, in the order of their boxes
+        self._textpage = None
+        self._labels: dict[int, str] = {}
+
+    def label(self, k: int) -> str:
+        """The text of object k, stripped and cut to 40 characters ("" when it is blank)."""
+        if k not in self._labels:
+            if self._textpage is None:
+                self._textpage = self.page.get_textpage()
+            self._labels[k] = _text_of(self.raw, self.objects[k], self._textpage).strip()[:40]
+        return self._labels[k]
+
+    def drop_last(self) -> None:
+        """Forget the last object (a blank one): the next object takes its place."""
+        self._labels.pop(len(self.objects) - 1, None)
+        self.objects.pop()
+
+    def close(self) -> None:
+        if self._textpage is not None:
+            self._textpage.close()
+
+
+def _check_page(raw, page, name: str, number: int, sizes: list[tuple[float, float]]) -> list[Problem]:  # type: ignore[no-untyped-def]
+    problems: list[Problem] = []
+    w_pt, h_pt = page.get_size()
+    W, H = w_pt / MM, h_pt / MM
+
+    def add(what: str, where: str) -> None:
+        problems.append(Problem(name, number, what, where))
+
+    if not any(abs(W - a) <= PAGE_TOLERANCE_MM and abs(H - b) <= PAGE_TOLERANCE_MM for a, b in sizes):
+        add("page size is neither A4 nor US Letter", f"{W:.1f} x {H:.1f} mm")
+    strings = _PageTexts(raw, page)
+    # (left, top, right, bottom) in mm of each text; its string is strings.label(k) (_PageTexts)
+    texts: list[tuple[float, float, float, float]] = []
+    lines: list[tuple[float, float, float, float]] = []
+    fonts_seen: set[int] = set()
+    # the raw pdfium calls, not the object helpers: a kit has thousands of objects a page
+    l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+    matrix = raw.FS_MATRIX()
+    size = ctypes.c_float()
+    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+    refs = (ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
+    matrix_ref, size_ref = ctypes.byref(matrix), ctypes.byref(size)
+    get_object, get_type, get_bounds, get_matrix = (
+        raw.FPDFPage_GetObject, raw.FPDFPageObj_GetType, raw.FPDFPageObj_GetBounds, raw.FPDFPageObj_GetMatrix)
+    get_font, get_font_size = raw.FPDFTextObj_GetFont, raw.FPDFTextObj_GetFontSize
+    get_draw_mode = raw.FPDFPath_GetDrawMode
+    fill_ref, stroke_ref = ctypes.byref(fill_mode), ctypes.byref(stroke)
+    z = NO_PRINT_MM - NO_PRINT_TOLERANCE_MM
+    inland: list = []  # stroked paths clear of the paper edge, and their bounds (mm, with margin)
+    inland_bounds: list[tuple[float, float, float, float]] = []
+    TEXT, PATH = raw.FPDF_PAGEOBJ_TEXT, raw.FPDF_PAGEOBJ_PATH
+    try:
+        for i in range(raw.FPDFPage_CountObjects(page.raw)):
+            obj = get_object(page.raw, i)
+            kind = get_type(obj)
+            if kind != TEXT and kind != PATH:
+                continue  # images, shadings and forms: backgrounds as far as printing goes
+            if kind == TEXT:
+                get_bounds(obj, *refs)
+                get_matrix(obj, matrix_ref)
+                box = (l.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM)
+                get_font_size(obj, size_ref)
+                effective = size.value * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+                small = effective < MIN_TEXT_PT - 0.01
+                font = get_font(obj)
+                font_id = ctypes.cast(font, ctypes.c_void_p).value if font else None
+                new_font = font_id is not None and font_id not in fonts_seen
+                if new_font and raw.FPDFFont_GetIsEmbedded(font):
+                    fonts_seen.add(font_id)  # nothing to report for this font, whichever text it is
+                    new_font = False
+                edge = box[0] < z or box[1] < z or box[2] > W - z or box[3] > H - z
+                k = len(texts)
+                strings.objects.append(obj)
+                if small or new_font or edge:  # something to report or to note: the string decides
+                    label = strings.label(k)
+                    if not label:
+                        strings.drop_last()
+                        continue  # a blank string: no text
+                    where = _Box(*box, label).where()
+                    if small:
+                        add(f"text of {effective:.1f} pt (smallest allowed {MIN_TEXT_PT:g} pt)", where)
+                    if new_font:  # not embedded (the first non-blank text in this font is named)
+                        fonts_seen.add(font_id)
+                        buf = ctypes.create_string_buffer(256)
+                        raw.FPDFFont_GetBaseFontName(font, buf, 256)
+                        add(f"font {buf.value.decode(errors='replace')} not embedded", where)
+                    if edge:
+                        add(f"text within {NO_PRINT_MM:g} mm of the paper edge", where)
+                texts.append(box)
+            else:
+                get_draw_mode(obj, fill_ref, stroke_ref)
+                if not stroke.value:
+                    continue  # fills: backgrounds and bleed may run to the edge
+                get_bounds(obj, *refs)
+                # a path's segments are read only where they can matter: near the paper edge
+                # (here) or near a text (below); its bounds, with a margin, enclose them all
+                left, right = l.value / MM - PATH_MARGIN_MM, r.value / MM + PATH_MARGIN_MM
+                top, bottom = H - t.value / MM - PATH_MARGIN_MM, H - b.value / MM + PATH_MARGIN_MM
+                if left < z or top < z or right > W - z or bottom > H - z:
+                    get_matrix(obj, matrix_ref)
+                    segments = _segments(raw, obj, matrix, H)
+                    lines += segments
+                    for x1, y1, x2, y2 in segments:
+                        if min(x1, x2) < z or min(y1, y2) < z or max(x1, x2) > W - z or max(y1, y2) > H - z:
+                            seg = _Box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+                            add(f"line within {NO_PRINT_MM:g} mm of the paper edge", seg.where())
+                            break
+                else:
+                    inland.append(obj)
+                    inland_bounds.append((left, top, right, bottom))
+        if inland and texts:
+            for k in _meeting(np.array(inland_bounds, dtype=float), np.array(texts, dtype=float)):
+                get_matrix(inland[k], matrix_ref)
+                lines += _segments(raw, inland[k], matrix, H)
+        problems += [Problem(name, number, what, where)
+                     for what, where in _collisions(texts, lines, strings.label)]
+    finally:
+        strings.close()
+    return problems
+
+
+def _meeting(bounds: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """Indices of the rows of `bounds` (left, top, right, bottom) that meet a row of `boxes`."""
+    hit = np.zeros(len(bounds), dtype=bool)
+    for i0 in range(0, len(bounds), _BLOCK):
+        p = bounds[i0:i0 + _BLOCK]
+        hit[i0:i0 + _BLOCK] = ((p[:, None, 0] <= boxes[None, :, 2]) & (boxes[None, :, 0] <= p[:, None, 2])
+                               & (p[:, None, 1] <= boxes[None, :, 3]) & (boxes[None, :, 1] <= p[:, None, 3])
+                               ).any(axis=1)
+    return np.flatnonzero(hit)
 
 
 def _segments(raw, obj, m, H: float) -> list[tuple[float, float, float, float]]:  # type: ignore[no-untyped-def]
@@ -227,39 +300,45 @@ def _segments(raw, obj, m, H: float) -> list[tuple[float, float, float, float]]:
 _BLOCK = 256  # texts compared at once against the page's texts / segments
 
 
-def _collisions(texts: list[_Box], lines: list[tuple[float, float, float, float]]) -> Iterable[tuple[str, str]]:
-    """Texts overlapping texts, and lines through texts (all pairs of a page compared at once)."""
-    boxes = [t.shrunk(OVERLAP_TOLERANCE_MM) for t in texts]
-    if len(boxes) > 1:
-        e = np.array([(b.left, b.top, b.right, b.bottom) for b in boxes], dtype=float)
-        left, top, right, bottom = (e[:, k] for k in range(4))
-        # pair (i, j), i < j: the same test as _Box.overlaps, in the order i then j
-        for i0 in range(0, len(boxes), _BLOCK):  # a block of rows at a time: memory stays small
+def _collisions(texts: list[tuple[float, float, float, float]], lines: list[tuple[float, float, float, float]],
+                label: Callable[[int], str]) -> Iterable[tuple[str, str]]:
+    """Texts overlapping texts, and lines through texts (all pairs of a page compared at once).
+    `texts` are (left, top, right, bottom) in mm; `label(k)` is the string of texts[k] ("" when it
+    is blank: that box is no text)."""
+    if not texts:
+        return
+    e = np.array(texts, dtype=float)
+    tol = OVERLAP_TOLERANCE_MM
+    if len(texts) > 1:
+        shrunk = e + (tol, tol, -tol, -tol)
+        left, top, right, bottom = (shrunk[:, k] for k in range(4))
+        # pair (i, j), i < j: the boxes' interiors meet, in the order i then j
+        for i0 in range(0, len(texts), _BLOCK):  # a block of rows at a time: memory stays small
             rows = slice(i0, i0 + _BLOCK)
             hits = ((left[None, :] < right[rows, None]) & (left[rows, None] < right[None, :])
                     & (top[None, :] < bottom[rows, None]) & (top[rows, None] < bottom[None, :]))
             for i, j in zip(*np.nonzero(np.triu(hits, k=1 + i0))):
-                yield f"text overlaps text {boxes[j].text!r}", boxes[i0 + i].where()
-    if not lines or not texts:
+                first, other = label(i0 + i), label(j)
+                if first and other:
+                    yield f"text overlaps text {other!r}", _Box(*shrunk[i0 + i], first).where()
+    if not lines:
         return
     segs = np.asarray(lines, dtype=float)
     lo_x, hi_x = np.minimum(segs[:, 0], segs[:, 2]), np.maximum(segs[:, 0], segs[:, 2])
     lo_y, hi_y = np.minimum(segs[:, 1], segs[:, 3]), np.maximum(segs[:, 1], segs[:, 3])
     # against lines, only a hair of tolerance across the text: a label that runs 0.2 mm over
     # its cell's border shows at once on paper
-    inner = [_Box(t.left + 0.05, t.top + OVERLAP_TOLERANCE_MM, t.right - 0.05, t.bottom - OVERLAP_TOLERANCE_MM,
-                  t.text) for t in texts]
-    e = np.array([(b.left, b.top, b.right, b.bottom) for b in inner], dtype=float)
-    for t0 in range(0, len(inner), _BLOCK):
-        b = e[t0:t0 + _BLOCK]
+    inner = e + (0.05, tol, -0.05, -tol)
+    for t0 in range(0, len(texts), _BLOCK):
+        b = inner[t0:t0 + _BLOCK]
         # only segments whose extent meets a box can cross it: texts x segments at once
         near = ((hi_x[None, :] > b[:, 0:1]) & (lo_x[None, :] < b[:, 2:3]) & (hi_y[None, :] > b[:, 1:2])
                 & (lo_y[None, :] < b[:, 3:4]))
         near &= ((b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1]))[:, None]  # boxes too thin to hold a line
         for t in np.flatnonzero(near.any(axis=1)):
-            box = inner[t0 + t]
-            if any(_segment_crosses(box, *segs[i]) for i in np.flatnonzero(near[t])):
-                yield "a line runs through text", box.where()
+            box = _Box(*b[t])
+            if any(_segment_crosses(box, *segs[i]) for i in np.flatnonzero(near[t])) and label(t0 + t):
+                yield "a line runs through text", _Box(*b[t], label(t0 + t)).where()
 
 
 def check_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
