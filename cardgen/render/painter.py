@@ -79,18 +79,33 @@ class PdfPainter:
             x_pt -= width if align == "right" else 0.5 * width
         # the operators canvas.drawString writes for a TrueType font, without its text object
         # (a card draws ~30 texts: this is most of a card sheet's time); the same bytes
+        c._code.append(f"BT 1 0 0 1 {fp_str(x_pt, self._y(y))} Tm {_shown(c, name, size_pt, text)} T* ET")
+
+
+def _shown(c: Canvas, name: str, size_pt: float, text: str) -> str:
+    """The font selection and show operators of `text` on canvas `c`, kept for the canvas's
+    document: a font assigns each character to a subset of the document the first time it is
+    seen there and never moves it, so the operators of a text repeated on a page or card (labels,
+    chart results) are the same every time."""
+    try:
+        cache = c._cardgen_shown
+    except AttributeError:
+        cache = c._cardgen_shown = {}
+    key = (name, size_pt, c._leading, text)
+    shown = cache.get(key)
+    if shown is None:
         font = _pdf_font(name)
         doc = c._doc
         head = f"{fp_str(size_pt)} Tf {fp_str(c._leading)} TL"
-        parts = [f"BT 1 0 0 1 {fp_str(x_pt, self._y(y))} Tm"]
+        parts = []
         current = -1
         for subset, chunk in font.splitString(text, doc):
             if subset != current:
                 parts.append(f"{font.getSubsetInternalName(subset, doc)} {head}")
                 current = subset
             parts.append(f"({c._escape(chunk)}) Tj")
-        parts.append("T* ET")
-        c._code.append(" ".join(parts))
+        shown = cache[key] = " ".join(parts)
+    return shown
 
 
 @functools.lru_cache(maxsize=None)
