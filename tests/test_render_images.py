@@ -43,3 +43,27 @@ def test_rl_accel_writes_the_same_pdf_as_the_python_fallback() -> None:
     fallback = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True).stdout
     assert fallback.startswith(b"%PDF")
     assert render_fielding_pdf(example_card_set("T20"), "a4", "credit") == fallback
+
+
+def test_tts_sheets_mapped_card_by_card_are_the_png_of_the_whole_sheet_mapped() -> None:
+    from cardgen.render.images import png_bytes, tts_sheets
+    views = card_views(example_card_set("T20"))
+    team = [v for v in views if v.team == views[0].team]
+    colour = team[0].team_colour
+    whole = [png_bytes(sheet, colour) for sheet in tts_sheets(team)]
+    by_card = tts_sheets(team, team_colour=colour)
+    assert [sheet.mode for sheet in by_card] == ["P"] * len(whole)
+    assert [png_bytes(sheet, colour) for sheet in by_card] == whole
+
+
+def test_pdf_text_operators_kept_per_document_write_the_same_bytes(monkeypatch) -> None:
+    from cardgen.render.sheets import render_cards_pdf
+    views = card_views(example_card_set("T20"))
+    kept = render_cards_pdf(views, "a4", "test cards", "credit")
+    shown = painter._shown
+
+    def fresh(c, *args):  # type: ignore[no-untyped-def]
+        c._cardgen_shown = {}  # nothing kept: every text split into its subsets again
+        return shown(c, *args)
+    monkeypatch.setattr(painter, "_shown", fresh)
+    assert render_cards_pdf(views, "a4", "test cards", "credit") == kept

@@ -49,11 +49,18 @@ def team_palette(team_colour: str) -> Image.Image:
 def png_bytes(image: Image.Image, team_colour: str) -> bytes:
     """PNG of a card or deck sheet in the team's fixed palette: it looks the same as full colour,
     is ~3x smaller and maps a 300 dpi card in a few milliseconds (no per-image palette search).
-    zlib level 1: half the encoding time of level 6 for files about a third larger."""
+    zlib level 1: half the encoding time of level 6 for files about a third larger. An image
+    already in the palette (`in_team_palette`) is written as it is."""
     buf = io.BytesIO()
-    image.quantize(palette=team_palette(team_colour), dither=Image.Dither.NONE).save(
-        buf, format="PNG", compress_level=1)
+    if image.mode != "P":
+        image = in_team_palette(image, team_colour)
+    image.save(buf, format="PNG", compress_level=1)
     return buf.getvalue()
+
+
+def in_team_palette(image: Image.Image, team_colour: str) -> Image.Image:
+    """An RGB image mapped to the team's palette, colour by colour (no dithering)."""
+    return image.quantize(palette=team_palette(team_colour), dither=Image.Dither.NONE)
 
 
 def png_name(index: int, view: CardView) -> str:
@@ -79,19 +86,27 @@ def tts_dpi() -> float:
     return slot_w / load_layout("card")["width_mm"] * 25.4
 
 
-def tts_sheets(views: list[CardView], ink_saver: bool = False) -> list[Image.Image]:
+def tts_sheets(views: list[CardView], ink_saver: bool = False,
+               team_colour: str | None = None) -> list[Image.Image]:
     """Deck sheets of up to 69 faces each; the 70th slot stays blank (TTS's hidden-card slot).
-    Cards are drawn straight at slot size (sharper and faster than shrinking the 300 dpi PNGs)."""
+    Cards are drawn straight at slot size (sharper and faster than shrinking the 300 dpi PNGs).
+    With `team_colour`, the sheets are in that team's palette (`png_bytes`): each card is mapped
+    as it is drawn, the same pixels as mapping the whole sheet, without mapping its blank slots."""
     cols, rows, slot_w, slot_h = tts_geometry()
     per_sheet = cols * rows - 1
     dpi = tts_dpi()
     sheets = []
     for start in range(0, len(views), per_sheet):
-        sheet = Image.new("RGB", (cols * slot_w, rows * slot_h), "white")
+        size = (cols * slot_w, rows * slot_h)
+        if team_colour is None:
+            sheet = Image.new("RGB", size, "white")
+        else:
+            sheet = in_team_palette(Image.new("RGB", (1, 1), "white"), team_colour).resize(size)
         for i, view in enumerate(views[start:start + per_sheet]):
             r, c = divmod(i, cols)
-            image = card_image(view, dpi, ink_saver)
-            sheet.paste(image.crop((0, 0, slot_w, slot_h)), (c * slot_w, r * slot_h))
+            image = card_image(view, dpi, ink_saver).crop((0, 0, slot_w, slot_h))
+            if team_colour is not None:
+                image = in_team_palette(image, team_colour)
+            sheet.paste(image, (c * slot_w, r * slot_h))
         sheets.append(sheet)
     return sheets
-

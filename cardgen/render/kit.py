@@ -185,7 +185,7 @@ def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -
         names.append(name)
     team_views = [view for _, view in job]
     team = slug(team_views[0].team)
-    for n, sheet in enumerate(tts_sheets(team_views, ink_saver), 1):
+    for n, sheet in enumerate(tts_sheets(team_views, ink_saver, team_colour=team_views[0].team_colour), 1):
         names.append(f"tts/{team}-{n}.png")
         atomic_write_bytes(work / names[-1], png_bytes(sheet, team_views[0].team_colour))
     back = card_image(team_views[0], dpi, ink_saver, back=True, show_kind=False)
