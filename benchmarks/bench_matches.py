@@ -2,6 +2,7 @@
 season in the local Cricsheet mirror.
 
     python benchmarks/bench_matches.py [--seasons 200] [--seed 1] [--source ../shared/data/cricsheet]
+                                       [--only BBL:2024-25,...] [--json FILE]
 
 For each season: calibrate the cards (for the wickets-in-hand rule), replay the real fixture list
 (real XIs) `--seasons` times with the rule and as printed (cards calibrated for each), and
@@ -14,6 +15,7 @@ table is this script's output.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import tempfile
 import time
@@ -83,6 +85,8 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
     ap.add_argument("--only", default="", help="comma-separated CODE:season to run only these")
+    ap.add_argument("--json", default="", help="also write every figure (wickets and run rates "
+                    "by phase, ...) real / rule / printed to this file")
     args = ap.parse_args()
     from cardgen.cache import Cache
     only = {tuple(x.split(":")) for x in args.only.split(",") if x}
@@ -95,12 +99,16 @@ def main() -> None:
               "| death run rate | diff | medians SR / out / econ / wkt % |")
         print("|---|---|---|---|---|---|---|---|")
         start = time.perf_counter()
+        figures = {}
         for code, season in SEASONS:
             if only and (code, season) not in only:
                 continue
-            print(row(code, season, measure(code, season, args.source, args.seasons, args.seed,
-                                            cache)), flush=True)
+            m = measure(code, season, args.source, args.seasons, args.seed, cache)
+            figures[f"{code} {season}"] = m
+            print(row(code, season, m), flush=True)
         print(f"\n({time.perf_counter() - start:.0f} s)")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=1, default=float))
 
 
 if __name__ == "__main__":
