@@ -61,29 +61,29 @@ class Recorder:
 
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
-        self.calls: list[tuple[str, tuple[Any, ...]]] = []
+        self.calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = []
 
-    def integers(self, *args: Any) -> np.ndarray:
-        self.calls.append(("integers", args))
-        return self.rng.integers(*args)
+    def integers(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        self.calls.append(("integers", args, kwargs))
+        return self.rng.integers(*args, **kwargs)
 
-    def random(self, *args: Any) -> np.ndarray:
-        self.calls.append(("random", args))
-        return self.rng.random(*args)
+    def random(self, *args: Any, **kwargs: Any) -> np.ndarray:
+        self.calls.append(("random", args, kwargs))
+        return self.rng.random(*args, **kwargs)
 
 
-def replay(calls: list[tuple[str, tuple[Any, ...]]], seed: int) -> tuple[float, float]:
+def replay(calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]], seed: int) -> tuple[float, float]:
     """(wall, CPU) seconds the Generator alone takes for the recorded draws."""
     rng = np.random.default_rng(seed)
-    bound = [(getattr(rng, name), args) for name, args in calls]
+    bound = [(getattr(rng, name), args, kwargs) for name, args, kwargs in calls]
     t0, c0 = time.perf_counter(), time.process_time()
-    for method, args in bound:
-        method(*args)
+    for method, args, kwargs in bound:
+        method(*args, **kwargs)
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def play(cs, table, n: int, rng, rule=None, engine=fast) -> tuple[tuple[float, float], int, float]:  # type: ignore[no-untyped-def]
-    """((wall, CPU) seconds, deliveries, mean first innings) for n matches in batches as
+def play(cs, table, n: int, rng, rule=None, engine=fast) -> tuple[tuple[float, float], int, np.ndarray]:  # type: ignore[no-untyped-def]
+    """((wall, CPU) seconds, deliveries, first-innings totals) for n matches in batches as
     `simulate` plays them."""
     firsts, deliveries, done = [], 0, 0
     kwargs = {"rule": rule} if rule is not None else {}
@@ -95,7 +95,7 @@ def play(cs, table, n: int, rng, rule=None, engine=fast) -> tuple[tuple[float, f
         deliveries += batch.deliveries
         done += k
     return ((time.perf_counter() - t0, time.process_time() - c0), deliveries,
-            float(np.concatenate(firsts).mean()))
+            np.concatenate(firsts))
 
 
 def main() -> None:
@@ -134,11 +134,11 @@ def main() -> None:
     ref_s = float("inf")
     best = lambda a, b: (min(a[0], b[0]), min(a[1], b[1]))  # noqa: E731
     for _ in range(max(args.repeat, 1)):
-        t, deliveries, mean_first = play(cs, table, n, np.random.default_rng(2), rule)
+        t, deliveries, firsts = play(cs, table, n, np.random.default_rng(2), rule)
         engine_t = best(engine_t, t)
         limit_t = best(limit_t, replay(recorder.calls, 2))
         if old is not None:
-            t, _, old_first = play(cs, old_table, n, np.random.default_rng(2), engine=old)
+            t, _, old_firsts = play(cs, old_table, n, np.random.default_rng(2), engine=old)
             old_t = best(old_t, t)
         rng = np.random.default_rng(1)
         t0 = time.process_time()
@@ -155,11 +155,14 @@ def main() -> None:
     print(f"random-number limit (its {len(recorder.calls):,} draws replayed): "
           f"{n / limit_s:10,.0f}  ({n / limit_t[0]:,.0f})")
     print(f"vectorised engine:                          {n / engine_s:10,.0f}  ({n / engine_t[0]:,.0f}; "
-          f"{deliveries / engine_s / 1e6:.1f}M deliveries/s, mean first innings {mean_first:.1f})")
+          f"{deliveries / engine_s / 1e6:.1f}M deliveries/s, mean first innings {firsts.mean():.1f})")
     if old is not None:
         print(f"vectorised engine at {args.baseline}:               {n / old_t[1]:10,.0f}  "
-              f"({n / old_t[0]:,.0f}; mean first innings {old_first:.1f}; this tree "
+              f"({n / old_t[0]:,.0f}; mean first innings {old_firsts.mean():.1f}; this tree "
               f"{old_t[1] / engine_s:.2f}x as fast)")
+        same = np.array_equal(firsts, old_firsts)
+        print(f"same seed, same matches as at {args.baseline}: "
+              f"{'yes' if same else 'no'} (first-innings totals of all {n} matches)")
     print(f"plain per-ball loop (reference):            {ref_rate:10,.0f}  "
           f"(mean first innings {np.mean(ref_first):.1f})")
     print(f"engine / limit: {fraction:.2f} CPU, {limit_t[0] / engine_t[0]:.2f} wall "

@@ -34,25 +34,12 @@ BOWLER_EXTRAS = _table({m.WIDE: 1, m.NO_BALL: 1})
 LEGAL = _table({m.WIDE: 0, m.NO_BALL: 0}, default=1)
 FACED = _table({m.WIDE: 0}, default=1)
 STRIKER_OUT = _table({c: 1 for c in m.BOWLER_CREDITED})
-# Per-result increments packed into one int64 so each delivery updates a batter, an over and
-# the extras with one read-modify-write each (fields are far wider than an innings can fill).
-BAT_SHIFT = {"runs": 0, "balls": 16, "fours": 32, "sixes": 40}
-UNIT_SHIFT = {"runs": 0, "wickets": 16, "balls": 24}
-EXTRA_SHIFT = {"wides": 0, "no_balls": 16, "byes": 32}
-BAT_DELTA = (BAT_RUNS.astype(np.int64) + (FACED.astype(np.int64) << 16)
-             + ((BAT_RUNS == 4).astype(np.int64) << 32) + ((BAT_RUNS == 6).astype(np.int64) << 40))
-UNIT_DELTA = ((BAT_RUNS + BOWLER_EXTRAS).astype(np.int64) + (STRIKER_OUT.astype(np.int64) << 16)
-              + (LEGAL.astype(np.int64) << 24))
-EXTRA_DELTA = np.zeros(m.N_CODES, np.int64)
+EXTRA_DELTA = np.zeros(m.N_CODES, np.int64)    # wides, no-balls, byes + leg byes, 16 bits each
 EXTRA_DELTA[m.WIDE] = 1
 EXTRA_DELTA[m.NO_BALL] = 1 << 16
 EXTRA_DELTA[m.LEG_BYE] = EXTRA_DELTA[m.BYE] = 1 << 32
 # runs that make the batters cross: off the bat, or byes / leg byes
 CROSSING_RUNS = BAT_RUNS + _table({m.LEG_BYE: 1, m.BYE: 1})
-
-
-def _field(packed: np.ndarray, shift: int, bits: int = 16) -> np.ndarray:
-    return ((packed >> shift) & ((1 << bits) - 1)).astype(np.int32)
 
 
 FREE_HIT = np.arange(m.N_CODES, dtype=np.int8)
@@ -148,16 +135,37 @@ def apply_rule(rule: WicketsInHand, code: np.ndarray, band: np.ndarray,
     return np.where(safe, _consolidate_map(rule).take(code), code)
 
 
-# Per-code tables for the innings loop (index = result code after resolution)
+# Per-code tables for the innings loop (index = result code after resolution). Each innings
+# keeps three running words: one per batter at the crease (his figures, his slot and his
+# chart row) and one for the over in progress (the bowler's figures and its legal balls, on
+# top, so `word >= bpo << OVER_BALLS_SHIFT` is the end of the over); one table read and one add
+# a word per delivery.
 TOTAL = (BAT_RUNS + EXTRAS).astype(np.int64)              # runs a delivery adds to the total
-SWAP_ON_RUNS = (CROSSING_RUNS & 1).astype(bool)           # an odd number of runs run
+SWAP_MASK = -(CROSSING_RUNS & 1).astype(np.int64)         # all ones on an odd number of runs run
 OUT_CODE = STRIKER_OUT.astype(bool)
-IS_NO_BALL = (np.arange(m.N_CODES) == m.NO_BALL).astype(np.int64)
-# a bowler's over (or set) and the extras in it, packed like UNIT_DELTA: one add per delivery
-UNIT_WIDES_SHIFT, UNIT_NO_BALLS_SHIFT, UNIT_BYES_SHIFT = 32, 40, 48
-UNIT_EXTRAS_DELTA = (UNIT_DELTA + ((EXTRA_DELTA & 0xFFFF) << UNIT_WIDES_SHIFT)
-                     + (((EXTRA_DELTA >> 16) & 0xFFFF) << UNIT_NO_BALLS_SHIFT)
-                     + (((EXTRA_DELTA >> 32) & 0xFFFF) << UNIT_BYES_SHIFT))
+# a batter's word: runs, balls faced, fours, sixes | batting slot | chart row (x100)
+BAT_FIELDS = {"runs": (0, 12), "balls": (12, 10), "fours": (22, 8), "sixes": (30, 8)}
+BAT_FIGURES = (1 << 38) - 1
+SLOT_SHIFT, CHART_SHIFT = 38, 42
+SLOT_MASK = 15
+MAX_CHART_ROW = 1 << (63 - CHART_SHIFT)
+BAT_WORD_DELTA = (BAT_RUNS.astype(np.int64) + (FACED.astype(np.int64) << 12)
+                  + ((BAT_RUNS == 4).astype(np.int64) << 22) + ((BAT_RUNS == 6).astype(np.int64) << 30))
+# an over's word: runs conceded, wickets, wides, no-balls, byes + leg byes | legal balls
+# (every wicket falls to a legal ball, so the over says which phase it fell in: "fallen"
+# counts run-outs too, added where they happen)
+OVER_FIELDS = {"runs": (0, 12), "wickets": (12, 4), "wides": (16, 10), "no_balls": (26, 10),
+               "byes": (36, 8), "fallen": (44, 4), "balls": (48, 4)}
+FALLEN_SHIFT = 44
+OVER_BALLS_SHIFT = 48
+OVER_WORD_DELTA = ((BAT_RUNS + BOWLER_EXTRAS).astype(np.int64)
+                   + (STRIKER_OUT.astype(np.int64) << 12) + ((EXTRA_DELTA & 0xFFFF) << 16)
+                   + (((EXTRA_DELTA >> 16) & 0xFFFF) << 26) + (((EXTRA_DELTA >> 32) & 0xFFFF) << 36)
+                   + (STRIKER_OUT.astype(np.int64) << FALLEN_SHIFT)
+                   + (LEGAL.astype(np.int64) << OVER_BALLS_SHIFT))
+LEGAL64 = LEGAL.astype(np.int64)
+LAST_OVER = 1    # the end of an over: the innings' last (bit 0), phase edge k (bit k + 1)
+NOT_LEGAL = LEGAL == 0
 
 
 SAVED_CODES = {"caught": [m.CARD_W, m.CAUGHT], "bowled": [m.BOWLED], "lbw": [m.LBW],
@@ -184,10 +192,18 @@ def _attack_table(rule: WicketsInHand) -> np.ndarray:
         d <= rule.attack_four, m.FOUR, np.where(d <= rule.attack_six, m.SIX, m.DOT)))).astype(np.int64)
 
 
-# rows of the live-innings state matrix (one column per live innings; see play_innings_batch)
-(_LANE, _ST, _SROW, _ACC_S, _NST, _NROW, _ACC_N, _NEXT, _BOWLER, _LEGAL, _WICKETS, _RUNS,
- _TARGET, _FREE_HIT, _BROW, _ACC_U) = range(16)
-_STATE_ROWS = 16
+# rows of the live-innings state matrix (one column per live innings; see play_innings_batch):
+# the striker's word, the over's word, the total (and legal balls with the rule) come first,
+# so that one add of a (rows x innings) table read updates them all
+(_STRIKER, _OVER_WORD, _RUNS, _LEGAL, _NON_STRIKER, _BOWLER_ROW, _TARGET, _LANE12, _OVER_ROW,
+ _WICKETS) = range(10)
+_STATE_ROWS = 10
+STEP_DELTA = np.stack([BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, LEGAL64])
+
+
+def _word_field(words: np.ndarray, field: tuple[int, int]) -> np.ndarray:
+    shift, bits = field
+    return ((words >> shift) & ((1 << bits) - 1)).astype(np.int32)
 
 
 def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
@@ -195,77 +211,96 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
                        rule: WicketsInHand | None = None) -> InningsBatch:
     """Play a batch of innings to the end, one delivery a step for every live innings.
 
-    Only live innings are kept, in one state matrix (a row per quantity, a column per innings:
-    dropping the innings that end is one copy, and no step gathers or scatters by lane). The
-    striker's, non-striker's and bowler's chart rows ride along, so the 2d10 lookup reads no
-    big table; the striker's, non-striker's and the over's figures are running sums written to
-    the scorecard once, when a batter is out, an over ends or the innings ends; the rare results
-    (the fielding chart and its chances, wickets, free hits) are worked out only on the innings
-    that have them; phase totals are read off the total as an innings passes each phase edge.
-    The rules and the dice are those of `resolve` and the reference engine, ball for ball
-    (tests/test_sim_engine.py).
+    Live innings are kept in order in the first columns of one state matrix (a row per
+    quantity, a column per innings; an innings that ends leaves its final state at the end).
+    Each batter at the crease is one int64 word (his figures, slot and chart row: a change of
+    ends swaps two words) and the over in progress another (the bowler's figures, its legal
+    balls on top), so a delivery is a chart lookup, one table read added to the running sums,
+    and the swap of ends, across the live innings. Everything rarer is worked out on the
+    innings that have it: the fielding chart and its chances, wickets, free hits, and the end
+    of an over (its word to the scorecard, the next bowler, ends, the total at a phase edge,
+    the last over). The rules and the dice are those of `resolve` and the reference engine,
+    ball for ball (tests/test_sim_engine.py), and the same dice reach the same innings as in the
+    a10837f engine: the same seed plays the same matches.
     """
     fmt = cs.fmt
     L = len(lanes)
     units = lanes.plan.shape[1]
     max_balls = fmt.balls_per_innings if max_balls is None else max_balls
     bpo, bpe = fmt.balls_per_over, fmt.balls_per_end
+    if max_balls % bpo or max_balls > units * bpo or not 0 < max_wickets < SLOTS - 1:
+        raise ValueError("an innings is whole overs, each with a bowler in the plan, "
+                         "and ends at fewer wickets than batters")
     n_bowler_cards = len(cs.bowler_lut)
-    # one flat table: bowler cards first, then striker cards; and the fielding chart
-    lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int8).ravel()
+    # one flat table: bowler cards first, then striker cards (int64: the codes index tables)
+    lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int64).ravel()
     if lut.max(initial=0) > m.FIELD:
         raise ValueError("a card can only hold card results (B, W, F, runs)")
-    fielding = cs.fielding.astype(np.int8).ravel()
-    balls = np.arange(max_balls + 2)
-    over_ends = (balls % bpo == 0) & (balls > 0)           # by legal balls after the delivery
-    end_changes = (balls % bpe == 0) & (balls > 0)
+    if len(lut) >= MAX_CHART_ROW:
+        raise ValueError("too many cards for the engine's chart rows")
+    fielding = cs.fielding.astype(np.int64).ravel()
     edges = [e for e in fmt.phase_edges if e < max_balls]  # phase edges this innings can pass
-    ball_no = np.maximum(balls, 1)
-    phase_of = np.where(ball_no <= fmt.phase_edges[0], 0,
-                        np.where(ball_no <= fmt.phase_edges[1], 1, 2))
+    if any(e % bpo for e in edges):
+        raise ValueError("phase edges must fall at the end of an over")
+    edge_overs = [e // bpo for e in edges]
+    balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
+    phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
+    over_end = np.int64(bpo) << OVER_BALLS_SHIFT
+    steps_delta = STEP_DELTA[:3] if rule is None else STEP_DELTA
     if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
         per_row = fmt.balls_per_innings + 1
         band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
         attack_of = _attack_table(rule)
         consolidate_of = _consolidate_map(rule)
 
-    # chart rows scaled by 100 (the 2d10 roll is added): striker cards after the bowler cards
-    bat_rows = (lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100
-    plan_rows = lanes.plan.astype(np.int64).ravel() * 100
-    catch = lanes.catch.astype(np.int64).ravel()
-    ro = lanes.run_out.astype(np.int64).ravel()
+    # a fresh batter's word by lane x SLOTS + slot: his slot and chart row (x100, striker cards
+    # after the bowler cards); the bowler's chart row by lane x units + over (one spare at the
+    # end: the over after an innings' last); what the end of each over brings
+    slots = np.tile(np.arange(SLOTS, dtype=np.int64), L)
+    fresh = ((((lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100) << CHART_SHIFT)
+             | (slots << SLOT_SHIFT))
+    plan_rows = np.append(lanes.plan.astype(np.int64).ravel() * 100, 0)
+    over_no = np.append(np.tile(np.arange(1, units + 1), L), 0)   # overs bowled at its end
+    ends_change = (over_no * bpo) % bpe == 0
+    at_edge_of = [over_no == e for e in edge_overs]
+    # what else the end of an over brings (by the over that ended): the innings' end, an edge
+    over_events = ((over_no == max_balls // bpo) * LAST_OVER
+                   + sum((at << (k + 1)) for k, at in enumerate(at_edge_of))).astype(np.int8)
+    # fielders' ratings by lane x SLOTS + fielder
+    catch = np.zeros((L, SLOTS), np.int64)
+    catch[:, :11] = lanes.catch
+    catch = catch.ravel()
+    ro = np.zeros((L, SLOTS), np.int64)
+    ro[:, :11] = lanes.run_out
+    ro = ro.ravel()
     kslot_all = lanes.keeper_slot.astype(np.int64)
     krating_all = lanes.keeper_rating.astype(np.int64)
     chasing = bool((lanes.target < BIG).any())
     chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
+    # no chase can end before its smallest target is in reach (at most 6 a delivery)
+    first_chase_step = int(lanes.target.min(initial=BIG)) // 6 if chasing else 0
 
-    bat = np.zeros(L * SLOTS, np.int64)          # packed BAT_DELTA sums by absolute batter row
-    unit_stats = np.zeros(L * units, np.int64)   # packed UNIT_EXTRAS_DELTA sums by bowler row
+    bat = np.zeros(L * SLOTS, np.int64)          # batters' figures (words) by lane x SLOTS + slot
     bat_out = np.zeros(L * SLOTS, np.int32)
-    phase_wickets = np.zeros(L * 3, np.int32)
-    final = np.zeros((_STATE_ROWS, L), np.int64)  # each innings' state when it ended
-    at_edge = np.full((len(edges), L), -1, np.int64)  # total when the innings passed each edge
-    edge_open = [True] * len(edges)
+    over_words = np.zeros(L * units + 1, np.int64)   # each over's word by lane x units + over
+    at_edge = np.full((len(edge_overs), L), -1, np.int64)  # total when it passed each edge
+    edges_passed = edges_done = 0   # edges some innings / every live innings has passed
 
-    # the live innings: rows are absolute (striker = lane x SLOTS + batter, bowler = lane x
-    # units + over), *ROW the chart rows of striker / non-striker / bowler, ACC_* running sums
-    S = np.zeros((_STATE_ROWS, L), np.int64)
-    S[_LANE] = np.arange(L)
-    S[_ST] = S[_LANE] * SLOTS
-    S[_NST] = S[_ST] + 1
-    S[_NEXT] = S[_ST] + 2
-    S[_BOWLER] = S[_LANE] * units
-    S[_TARGET] = lanes.target
-    S[_SROW] = bat_rows.take(S[_ST])
-    S[_NROW] = bat_rows.take(S[_NST])
-    S[_BROW] = plan_rows.take(S[_BOWLER])
-    any_free_hit = False
+    state = np.zeros((_STATE_ROWS, L), np.int64)
+    lane_ids = np.arange(L)
+    state[_LANE12] = lane_ids * SLOTS
+    state[_STRIKER] = fresh[lane_ids * SLOTS]
+    state[_NON_STRIKER] = fresh[lane_ids * SLOTS + 1]
+    state[_OVER_ROW] = lane_ids * units
+    state[_BOWLER_ROW] = plan_rows[lane_ids * units]
+    state[_TARGET] = lanes.target
+    free_hits = lane_ids[:0]   # columns whose next delivery is a free hit
     deliveries = 0
     step = 0
-    while S.shape[1]:
-        (lane, striker, srow, acc_s, non_striker, nrow, acc_n, next_in, bowler, legal, wickets,
-         runs, target, free_hit, brow, acc_u) = S
-        n = S.shape[1]
+    n = L
+    while n:
+        S = state[:, :n]
+        E0, U, R, legal, E1, brow, target, lane12, ou, wickets = S
         deliveries += n
         step += 1
         # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
@@ -276,42 +311,43 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         pick = rng.random(n)
         chance = rng.integers(1, 21, n)
 
-        row = np.where(card_d6 < 3, brow, srow)
+        row = np.where(card_d6 < 3, brow, E0 >> CHART_SHIFT)
         row += roll
-        code = lut.take(row).astype(np.int64)   # (take is slow with int8 indices)
-        # "F": the fielding chart, and its chances (4.3.6-4.3.8), on the lanes that rolled it
-        fi = np.flatnonzero(code == m.FIELD)
-        run_outs = fi[:0]
+        code = lut.take(row)
+        # B, W and F from a card; "F": the fielding chart and its chances (4.3.6-4.3.8)
+        rare = np.flatnonzero(code >= m.BOWLED)
+        rare_code = code.take(rare)
+        fi = rare[rare_code == m.FIELD]
         if len(fi):
-            fc = fielding.take(chart_d6[fi] * 20 + chart_d20[fi])
-            ch = chance[fi]
+            fc = fielding.take(chart_d6.take(fi) * 20 + chart_d20.take(fi))
+            ch = chance.take(fi)
             c = np.flatnonzero(fc == m.CATCH_CHANCE)
             if len(c):                                      # 4.3.7: d20 <= C, else one run
                 j = fi[c]
-                catcher = catch.take(lane[j] * 11 + (pick[j] * 11).astype(np.int64))
+                catcher = catch.take(lane12[j] + (pick[j] * 11).astype(np.int64))
                 fc[c] = np.where(ch[c] <= catcher, m.CAUGHT, m.ONE)
             c = np.flatnonzero(fc == m.STUMPING_CHANCE)
             if len(c):                                      # 4.3.6: d20 <= keeper, else dot
-                fc[c] = np.where(ch[c] <= krating_all.take(lane[fi[c]]), m.STUMPED, m.DOT)
+                fc[c] = np.where(ch[c] <= krating_all.take(lane12[fi[c]] // SLOTS),
+                                 m.STUMPED, m.DOT)
             c = np.flatnonzero(fc == m.RUN_OUT_CHANCE)
             if len(c):                                      # 4.3.8: both ratings with keeper
                 j = fi[c]
-                d6, lj = chart_d6[j], lane[j]
+                d6, lj = chart_d6[j], lane12[j]
                 with_keeper = (d6 != 1) & (d6 != 4)         # chart d6 1,3,4,6 (0-based 0,2,3,5)
-                ks = kslot_all.take(lj)
+                ks = kslot_all.take(lj // SLOTS)
                 pick10 = (pick[j] * 10).astype(np.int64)    # R3: the keeper's partner is another
                 fielder = np.where(with_keeper, pick10 + (pick10 >= ks),
                                    (pick[j] * 11).astype(np.int64))
-                made = ((ch[c] <= ro.take(lj * 11 + fielder))
-                        & (~with_keeper | (ch[c] <= ro.take(lj * 11 + ks))))
+                made = ((ch[c] <= ro.take(lj + fielder))
+                        & (~with_keeper | (ch[c] <= ro.take(lj + ks))))
                 fc[c] = np.where(made, m.RUN_OUT, m.ONE)
-            code[fi] = fc
-            run_outs = fi[fc == m.RUN_OUT]   # neither the rule nor a free hit touches a run-out
+            code[fi] = fc     # a run-out stays RUN_OUT until the rule and free hits are done
         if rule is not None:                                # R12: the wickets-in-hand bands
             rule_d20 = rng.integers(1, 21, n)
             band = band_of.take(wickets * per_row + legal)
             if chase_rule:                                  # chasing: runs needed v balls left
-                band[rule.chase_attacks(target - runs, fmt.balls_per_innings - legal)
+                band[rule.chase_attacks(target - R, fmt.balls_per_innings - legal)
                      & (target < BIG)] = wih.ATTACK
             a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
             if len(a):
@@ -319,117 +355,150 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
             c = np.flatnonzero((band == wih.CONSOLIDATE) & (rule_d20 <= rule.consolidate_safe))
             if len(c):
                 code[c] = consolidate_of.take(code[c])
-        if any_free_hit:                                    # R6: only a run-out stands
-            h = np.flatnonzero(free_hit)
-            code[h] = FREE_HIT_MAP.take(code[h])
+            rare = np.flatnonzero(code >= m.BOWLED)         # the attack's wickets too
+        if len(free_hits):                                  # R6: only a run-out stands
+            code[free_hits] = FREE_HIT_MAP.take(code[free_hits])
+        if len(fi) or len(free_hits) or rule is not None:
+            rare_code = code.take(rare)
+        # the innings' rare results: wickets (run-outs score nothing, R4), no-balls, extras
+        run_out = rare_code == m.RUN_OUT
+        is_out = OUT_CODE.take(rare_code)
+        run_outs = rare[run_out]
         if len(run_outs):
-            code[run_outs] = m.DOT                          # R4: a run-out scores nothing
+            code[run_outs] = m.DOT
+            is_out |= run_out
+        new_free_hits = rare[rare_code == m.NO_BALL]
+        if len(free_hits):                                  # a wide keeps the free hit
+            kept = free_hits[code.take(free_hits) == m.WIDE]
+            if len(kept):     # (no lane is in both: its code is a wide or a no-ball)
+                new_free_hits = np.concatenate([new_free_hits, kept])
+        free_hits = new_free_hits
 
-        # running sums: the striker's figures, the over's, legal balls and the total
-        acc_s += BAT_DELTA.take(code)
-        acc_u += UNIT_EXTRAS_DELTA.take(code)
-        is_legal = LEGAL.take(code)
-        total = TOTAL.take(code)
-        for k, edge in enumerate(edges):   # phase totals: the total before the first ball past it
-            if edge_open[k] and step > edge:
-                passed = np.flatnonzero((legal == edge) & (is_legal == 1))
-                at_edge[k, lane[passed]] = runs[passed]
-        legal += is_legal
-        runs += total
-        for k, edge in enumerate(edges):
-            if edge_open[k] and step > edge:
-                edge_open[k] = bool(legal.min() <= edge)
-
-        ended = None
-        outs = np.flatnonzero(OUT_CODE.take(code))
-        if len(run_outs):
-            outs = np.concatenate([outs, run_outs])
+        # running sums: the striker's figures, the over's, the total (and legal balls, R12)
+        S[:len(steps_delta)] += steps_delta.take(code, axis=1)
+        if edges_done < edges_passed:   # extras before the first legal ball past an edge
+            x = rare[NOT_LEGAL.take(rare_code)]     # belong before it (to the total at the edge)
+            x = x[U.take(x) < (1 << OVER_BALLS_SHIFT)]
+            if len(x):
+                for k in range(edges_done, edges_passed):
+                    xk = x[at_edge_of[k].take(ou.take(x) - 1)]
+                    if len(xk):
+                        at_edge[k, lane12.take(xk) // SLOTS] += TOTAL.take(code.take(xk))
+        ended = []
+        outs = rare[is_out]
         if len(outs):
-            striker_out = np.ones(len(outs), bool)
-            if len(run_outs):                               # the chart d6 says which end
-                striker_out[len(outs) - len(run_outs):] = chart_d6[run_outs] < 3
             wk = wickets[outs] + 1
             wickets[outs] = wk
-            phase_wickets[lane[outs] * 3 + phase_of.take(legal[outs])] += 1
-            st, nst, nxt = striker[outs], non_striker[outs], next_in[outs]
-            gone = np.where(striker_out, st, nst)
-            bat_out[gone] += 1
-            bat[gone] += np.where(striker_out, acc_s[outs], acc_n[outs])
-            comes_in = wk < max_wickets
-            new_row = bat_rows.take(np.minimum(nxt, L * SLOTS - 1))
-            s_in, n_in = striker_out & comes_in, ~striker_out & comes_in
-            striker[outs] = np.where(s_in, nxt, st)         # R4/R5: the new batter takes that end
-            srow[outs] = np.where(s_in, new_row, srow[outs])
-            acc_s[outs] = np.where(striker_out, 0, acc_s[outs])
-            non_striker[outs] = np.where(n_in, nxt, nst)
-            nrow[outs] = np.where(n_in, new_row, nrow[outs])
-            acc_n[outs] = np.where(striker_out, acc_n[outs], 0)
-            next_in[outs] = nxt + comes_in
-            if not comes_in.all():
-                ended = outs[~comes_in]
-        legal_ball = is_legal.astype(bool)
-        end_of_over = over_ends.take(legal) & legal_ball
-        eo = np.flatnonzero(end_of_over)
+            l12 = lane12[outs]
+            # R4/R5: the new batter takes the dismissed batter's end (after the last wicket
+            # an empty word with a spare slot)
+            new = fresh.take(l12 + wk + 1)
+            if len(run_outs):
+                U[run_outs] += 1 << FALLEN_SHIFT
+            if len(run_outs) and (chart_d6.take(run_outs) >= 3).any():  # the chart d6: which end
+                non_striker_out = run_out[is_out] & (chart_d6.take(outs) >= 3)
+                gone = np.where(non_striker_out, E1[outs], E0[outs])
+                E0[outs[~non_striker_out]] = new[~non_striker_out]
+                E1[outs[non_striker_out]] = new[non_striker_out]
+            else:
+                gone = E0[outs]
+                E0[outs] = new
+            at = l12 + ((gone >> SLOT_SHIFT) & SLOT_MASK)
+            bat_out[at] = 1
+            bat[at] = gone & BAT_FIGURES
+            last = wk >= max_wickets
+            if last.any():
+                ended.append(outs[last])
+        eo = np.flatnonzero(U >= over_end)
         if len(eo):                                         # the over's figures, the next bowler
-            unit_stats[bowler[eo]] = acc_u[eo]
-            acc_u[eo] = 0
-            bowler[eo] += 1
-            brow[eo] = plan_rows.take(bowler[eo], mode="clip")  # (past the last over: unused)
-        swap = SWAP_ON_RUNS.take(code) ^ (end_of_over if bpe == bpo else
-                                          end_changes.take(legal) & legal_ball)
-        swap = -swap.view(np.int8).astype(np.int64)         # all ones where the ends change
-        for a_, b_ in ((striker, non_striker), (srow, nrow), (acc_s, acc_n)):
-            flip = a_ ^ b_                                  # ends change on odd runs and every
-            flip &= swap                                    # over (10 balls in the Hundred)
-            a_ ^= flip
-            b_ ^= flip
-        if any_free_hit:                                    # a wide keeps the free hit
-            still = code[h] == m.WIDE
-        free_hit[:] = IS_NO_BALL.take(code)
-        if any_free_hit:
-            free_hit[h] |= still
-        any_free_hit = bool(free_hit.any())
+            ov = ou.take(eo)                                # (tables by the over that ended)
+            over_words[ov] = U.take(eo)
+            U[eo] = 0
+            ou[eo] = ov + 1
+            brow[eo] = plan_rows.take(ov + 1)
+            events = over_events.take(ov)
+            if events.any():
+                for k in range(len(edges)):
+                    passed = (events & (2 << k)).astype(bool)
+                    if passed.any():
+                        at_edge[k, lane12.take(eo[passed]) // SLOTS] = R.take(eo[passed])
+                        edges_passed = max(edges_passed, k + 1)
+                done = (events & LAST_OVER).astype(bool)
+                if done.any():
+                    ended.append(eo[done])
+        if edges_done < edges_passed and step % 8 == 0:
+            overs = (ou - (lane12 // SLOTS) * units).min(initial=units)
+            edges_done = sum(overs > e for e in edge_overs[:edges_passed])
+        swap = SWAP_MASK.take(code)                         # ends change on odd runs and every
+        if len(eo):                                         # over (10 balls in the Hundred)
+            change = eo if bpe == bpo else eo[ends_change.take(ov)]
+            swap[change] ^= -1
+        flip = E0 ^ E1
+        flip &= swap
+        E0 ^= flip
+        E1 ^= flip
 
-        done = legal >= max_balls if step >= max_balls else None
-        if chasing:
-            done = runs >= target if done is None else done | (runs >= target)
-        if ended is not None:
-            if done is None:
-                done = np.zeros(n, bool)
-            done[ended] = True
-        if done is not None and done.any():
-            ended_at = np.flatnonzero(done)
-            final[:, lane.take(ended_at)] = S.take(ended_at, axis=1)
-            S = S.take(np.flatnonzero(~done), axis=1)   # (take: a third faster than a mask)
-            any_free_hit = bool(S[_FREE_HIT].any())
+        if step >= first_chase_step and chasing:
+            won = np.flatnonzero(R >= target)
+            if len(won):
+                ended.append(won)
+        if ended:
+            if len(ended) > 1:      # (an innings can end two ways on one ball)
+                gone = np.zeros(n, bool)
+                for e in ended:
+                    gone[e] = True
+                dead = np.flatnonzero(gone)
+            else:
+                dead = ended[0]
+            # the live innings close up in order (so the same dice go to the same innings as in
+            # the a10837f engine); the ended ones' final states go to the end of the matrix
+            keep = n - len(dead)
+            alive = np.ones(n, bool)
+            alive[dead] = False
+            state[:, :n] = S.take(np.concatenate([np.flatnonzero(alive), dead]), axis=1)
+            if len(free_hits):
+                gone = dead.take(np.minimum(np.searchsorted(dead, free_hits), len(dead) - 1))
+                free_hits = free_hits[gone != free_hits]
+                free_hits -= np.searchsorted(dead, free_hits)
+            n = keep
 
+    final = np.empty_like(state)
+    final[:, state[_LANE12] // SLOTS] = state
     # close every innings: the two batters' figures and the over in progress
-    np.add.at(bat, final[_ST], final[_ACC_S])
-    np.add.at(bat, final[_NST], final[_ACC_N])
-    part = np.flatnonzero(final[_ACC_U])
-    unit_stats[final[_BOWLER, part]] = final[_ACC_U, part]
+    for words in (final[_STRIKER], final[_NON_STRIKER]):
+        bat[lane_ids * SLOTS + ((words >> SLOT_SHIFT) & SLOT_MASK)] += words & BAT_FIGURES
+    part = np.flatnonzero(final[_OVER_WORD])
+    over_words[final[_OVER_ROW, part]] = final[_OVER_WORD, part]
     final_runs = final[_RUNS]
 
     bat2 = bat.reshape(L, SLOTS)
-    unit2 = unit_stats.reshape(L, units)
+    over2 = over_words[:-1].reshape(L, units)
     cut = [np.where(e < 0, final_runs, e) for e in at_edge] + [final_runs]
     while len(cut) < 3:
         cut.insert(-1, final_runs)
     phase_runs = np.stack([cut[0], cut[1] - cut[0], cut[2] - cut[1]], axis=1).astype(np.int32)
+    wickets = final[_WICKETS]
+    fallen = _word_field(over2, OVER_FIELDS["fallen"])      # wickets by phase, from the overs
+    over_phase = phase_of.take(np.minimum(np.arange(units) * bpo + 1, max_balls))
+    phase_wickets = np.stack([fallen[:, over_phase == p].sum(axis=1) for p in range(3)],
+                             axis=1).astype(np.int32)
+    came_in = np.where(wickets < max_wickets, wickets + 2, max_wickets + 1)
     return InningsBatch(
-        runs=final_runs.astype(np.int32), wickets=final[_WICKETS].astype(np.int32),
-        legal_balls=final[_LEGAL].astype(np.int32),
-        wides=_field(unit2, UNIT_WIDES_SHIFT, 8).sum(axis=1, dtype=np.int32),
-        no_balls=_field(unit2, UNIT_NO_BALLS_SHIFT, 8).sum(axis=1, dtype=np.int32),
-        byes=_field(unit2, UNIT_BYES_SHIFT, 8).sum(axis=1, dtype=np.int32), phase_runs=phase_runs,
-        phase_wickets=phase_wickets.reshape(L, 3),
-        bat_runs=_field(bat2, BAT_SHIFT["runs"]), bat_balls=_field(bat2, BAT_SHIFT["balls"]),
-        bat_fours=_field(bat2, BAT_SHIFT["fours"], 8), bat_sixes=_field(bat2, BAT_SHIFT["sixes"], 8),
+        runs=final_runs.astype(np.int32), wickets=wickets.astype(np.int32),
+        legal_balls=(over2 >> OVER_BALLS_SHIFT).sum(axis=1).astype(np.int32),
+        wides=_word_field(over2, OVER_FIELDS["wides"]).sum(axis=1, dtype=np.int32),
+        no_balls=_word_field(over2, OVER_FIELDS["no_balls"]).sum(axis=1, dtype=np.int32),
+        byes=_word_field(over2, OVER_FIELDS["byes"]).sum(axis=1, dtype=np.int32),
+        phase_runs=phase_runs, phase_wickets=phase_wickets,
+        bat_runs=_word_field(bat2, BAT_FIELDS["runs"]),
+        bat_balls=_word_field(bat2, BAT_FIELDS["balls"]),
+        bat_fours=_word_field(bat2, BAT_FIELDS["fours"]),
+        bat_sixes=_word_field(bat2, BAT_FIELDS["sixes"]),
         bat_out=bat_out.reshape(L, SLOTS),
-        bat_in=(np.arange(SLOTS) < (final[_NEXT] - final[_LANE] * SLOTS)[:, None]).astype(np.int32),
-        unit_runs=_field(unit2, UNIT_SHIFT["runs"]),
-        unit_wickets=_field(unit2, UNIT_SHIFT["wickets"], 8),
-        unit_balls=_field(unit2, UNIT_SHIFT["balls"], 8), deliveries=deliveries)
+        bat_in=(np.arange(SLOTS) < came_in[:, None]).astype(np.int32),
+        unit_runs=_word_field(over2, OVER_FIELDS["runs"]),
+        unit_wickets=_word_field(over2, OVER_FIELDS["wickets"]),
+        unit_balls=_word_field(over2, OVER_FIELDS["balls"]), deliveries=deliveries)
 
 
 @dataclass
