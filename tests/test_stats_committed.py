@@ -38,6 +38,9 @@ def test_no_per_delivery_table_is_committed():
         if not folder.is_dir() or folder.name == "raw":
             continue
         files = {p.name for p in folder.iterdir()}
+        if folder.name == "card-sets":  # the calibrated sets that ship (cardgen.calibrate.reuse)
+            assert all(f.endswith(".json.gz") for f in files), files
+            continue
         assert not any("deliver" in f for f in files), folder
         assert files <= {"batting.csv", "bowling.csv", "fielding.csv", "lineups.csv", "innings.csv",
                          "matches.csv", "attributes.csv", "league.json", "manifest.json",
