@@ -346,23 +346,93 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
                             np.array([fast.BIG if target is None else target]))
         quick = fast.play_innings_batch(cs, lanes, dice.for_fast(with_rule), rule=rule)
         assert quick.deliveries == len(ref.balls)
-        assert (quick.runs[0], quick.wickets[0], quick.legal_balls[0]) == \
-            (ref.runs, ref.wickets, ref.legal_balls)
-        assert (quick.wides[0], quick.no_balls[0], quick.byes[0]) == \
-            (ref.wides, ref.no_balls, ref.byes + ref.leg_byes)
-        assert list(quick.phase_runs[0]) == ref.phase_runs
-        assert list(quick.phase_wickets[0]) == ref.phase_wickets
-        for slot, line in ref.batters.items():
-            assert quick.bat_in[0, slot] == 1
-            assert (quick.bat_runs[0, slot], quick.bat_balls[0, slot], quick.bat_fours[0, slot],
-                    quick.bat_out[0, slot]) == (line.runs, line.balls, line.fours, int(bool(line.how_out)))
-        per_bowler: dict[int, list[int]] = {}
-        for u, card in enumerate(b.plans[0]):
-            acc = per_bowler.setdefault(card, [0, 0, 0])
-            acc[0] += quick.unit_runs[0, u]
-            acc[1] += quick.unit_wickets[0, u]
-            acc[2] += quick.unit_balls[0, u]
-        for card, line in ref.bowlers.items():
-            assert per_bowler[card] == [line.runs, line.wickets, line.legal_balls]
+        assert_same_innings(quick, 0, ref, b.plans[0])
     assert bands_seen == ({"attack", "normal", "consolidate"} if with_rule else {""})
     assert (chase_attacks > 0) == with_rule
+
+
+def assert_same_innings(quick: fast.InningsBatch, lane: int, ref, plan: list[int]) -> None:
+    """Innings `lane` of the fast batch has the reference innings' scorecard."""
+    assert (quick.runs[lane], quick.wickets[lane], quick.legal_balls[lane]) == \
+        (ref.runs, ref.wickets, ref.legal_balls)
+    assert (quick.wides[lane], quick.no_balls[lane], quick.byes[lane]) == \
+        (ref.wides, ref.no_balls, ref.byes + ref.leg_byes)
+    assert list(quick.phase_runs[lane]) == ref.phase_runs
+    assert list(quick.phase_wickets[lane]) == ref.phase_wickets
+    assert quick.bat_in[lane].sum() == len(ref.batters)
+    for slot, line in ref.batters.items():
+        assert quick.bat_in[lane, slot] == 1
+        assert (quick.bat_runs[lane, slot], quick.bat_balls[lane, slot],
+                quick.bat_fours[lane, slot], quick.bat_sixes[lane, slot],
+                quick.bat_out[lane, slot]) == \
+            (line.runs, line.balls, line.fours, line.sixes, int(bool(line.how_out)))
+    per_bowler: dict[int, list[int]] = {}
+    for u, card in enumerate(plan):
+        acc = per_bowler.setdefault(card, [0, 0, 0])
+        acc[0] += quick.unit_runs[lane, u]
+        acc[1] += quick.unit_wickets[lane, u]
+        acc[2] += quick.unit_balls[lane, u]
+    for card, line in ref.bowlers.items():
+        assert per_bowler[card] == [line.runs, line.wickets, line.legal_balls]
+
+
+class LaneFeed:
+    """Stands in for the Generator in a batch of fast innings, each on its own pre-drawn dice
+    delivery by delivery. The engine draws for the live innings only, kept in order, so each
+    draw's values go to the innings still playing (the reference says how long each lasts)."""
+
+    def __init__(self, dice: list[DeliveryDice], lengths: list[int], with_rule: bool) -> None:
+        self.dice, self.lengths = dice, lengths
+        self.delivery = self.step = 0
+        self.order = ("card_d6", "roll", "chart_d6", "chart_d20", "pick", "chance") + (
+            ("rule",) if with_rule else ())
+
+    def _next(self, size: int) -> np.ndarray:
+        live = [k for k, length in enumerate(self.lengths) if length > self.delivery]
+        assert size == len(live)
+        name = self.order[self.step]
+        values = np.array([getattr(self.dice[k], name)[self.delivery] for k in live])
+        self.step += 1
+        if self.step == len(self.order):
+            self.step, self.delivery = 0, self.delivery + 1
+        return values
+
+    def integers(self, low: int, high: int, size: int) -> np.ndarray:
+        return self._next(size)
+
+    def random(self, size: int) -> np.ndarray:
+        return self._next(size)
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+@pytest.mark.parametrize("with_rule", [False, True])
+def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule):
+    """60 innings in one batch, each on its own dice, ball for ball the reference engine's:
+    innings end at different deliveries (all out, the last over, a chase won) and leave the
+    batch while the rest play on, overs end at different deliveries, free hits carry on as
+    innings leave, phase edges are passed at different deliveries."""
+    from cardgen.sim.reference import play_innings
+    from cardgen.wickets_in_hand import RULE
+    rule = RULE if with_rule else None
+    rng = np.random.default_rng(33)
+    raw = example_card_set(fmt, rng=rng)
+    raw["fielding_chart"]["cells"] = STRESS_CHART
+    for card in raw["cards"]:   # a fifth of all rolls go to the (stress) fielding chart
+        card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
+            (1, 20, "F"), (21, 23, "W"), (24, 52, "0"), (53, 80, "1"), (81, 90, "2"),
+            (91, 96, "4"), (97, 100, "6"))]
+    cs, (a, b) = sides_for(raw, 7)
+    table = fast.SideTable.build(cs, [a, b])
+    n = 60
+    dice = [DeliveryDice(rng, 400) for _ in range(n)]
+    targets = [None if k % 3 == 0 else int(rng.integers(20, 260)) for k in range(n)]
+    refs = [play_innings(cs, a, b, d.for_reference(), plan=b.plans[0], target=t, rule=rule)
+            for d, t in zip(dice, targets)]
+    lengths = [len(ref.balls) for ref in refs]
+    assert len(set(lengths)) > n // 2     # the innings really end at different deliveries
+    lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int),
+                        np.array([fast.BIG if t is None else t for t in targets]))
+    quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, with_rule), rule=rule)
+    assert quick.deliveries == sum(lengths)
+    for k, ref in enumerate(refs):
+        assert_same_innings(quick, k, ref, b.plans[0])
