@@ -161,7 +161,9 @@ class _PageTexts:
             self._textpage.close()
 
 
-def _check_page(raw, page, name: str, number: int, sizes: list[tuple[float, float]]) -> list[Problem]:  # type: ignore[no-untyped-def]
+def _check_page(raw, page, name: str, number: int,  # type: ignore[no-untyped-def]
+                sizes: list[tuple[float, float]]) -> list[Problem]:
+    """Every problem on one page (`number`, 1-based) of the PDF `name`."""
     problems: list[Problem] = []
     w_pt, h_pt = page.get_size()
     W, H = w_pt / MM, h_pt / MM

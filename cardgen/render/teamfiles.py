@@ -58,17 +58,16 @@ def team_folders(views: list[CardView]) -> dict[str, str]:
     return folders
 
 
-def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: Any, title: str,
-                      credit: str) -> tuple[dict[str, Callable[[], bytes]], bytes]:
+def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
+                      ranges: dict[str, list[TeamPages]]) -> tuple[dict[str, Callable[[], bytes]], bytes]:
     """Every team's own files, each as a name and a function that renders it (so the kit can
     render them in any process), and teams/teams.json's bytes.
 
-    `options` is the kit's KitOptions (papers, bleed, ink_saver, backs, team_per_sheet, solid_backs).
+    `options` is the kit's KitOptions (papers, bleed, ink_saver, backs, team_per_sheet, solid_backs);
+    `ranges` each paper's `team_page_ranges` (the kit's bookmarks come from the same ones).
     """
     papers: tuple[str, ...] = options.papers
     folders = team_folders(views)
-    ranges = {paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet)
-              for paper in papers}
     shorts = {t.get("name"): t.get("short_name", "") for t in card_set.get("teams") or [] if isinstance(t, dict)}
     renders: dict[str, Callable[[], bytes]] = {}
     entries = []

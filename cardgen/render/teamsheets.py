@@ -71,13 +71,15 @@ def _table(rows: list[list[str]], widths: list[float], font_pt: float) -> Table:
 
 def team_decks(card_set: dict[str, Any]) -> list[dict[str, Any]]:
     """Per team: the batting deck (usual XI), the reserves deck and the bowlers by usage."""
-    views = card_views(card_set)
     by_id: dict[str, dict[str, Any]] = {}
     for card in card_set["cards"]:
         entry = by_id.setdefault(card["player"]["id"], {"player": card["player"], "cards": {}})
         entry["cards"][(card["team"], card["kind"])] = card
     decks = []
-    teams = card_set.get("teams") or [{"name": n} for n in dict.fromkeys(v.team for v in views)]
+    # a set without its teams' line-ups: the teams in printed order (the cards' views are built
+    # only then: they cost more than the rest of the decks)
+    teams = card_set.get("teams") or [{"name": name}
+                                      for name in dict.fromkeys(v.team for v in card_views(card_set))]
     for team in teams:
         name = team["name"]
         xi = list(team.get("batting_order") or [])
