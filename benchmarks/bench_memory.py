@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from childproc import Measured, clean_env, measure
+from childproc import Measured, baseline_tree, clean_env, measure
 
 ROOT = Path(__file__).resolve().parents[1]
 BASELINE_REV = "a10837f"
@@ -40,33 +39,30 @@ def main() -> int:
     ap.add_argument("--repeat", type=int, default=2)
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-memory-"))
-    base = tmp / "baseline"
-    subprocess.run(["git", "worktree", "add", "--detach", "-q", str(base), args.baseline],
-                   cwd=ROOT, check=True)
     try:
-        from cardgen.calibrate.cardset import build_card_set, write_card_set
-        from cardgen.competitions import get_competition
-        cards = write_card_set(build_card_set(get_competition("BBL"), "2024-25", reuse=True), tmp)
-        # untimed: `simulate` also plays the other way (rule / as printed) with a set it calibrates
-        # once and keeps in the cache; the first run's calibration is not what is measured here
-        simulate(ROOT, tmp / "out-new", cards, 1)
-        runs: dict[str, list[Measured]] = {"base": [], "new": []}
-        for _ in range(max(args.repeat, 1)):   # alternate, so load changes hit both
-            runs["base"].append(simulate(base, tmp / "out-base", cards, args.seasons))
-            runs["new"].append(simulate(ROOT, tmp / "out-new", cards, args.seasons))
-        best = {k: (max(r.peak_mb for r in v), min(r.cpu for r in v), min(r.wall for r in v))
-                for k, v in runs.items()}
-        print(f"cardgen simulate -c BBL -s 2024-25 --seasons {args.seasons} (same card set), "
-              f"best of {args.repeat}")
-        for k, label in (("base", f"baseline {args.baseline}"), ("new", "this tree")):
-            mb, cpu, wall = best[k]
-            print(f"  {label:<18} peak {mb:6.0f} MB   {cpu:6.2f} s cpu  {wall:6.2f} s wall")
-        (bm, bc, bw), (nm, nc, nw) = best["base"], best["new"]
-        print(f"this tree / baseline: peak memory {nm / bm:.2f}x, cpu {nc / bc:.2f}x, wall {nw / bw:.2f}x"
-              f" -> memory {'no worse' if nm <= bm * 1.03 else 'WORSE'}")
-        return 0
+        with baseline_tree(args.baseline, tmp) as base:
+            from cardgen.calibrate.cardset import build_card_set, write_card_set
+            from cardgen.competitions import get_competition
+            cards = write_card_set(build_card_set(get_competition("BBL"), "2024-25", reuse=True), tmp)
+            # untimed: `simulate` also plays the other way (rule / as printed) with a set it calibrates
+            # once and keeps in the cache; the first run's calibration is not what is measured here
+            simulate(ROOT, tmp / "out-new", cards, 1)
+            runs: dict[str, list[Measured]] = {"base": [], "new": []}
+            for _ in range(max(args.repeat, 1)):   # alternate, so load changes hit both
+                runs["base"].append(simulate(base, tmp / "out-base", cards, args.seasons))
+                runs["new"].append(simulate(ROOT, tmp / "out-new", cards, args.seasons))
+            best = {k: (max(r.peak_mb for r in v), min(r.cpu for r in v), min(r.wall for r in v))
+                    for k, v in runs.items()}
+            print(f"cardgen simulate -c BBL -s 2024-25 --seasons {args.seasons} (same card set), "
+                  f"best of {args.repeat}")
+            for k, label in (("base", f"baseline {args.baseline}"), ("new", "this tree")):
+                mb, cpu, wall = best[k]
+                print(f"  {label:<18} peak {mb:6.0f} MB   {cpu:6.2f} s cpu  {wall:6.2f} s wall")
+            (bm, bc, bw), (nm, nc, nw) = best["base"], best["new"]
+            print(f"this tree / baseline: peak memory {nm / bm:.2f}x, cpu {nc / bc:.2f}x, wall {nw / bw:.2f}x"
+                  f" -> memory {'no worse' if nm <= bm * 1.03 else 'WORSE'}")
+            return 0
     finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT)
         shutil.rmtree(tmp, ignore_errors=True)
 
 
