@@ -193,12 +193,13 @@ def _attack_table(rule: WicketsInHand) -> np.ndarray:
 
 
 # rows of the live-innings state matrix (one column per live innings; see play_innings_batch):
-# the striker's word, the over's word, the total (and legal balls with the rule) come first,
-# so that one add of a (rows x innings) table read updates them all
-(_STRIKER, _OVER_WORD, _RUNS, _LEGAL, _NON_STRIKER, _BOWLER_ROW, _TARGET, _LANE12, _OVER_ROW,
- _WICKETS) = range(10)
+# the striker's word, the over's word and the total come first, so that one add of a
+# (3 x innings) table read updates them all; the target and the legal balls last, kept only
+# when chasing and with the rule
+(_STRIKER, _OVER_WORD, _RUNS, _NON_STRIKER, _BOWLER_ROW, _LANE12, _OVER_ROW, _WICKETS, _TARGET,
+ _LEGAL) = range(10)
 _STATE_ROWS = 10
-STEP_DELTA = np.stack([BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, LEGAL64])
+STEP_DELTA = np.stack([BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL])
 
 
 def _word_field(words: np.ndarray, field: tuple[int, int]) -> np.ndarray:
@@ -246,7 +247,6 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
     phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
     over_end = np.int64(bpo) << OVER_BALLS_SHIFT
-    steps_delta = STEP_DELTA[:3] if rule is None else STEP_DELTA
     if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
         per_row = fmt.balls_per_innings + 1
         band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
@@ -277,6 +277,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     krating_all = lanes.keeper_rating.astype(np.int64)
     chasing = bool((lanes.target < BIG).any())
     chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
+    rows = _LEGAL + 1 if rule is not None else _TARGET + 1 if chasing else _TARGET
     # no chase can end before its smallest target is in reach (at most 6 a delivery)
     first_chase_step = int(lanes.target.min(initial=BIG)) // 6 if chasing else 0
 
@@ -300,7 +301,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     n = L
     while n:
         S = state[:, :n]
-        E0, U, R, legal, E1, brow, target, lane12, ou, wickets = S
+        E0, U, R, E1, brow, lane12, ou, wickets, target, legal = S
         deliveries += n
         step += 1
         # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
@@ -375,7 +376,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         free_hits = new_free_hits
 
         # running sums: the striker's figures, the over's, the total (and legal balls, R12)
-        S[:len(steps_delta)] += steps_delta.take(code, axis=1)
+        S[:3] += STEP_DELTA.take(code, axis=1)
+        if rule is not None:
+            legal += LEGAL64.take(code)
         if edges_done < edges_passed:   # extras before the first legal ball past an edge
             x = rare[NOT_LEGAL.take(rare_code)]     # belong before it (to the total at the edge)
             x = x[U.take(x) < (1 << OVER_BALLS_SHIFT)]
@@ -453,9 +456,11 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
             # the live innings close up in order (so the same dice go to the same innings as in
             # the a10837f engine); the ended ones' final states go to the end of the matrix
             keep = n - len(dead)
-            alive = np.ones(n, bool)
-            alive[dead] = False
-            state[:, :n] = S.take(np.concatenate([np.flatnonzero(alive), dead]), axis=1)
+            first = dead[0]       # (the columns before the first ended innings stay put)
+            alive = np.ones(n - first, bool)
+            alive[dead - first] = False
+            order = np.concatenate([np.flatnonzero(alive) + first, dead])
+            state[:rows, first:n] = state[:rows].take(order, axis=1)
             if len(free_hits):
                 gone = dead.take(np.minimum(np.searchsorted(dead, free_hits), len(dead) - 1))
                 free_hits = free_hits[gone != free_hits]
