@@ -260,12 +260,15 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     fresh = ((((lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100) << CHART_SHIFT)
              | (slots << SLOT_SHIFT))
     plan_rows = np.append(lanes.plan.astype(np.int64).ravel() * 100, 0)
-    over_no = np.append(np.tile(np.arange(1, units + 1), L), 0)   # overs bowled at its end
-    ends_change = (over_no * bpo) % bpe == 0
-    at_edge_of = [over_no == e for e in edge_overs]
-    # what else the end of an over brings (by the over that ended): the innings' end, an edge
-    over_events = ((over_no == max_balls // bpo) * LAST_OVER
-                   + sum((at << (k + 1)) for k, at in enumerate(at_edge_of))).astype(np.int8)
+    # what the end of an over brings, by the over that ended (lane x units + over; a spare
+    # at the end): ends change, the innings' end, phase edge k passed
+    def per_over(flags: np.ndarray) -> np.ndarray:
+        return np.append(np.tile(flags, L), flags.dtype.type(0))
+    over_no = np.arange(1, units + 1)                   # overs bowled at its end
+    ends_change = per_over((over_no * bpo) % bpe == 0)
+    at_edge_of = [per_over(over_no == e) for e in edge_overs]
+    over_events = per_over(((over_no == max_balls // bpo) * LAST_OVER + sum(
+        (over_no == e) << (k + 1) for k, e in enumerate(edge_overs))).astype(np.int8))
     # fielders' ratings by lane x SLOTS + fielder
     catch = np.zeros((L, SLOTS), np.int64)
     catch[:, :11] = lanes.catch
@@ -485,8 +488,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     wickets = final[_WICKETS]
     fallen = _word_field(over2, OVER_FIELDS["fallen"])      # wickets by phase, from the overs
     over_phase = phase_of.take(np.minimum(np.arange(units) * bpo + 1, max_balls))
-    phase_wickets = np.stack([fallen[:, over_phase == p].sum(axis=1) for p in range(3)],
-                             axis=1).astype(np.int32)
+    phase_wickets = np.zeros((L, 3), np.int32)
+    starts = np.flatnonzero(np.diff(over_phase, prepend=-1))  # (phases are runs of overs)
+    phase_wickets[:, over_phase[starts]] = np.add.reduceat(fallen, starts, axis=1)
     came_in = np.where(wickets < max_wickets, wickets + 2, max_wickets + 1)
     return InningsBatch(
         runs=final_runs.astype(np.int32), wickets=wickets.astype(np.int32),
