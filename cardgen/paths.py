@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 CACHE_ENV = "CARDGEN_CACHE"
 APP_NAME = "cardgen"
@@ -72,3 +73,24 @@ def user_cache_dir() -> Path:
         return Path(env).expanduser()
     import platformdirs
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
+
+
+def maintainer_tables_dir(what: str) -> Path:
+    """The checkout's `stats_cache/` for a maintainer command that rewrites `what` there
+    (CacheError outside a source checkout: an installed package is never rewritten)."""
+    from cardgen.errors import CacheError
+    folder = checkout_tables_dir()
+    if folder is None:
+        raise CacheError(f"{what} are rewritten in a source checkout (its stats_cache/ folder); "
+                         "run this from a clone of the repository")
+    return folder
+
+
+def run_maintainer_command(argv: list[str], module: str, rewrites: str,
+                           rewrite: Callable[[str], list[Path]]) -> None:
+    """`python -m <module> MIRROR_DIR`: run `rewrite(MIRROR_DIR)` and print what it wrote."""
+    import sys
+    if len(argv) != 2 or argv[1] in ("-h", "--help"):
+        sys.exit(f"usage: python -m {module} MIRROR_DIR   (rewrites {rewrites})")
+    for path in rewrite(argv[1]):
+        print(path)

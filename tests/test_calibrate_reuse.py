@@ -170,3 +170,52 @@ def test_a_first_build_of_a_bundled_season_uses_the_shipped_set(bbl_stats, tmp_c
     other = Cache(tmp_cache.root.parent / "other-cache")
     _, reused = reuse_or_build(bbl_stats, comp, "2024-25", other, build, options=SHIPPED_OPTIONS[0])
     assert (reused, build.calls) == (False, 3)
+
+
+def test_a_damaged_shipped_set_is_ignored(bbl_stats, tmp_cache: Cache, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shipped set that cannot be read whole (cut short, a flipped byte, not gzip, a folder in
+    its place) is never used: the season is calibrated instead."""
+    import gzip
+    comp, options = get_competition("BBL"), SHIPPED_OPTIONS[0]
+    real = shipped_path(comp, "2024-25", fingerprint(bbl_stats, comp, "2024-25", options,
+                                                       versions=False), options)
+    good = real.read_bytes()
+    flipped = bytearray(good)
+    flipped[len(good) // 2] ^= 0x01
+    fake_root = tmp_path / "shipped"
+    monkeypatch.setattr("cardgen.calibrate.reuse.bundled_tables_dir", lambda: fake_root)
+    damaged = {"cut short": good[: len(good) // 2], "a flipped byte": bytes(flipped),
+               "not gzip": b"{}", "empty": b"", "not a card set": gzip.compress(b"[1, 2]"),
+               "a folder": None}
+    for what, data in damaged.items():
+        target = fake_root / FOLDER / real.name
+        if target.is_dir():
+            target.rmdir()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if data is None:
+            target.unlink(missing_ok=True)
+            target.mkdir()
+        else:
+            target.write_bytes(data)
+        build = Builder()
+        _, reused = reuse_or_build(bbl_stats, comp, "2024-25", Cache(tmp_path / what), build,
+                                   options=options)
+        assert (reused, build.calls) == (False, 1), what
+    target = fake_root / FOLDER / real.name
+    target.rmdir()
+    target.write_bytes(good)  # the same bytes in the same place: used
+    build = Builder()
+    _, reused = reuse_or_build(bbl_stats, comp, "2024-25", Cache(tmp_path / "good"), build, options=options)
+    assert (reused, build.calls) == (True, 0)
+
+
+def test_text_columns_hash_alike_under_pandas_2_and_3(bbl_stats) -> None:
+    """pandas 3 names text columns "str", pandas 2 "object": the same tables must give the same
+    fingerprint under either (else no shipped set would match under pandas 2)."""
+    comp = get_competition("BBL")
+    as_object = dataclasses.replace(bbl_stats, **{
+        name: df.astype({c: object for c in df.columns if df[c].dtype.kind in "OUT"
+                         or str(df[c].dtype) in ("str", "string")})
+        for name, df in bbl_stats.tables().items() if hasattr(bbl_stats, name)})
+    assert fingerprint(as_object, comp, "2024-25", {}) == fingerprint(bbl_stats, comp, "2024-25", {})

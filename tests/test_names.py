@@ -16,7 +16,8 @@ from cardgen.calibrate.people import printed_name
 from cardgen.cli import main
 from cardgen.competitions import USER_FILE_ENV, get_competition
 from cardgen.sources.fetch import SOURCE_ENV
-from cardgen.sources.names import NamesFileError, known_as_table, read_name_overrides, use_overrides
+from cardgen.sources.names import (KNOWN_AS_TABLE, NamesFileError, known_as_table, read_name_overrides,
+                                   use_overrides)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -184,6 +185,9 @@ def test_known_as_list_is_well_formed():
         for path in sorted((ROOT.parent / "shared" / "data" / "cricsheet").rglob("*.json")):
             people = json.loads(path.read_bytes())["info"].get("registry", {}).get("people", {})
             names.update({pid: name for name, pid in people.items() if pid in missing})
+    listed = {row["id"]: row["cricsheet_name"] for row in
+              __import__("csv").DictReader(KNOWN_AS_TABLE.open(encoding="utf-8"))}
     for pid, known in table.items():
         assert pid in names, pid  # every id is a real register id
+        assert names[pid] == listed[pid], (pid, listed[pid])  # ... the player the row names
         assert known and known == " ".join(known.split())

@@ -6,13 +6,16 @@ calibration options and the numpy/scipy versions the solver runs on. `fingerprin
 them; the set is kept in the user cache (`card-sets/<CODE>_<season>-<options>-<fingerprint>.json`,
 one per set of options, so `build` and `build --classic` do not evict each other's set) and
 used again only when a new fingerprint matches. Any change of input is a miss and a recalibration,
-and a kept file that does not load is ignored, so reuse can only save time, never change a kit.
+and a kept file that does not load is ignored, so a kept set only saves time, never changes a kit.
 
 The bundled seasons' sets also ship with cardgen (`stats_cache/card-sets/`, written by the
 maintainer command `python -m cardgen.calibrate.reuse`), named by the same fingerprint without
 the library versions: a first build on a fresh install reuses them while code and tables are
 those they were calibrated from (`tests/test_calibrate_reuse.py` checks they are current and are
-byte for byte what calibrating gives). `CARDGEN_SHIPPED_SETS=0` ignores them (benchmarks).
+byte for byte what calibrating gives). So every install prints the same cards for a bundled
+season, whatever its numpy or scipy; a recalibration under other versions (a kept set made with
+`CARDGEN_SHIPPED_SETS=0`, which ignores the shipped sets) could differ by a slot where two cards
+fit a player almost equally well.
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from typing import Any, Callable
 
 from cardgen.cache import Cache, atomic_write_bytes, atomic_write_text, sha256
 from cardgen.errors import CacheError
-from cardgen.paths import bundled_tables_dir, checkout_tables_dir, templates_dir
+from cardgen.paths import bundled_tables_dir, maintainer_tables_dir, run_maintainer_command, templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.stats.tables import SeasonStats
 
@@ -47,10 +50,17 @@ SHIPPED_ENV = "CARDGEN_SHIPPED_SETS"
 SHIPPED_OPTIONS: tuple[dict[str, Any], ...] = ({"names": {}}, {"names": {}, "classic": True})
 
 
+# the kinds of file the wheel installs in the package (setup.py's package_data, and the code):
+# a checkout's other files (an editor's backup, a note) are not hashed, so a set shipped from a
+# checkout is named as the wheel will find it
+PACKAGED_SUFFIXES = (".py", ".json", ".csv", ".gz", ".ttf", ".otf", ".j2", ".txt", ".css", ".js",
+                     ".svg", ".typed")
+
+
 def _code_files() -> list[tuple[str, Path]]:
     """(label, path) of every file upstream of the card set; labels are the same in a checkout
     and an installed wheel, so a shipped set's fingerprint holds in both."""
-    files = [p for p in PACKAGE_DIR.rglob("*") if p.is_file() and p.suffix != ".pyc"
+    files = [p for p in PACKAGE_DIR.rglob("*") if p.is_file() and p.suffix in PACKAGED_SUFFIXES
              and p.relative_to(PACKAGE_DIR).parts[0] not in DOWNSTREAM + DATA_FOLDERS
              and "__pycache__" not in p.parts]
     labelled = [(p.relative_to(PACKAGE_DIR.parent).as_posix(), p) for p in sorted(files)]
@@ -65,6 +75,13 @@ def _version(dist: str) -> str:
         return "-"
 
 
+def _dtype_name(dtype: Any) -> str:
+    """A column's type as the fingerprint sees it: text is text, whether pandas 2 calls it
+    "object" or pandas 3 "str" (the values are hashed as CSV text anyway)."""
+    name = str(dtype)
+    return "text" if name in ("object", "str", "string") or name.startswith("string") else name
+
+
 def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dict[str, Any],
                 versions: bool = True) -> str:
     """SHA-256 over everything a card set is computed from (see the module docstring); without
@@ -77,7 +94,7 @@ def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dic
 
     for name, df in sorted(stats.tables().items()):
         part(f"table:{name}", df.to_csv(index=False, lineterminator="\n").encode("utf-8")
-             + repr(list(df.dtypes.astype(str))).encode())
+             + repr([_dtype_name(t) for t in df.dtypes]).encode())
     part("league", json.dumps(stats.league, sort_keys=True, default=str).encode())
     part("competition", repr(comp).encode())
     part("season", season.encode())
@@ -196,12 +213,8 @@ def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
     from cardgen.calibrate.cardset import card_set_from_stats, dumps
     from cardgen.competitions import get_competition
     from cardgen.stats.load import BUNDLED_SEASONS, season_stats
-    checkout = checkout_tables_dir()
     if folder is None:
-        if checkout is None:
-            raise CacheError("the shipped card sets are written in a source checkout (its "
-                             "stats_cache/ folder); run this from a clone of the repository")
-        folder = checkout / FOLDER
+        folder = maintainer_tables_dir("the shipped card sets") / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for code, season in BUNDLED_SEASONS:
@@ -222,8 +235,5 @@ def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
 
 if __name__ == "__main__":  # pragma: no cover - the maintainer command
     import sys
-    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
-        sys.exit("usage: python -m cardgen.calibrate.reuse MIRROR_DIR   (recalibrates the bundled "
-                 "seasons and rewrites the card sets shipped in this checkout's stats_cache/card-sets/)")
-    for written_path in write_shipped_sets(sys.argv[1]):
-        print(written_path)
+    run_maintainer_command(sys.argv, "cardgen.calibrate.reuse", "the card sets shipped in this "
+                           "checkout's stats_cache/card-sets/, recalibrated", write_shipped_sets)

@@ -2,8 +2,9 @@
 thousands of innings at once (numpy arrays across matches, one "lane" per innings).
 
 It draws the same dice (d6 card choice, 1-100 roll, chart d6 + d20, a fielder, a d20 chance) from
-the one Generator, in bulk per step, so its results agree with the reference engine in
-distribution (tested) though not ball for ball. Fielders are tracked only as far as the rules
+the one Generator, in bulk per step, and resolves them as the reference engine does: given the
+same dice, an innings goes ball for ball the same (tested); with one Generator shared by every
+innings the two engines' results agree in distribution. Fielders are tracked only as far as the rules
 need them (ratings); scorecards keep batters, bowlers per over/set, extras and phases.
 """
 from __future__ import annotations

@@ -9,8 +9,8 @@ import pandas as pd
 from cardgen import __version__
 from cardgen.cache import Cache, TableStore, bundled_tables, refresh_due, refreshed
 from cardgen.competitions import Competition, normalise_season, set_name
-from cardgen.errors import CacheError, SourceError
-from cardgen.paths import checkout_tables_dir
+from cardgen.errors import SourceError
+from cardgen.paths import maintainer_tables_dir, run_maintainer_command
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match
 from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, mirror_paths,
                                   resolve_source)
@@ -254,18 +254,12 @@ def rebuild_bundled(mirror: str, into: Path | None = None) -> list[Path]:
     committed tables were current (the same mirror and players folder give byte-identical files).
     """
     from cardgen.competitions import get_competition
-    target = into if into is not None else checkout_tables_dir()
-    if target is None:
-        raise CacheError("the bundled tables are rebuilt in a source checkout (its stats_cache/ "
-                         "folder); run this from a clone of the repository")
+    target = into if into is not None else maintainer_tables_dir("the bundled tables")
     return [write_bundled(get_competition(code), season, mirror, target)
             for code, season in BUNDLED_SEASONS]
 
 
 if __name__ == "__main__":  # pragma: no cover - the maintainer command
     import sys
-    if len(sys.argv) != 2 or sys.argv[1] in ("-h", "--help"):
-        sys.exit("usage: python -m cardgen.stats.load MIRROR_DIR   (rewrites the bundled tables "
-                 "in this checkout's stats_cache/)")
-    for folder in rebuild_bundled(sys.argv[1]):
-        print(folder)
+    run_maintainer_command(sys.argv, "cardgen.stats.load",
+                           "the bundled tables in this checkout's stats_cache/", rebuild_bundled)
