@@ -436,3 +436,36 @@ def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule):
     assert quick.deliveries == sum(lengths)
     for k, ref in enumerate(refs):
         assert_same_innings(quick, k, ref, b.plans[0])
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_fast_super_overs_equal_reference_innings_by_innings(fmt):
+    """Super overs (R8) in one batch, each on its own dice, ball for ball the reference's: one
+    over (6 balls, the Hundred's 5) by the side's super-over bowler, its three chosen batters,
+    over at two wickets; the second innings chases the first's runs."""
+    from cardgen.sim.reference import play_innings
+    rng = np.random.default_rng(44)
+    raw = example_card_set(fmt, rng=rng)
+    raw["fielding_chart"]["cells"] = STRESS_CHART
+    for card in raw["cards"]:   # wickets and the fielding chart often, so two wickets fall
+        card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
+            (1, 25, "F"), (26, 40, "W"), (41, 55, "0"), (56, 75, "1"), (76, 85, "2"),
+            (86, 93, "4"), (94, 100, "6"))]
+    cs, (a, b) = sides_for(raw, 8)
+    table = fast.SideTable.build(cs, [a, b])
+    balls = cs.fmt.balls_per_over
+    n = 80
+    dice = [DeliveryDice(rng, 60) for _ in range(n)]
+    targets = [None if k % 2 == 0 else int(rng.integers(3, 25)) for k in range(n)]
+    refs = [play_innings(cs, a, b, d.for_reference(), plan=[b.super_over_bowler],
+                         batters=a.super_over_batters, target=t, max_balls=balls, max_wickets=2)
+            for d, t in zip(dice, targets)]
+    lengths = [len(ref.balls) for ref in refs]
+    assert {ref.wickets for ref in refs} >= {0, 1, 2} and len(set(lengths)) > 3
+    lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int),
+                        np.array([fast.BIG if t is None else t for t in targets]), super_over=True)
+    quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, False),
+                                    max_balls=balls, max_wickets=2)
+    assert quick.deliveries == sum(lengths)
+    for k, ref in enumerate(refs):
+        assert_same_innings(quick, k, ref, [b.super_over_bowler])
