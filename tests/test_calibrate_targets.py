@@ -145,9 +145,10 @@ def test_chart_share_correction_centres_or_leaves_wild_ratios_alone(bbl_stats):
 
 @pytest.mark.parametrize("which", SEASONS)
 def test_reach_test_accepts_every_card_within_tolerance(which, request):
-    """`reachable` is an LP over cards with the card's F, B and dots: a card within tolerance is
-    itself a feasible point, so the LP must find one for every such card (a wrong constraint, free-hit
-    or rule term would reject some); a card whose real rate no card can reach is rejected."""
+    """`reachable` is an LP over cards with the card's F, B and dots. With `both`, it asks for a
+    card meeting both headline figures: a card within tolerance is itself a feasible point, so
+    the LP must find one for every such card (a wrong constraint, free-hit or rule term would
+    reject some); a card whose real rate no card can reach is rejected, and is at its limit."""
     import copy
 
     from cardgen.calibrate.expect import model_from_card_set
@@ -160,7 +161,7 @@ def test_reach_test_accepts_every_card_within_tolerance(which, request):
         r = rows.get((c["player"]["id"], c["team"], c["kind"]))
         if r and abs(r["main_error"]) <= 0.015 and r["rate_error"] is not None \
                 and abs(r["rate_error"]) <= 0.04:   # inside tolerance with room for rounding
-            assert reachable(card_set, c, model), r
+            assert reachable(card_set, c, model, both=True), r
             checked += 1
     assert checked >= 40
     # never dismissed in a season of balls: the opponent's half alone dismisses, so no card can
@@ -168,6 +169,7 @@ def test_reach_test_accepts_every_card_within_tolerance(which, request):
                    and c["real"]["balls"] >= 100)
     never_out = copy.deepcopy(striker)
     never_out["real"]["dismissals"] = 0
+    assert not reachable(card_set, never_out, model, both=True)
     assert not reachable(card_set, never_out, model)
 
 

@@ -15,12 +15,12 @@ import numpy as np
 from cardgen.calibrate.expect import FieldingSkill, LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
                                        with_bowled_cells)
-from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, OUTCOMES, SLOTS
+from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
 from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
 from cardgen.calibrate.ratings import RatingScales, Ratings, compute_ratings
 from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares,
-                                          measure_factors, polish_for_rule)
+                                          measure_factors, repair_outside_tolerance)
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
 from cardgen.wickets_in_hand import RULE, WicketsInHand
@@ -87,7 +87,6 @@ class Calibration:
     rule: WicketsInHand | None = None          # the rule the cards are solved for (None: printed)
     shares: dict = field(default_factory=dict)  # (kind, id, team) -> band shares of real balls
     league_shares: dict = field(default_factory=dict)  # kind -> band shares of all real balls
-    fielding_factors: tuple[float, float] = (1.0, 1.0)  # run-out and stumping scale factors
 
 
 def _shrink(count: float, balls: float, league_rate: float) -> float:
@@ -257,9 +256,8 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
 
 
 def retune_fielding(stats: SeasonStats, plan: ChartPlan, model: LeagueModel, ratings: Ratings,
-                    cells: list[list[str]], ro_factor: float, st_factor: float,
-                    rule_t: np.ndarray | None = None
-                    ) -> tuple[Ratings, list[list[str]], LeagueModel, tuple[float, float]]:
+                    cells: list[list[str]], ro_factor: float, st_factor: float
+                    ) -> tuple[Ratings, list[list[str]], LeagueModel]:
     """Re-solve the RO and keeper scales on the final cards so the run-out and stumping shares
     of the dismissals land on the league's.
 
@@ -270,7 +268,7 @@ def retune_fielding(stats: SeasonStats, plan: ChartPlan, model: LeagueModel, rat
     kinds = stats.league["dismissal_kinds"]
     real_total = game_dismissals(kinds)
     for _ in range(RETUNE_ROUNDS):
-        shares = model.league(rule_t)["dismissal_kinds"]
+        shares = model.league()["dismissal_kinds"]
         if not (real_total and shares.get("run out") and shares.get("stumped")):
             break
         ro_fix = (kinds.get("run out", 0) / real_total) / shares["run out"]
@@ -281,7 +279,7 @@ def retune_fielding(stats: SeasonStats, plan: ChartPlan, model: LeagueModel, rat
         ratings, _, cells = build_chart(stats, ro_factor, st_factor, plan)
         a = card_matrix(fielding_vector(cells, ratings.skill()))
         model = LeagueModel(a, model.mean_bowler, model.mean_striker)
-    return ratings, cells, model, (ro_factor, st_factor)
+    return ratings, cells, model
 
 
 def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) -> None:
@@ -435,15 +433,9 @@ def calibrate(stats: SeasonStats, rule: WicketsInHand | None = RULE) -> Calibrat
     for _ in range(RULE_ROUNDS):
         factors = measure_factors(cal, rule, shares, stats.situations)
         cal = _calibrate_season(stats, factors)
-    polish_for_rule(cal, rule, shares, factors)
+    repair_outside_tolerance(cal, rule, shares, factors)
     cal.rule, cal.shares = rule, shares
     cal.league_shares = {k: league_shares(stats.situations, k) for k in ("striker", "bowler")}
-    # the polished cards move the dismissal total a little: run-out and stumping shares back
-    # onto the league's, measured under the rule on the real league
-    ro_factor, st_factor = cal.fielding_factors
-    cal.ratings, cal.cells, cal.model, cal.fielding_factors = retune_fielding(
-        stats, cal.plan, cal.model, cal.ratings, cal.cells, ro_factor, st_factor,
-        rule_t=rule.mixture(cal.league_shares["striker"], OUTCOMES))
     return cal
 
 
@@ -594,11 +586,9 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
     s_int = [np.array(x, int) for x in s_int]
     b_int = [np.array(x, int) for x in b_int]
     model = trim_chart_share(strikers, bowlers, s_int, b_int, a, stats.league)
-    ratings, cells, model, (ro_factor, st_factor) = retune_fielding(
-        stats, plan, model, ratings, cells, ro_factor, st_factor)
+    ratings, cells, model = retune_fielding(stats, plan, model, ratings, cells, ro_factor, st_factor)
     for f, x in zip(strikers, s_int):
         f.slots = np.asarray(x, int)
     for f, x in zip(bowlers, b_int):
         f.slots = np.asarray(x, int)
-    return Calibration(stats, ratings, plan, cells, model, strikers, bowlers,
-                       fielding_factors=(ro_factor, st_factor))
+    return Calibration(stats, ratings, plan, cells, model, strikers, bowlers)
