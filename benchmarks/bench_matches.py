@@ -9,8 +9,10 @@ For each season: calibrate the cards (for the wickets-in-hand rule), replay the 
 print a Markdown table of the
 first-innings mean total, first-innings all-out rate and death-overs run rate, real beside
 simulated, with whether the rule meets the bars (+/-3 runs, 5 points, 5%), and the cards' median
-calibration errors (|expected / real - 1| over qualified cards, under the rule). The README's
-table is this script's output.
+calibration errors (|expected / real - 1| over qualified cards, under the rule); then how far each
+gap is in the real figure's own sampling error (standard error of the first-innings mean, the
+binomial p of the real all-out count, the death-overs rate's innings-clustered error) and a
+chi-square of the all-out counts over the seasons. The README's tables are this script's output.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
     from cardgen.calibrate.report import summary
     from cardgen.competitions import get_competition
     from cardgen.sim.model import compile_card_set
-    from cardgen.sim.season import match_figures, replay_season
+    from cardgen.sim.season import match_figures, real_first_innings, replay_season
     from cardgen.stats.load import season_stats
     from cardgen.wickets_in_hand import RULE
     comp = get_competition(code)
@@ -54,7 +56,40 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
         fig = match_figures(cs, stats, rep)
         out["real"], out[label] = fig["real"], fig["sim"]
         out["innings"] = fig["innings"]["real_first_innings"]
+        out["real_all_out"] = int((real_first_innings(stats)["wickets"] >= 10).sum())
+        out["death_se"] = death_rate_se(stats, cs.fmt)
     return out
+
+
+def death_rate_se(stats, fmt) -> float:
+    """Relative standard error of the real death-overs run rate: a ratio of sums over innings
+    (runs / balls), so its error is the innings-clustered one, sqrt(sum (r_i - R b_i)^2) / sum b_i."""
+    from cardgen.sim.season import phase_balls
+    inn = stats.innings[~stats.innings["super_over"].astype(bool)]
+    inn = inn[(inn["method"].astype("string").fillna("") == "") & (inn["result"] != "no result")]
+    balls = phase_balls(inn["legal_balls"], fmt.phase_edges, fmt.balls_per_innings)[2].astype(float)
+    runs = inn["runs_death"].to_numpy(float)
+    rate = runs.sum() / balls.sum()
+    return float(np.sqrt(((runs - rate * balls) ** 2).sum()) / balls.sum() / rate)
+
+
+def sampling_row(code: str, season: str, m: dict) -> tuple[str, float, float, float]:
+    """How far each gap is in the real figure's own sampling error: the first-innings mean's
+    standard error (SD / sqrt(n)), the two-sided binomial p of the real all-out count if the
+    replays' rate were the truth, and the death-overs rate's innings-clustered error."""
+    from scipy.stats import binom
+    r, s, n = m["real"], m["rule"], m["innings"]
+    se_total = r["first_innings_sd"] / np.sqrt(n)
+    d_total = s["first_innings_total"] - r["first_innings_total"]
+    k, p = m["real_all_out"], s["all_out_share"]
+    pmf = binom.pmf(np.arange(n + 1), n, p)
+    p_value = float(pmf[pmf <= pmf[k] * (1 + 1e-9)].sum())
+    d_death = s["run_rate_death"] / r["run_rate_death"] - 1
+    cells = [f"{code} {season} ({n})", f"{d_total:+.1f} / {se_total:.1f} ({d_total / se_total:+.1f})",
+             f"{k} of {n} / {100 * p:.1f}% (+/-{100 * np.sqrt(p * (1 - p) / n):.1f}) / {p_value:.2f}",
+             f"{100 * d_death:+.1f}% / {100 * m['death_se']:.1f}% ({d_death / m['death_se']:+.1f})"]
+    chi = (k - n * p) ** 2 / (n * p * (1 - p)) if 0 < p < 1 else 0.0
+    return "| " + " | ".join(cells) + " |", chi, float(k), n * p
 
 
 def row(code: str, season: str, m: dict) -> str:
@@ -106,7 +141,23 @@ def main() -> None:
             m = measure(code, season, args.source, args.seasons, args.seed, cache)
             figures[f"{code} {season}"] = m
             print(row(code, season, m), flush=True)
-        print(f"\n({time.perf_counter() - start:.0f} s)")
+        print(f"\n({time.perf_counter() - start:.0f} s)\n")
+        print("How far each gap is in the real figure's sampling error: first-innings total gap / "
+              "standard error of the real mean (z); real all-out innings / the replays' rate "
+              "(its standard error on this many innings) / two-sided binomial p; death-overs "
+              "gap / the real rate's innings-clustered standard error (z).\n")
+        print("| season | total gap / SE (z) | all out: real / replays / p | death gap / SE (z) |")
+        print("|---|---|---|---|")
+        chi = real = expected = 0.0
+        for name, m in figures.items():
+            line, c, k, e = sampling_row(*name.split(" "), m)
+            chi, real, expected = chi + c, real + k, expected + e
+            print(line)
+        if figures:
+            from scipy.stats import chi2
+            print(f"\nAll out over the {len(figures)} seasons: {real:.0f} real first innings against "
+                  f"{expected:.1f} expected from the replays; chi-square {chi:.1f} on "
+                  f"{len(figures)} degrees of freedom, p = {1 - chi2.cdf(chi, len(figures)):.2f}.")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, default=float))
 
