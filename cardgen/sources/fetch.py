@@ -167,7 +167,7 @@ def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) 
 
 
 # what zipfile raises for a truncated, corrupt, encrypted or oddly compressed zip
-_ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
+ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
                NotImplementedError, RuntimeError, zlib.error)
 
 
@@ -177,7 +177,7 @@ def _zip_members(data: bytes, origin: str) -> Iterator[tuple[str, bytes]]:
             for name in zf.namelist():
                 if name.endswith(".json"):
                     yield name, zf.read(name)
-    except _ZIP_ERRORS as exc:
+    except ZIP_ERRORS as exc:
         raise ParseError(f"{origin}: not a readable zip ({exc.__class__.__name__})") from exc
 
 
@@ -187,7 +187,7 @@ def _mirror_zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
     other files may hold the whole season."""
     try:
         zf = zipfile.ZipFile(path)
-    except _ZIP_ERRORS as exc:
+    except ZIP_ERRORS as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
         skip_or_raise(ParseError(f"{path}: not a readable zip ({reason})"))
         return
@@ -197,7 +197,7 @@ def _mirror_zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
                 continue
             try:
                 raw = zf.read(name)
-            except _ZIP_ERRORS as exc:
+            except ZIP_ERRORS as exc:
                 skip_or_raise(ParseError(f"match file {name} in {path} cannot be read "
                                          f"({exc.__class__.__name__})"))
                 continue
@@ -460,7 +460,7 @@ def _valid_zip(data: bytes) -> bool:
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
             return zf.testzip() is None
-    except _ZIP_ERRORS:
+    except ZIP_ERRORS:
         return False
 
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-import zlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.competitions import Competition, all_competitions, competition_from_entry, match_season
-from cardgen.sources.fetch import is_event_of, mirror_paths
+from cardgen.sources.fetch import ZIP_ERRORS, is_event_of, mirror_paths
 
 
 @dataclass
@@ -31,6 +30,8 @@ class MirrorEvent:
 
 
 def _zip_infos(path: Path) -> list[dict]:
+    """The info blocks of a zip's match files; a damaged zip or member lists nothing (the reader
+    skips it with a warning when a build reads it)."""
     infos = []
     try:
         with zipfile.ZipFile(path) as zf:
@@ -38,13 +39,12 @@ def _zip_infos(path: Path) -> list[dict]:
                 if name.endswith(".json"):
                     try:
                         info = json.loads(zf.read(name)).get("info")
-                    except (ValueError, AttributeError, RecursionError, zipfile.BadZipFile, zlib.error):
+                    except (*ZIP_ERRORS, AttributeError, RecursionError):
                         continue
                     if isinstance(info, dict):
                         infos.append(info)
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError, zlib.error, RuntimeError,
-            NotImplementedError):
-        pass  # a damaged zip: nothing to list (the reader skips it with a warning)
+    except ZIP_ERRORS:
+        pass
     return infos
 
 
