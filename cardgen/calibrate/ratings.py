@@ -41,12 +41,14 @@ def ratings_for_mean(rate: np.ndarray, weights: np.ndarray, target_mean: float) 
         return np.full(len(rate), int(np.clip(round(target_mean), 1, 20)))
 
     def make(scale: float) -> np.ndarray:
-        return np.clip(np.floor(scale * rate / ref + 0.5), 1, 20).astype(int)
+        # np.clip(..., 1, 20), without its dispatch overhead (60 calls per solve)
+        return np.minimum(np.maximum(np.floor(scale * rate / ref + 0.5), 1), 20).astype(int)
 
+    w_sum = w.sum()
     lo, hi = 0.0, 40.0 * 20
     for _ in range(60):
         mid = (lo + hi) / 2
-        if (w @ make(mid)) / w.sum() < target_mean:
+        if (w @ make(mid)) / w_sum < target_mean:
             lo = mid
         else:
             hi = mid

@@ -20,6 +20,21 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import least_squares, lsq_linear, nnls
 
+try:  # scipy's own TRF solver, without `least_squares`' per-call checks and wrappers
+    import inspect
+
+    from scipy.optimize._lsq.common import make_strictly_feasible
+    from scipy.optimize._lsq.least_squares import (check_tolerance, check_x_scale,
+                                                   construct_loss_function)
+    from scipy.optimize._lsq.trf import trf as _trf
+    _TRF_PARAMETERS = ("fun", "jac", "x0", "f0", "J0", "lb", "ub", "ftol", "xtol", "gtol",
+                       "max_nfev", "x_scale", "loss_function", "tr_solver", "tr_options",
+                       "verbose")
+    if tuple(inspect.signature(_trf).parameters)[:len(_TRF_PARAMETERS)] != _TRF_PARAMETERS:
+        _trf = None  # another scipy: `least_squares` as it is
+except ImportError:
+    _trf = None
+
 from cardgen.calibrate.expect import LeagueModel
 from cardgen.calibrate.model import (
     BAT_RUNS,
@@ -133,6 +148,25 @@ def _bounded_lsq(m: np.ndarray, y: np.ndarray, ub: np.ndarray) -> np.ndarray:
     return x
 
 
+def _robust_trf(resid, m: np.ndarray, x0: np.ndarray, lb: np.ndarray, ub: np.ndarray,
+                loss) -> np.ndarray:
+    """`least_squares(resid, x0, jac=lambda x: m, bounds=(lb, ub), loss=loss, method="trf").x`,
+    the very same computation: what `least_squares` does before its TRF loop (the defaults'
+    tolerances and unit scale, x0 nudged strictly inside the bounds, the loss wrapped), then
+    scipy's TRF itself. `least_squares`' checks and function wrappers cost more than the solve
+    on these ~10 x 10 systems (thousands per season). Each Jacobian is a fresh copy of `m`, as
+    `least_squares` hands out (TRF scales it in place)."""
+    if _trf is None:
+        return least_squares(resid, x0, jac=lambda x: m, bounds=(lb, ub), loss=loss,
+                             method="trf").x
+    x0 = make_strictly_feasible(np.asarray(x0, float), lb, ub)
+    f0 = np.atleast_1d(resid(x0))
+    ftol, xtol, gtol = check_tolerance(1e-8, 1e-8, 1e-8, "trf")
+    return _trf(lambda x: np.atleast_1d(resid(x)), lambda x, *_: m.copy(), x0, f0, m.copy(),
+                lb, ub, ftol, xtol, gtol, None, check_x_scale(None, x0, "trf"),
+                construct_loss_function(len(f0), loss, 1.0), "exact", {}, 0).x
+
+
 def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
     """Bounded least-squares card (real-valued slots >= 0 summing to 100)."""
     half, const, terms, ub = _continuous_setup(model, target.kind)
@@ -173,8 +207,7 @@ def continuous_card(target: Target, model: LeagueModel) -> np.ndarray:
             rho[:, -1] = (z[-1], 1.0, 0.0)  # the sum-to-100 row stays quadratic
             return rho
         x0 = np.clip(first, 0, ub)
-        first = least_squares(resid, x0, jac=lambda x: m, bounds=(np.zeros(len(ub)), ub + 1e-12),
-                              loss=loss, method="trf").x
+        first = _robust_trf(resid, m, x0, np.zeros(len(ub)), ub + 1e-12, loss)
     x = np.clip(first, 0, None)
     x[ub < 1] = 0.0
     return x * SLOTS / x.sum()
@@ -383,6 +416,21 @@ _GRID_PROJECTIONS = np.column_stack([LEGAL, BOWLER_WICKET, EXTRAS_BOWLER, _indic
                                      _indicator("no_ball"), _indicator("wide")])
 
 
+_PROJECTED_GRIDS: dict[tuple[bytes, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _projected_grid(a: np.ndarray, cards: np.ndarray, projections: np.ndarray) -> np.ndarray:
+    """`cards @ projections` for the bowler grid: it depends on the chart matrix `a` alone,
+    which stays put while the league means move over a pass's exact rounds (several models,
+    one product; the same product of the same arrays, so the same numbers)."""
+    key = (np.asarray(a, float).tobytes(), id(cards))
+    if key not in _PROJECTED_GRIDS:
+        while len(_PROJECTED_GRIDS) >= _MODEL_CACHE_SIZE:
+            del _PROJECTED_GRIDS[next(iter(_PROJECTED_GRIDS))]
+        _PROJECTED_GRIDS[key] = (cards, cards @ projections)  # cards kept: the id stays theirs
+    return _PROJECTED_GRIDS[key][1]
+
+
 def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, np.ndarray]:
     """The bowler stage-1 figures (wicket rate, extras, bowled) of many cards, by projecting
     the delivery straight onto what they need: equal to `Scorer.figures` up to rounding (the
@@ -391,7 +439,7 @@ def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, n
     projections = model.a @ _GRID_PROJECTIONS
     opponent = np.asarray(model.mean_striker, float) @ projections
     legal, wickets, extras, bowled, no_ball, wide = \
-        (0.5 / SLOTS * (cards @ projections + opponent)).T
+        (0.5 / SLOTS * (_projected_grid(model.a, cards, projections) + opponent)).T
     kept = 1.0 - no_ball / (1.0 - wide) if model.free_hit else 1.0  # not on a free hit
     return {"wicket_rate": wickets * kept / legal, "extras": extras / legal,
             "bowled": bowled * kept / legal}
@@ -475,10 +523,13 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         if "stage1 bowler figures" not in cache:
             cache["stage1 bowler figures"] = _stage1_bowler_figures(model, full_grid)
         full_fig = cache["stage1 bowler figures"]
+        # the window's figures, gathered once per model and window (many bowlers share one)
+        if ("stage1 window figures", f_best, slack) not in cache:
+            cache["stage1 window figures", f_best, slack] = {k: full_fig[k][window] for k in terms}
         # the candidates' slots matter only to a slot prior (bowlers have none): not gathered
         rows = full_grid[window] if target.slot_prior else np.empty((len(window), 0))
         err = _subset_error(target, model, rows, terms, prior=True,
-                            fig={k: full_fig[k][window] for k in terms})
+                            fig=cache["stage1 window figures", f_best, slack])
         if _clear_minimum(err):
             base = full_grid[window[int(np.argmin(err))]].copy()
         else:
