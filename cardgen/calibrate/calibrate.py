@@ -18,7 +18,7 @@ from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, 
 from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
 from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
-from cardgen.calibrate.ratings import RatingScales, Ratings, compute_ratings
+from cardgen.calibrate.ratings import Ratings, compute_ratings, rating_scales
 from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares,
                                           measure_factors, repair_outside_tolerance)
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
@@ -386,7 +386,7 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
     cells = layout(plan.counts)
     wide_share = max(ev["wide"], 1.0)
 
-    scales = RatingScales(stats.fielding)
+    scales = rating_scales(stats.fielding)
 
     def rates(skill: FieldingSkill) -> tuple[float, float]:
         v = fv(cells, skill)

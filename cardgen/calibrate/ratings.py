@@ -40,15 +40,19 @@ def ratings_for_mean(rate: np.ndarray, weights: np.ndarray, target_mean: float) 
     if ref <= 0:
         return np.full(len(rate), int(np.clip(round(target_mean), 1, 20)))
 
+    def make_float(scale: float) -> np.ndarray:
+        # np.clip(..., 1, 20) without its dispatch overhead (60 calls per solve); whole numbers
+        # as floats, which is what `w @` would turn the integers into anyway
+        return np.minimum(np.maximum(np.floor(scale * rate / ref + 0.5), 1), 20)
+
     def make(scale: float) -> np.ndarray:
-        # np.clip(..., 1, 20), without its dispatch overhead (60 calls per solve)
-        return np.minimum(np.maximum(np.floor(scale * rate / ref + 0.5), 1), 20).astype(int)
+        return make_float(scale).astype(int)
 
     w_sum = w.sum()
     lo, hi = 0.0, 40.0 * 20
     for _ in range(60):
         mid = (lo + hi) / 2
-        if (w @ make(mid)) / w_sum < target_mean:
+        if (w @ make_float(mid)) / w_sum < target_mean:
             lo = mid
         else:
             hi = mid
@@ -114,6 +118,23 @@ def skill_from_card_set(card_set: dict) -> FieldingSkill:
     k = [c["player"]["keeper"] for c in keepers] or [10]
     kro = [c["player"].get("run_out", 10) for c in keepers] or [10]
     return FieldingSkill.from_ratings(catch, ro, k, kro)
+
+
+_SCALES: dict[bytes, "RatingScales"] = {}
+_SCALES_SIZE = 2
+
+
+def rating_scales(fielding: pd.DataFrame) -> "RatingScales":
+    """`RatingScales(fielding)`, shared by every chart solved on the same fielding table (a
+    season's passes solve the RO and keeper scales a dozen times; bisections for nearby targets
+    share their first steps, so their means' ratings are made once)."""
+    key = (",".join(map(str, fielding.columns)).encode()
+           + pd.util.hash_pandas_object(fielding, index=True).to_numpy().tobytes())
+    if key not in _SCALES:
+        while len(_SCALES) >= _SCALES_SIZE:
+            del _SCALES[next(iter(_SCALES))]
+        _SCALES[key] = RatingScales(fielding)
+    return _SCALES[key]
 
 
 class RatingScales:
