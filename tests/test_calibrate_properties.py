@@ -186,3 +186,25 @@ def test_any_valid_stats_table_gives_valid_charts(seed, n_strikers, n_bowlers, w
     assert t["catch"].between(1, 20).all() and t["run_out"].between(1, 20).all()
     keepers = t["keeper"].dropna()
     assert keepers.between(1, 20).all() and (len(keepers) > 0) == with_keeper
+
+
+def test_direct_trf_is_least_squares_to_the_bit(monkeypatch):
+    """`solve._robust_trf` calls scipy's TRF without `least_squares`' wrappers (a speed-up);
+    the continuous cards must be the very same numbers as through `least_squares`, the robust
+    re-solve included (out-of-reach targets: no dismissals, far too many, no wickets)."""
+    import cardgen.calibrate.solve as solve
+    targets = [striker_target(runs, outs, 0.12, 0.05, 0.36)
+               for runs in (0.4, 1.35, 2.4) for outs in (0.0, 0.056, 0.25)]
+    for wickets in (0.0, 0.053, 0.2):
+        figs = dict(LEAGUE_B, wicket_rate=wickets, bowled=0.2 * wickets)
+        scales = {k: max(abs(v), 0.25 * LEAGUE_B[k]) if k in HEADLINE else LEAGUE_B[k]
+                  for k, v in figs.items()}
+        targets.append(Target("bowler", figs, dict(BOWLER_WEIGHTS), scales))
+    robust_calls = []
+    direct = solve._robust_trf
+    monkeypatch.setattr(solve, "_robust_trf", lambda *a: robust_calls.append(1) or direct(*a))
+    fast = [solve.continuous_card(t, MODEL) for t in targets]
+    assert len(robust_calls) >= 3  # the re-solve under test really ran
+    monkeypatch.setattr(solve, "_trf", None)  # `_robust_trf` falls back to least_squares
+    slow = [solve.continuous_card(t, MODEL) for t in targets]
+    assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
