@@ -95,12 +95,18 @@ def test_damaged_or_unwritable_cache_only_costs_the_reuse(bbl_stats, tmp_cache: 
 
 
 def test_reused_card_set_is_the_calibrated_one_byte_for_byte(mirror: Path, tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real calibration once, then the kept file: same JSON (so the same kit)."""
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             render_card_sets: dict[str, dict]) -> None:
+    """A real calibrated set (the session's, standing in for the calibration: it takes 12 s),
+    then the kept file: same JSON (so the same kit)."""
+    import copy
     monkeypatch.setenv(SHIPPED_ENV, "0")  # the set that ships would be reused at once
     cache = Cache(tmp_path / "cache")
     comp = get_competition("HUNDRED")
-    calibrated = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("cardgen.calibrate.cardset.card_set_from_stats",
+                      lambda *a, **k: copy.deepcopy(render_card_sets["HUNDRED"]))
+        calibrated = build_card_set(comp, "2024", str(mirror), cache=cache, reuse=True)
     kept = list((cache.root / FOLDER).glob("HUNDRED_2024-*.json"))
     assert len(kept) == 1
     with pytest.MonkeyPatch.context() as patch:  # the second call must not calibrate at all

@@ -24,13 +24,11 @@ SEASONS = {"BBL": "2024-25", "HUNDRED": "2024"}
 
 
 @pytest.fixture(scope="module")
-def real_sets(bbl_stats, hundred_stats):
-    from cardgen.calibrate.cardset import card_set_from_stats
-    out = {}
-    for code, stats in (("BBL", bbl_stats), ("HUNDRED", hundred_stats)):
-        comp = get_competition(code)
-        out[code] = (card_set_from_stats(stats, comp, SEASONS[code]), stats)
-    return out
+def real_sets(bbl_stats, hundred_stats, render_card_sets):
+    """The session's calibrated sets (conftest), copies of their own, with their stats."""
+    import copy
+    return {"BBL": (copy.deepcopy(render_card_sets["BBL"]), bbl_stats),
+            "HUNDRED": (copy.deepcopy(render_card_sets["HUNDRED"]), hundred_stats)}
 
 
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
