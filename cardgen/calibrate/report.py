@@ -75,8 +75,8 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
             rows += [num - (v + gap) * den, (v - gap) * den - num]
         lp = linprog(np.zeros(len(free)), A_ub=np.array(rows), b_ub=np.zeros(len(rows)),
                      A_eq=np.ones((1, len(free))), b_eq=[1.0], bounds=(0, None), method="highs")
-        if lp.status == 0:
-            return True
+        if lp.status != 2:  # only a proof of infeasibility says out of reach (not a solver's
+            return True     # iteration limit or numerical trouble)
     return False
 
 
