@@ -260,8 +260,10 @@ class DeliveryDice:
         self.pick, self.chance = rng.random(n), rng.integers(1, 21, n)
         self.rule = rng.integers(1, 21, n)      # the wickets-in-hand rule's extra d20
 
-    def for_fast(self, with_rule: bool = False) -> "FastFeed":
-        return FastFeed(self, with_rule)
+    def for_fast(self, with_rule: bool = False) -> "LaneFeed":
+        """The Generator of a one-innings fast batch: these dice, delivery by delivery (the
+        innings is live for as long as the engine draws)."""
+        return LaneFeed([self], [len(self.roll)], with_rule)
 
     def for_reference(self):
         from cardgen.sim.reference import Dice
@@ -281,31 +283,6 @@ class DeliveryDice:
             def rule_d20(self) -> int:
                 return int(feed.rule[self.k])
         return Scripted()
-
-
-class FastFeed:
-    """Stands in for the Generator in a one-lane fast innings: returns the pre-drawn dice."""
-
-    def __init__(self, dice: DeliveryDice, with_rule: bool = False) -> None:
-        self.d = dice
-        self.k = 0
-        self.step = 0
-        self.order = ("card_d6", "roll", "chart_d6", "chart_d20", "pick", "chance") + (
-            ("rule",) if with_rule else ())
-
-    def _next(self, size: int) -> np.ndarray:
-        assert size == 1
-        value = getattr(self.d, self.order[self.step])[self.k]
-        self.step += 1
-        if self.step == len(self.order):
-            self.step, self.k = 0, self.k + 1
-        return np.array([value])
-
-    def integers(self, low: int, high: int, size: int) -> np.ndarray:
-        return self._next(size)
-
-    def random(self, size: int) -> np.ndarray:
-        return self._next(size)
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
