@@ -17,34 +17,46 @@ import pandas as pd
 from cardgen.sim.model import CardSetError, CompiledSet, Format, Side
 
 
+class QuotaDraw:
+    """A side's bowling shares turned into units (overs or sets): the capped real shares are
+    worked out once, and each plan only rounds them at random (one uniform draw)."""
+
+    def __init__(self, weights: np.ndarray, fmt: Format) -> None:
+        units, cap = fmt.units, fmt.max_units_per_bowler
+        w = np.asarray(weights, dtype=float)
+        if len(w) * cap < units:
+            raise CardSetError(f"{len(w)} bowlers cannot bowl {units} units at {cap} each")
+        w = np.where(w > 0, w, 1e-6)  # everyone listed may be needed; zero-share bowlers last
+        target = np.zeros(len(w))
+        free = np.ones(len(w), dtype=bool)
+        left = float(units)
+        while True:  # water-filling: cap the heavy bowlers, share the rest out again
+            target[free] = left * w[free] / w[free].sum()
+            over = free & (target > cap)
+            if not over.any():
+                break
+            target[over] = cap
+            free &= ~over
+            left = units - target[~free].sum()
+        self.floor = np.floor(target + 1e-9).astype(int)
+        self.short = units - int(self.floor.sum())
+        self.edges = np.zeros(0)
+        if self.short:
+            # systematic sampling: bowler i gets his extra unit with probability exactly frac[i]
+            frac = np.where(self.floor < cap, np.clip(target - self.floor, 0, 1), 0)
+            frac *= self.short / frac.sum()
+            self.edges = np.concatenate([[0.0], np.cumsum(frac)])
+
+    def draw(self, rng: np.random.Generator) -> np.ndarray:
+        if not self.short:
+            return self.floor.copy()
+        points = rng.random() + np.arange(self.short)
+        return self.floor + np.histogram(points, bins=self.edges)[0]
+
+
 def bowling_quotas(weights: np.ndarray, fmt: Format, rng: np.random.Generator) -> np.ndarray:
     """Units (overs or sets) per bowler: real shares, capped, randomly rounded to sum exactly."""
-    units, cap = fmt.units, fmt.max_units_per_bowler
-    w = np.asarray(weights, dtype=float)
-    if len(w) * cap < units:
-        raise CardSetError(f"{len(w)} bowlers cannot bowl {units} units at {cap} each")
-    w = np.where(w > 0, w, 1e-6)  # everyone listed may be needed; zero-share bowlers last
-    target = np.zeros(len(w))
-    free = np.ones(len(w), dtype=bool)
-    left = float(units)
-    while True:  # water-filling: cap the heavy bowlers, share the rest out again
-        target[free] = left * w[free] / w[free].sum()
-        over = free & (target > cap)
-        if not over.any():
-            break
-        target[over] = cap
-        free &= ~over
-        left = units - target[~free].sum()
-    quota = np.floor(target + 1e-9).astype(int)
-    short = units - int(quota.sum())
-    if short:
-        # systematic sampling: bowler i gets his extra unit with probability exactly frac[i]
-        frac = np.where(quota < cap, np.clip(target - quota, 0, 1), 0)
-        frac *= short / frac.sum()
-        edges = np.concatenate([[0.0], np.cumsum(frac)])
-        points = rng.random() + np.arange(short)
-        quota += np.histogram(points, bins=edges)[0]
-    return quota
+    return QuotaDraw(weights, fmt).draw(rng)
 
 
 def order_plan(quota: np.ndarray, fmt: Format) -> list[int]:
@@ -52,22 +64,24 @@ def order_plan(quota: np.ndarray, fmt: Format) -> list[int]:
 
     T20: never two overs in a row. 100-ball: spells of one or two 5-ball sets (5 or 10
     consecutive balls); a bowler who opens a 10-ball block from one end carries on for its
-    second set if he has one left, so 10-ball spells sit between changes of end. Greedy on most units remaining, which always succeeds when no bowler has more than
-    half the units (the cap of 4 of 20 ensures it).
+    second set if he has one left, so 10-ball spells sit between changes of end. Greedy on most
+    units remaining (the first such bowler on a tie), which always succeeds when no bowler has
+    more than half the units (the cap of 4 of 20 ensures it).
     """
-    remaining = quota.astype(int).copy()
+    remaining = [int(q) for q in quota]
     plan: list[int] = []
     spell = 0
-    for _ in range(int(remaining.sum())):
+    hundred = fmt.name == "100-ball"
+    for _ in range(sum(remaining)):
         last = plan[-1] if plan else -1
         # 100-ball: a second set completes a 10-ball block from one end (sets 1-2, 3-4, ...)
-        if fmt.name == "100-ball" and spell == 1 and len(plan) % 2 == 1 and remaining[last] > 0:
+        if hundred and spell == 1 and len(plan) % 2 == 1 and remaining[last] > 0:
             pick = last
         else:
             allowed = remaining.copy()
             if last >= 0:
                 allowed[last] = -1
-            pick = int(np.argmax(allowed))
+            pick = allowed.index(max(allowed))
             if allowed[pick] <= 0:
                 raise CardSetError("no bowler can take the next over within the limits")
         spell = spell + 1 if pick == last else 1
@@ -79,11 +93,14 @@ def order_plan(quota: np.ndarray, fmt: Format) -> list[int]:
 def plan_pool(bowler_cards: list[int], weights: Iterable[float], fmt: Format,
               rng: np.random.Generator, size: int) -> list[list[int]]:
     """`size` bowling plans (bowler-card rows per unit) drawn from the real shares."""
-    w = np.array(list(weights), dtype=float)
+    quotas = QuotaDraw(np.array(list(weights), dtype=float), fmt)
+    orders: dict[tuple[int, ...], list[int]] = {}  # a plan depends only on its quota
     plans = []
     for _ in range(size):
-        order = order_plan(bowling_quotas(w, fmt, rng), fmt)
-        plans.append([bowler_cards[i] for i in order])
+        quota = tuple(int(q) for q in quotas.draw(rng))
+        if quota not in orders:
+            orders[quota] = [bowler_cards[i] for i in order_plan(np.array(quota), fmt)]
+        plans.append(list(orders[quota]))
     return plans
 
 
