@@ -166,6 +166,7 @@ class Captain:
         totals = b.groupby("team")["legal_balls"].transform("sum")
         self.share = {(str(p), str(t)): float(x) for p, t, x in
                       zip(b["player_id"], b["team"], b["legal_balls"] / totals)}
+        self._sheets: dict[tuple[str, str], pd.DataFrame] | None = None
         self.appearances = Counter(zip(lineups["player_id"].astype(str), lineups["team"].astype(str)))
 
     # striker cards -------------------------------------------------------------------------
@@ -272,8 +273,11 @@ class Captain:
 
     def match_side(self, match_id: str, team: str) -> Side:
         """The side a team really fielded in one match, in its real batting order."""
-        rows = self.lineups[(self.lineups["match_id"].astype(str) == str(match_id))
-                            & (self.lineups["team"] == team)]
+        if self._sheets is None:  # each match's team sheets, split once (rows keep their order)
+            keys = self.lineups["match_id"].astype(str)
+            self._sheets = {(str(m), str(t)): rows for (m, t), rows in
+                            self.lineups.groupby([keys, self.lineups["team"]], sort=False)}
+        rows = self._sheets.get((str(match_id), str(team)), self.lineups.iloc[:0])
         xi, keeper = real_xi(rows)
         balls = {str(p): float(b) for p, b in zip(rows["player_id"], rows["balls_bowled"])}
         return self.side(team, xi, keeper, balls)
