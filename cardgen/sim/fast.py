@@ -6,10 +6,17 @@ the one Generator, in bulk per step, and resolves them as the reference engine d
 same dice, an innings goes ball for ball the same (tested); with one Generator shared by every
 innings the two engines' results agree in distribution. Fielders are tracked only as far as the rules
 need them (ratings); scorecards keep batters, bowlers per over/set, extras and phases.
+
+The per-delivery bookkeeping runs compiled (`fast_compiled`, numba) when the `fast` extra is
+installed, else as numpy array operations; the dice are drawn here either way, with the same
+calls in the same order, so both paths play the same matches from the same seed (tested).
 """
 from __future__ import annotations
 
+import os
+import warnings
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
@@ -208,6 +215,134 @@ def _word_field(words: np.ndarray, field: tuple[int, int]) -> np.ndarray:
     return ((words >> shift) & ((1 << bits) - 1)).astype(np.int32)
 
 
+ENGINE_VARIABLE = "CARDGEN_ENGINE"   # "numpy": never the compiled bookkeeping
+_compiled: ModuleType | bool | None = None   # the loaded kernel module; False: it cannot load
+
+
+def compiled_engine() -> ModuleType | None:
+    """The compiled per-delivery bookkeeping (`cardgen.sim.fast_compiled`, numba: the `fast`
+    extra) when it loads, else None (the numpy path plays; CARDGEN_ENGINE=numpy forces it).
+
+    Loaded on the first innings batch, not on import (numba's import alone is ~0.3 s); a numba
+    that is missing, or that cannot compile or load its cached code here, leaves the numpy path
+    without a word: both play the same matches from the same seed."""
+    global _compiled
+    if os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "numpy":
+        return None
+    if _compiled is None:
+        try:
+            with warnings.catch_warnings():     # (numba warns when it cannot write its cache)
+                warnings.simplefilter("ignore")
+                from cardgen.sim import fast_compiled
+            _compiled = fast_compiled
+        except Exception:   # ImportError, or numba's / LLVM's own errors while compiling
+            _compiled = False
+    return _compiled or None
+
+
+# result code -> the compiled path's per-delivery increments and flags (columns named in
+# fast_compiled: BAT_DELTA, OVER_DELTA, TOTAL, SWAP, OUT, LEGAL_BALL, FREE_HIT_CODE)
+CODE_COLUMNS = [BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, SWAP_MASK, OUT_CODE.astype(np.int64),
+                LEGAL64, FREE_HIT_MAP]
+
+
+def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,
+                   rule: WicketsInHand | None, *, lut: np.ndarray, fielding: np.ndarray,
+                   batter_rows: np.ndarray, edge_overs: list[int],
+                   max_balls: int, max_wickets: int) -> InningsBatch | None:
+    """play_innings_batch's loop with the bookkeeping compiled: the same dice from `rng` (the
+    same calls, sizes and order as the numpy path), each step's handed to the kernel, which
+    keeps the numpy path's words; the scorecards are read from them in one compiled pass.
+    None (before any draw) when a fielder's rating does not fit the kernel's bytes.
+
+    The tables read at random by innings (ratings, batters' chart rows) are bytes and int32:
+    with eight-byte words they spilled out of the CPU's cache and each wicket or fielding
+    chance waited on memory."""
+    L, units = len(lanes), lanes.plan.shape[1]
+    bpo, bpe = fmt.balls_per_over, fmt.balls_per_end
+    ratings = []
+    for values, width in ((lanes.catch, 11), (lanes.run_out, 11), (lanes.keeper_slot, 0),
+                          (lanes.keeper_rating, 0)):
+        values = np.asarray(values)
+        if values.size and (values.min() < -128 or values.max() > 127):
+            return None
+        if width:
+            padded = np.zeros((L, SLOTS), np.int8)
+            padded[:, :width] = values
+            values = padded
+        ratings.append(np.ascontiguousarray(values, np.int8).ravel())
+    catch, ro, keeper_slot, keeper_rating = ratings
+    over_no = np.arange(1, units + 1)                   # overs bowled at its end
+    over_events = (((over_no == max_balls // bpo) * kernel.LAST_OVER)
+                   | (((over_no * bpo) % bpe == 0) * kernel.ENDS_CHANGE)).astype(np.int64)
+    for k, e in enumerate(edge_overs):
+        over_events |= (over_no == e).astype(np.int64) << (kernel.EDGE_BIT + k)
+    if rule is not None:
+        per_row = fmt.balls_per_innings + 1
+        band_of = np.ascontiguousarray(
+            wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel())
+        attack_of, consolidate_of = _attack_table(rule), _consolidate_map(rule)
+        chase_rule = rule.chase_attack_above is not None
+        chase_above = float(rule.chase_attack_above) if chase_rule else 0.0
+        consolidate_safe = int(rule.consolidate_safe)
+    else:
+        per_row, consolidate_safe, chase_rule, chase_above = 0, 0, False, 0.0
+        band_of = np.zeros(1, np.int8)
+        attack_of = consolidate_of = np.zeros(m.N_CODES, np.int64)
+    # bowlers' chart rows and overs' words over by over (a row per over, a column per lane):
+    # the innings that end an over in one step are mostly in the same over, so their reads
+    # and writes fall close together (by lane they missed the cache)
+    plan_by_over = np.zeros((units + 1, L), np.int64)
+    plan_by_over[:units] = lanes.plan.T
+    plan_by_over *= 100
+    overs_by_over = np.zeros((units, L), np.int64)
+    final_runs = np.zeros(L, np.int64)
+    final_wickets = np.zeros(L, np.int64)
+    bat = np.zeros(L * SLOTS, np.int64)          # batters' figures (words) by lane x SLOTS + slot
+    at_edge = np.full((len(edge_overs), L), -1, np.int64)  # total when it passed each edge
+    no_dice = np.zeros(0, np.int64)
+    st = kernel.new_state(batter_rows, plan_by_over[0], lanes.target)
+    bat_out8 = np.zeros(L * SLOTS, np.int8)
+    codes = kernel.code_table(CODE_COLUMNS)
+    integers, random, step = rng.integers, rng.random, kernel.play_step
+    with_rule = rule is not None
+    over_end = bpo << OVER_BALLS_SHIFT
+    n, deliveries = L, 0
+    while n:
+        deliveries += n
+        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
+        card_d6, roll = integers(0, 6, n), integers(0, 100, n)
+        chart_d6, chart_d20 = integers(0, 6, n), integers(0, 20, n)
+        pick, chance = random(n), integers(1, 21, n)
+        rule_d20 = integers(1, 21, n) if with_rule else no_dice
+        n = step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
+                 lut, fielding, catch, ro, keeper_slot, keeper_rating,
+                 batter_rows, plan_by_over, codes, over_events,
+                 with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
+                 chase_rule, chase_above, fmt.balls_per_innings,
+                 over_end, max_wickets,
+                 bat, bat_out8, overs_by_over, at_edge, final_runs, final_wickets)
+
+    balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
+    phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
+    over_phase = phase_of.take(np.minimum(np.arange(units) * bpo + 1, max_balls)).astype(np.int64)
+    per_lane = [np.zeros(L, np.int32) for _ in range(6)]
+    by_phase = [np.zeros((L, 3), np.int32) for _ in range(2)]
+    by_slot = [np.zeros((L, SLOTS), np.int32) for _ in range(6)]
+    by_unit = [np.zeros((L, units), np.int32) for _ in range(3)]
+    kernel.scorecards(bat, bat_out8, overs_by_over, at_edge, final_runs, final_wickets,
+                      max_wickets, over_phase, *per_lane, *by_phase, *by_slot, *by_unit)
+    runs, wickets, legal_balls, wides, no_balls, byes = per_lane
+    bat_runs, bat_balls, bat_fours, bat_sixes, bat_out, bat_in = by_slot
+    unit_runs, unit_wickets, unit_balls = by_unit
+    return InningsBatch(
+        runs=runs, wickets=wickets, legal_balls=legal_balls, wides=wides, no_balls=no_balls,
+        byes=byes, phase_runs=by_phase[0], phase_wickets=by_phase[1], bat_runs=bat_runs,
+        bat_balls=bat_balls, bat_fours=bat_fours, bat_sixes=bat_sixes, bat_out=bat_out,
+        bat_in=bat_in, unit_runs=unit_runs, unit_wickets=unit_wickets, unit_balls=unit_balls,
+        deliveries=deliveries)
+
+
 def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
                        max_balls: int | None = None, max_wickets: int = 10,
                        rule: WicketsInHand | None = None) -> InningsBatch:
@@ -245,14 +380,22 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     if any(e % bpo for e in edges):
         raise ValueError("phase edges must fall at the end of an over")
     edge_overs = [e // bpo for e in edges]
-    balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
-    phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
     over_end = np.int64(bpo) << OVER_BALLS_SHIFT
     if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
         per_row = fmt.balls_per_innings + 1
         band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
         attack_of = _attack_table(rule)
         consolidate_of = _consolidate_map(rule)
+
+    compiled = compiled_engine()
+    if compiled is not None:
+        batter_rows = ((lanes.bat_cards.astype(np.int32) + n_bowler_cards) * 100).ravel()
+        played = _play_compiled(
+            compiled, fmt, lanes, rng, rule, lut=lut, fielding=fielding,
+            batter_rows=batter_rows, edge_overs=edge_overs,
+            max_balls=max_balls, max_wickets=max_wickets)
+        if played is not None:
+            return played
 
     # a fresh batter's word by lane x SLOTS + slot: his slot and chart row (x100, striker cards
     # after the bowler cards); the bowler's chart row by lane x units + over (one spare at the
@@ -261,15 +404,10 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     fresh = ((((lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100) << CHART_SHIFT)
              | (slots << SLOT_SHIFT))
     plan_rows = np.append(lanes.plan.astype(np.int64).ravel() * 100, 0)
-    # what the end of an over brings, by the over that ended (lane x units + over; a spare
-    # at the end): ends change, the innings' end, phase edge k passed
-    def per_over(flags: np.ndarray) -> np.ndarray:
-        return np.append(np.tile(flags, L), flags.dtype.type(0))
-    over_no = np.arange(1, units + 1)                   # overs bowled at its end
-    ends_change = per_over((over_no * bpo) % bpe == 0)
-    at_edge_of = [per_over(over_no == e) for e in edge_overs]
-    over_events = per_over(((over_no == max_balls // bpo) * LAST_OVER + sum(
-        (over_no == e) << (k + 1) for k, e in enumerate(edge_overs))).astype(np.int8))
+    bat = np.zeros(L * SLOTS, np.int64)          # batters' figures (words) by lane x SLOTS + slot
+    bat_out = np.zeros(L * SLOTS, np.int32)
+    over_words = np.zeros(L * units + 1, np.int64)   # each over's word by lane x units + over
+    at_edge = np.full((len(edge_overs), L), -1, np.int64)  # total when it passed each edge
     # fielders' ratings by lane x SLOTS + fielder
     catch = np.zeros((L, SLOTS), np.int64)
     catch[:, :11] = lanes.catch
@@ -279,16 +417,21 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     ro = ro.ravel()
     kslot_all = lanes.keeper_slot.astype(np.int64)
     krating_all = lanes.keeper_rating.astype(np.int64)
+    # what the end of an over brings, by the over that ended (lane x units + over; a spare
+    # at the end): ends change, the innings' end, phase edge k passed
+    def per_over(flags: np.ndarray) -> np.ndarray:
+        return np.append(np.tile(flags, L), flags.dtype.type(0))
+    over_no = np.arange(1, units + 1)                   # overs bowled at its end
+    ends_change = per_over((over_no * bpo) % bpe == 0)
+    at_edge_of = [per_over(over_no == e) for e in edge_overs]
+    over_events = per_over(((over_no == max_balls // bpo) * LAST_OVER + sum(
+        (over_no == e) << (k + 1) for k, e in enumerate(edge_overs))).astype(np.int8))
     chasing = bool((lanes.target < BIG).any())
     chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
     rows = _LEGAL + 1 if rule is not None else _TARGET + 1 if chasing else _TARGET
     # no chase can end before its smallest target is in reach (at most 6 a delivery)
     first_chase_step = int(lanes.target.min(initial=BIG)) // 6 if chasing else 0
 
-    bat = np.zeros(L * SLOTS, np.int64)          # batters' figures (words) by lane x SLOTS + slot
-    bat_out = np.zeros(L * SLOTS, np.int32)
-    over_words = np.zeros(L * units + 1, np.int64)   # each over's word by lane x units + over
-    at_edge = np.full((len(edge_overs), L), -1, np.int64)  # total when it passed each edge
     edges_passed = edges_done = 0   # edges some innings / every live innings has passed
 
     state = np.zeros((_STATE_ROWS, L), np.int64)
@@ -480,13 +623,26 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     over_words[final[_OVER_ROW, part]] = final[_OVER_WORD, part]
     final_runs = final[_RUNS]
 
+    return _scorecards(fmt, units, max_balls, max_wickets, bat, bat_out, over_words, at_edge,
+                       final_runs, final[_WICKETS], deliveries)
+
+
+def _scorecards(fmt: m.Format, units: int, max_balls: int, max_wickets: int, bat: np.ndarray,
+                bat_out: np.ndarray, over_words: np.ndarray, at_edge: np.ndarray,
+                final_runs: np.ndarray, wickets: np.ndarray, deliveries: int) -> InningsBatch:
+    """The batch's scorecards from the finished innings' words (either path's): batters' words
+    by lane x SLOTS + slot, overs' words by lane x units + over (a spare at the end), the total
+    at each phase edge (-1: not passed), final totals and wickets by lane."""
+    L = len(final_runs)
+    balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
+    phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
+    bpo = fmt.balls_per_over
     bat2 = bat.reshape(L, SLOTS)
     over2 = over_words[:-1].reshape(L, units)
     cut = [np.where(e < 0, final_runs, e) for e in at_edge] + [final_runs]
     while len(cut) < 3:
         cut.insert(-1, final_runs)
     phase_runs = np.stack([cut[0], cut[1] - cut[0], cut[2] - cut[1]], axis=1).astype(np.int32)
-    wickets = final[_WICKETS]
     fallen = _word_field(over2, OVER_FIELDS["fallen"])      # wickets by phase, from the overs
     over_phase = phase_of.take(np.minimum(np.arange(units) * bpo + 1, max_balls))
     phase_wickets = np.zeros((L, 3), np.int32)

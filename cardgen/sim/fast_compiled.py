@@ -1,0 +1,276 @@
+"""The fast engine's per-delivery bookkeeping compiled with numba (the optional `fast` extra).
+
+`cardgen.sim.fast.play_innings_batch` draws each step's dice from the Generator exactly as its
+numpy path does (the same calls, sizes and order) and hands them here: one compiled pass over
+the live innings resolves the dice, keeps the scorecards in the numpy path's packed words (so
+the scorecards come out the same to the bit), and closes up the innings that ended, in order,
+so the next step's dice reach the same innings. Only integer and float arrays cross the
+boundary; the tables (result codes to word increments, the rule's bands) are arguments, built by
+fast.py, so this cached machine code never holds a stale copy of them.
+
+Imported only when an innings batch is played (numba's import and the cached code's load cost
+~0.5 s, its first compile several seconds: `benchmarks/bench_sim.py` prints both).
+"""
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+# the compiled path's live-innings state: a row of STATE_COLUMNS words per live innings, kept in
+# order (a delivery reads and writes one 64-byte row); small counters share the last word
+(STRIKER, NON_STRIKER, OVER_WORD, RUNS, BOWLER_ROW, LANE, TARGET, SMALL) = range(8)
+STATE_COLUMNS = 8
+OVER_BITS, WICKETS_SHIFT, LEGAL_SHIFT, FREE_HIT_SHIFT = 0xFF, 8, 16, 32
+# columns of the per-code table (a row per result code after resolution)
+(BAT_DELTA, OVER_DELTA, TOTAL, SWAP, OUT, LEGAL_BALL, FREE_HIT_CODE) = range(7)
+CODE_COLUMNS = 8
+# bits of an over's events, by the over that ended: the innings' last, ends change, and from
+# bit EDGE_BIT on the phase edges passed at its end
+LAST_OVER, ENDS_CHANGE, EDGE_BIT = 1, 2, 2
+
+# result codes (cardgen.sim.model; asserted equal in fast.py)
+DOT, ONE, FIELD, RUN_OUT, CAUGHT, STUMPED = 0, 1, 12, 14, 15, 16
+CATCH_CHANCE, RUN_OUT_CHANCE, STUMPING_CHANCE, WIDE, NO_BALL = 17, 18, 19, 22, 23
+ATTACK, CONSOLIDATE = 0, 2   # cardgen.wickets_in_hand's bands
+BIG = 2**30 - 1   # a target when batting first (fast.BIG)
+SLOTS = 12
+SLOT_SHIFT, CHART_SHIFT, SLOT_MASK = 38, 42, 15
+BAT_FIGURES = (1 << 38) - 1
+FALLEN_SHIFT, OVER_BALLS_SHIFT = 44, 48
+
+_i64, _f64, _b = numba.int64, numba.float64, numba.boolean
+_v64, _vf, _m64 = numba.int64[::1], numba.float64[::1], numba.int64[:, ::1]
+_v8 = numba.int8[::1]
+SIGNATURE = numba.int64(
+    _i64, _m64,                                  # live innings, state
+    _v64, _v64, _v64, _v64, _vf, _v64, _v64,     # dice: card d6, 2d10, chart d6, d20, pick, chance, rule d20
+    _v64, _v64, _v8, _v8, _v8, _v8,              # lut, fielding, catch, run out, keeper slot, rating
+    numba.int32[::1], _m64, _m64, _v64,          # batters' chart rows, bowlers', code table, over events
+    _b, numba.int8[::1], _i64, _v64, _v64, _i64, _b, _f64, _i64,  # the rule
+    _i64, _i64,                                  # over end, max wickets
+    _v64, _v8, _m64, _m64, _v64, _v64)           # scorecards out
+
+
+def new_state(batter_rows: np.ndarray, first_bowler_rows: np.ndarray,
+              target: np.ndarray) -> np.ndarray:
+    """The state of innings about to start: the openers' words (slots 0 and 1 with their chart
+    rows), bowler of the first over, target; innings k in row k."""
+    lanes = len(target)
+    st = np.zeros((lanes, STATE_COLUMNS), np.int64)
+    ids = np.arange(lanes, dtype=np.int64)
+    st[:, STRIKER] = batter_rows[ids * SLOTS].astype(np.int64) << CHART_SHIFT
+    st[:, NON_STRIKER] = (batter_rows[ids * SLOTS + 1].astype(np.int64) << CHART_SHIFT) | (
+        1 << SLOT_SHIFT)
+    st[:, BOWLER_ROW] = first_bowler_rows
+    st[:, LANE] = ids
+    st[:, TARGET] = target
+    return st
+
+
+def code_table(columns: list[np.ndarray]) -> np.ndarray:
+    """The per-code table from its columns (BAT_DELTA ... FREE_HIT_CODE), a row per code."""
+    table = np.zeros((len(columns[0]), CODE_COLUMNS), np.int64)
+    for k, column in enumerate(columns):
+        table[:, k] = column
+    return table
+
+
+@numba.njit(SIGNATURE, cache=True, nogil=True)
+def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
+              lut, fielding, catch, run_out, keeper_slot, keeper_rating,
+              batter_rows, plan_rows, codes, over_events,
+              with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
+              chase_rule, chase_above, balls_per_innings,
+              over_end, max_wickets,
+              bat, bat_out, over_words, at_edge, final_runs, final_wickets):
+    """One delivery for each of the first n live innings (rows of `st`); returns how many
+    are still live (closed up in order at the front; the ended ones' scorecards are done)."""
+    n_edges = at_edge.shape[0]
+    live = 0
+    for i in range(n):
+        striker = st[i, STRIKER]
+        non_striker = st[i, NON_STRIKER]
+        over = st[i, OVER_WORD]
+        runs = st[i, RUNS]
+        lane = st[i, LANE]
+        small = st[i, SMALL]
+        ou = small & OVER_BITS
+        wickets = (small >> WICKETS_SHIFT) & OVER_BITS
+        legal = (small >> LEGAL_SHIFT) & 0xFFFF
+        free_hit = small >> FREE_HIT_SHIFT
+        lane12 = lane * SLOTS
+        bowler_card = np.int64(card_d6[i] < 3)         # (a select, not a branch: 50-50)
+        row = bowler_card * st[i, BOWLER_ROW] + (1 - bowler_card) * (striker >> CHART_SHIFT)
+        code = lut[row + roll[i]]
+        if code == FIELD:                               # the fielding chart and its chances
+            code = fielding[chart_d6[i] * 20 + chart_d20[i]]
+            ch = chance[i]
+            if code == CATCH_CHANCE:                    # 4.3.7: d20 <= C, else one run
+                catcher = catch[lane12 + np.int64(pick[i] * 11)]
+                code = CAUGHT if ch <= catcher else ONE
+            elif code == STUMPING_CHANCE:               # 4.3.6: d20 <= keeper, else dot
+                code = STUMPED if ch <= keeper_rating[lane] else DOT
+            elif code == RUN_OUT_CHANCE:                # 4.3.8: both ratings with keeper
+                d6 = chart_d6[i]
+                with_keeper = d6 != 1 and d6 != 4
+                ks = keeper_slot[lane]
+                if with_keeper:                         # R3: the keeper's partner is another
+                    pick10 = np.int64(pick[i] * 10)
+                    fielder = pick10 + (1 if pick10 >= ks else 0)
+                else:
+                    fielder = np.int64(pick[i] * 11)
+                made = ch <= run_out[lane12 + fielder] and (
+                    not with_keeper or ch <= run_out[lane12 + ks])
+                code = RUN_OUT if made else ONE
+        if with_rule:                                   # R12: the wickets-in-hand bands
+            band = band_of[wickets * per_row + legal]
+            target = st[i, TARGET]
+            if chase_rule and target < BIG and (target - runs) > chase_above * (
+                    balls_per_innings - legal):
+                band = ATTACK
+            d20 = rule_d20[i]
+            if band == ATTACK and code == DOT:
+                code = attack_of[d20]
+            elif band == CONSOLIDATE and d20 <= consolidate_safe:
+                code = consolidate_of[code]
+        if free_hit:                                    # R6: only a run-out stands
+            code = codes[code, FREE_HIT_CODE]
+        is_run_out = code == RUN_OUT
+        out = is_run_out or codes[code, OUT] != 0
+        if is_run_out:                                  # R4: no runs
+            code = DOT
+        next_free_hit = np.int64(code == NO_BALL or (free_hit != 0 and code == WIDE))
+
+        striker += codes[code, BAT_DELTA]
+        over += codes[code, OVER_DELTA]
+        runs += codes[code, TOTAL]
+        legal_ball = codes[code, LEGAL_BALL]
+        legal += legal_ball
+        if legal_ball == 0 and over < (1 << OVER_BALLS_SHIFT) and ou > 0:
+            # extras before the first legal ball past a phase edge belong to the total at it
+            events = over_events[ou - 1]
+            for k in range(n_edges):
+                if events & (1 << (EDGE_BIT + k)):
+                    at_edge[k, lane] += codes[code, TOTAL]
+        ended = False
+        if out:
+            wickets += 1
+            # R4/R5: the new batter takes the dismissed batter's end
+            new = (np.int64(batter_rows[lane12 + wickets + 1]) << CHART_SHIFT) | (
+                (wickets + 1) << SLOT_SHIFT)
+            if is_run_out:
+                over += 1 << FALLEN_SHIFT
+            if is_run_out and chart_d6[i] >= 3:          # the chart d6: the non-striker's end
+                gone = non_striker
+                non_striker = new
+            else:
+                gone = striker
+                striker = new
+            at = lane12 + ((gone >> SLOT_SHIFT) & SLOT_MASK)
+            bat_out[at] = 1
+            bat[at] = gone & BAT_FIGURES
+            if wickets >= max_wickets:
+                ended = True
+        swap = codes[code, SWAP]                         # ends change on odd runs (all ones)
+        if over >= over_end:                             # the over's figures, the next bowler
+            over_words[ou, lane] = over
+            over = 0
+            events = over_events[ou]
+            ou += 1
+            st[i, BOWLER_ROW] = plan_rows[ou, lane]
+            for k in range(n_edges):
+                if events & (1 << (EDGE_BIT + k)):
+                    at_edge[k, lane] = runs
+            if events & LAST_OVER:
+                ended = True
+            if events & ENDS_CHANGE:                    # and every over (10 balls in the Hundred)
+                swap = ~swap
+        flip = (striker ^ non_striker) & swap
+        striker ^= flip
+        non_striker ^= flip
+        if runs >= st[i, TARGET]:
+            ended = True
+        if ended:                                       # the innings' scorecard is complete
+            bat[lane12 + ((striker >> SLOT_SHIFT) & SLOT_MASK)] += striker & BAT_FIGURES
+            bat[lane12 + ((non_striker >> SLOT_SHIFT) & SLOT_MASK)] += non_striker & BAT_FIGURES
+            if over != 0:
+                over_words[ou, lane] = over
+            final_runs[lane] = runs
+            final_wickets[lane] = wickets
+            continue
+        j = live                                        # the live innings close up in order
+        live += 1
+        st[j, STRIKER] = striker
+        st[j, NON_STRIKER] = non_striker
+        st[j, OVER_WORD] = over
+        st[j, RUNS] = runs
+        st[j, SMALL] = (ou | (wickets << WICKETS_SHIFT) | (legal << LEGAL_SHIFT)
+                        | (next_free_hit << FREE_HIT_SHIFT))
+        if j != i:
+            st[j, BOWLER_ROW] = st[i, BOWLER_ROW]
+            st[j, LANE] = lane
+            st[j, TARGET] = st[i, TARGET]
+    return live
+
+
+_m32 = numba.int32[:, ::1]
+_v32 = numba.int32[::1]
+
+
+@numba.njit(numba.void(
+    _v64, _v8, _m64, _m64, _v64, _v64, _i64, _v64,                   # the innings' words
+    _v32, _v32, _v32, _v32, _v32, _v32, _m32, _m32,                   # totals, phases
+    _m32, _m32, _m32, _m32, _m32, _m32, _m32, _m32, _m32),            # batters', overs'
+    cache=True, nogil=True)
+def scorecards(bat, bat_out8, over_words, at_edge, final_runs, final_wickets, max_wickets,
+               over_phase, runs, wickets, legal_balls, wides, no_balls, byes, phase_runs,
+               phase_wickets, bat_runs, bat_balls, bat_fours, bat_sixes, bat_out, bat_in,
+               unit_runs, unit_wickets, unit_balls):
+    """The numpy path's `_scorecards` in one pass (the same fields of the same words)."""
+    lanes = final_runs.shape[0]
+    units = over_words.shape[0]
+    n_edges = at_edge.shape[0]
+    for lane in range(lanes):
+        total = final_runs[lane]
+        down = final_wickets[lane]
+        runs[lane] = total
+        wickets[lane] = down
+        cut0 = total
+        cut1 = total
+        if n_edges > 0 and at_edge[0, lane] >= 0:
+            cut0 = at_edge[0, lane]
+        if n_edges > 1 and at_edge[1, lane] >= 0:
+            cut1 = at_edge[1, lane]
+        phase_runs[lane, 0] = cut0
+        phase_runs[lane, 1] = cut1 - cut0
+        phase_runs[lane, 2] = total - cut1
+        balls = 0
+        wide = 0
+        no_ball = 0
+        bye = 0
+        fallen = np.zeros(3, np.int64)
+        for u in range(units):
+            word = over_words[u, lane]
+            balls += word >> OVER_BALLS_SHIFT
+            wide += (word >> 16) & 1023
+            no_ball += (word >> 26) & 1023
+            bye += (word >> 36) & 255
+            fallen[over_phase[u]] += (word >> FALLEN_SHIFT) & 15
+            unit_runs[lane, u] = word & 4095
+            unit_wickets[lane, u] = (word >> 12) & 15
+            unit_balls[lane, u] = (word >> OVER_BALLS_SHIFT) & 15
+        legal_balls[lane] = balls
+        wides[lane] = wide
+        no_balls[lane] = no_ball
+        byes[lane] = bye
+        for p in range(3):
+            phase_wickets[lane, p] = fallen[p]
+        came_in = down + 2 if down < max_wickets else max_wickets + 1
+        for slot in range(SLOTS):
+            word = bat[lane * SLOTS + slot]
+            bat_runs[lane, slot] = word & 4095
+            bat_balls[lane, slot] = (word >> 12) & 1023
+            bat_fours[lane, slot] = (word >> 22) & 255
+            bat_sixes[lane, slot] = (word >> 30) & 255
+            bat_out[lane, slot] = bat_out8[lane * SLOTS + slot]
+            bat_in[lane, slot] = 1 if slot < came_in else 0

@@ -1,0 +1,155 @@
+"""The fast engine's compiled bookkeeping (numba, the `fast` extra) plays the numpy path's
+matches exactly: the same seed gives the same scorecards, every array equal, on the real
+calibrated sets (with their rule and as printed, super overs included) and on stress charts that
+bring up every rare branch. Skipped when numba is not installed."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from cardgen.sim import fast
+from cardgen.sim import model as m
+from cardgen.sim.captain import Captain
+from cardgen.sim.example import example_bowling, example_card_set, example_lineups
+from cardgen.sim.model import compile_card_set
+from cardgen.sim.validate import rule_of
+from cardgen import wickets_in_hand as wih
+
+numba = pytest.importorskip("numba")
+
+# A fielding chart of chances, run-outs, no-balls and wides (free hits, both ends run out)
+STRESS_ROW = ["no_ball", "no_ball", "wide", "run_out", "run_out_chance", "run_out_chance",
+              "catch_chance", "catch_chance", "stumping_chance", "stumping_chance", "caught",
+              "bowled", "lbw", "stumped", "leg_bye", "bye", "1", "2", "4", "6"]
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    """The compiled kernel; numba installed but the kernel not loading is a failure here (the
+    engine would fall back to numpy and these tests would compare numpy with itself)."""
+    compiled = fast.compiled_engine()
+    assert compiled is not None, "numba is installed but cardgen.sim.fast_compiled did not load"
+    return compiled
+
+
+def both_engines(monkeypatch: pytest.MonkeyPatch, play):  # type: ignore[no-untyped-def]
+    """play() on the numpy path, then on the compiled path (each from its own fresh seed)."""
+    monkeypatch.setenv(fast.ENGINE_VARIABLE, "numpy")
+    with_numpy = play()
+    monkeypatch.delenv(fast.ENGINE_VARIABLE)
+    return with_numpy, play()
+
+
+def assert_same_matches(a: fast.MatchBatch, b: fast.MatchBatch) -> None:
+    for innings in ("first", "second"):
+        x, y = getattr(a, innings), getattr(b, innings)
+        for field, value in vars(x).items():
+            other = getattr(y, field)
+            assert np.array_equal(value, other), (innings, field)
+            if isinstance(value, np.ndarray):
+                assert value.dtype == other.dtype and value.shape == other.shape, (innings, field)
+    for field in ("winner", "super_overs", "deliveries", "first_plan", "second_plan"):
+        assert np.array_equal(getattr(a, field), getattr(b, field)), field
+
+
+def real_table(card_set: dict, stats) -> tuple[m.CompiledSet, fast.SideTable]:  # type: ignore[no-untyped-def]
+    cs = compile_card_set(card_set)
+    captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
+    return cs, fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in card_set["teams"]])
+
+
+@pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
+def test_compiled_plays_the_numpy_matches_on_real_sets(kernel, monkeypatch, render_card_sets,
+                                                       bbl_stats, hundred_stats, code):
+    """Every pairing of the season's sides, both ways of playing, three seeds: the same matches
+    (ties go to super overs: 6,000 matches a season bring some)."""
+    card_set = render_card_sets[code]
+    cs, table = real_table(card_set, bbl_stats if code == "BBL" else hundred_stats)
+    rule = rule_of(card_set)
+    assert rule is not None                      # the shipped way of playing, and as printed
+    n_sides = len(table.teams)
+    supers = 0
+    for seed, way in ((1, rule), (2, None), (3, rule)):
+        pairs = np.random.default_rng(seed)
+        home = pairs.integers(0, n_sides, 2000)
+        away = (home + pairs.integers(1, n_sides, 2000)) % n_sides
+        a, b = both_engines(monkeypatch, lambda: fast.play_matches(
+            cs, table, home, away, np.random.default_rng(seed), rule=way))
+        assert_same_matches(a, b)
+        supers += int((a.super_overs > 0).sum())
+    assert supers > 0
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, fmt):
+    """Random cards whose charts send a fifth of all rolls to a fielding chart of chances,
+    run-outs, no-balls and wides: free hits, run-outs at either end, stumpings, all-outs,
+    chases won early, the rule's chase clause, all in batches where innings end at every step."""
+    rng = np.random.default_rng(5)
+    raw = example_card_set(fmt, rng=rng, teams=("Alpha", "Bravo", "Charlie"))
+    raw["fielding_chart"]["cells"] = [list(rng.permutation(STRESS_ROW)) for _ in range(6)]
+    for card in raw["cards"]:
+        card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
+            (1, 20, "F"), (21, 24, "W"), (25, 50, "0"), (51, 78, "1"), (79, 88, "2"),
+            (89, 95, "4"), (96, 100, "6"))]
+    cs = compile_card_set(raw)
+    captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(5))
+    table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
+    for seed, way in ((11, wih.RULE), (12, None)):
+        home = np.random.default_rng(seed).integers(0, 3, 1500)
+        away = (home + 1 + (np.arange(1500) % 2)) % 3
+        a, b = both_engines(monkeypatch, lambda: fast.play_matches(
+            cs, table, home, away, np.random.default_rng(seed), rule=way))
+        assert_same_matches(a, b)
+        assert (a.first.wickets == 10).any() and (a.first.no_balls > 0).any()
+        assert (a.second.runs > a.first.runs).any() and (a.super_overs > 0).any()
+
+
+def test_kernel_constants_are_the_engines(kernel):
+    """The kernel's copies of result codes, bands and word layouts are those of the engine."""
+    for name in ("DOT", "ONE", "FIELD", "RUN_OUT", "CAUGHT", "STUMPED", "CATCH_CHANCE",
+                 "RUN_OUT_CHANCE", "STUMPING_CHANCE", "WIDE", "NO_BALL"):
+        assert getattr(kernel, name) == getattr(m, name), name
+    assert (kernel.ATTACK, kernel.CONSOLIDATE) == (wih.ATTACK, wih.CONSOLIDATE)
+    for name in ("BIG", "SLOTS", "SLOT_SHIFT", "CHART_SHIFT", "SLOT_MASK", "BAT_FIGURES",
+                 "FALLEN_SHIFT", "OVER_BALLS_SHIFT"):
+        assert getattr(kernel, name) == getattr(fast, name), name
+    # the scorecard pass reads the words' fields where fast.py packs them
+    assert fast.BAT_FIELDS == {"runs": (0, 12), "balls": (12, 10), "fours": (22, 8),
+                               "sixes": (30, 8)}
+    assert fast.OVER_FIELDS == {"runs": (0, 12), "wickets": (12, 4), "wides": (16, 10),
+                                "no_balls": (26, 10), "byes": (36, 8), "fallen": (44, 4),
+                                "balls": (48, 4)}
+
+
+def test_numpy_path_when_forced_or_when_numba_cannot_load(kernel, monkeypatch):
+    """CARDGEN_ENGINE=numpy plays without the kernel; a numba that cannot be imported (or
+    compile) leaves the numpy path, silently, with the same matches."""
+    monkeypatch.setenv(fast.ENGINE_VARIABLE, "numpy")
+    assert fast.compiled_engine() is None
+    monkeypatch.delenv(fast.ENGINE_VARIABLE)
+    raw = example_card_set("T20", rng=np.random.default_rng(9))
+    cs = compile_card_set(raw)
+    captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(9))
+    table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
+    home, away = np.zeros(300, int), np.ones(300, int)
+    compiled = fast.play_matches(cs, table, home, away, np.random.default_rng(4))
+    import cardgen.sim
+    monkeypatch.setattr(fast, "_compiled", None)
+    monkeypatch.delattr(cardgen.sim, "fast_compiled")
+    monkeypatch.delitem(sys.modules, "cardgen.sim.fast_compiled")
+    monkeypatch.setitem(sys.modules, "numba", None)          # import numba -> ImportError
+    assert fast.compiled_engine() is None
+    assert_same_matches(fast.play_matches(cs, table, home, away, np.random.default_rng(4)),
+                        compiled)
+
+
+def test_numba_is_imported_only_to_play():
+    """Importing the engine (and so `cardgen --help`) does not import numba."""
+    code = ("import sys, cardgen.cli, cardgen.sim.fast, cardgen.sim.season; "
+            "print('numba' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
