@@ -153,3 +153,25 @@ def test_numba_is_imported_only_to_play():
             "print('numba' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_compiled_lanes_without_their_sides_tables(kernel):
+    """Lanes built by hand (no sides' tables: each lane its own side) and a subset of lanes
+    play the innings that SideTable's lanes play."""
+    import dataclasses
+    raw = example_card_set("100-ball", rng=np.random.default_rng(13), teams=("A", "B", "C"))
+    cs = compile_card_set(raw)
+    captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(13))
+    table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
+    batting = np.random.default_rng(14).integers(0, 3, 900)
+    lanes = table.lanes(batting, (batting + 1) % 3, np.zeros(900, int), np.full(900, 150))
+    with_sides = fast.play_innings_batch(cs, lanes, np.random.default_rng(15), rule=wih.RULE)
+    by_hand = fast.play_innings_batch(cs, dataclasses.replace(lanes, sides=None),
+                                      np.random.default_rng(15), rule=wih.RULE)
+    for field, value in vars(with_sides).items():
+        assert np.array_equal(value, getattr(by_hand, field)), field
+    rows = np.arange(0, 900, 3)
+    part = fast.play_innings_batch(cs, lanes.subset(rows), np.random.default_rng(15))
+    alone = fast.play_innings_batch(cs, dataclasses.replace(lanes.subset(rows), sides=None),
+                                    np.random.default_rng(15))
+    assert np.array_equal(part.runs, alone.runs) and np.array_equal(part.bat_runs, alone.bat_runs)

@@ -65,14 +65,36 @@ class Lanes:
     keeper_rating: np.ndarray  # (L,)
     plan: np.ndarray           # (L, units) bowler-card row per over / set
     target: np.ndarray         # (L,) runs to win, BIG when batting first
+    # the sides' tables these rows were gathered from (SideTable.lanes), or None: the compiled
+    # path reads a wicket's new batter and a chance's fielder from the small tables (the
+    # lanes' own rows are too big for the CPU's cache)
+    sides: "LaneSides | None" = None
 
     def __len__(self) -> int:
         return len(self.target)
 
     def subset(self, rows: np.ndarray) -> "Lanes":
-        return Lanes(*(getattr(self, f)[rows] for f in
-                       ("bat_cards", "catch", "run_out", "keeper_slot", "keeper_rating",
-                        "plan", "target")))
+        picked = [getattr(self, f)[rows] for f in ("bat_cards", "catch", "run_out", "keeper_slot",
+                                                   "keeper_rating", "plan", "target")]
+        sides = None if self.sides is None else LaneSides(
+            self.sides.batting[rows], self.sides.fielding[rows], *self.sides.tables())
+        return Lanes(*picked, sides=sides)
+
+
+@dataclass
+class LaneSides:
+    """Which side bats and which fields in each lane, and the tables by side (S sides) that
+    Lanes' rows were gathered from: `bat_cards[batting]` is Lanes.bat_cards, and so on."""
+    batting: np.ndarray        # (L,) side index
+    fielding: np.ndarray       # (L,)
+    bat_cards: np.ndarray      # (S, SLOTS)
+    catch: np.ndarray          # (S, 11)
+    run_out: np.ndarray        # (S, 11)
+    keeper_slot: np.ndarray    # (S,)
+    keeper_rating: np.ndarray  # (S,)
+
+    def tables(self) -> tuple[np.ndarray, ...]:
+        return (self.bat_cards, self.catch, self.run_out, self.keeper_slot, self.keeper_rating)
 
 
 @dataclass
@@ -248,30 +270,40 @@ CODE_COLUMNS = [BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, SWAP_MASK, OUT_CODE.asty
 
 def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,
                    rule: WicketsInHand | None, *, lut: np.ndarray, fielding: np.ndarray,
-                   batter_rows: np.ndarray, edge_overs: list[int],
+                   n_bowler_cards: int, edge_overs: list[int],
                    max_balls: int, max_wickets: int) -> InningsBatch | None:
     """play_innings_batch's loop with the bookkeeping compiled: the same dice from `rng` (the
     same calls, sizes and order as the numpy path), each step's handed to the kernel, which
     keeps the numpy path's words; the scorecards are read from them in one compiled pass.
     None (before any draw) when a fielder's rating does not fit the kernel's bytes.
 
-    The tables read at random by innings (ratings, batters' chart rows) are bytes and int32:
-    with eight-byte words they spilled out of the CPU's cache and each wicket or fielding
-    chance waited on memory."""
+    The tables read at random (ratings, batters' chart rows) are the sides' (Lanes.sides),
+    small enough to stay in the CPU's cache: by lane, each wicket or fielding chance waited
+    on memory."""
     L, units = len(lanes), lanes.plan.shape[1]
     bpo, bpe = fmt.balls_per_over, fmt.balls_per_end
-    ratings = []
-    for values, width in ((lanes.catch, 11), (lanes.run_out, 11), (lanes.keeper_slot, 0),
-                          (lanes.keeper_rating, 0)):
+    if lanes.sides is not None:
+        sides = lanes.sides
+    else:               # each lane its own side
+        lane_ids = np.arange(L)
+        sides = LaneSides(lane_ids, lane_ids, lanes.bat_cards, lanes.catch, lanes.run_out,
+                          lanes.keeper_slot, lanes.keeper_rating)
+    n_sides = len(sides.keeper_slot)
+    if n_sides > kernel.MAX_SIDES:
+        return None
+    tables = []
+    for values, width in ((sides.catch, 11), (sides.run_out, 11), (sides.keeper_slot, 0),
+                          (sides.keeper_rating, 0)):
         values = np.asarray(values)
         if values.size and (values.min() < -128 or values.max() > 127):
             return None
         if width:
-            padded = np.zeros((L, SLOTS), np.int8)
+            padded = np.zeros((n_sides, SLOTS), np.int8)
             padded[:, :width] = values
             values = padded
-        ratings.append(np.ascontiguousarray(values, np.int8).ravel())
-    catch, ro, keeper_slot, keeper_rating = ratings
+        tables.append(np.ascontiguousarray(values, np.int8).ravel())
+    catch, ro, keeper_slot, keeper_rating = tables
+    batter_rows = ((np.asarray(sides.bat_cards, np.int32) + n_bowler_cards) * 100).ravel()
     over_no = np.arange(1, units + 1)                   # overs bowled at its end
     over_events = (((over_no == max_balls // bpo) * kernel.LAST_OVER)
                    | (((over_no * bpo) % bpe == 0) * kernel.ENDS_CHANGE)).astype(np.int64)
@@ -301,7 +333,8 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     bat = np.zeros(L * SLOTS, np.int64)          # batters' figures (words) by lane x SLOTS + slot
     at_edge = np.full((len(edge_overs), L), -1, np.int64)  # total when it passed each edge
     no_dice = np.zeros(0, np.int64)
-    st = kernel.new_state(batter_rows, plan_by_over[0], lanes.target)
+    st = kernel.new_state(batter_rows, sides.batting, sides.fielding, plan_by_over[0],
+                          lanes.target)
     bat_out8 = np.zeros(L * SLOTS, np.int8)
     codes = kernel.code_table(CODE_COLUMNS)
     integers, random, step = rng.integers, rng.random, kernel.play_step
@@ -389,10 +422,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
 
     compiled = compiled_engine()
     if compiled is not None:
-        batter_rows = ((lanes.bat_cards.astype(np.int32) + n_bowler_cards) * 100).ravel()
         played = _play_compiled(
             compiled, fmt, lanes, rng, rule, lut=lut, fielding=fielding,
-            batter_rows=batter_rows, edge_overs=edge_overs,
+            n_bowler_cards=n_bowler_cards, edge_overs=edge_overs,
             max_balls=max_balls, max_wickets=max_wickets)
         if played is not None:
             return played
@@ -705,9 +737,13 @@ class SideTable:
             bat, plan = self.so_batters[batting], self.so_bowler[bowling][:, None]
         else:
             bat, plan = self.bat_cards[batting], self.plans[bowling, plan_choice]
+        sides = LaneSides(np.asarray(batting), np.asarray(bowling),
+                          self.so_batters if super_over else self.bat_cards, self.catch,
+                          self.run_out, self.keeper_slot, self.keeper_rating)
         return Lanes(bat_cards=bat, catch=self.catch[bowling], run_out=self.run_out[bowling],
                      keeper_slot=self.keeper_slot[bowling],
-                     keeper_rating=self.keeper_rating[bowling], plan=plan, target=target)
+                     keeper_rating=self.keeper_rating[bowling], plan=plan, target=target,
+                     sides=sides)
 
 
 @dataclass

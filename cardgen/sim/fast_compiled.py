@@ -21,6 +21,10 @@ import numpy as np
 (STRIKER, NON_STRIKER, OVER_WORD, RUNS, BOWLER_ROW, LANE, TARGET, SMALL) = range(8)
 STATE_COLUMNS = 8
 OVER_BITS, WICKETS_SHIFT, LEGAL_SHIFT, FREE_HIT_SHIFT = 0xFF, 8, 16, 32
+# the LANE word: the lane (bits 0-31), its batting side and its fielding side (15 bits each)
+BATTING_SHIFT, FIELDING_SHIFT, SIDE_BITS = 32, 47, 0x7FFF
+LANE_BITS = 0xFFFFFFFF
+MAX_SIDES = SIDE_BITS
 # columns of the per-code table (a row per result code after resolution)
 (BAT_DELTA, OVER_DELTA, TOTAL, SWAP, OUT, LEGAL_BALL, FREE_HIT_CODE) = range(7)
 CODE_COLUMNS = 8
@@ -51,18 +55,21 @@ SIGNATURE = numba.int64(
     _v64, _v8, _m64, _m64, _v64, _v64)           # scorecards out
 
 
-def new_state(batter_rows: np.ndarray, first_bowler_rows: np.ndarray,
-              target: np.ndarray) -> np.ndarray:
+def new_state(batter_rows: np.ndarray, batting: np.ndarray, fielding: np.ndarray,
+              first_bowler_rows: np.ndarray, target: np.ndarray) -> np.ndarray:
     """The state of innings about to start: the openers' words (slots 0 and 1 with their chart
-    rows), bowler of the first over, target; innings k in row k."""
+    rows, from the batting side's rows), the lane with its batting and fielding sides, bowler
+    of the first over, target; innings k in row k."""
     lanes = len(target)
     st = np.zeros((lanes, STATE_COLUMNS), np.int64)
     ids = np.arange(lanes, dtype=np.int64)
-    st[:, STRIKER] = batter_rows[ids * SLOTS].astype(np.int64) << CHART_SHIFT
-    st[:, NON_STRIKER] = (batter_rows[ids * SLOTS + 1].astype(np.int64) << CHART_SHIFT) | (
+    first = np.asarray(batting, np.int64) * SLOTS
+    st[:, STRIKER] = batter_rows[first].astype(np.int64) << CHART_SHIFT
+    st[:, NON_STRIKER] = (batter_rows[first + 1].astype(np.int64) << CHART_SHIFT) | (
         1 << SLOT_SHIFT)
     st[:, BOWLER_ROW] = first_bowler_rows
-    st[:, LANE] = ids
+    st[:, LANE] = (ids | (np.asarray(batting, np.int64) << BATTING_SHIFT)
+                   | (np.asarray(fielding, np.int64) << FIELDING_SHIFT))
     st[:, TARGET] = target
     return st
 
@@ -92,7 +99,11 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
         non_striker = st[i, NON_STRIKER]
         over = st[i, OVER_WORD]
         runs = st[i, RUNS]
-        lane = st[i, LANE]
+        lane_word = st[i, LANE]
+        lane = lane_word & LANE_BITS
+        batting12 = ((lane_word >> BATTING_SHIFT) & SIDE_BITS) * SLOTS
+        fielding_side = (lane_word >> FIELDING_SHIFT) & SIDE_BITS
+        fielding12 = fielding_side * SLOTS
         small = st[i, SMALL]
         ou = small & OVER_BITS
         wickets = (small >> WICKETS_SHIFT) & OVER_BITS
@@ -106,21 +117,21 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
             code = fielding[chart_d6[i] * 20 + chart_d20[i]]
             ch = chance[i]
             if code == CATCH_CHANCE:                    # 4.3.7: d20 <= C, else one run
-                catcher = catch[lane12 + np.int64(pick[i] * 11)]
+                catcher = catch[fielding12 + np.int64(pick[i] * 11)]
                 code = CAUGHT if ch <= catcher else ONE
             elif code == STUMPING_CHANCE:               # 4.3.6: d20 <= keeper, else dot
-                code = STUMPED if ch <= keeper_rating[lane] else DOT
+                code = STUMPED if ch <= keeper_rating[fielding_side] else DOT
             elif code == RUN_OUT_CHANCE:                # 4.3.8: both ratings with keeper
                 d6 = chart_d6[i]
                 with_keeper = d6 != 1 and d6 != 4
-                ks = keeper_slot[lane]
+                ks = keeper_slot[fielding_side]
                 if with_keeper:                         # R3: the keeper's partner is another
                     pick10 = np.int64(pick[i] * 10)
                     fielder = pick10 + (1 if pick10 >= ks else 0)
                 else:
                     fielder = np.int64(pick[i] * 11)
-                made = ch <= run_out[lane12 + fielder] and (
-                    not with_keeper or ch <= run_out[lane12 + ks])
+                made = ch <= run_out[fielding12 + fielder] and (
+                    not with_keeper or ch <= run_out[fielding12 + ks])
                 code = RUN_OUT if made else ONE
         if with_rule:                                   # R12: the wickets-in-hand bands
             band = band_of[wickets * per_row + legal]
@@ -156,7 +167,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
         if out:
             wickets += 1
             # R4/R5: the new batter takes the dismissed batter's end
-            new = (np.int64(batter_rows[lane12 + wickets + 1]) << CHART_SHIFT) | (
+            new = (np.int64(batter_rows[batting12 + wickets + 1]) << CHART_SHIFT) | (
                 (wickets + 1) << SLOT_SHIFT)
             if is_run_out:
                 over += 1 << FALLEN_SHIFT
@@ -208,7 +219,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
                         | (next_free_hit << FREE_HIT_SHIFT))
         if j != i:
             st[j, BOWLER_ROW] = st[i, BOWLER_ROW]
-            st[j, LANE] = lane
+            st[j, LANE] = lane_word
             st[j, TARGET] = st[i, TARGET]
     return live
 
@@ -230,6 +241,7 @@ def scorecards(bat, bat_out8, over_words, at_edge, final_runs, final_wickets, ma
     lanes = final_runs.shape[0]
     units = over_words.shape[0]
     n_edges = at_edge.shape[0]
+    fallen = np.zeros(3, np.int64)
     for lane in range(lanes):
         total = final_runs[lane]
         down = final_wickets[lane]
@@ -244,27 +256,6 @@ def scorecards(bat, bat_out8, over_words, at_edge, final_runs, final_wickets, ma
         phase_runs[lane, 0] = cut0
         phase_runs[lane, 1] = cut1 - cut0
         phase_runs[lane, 2] = total - cut1
-        balls = 0
-        wide = 0
-        no_ball = 0
-        bye = 0
-        fallen = np.zeros(3, np.int64)
-        for u in range(units):
-            word = over_words[u, lane]
-            balls += word >> OVER_BALLS_SHIFT
-            wide += (word >> 16) & 1023
-            no_ball += (word >> 26) & 1023
-            bye += (word >> 36) & 255
-            fallen[over_phase[u]] += (word >> FALLEN_SHIFT) & 15
-            unit_runs[lane, u] = word & 4095
-            unit_wickets[lane, u] = (word >> 12) & 15
-            unit_balls[lane, u] = (word >> OVER_BALLS_SHIFT) & 15
-        legal_balls[lane] = balls
-        wides[lane] = wide
-        no_balls[lane] = no_ball
-        byes[lane] = bye
-        for p in range(3):
-            phase_wickets[lane, p] = fallen[p]
         came_in = down + 2 if down < max_wickets else max_wickets + 1
         for slot in range(SLOTS):
             word = bat[lane * SLOTS + slot]
@@ -274,3 +265,32 @@ def scorecards(bat, bat_out8, over_words, at_edge, final_runs, final_wickets, ma
             bat_sixes[lane, slot] = (word >> 30) & 255
             bat_out[lane, slot] = bat_out8[lane * SLOTS + slot]
             bat_in[lane, slot] = 1 if slot < came_in else 0
+    # the overs' words are by over: read them in blocks of lanes, so that both the words and
+    # the (lane, over) figures stay in the cache
+    for start in range(0, lanes, 64):
+        stop = min(start + 64, lanes)
+        for u in range(units):
+            for lane in range(start, stop):
+                word = over_words[u, lane]
+                unit_runs[lane, u] = word & 4095
+                unit_wickets[lane, u] = (word >> 12) & 15
+                unit_balls[lane, u] = (word >> OVER_BALLS_SHIFT) & 15
+        for lane in range(start, stop):
+            balls = 0
+            wide = 0
+            no_ball = 0
+            bye = 0
+            fallen[:] = 0
+            for u in range(units):
+                word = over_words[u, lane]
+                balls += word >> OVER_BALLS_SHIFT
+                wide += (word >> 16) & 1023
+                no_ball += (word >> 26) & 1023
+                bye += (word >> 36) & 255
+                fallen[over_phase[u]] += (word >> FALLEN_SHIFT) & 15
+            legal_balls[lane] = balls
+            wides[lane] = wide
+            no_balls[lane] = no_ball
+            byes[lane] = bye
+            for p in range(3):
+                phase_wickets[lane, p] = fallen[p]
