@@ -15,6 +15,7 @@ benchmarks/bench_build.py.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import shutil
 import sys
 import tempfile
@@ -26,10 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 BASELINE_REV = "a10837f"
 
 
-def simulate(tree: Path, out: Path, cards: Path, seasons: int) -> Measured:
+def simulate(tree: Path, out: Path, cards: Path, seasons: int, **cardgen_env: str) -> Measured:
     """One `cardgen simulate` process, measured."""
     return measure(["simulate", "-c", "BBL", "-s", "2024-25", "--seasons", str(seasons),
-                    "--cards", str(cards), "--out", str(out)], tree, clean_env(tree))
+                    "--cards", str(cards), "--out", str(out)], tree, clean_env(tree, **cardgen_env))
 
 
 def main() -> int:
@@ -47,20 +48,32 @@ def main() -> int:
             # untimed: `simulate` also plays the other way (rule / as printed) with a set it calibrates
             # once and keeps in the cache; the first run's calibration is not what is measured here
             simulate(ROOT, tmp / "out-new", cards, 1)
-            runs: dict[str, list[Measured]] = {"base": [], "new": []}
+            # this tree twice when numba is installed: its default (the compiled bookkeeping,
+            # numba and LLVM loaded) and the numpy path a plain install plays
+            compiled = importlib.util.find_spec("numba") is not None
+            runs: dict[str, list[Measured]] = {"base": [], "new": []} | (
+                {"numpy": []} if compiled else {})
             for _ in range(max(args.repeat, 1)):   # alternate, so load changes hit both
                 runs["base"].append(simulate(base, tmp / "out-base", cards, args.seasons))
                 runs["new"].append(simulate(ROOT, tmp / "out-new", cards, args.seasons))
+                if compiled:
+                    runs["numpy"].append(simulate(ROOT, tmp / "out-numpy", cards, args.seasons,
+                                                  CARDGEN_ENGINE="numpy"))
             best = {k: (max(r.peak_mb for r in v), min(r.cpu for r in v), min(r.wall for r in v))
                     for k, v in runs.items()}
             print(f"cardgen simulate -c BBL -s 2024-25 --seasons {args.seasons} (same card set), "
                   f"best of {args.repeat}")
-            for k, label in (("base", f"baseline {args.baseline}"), ("new", "this tree")):
+            labels = {"base": f"baseline {args.baseline}",
+                      "new": "this tree" + (" (numba)" if compiled else ""),
+                      "numpy": "this tree (numpy)"}
+            for k in runs:
                 mb, cpu, wall = best[k]
-                print(f"  {label:<18} peak {mb:6.0f} MB   {cpu:6.2f} s cpu  {wall:6.2f} s wall")
-            (bm, bc, bw), (nm, nc, nw) = best["base"], best["new"]
-            print(f"this tree / baseline: peak memory {nm / bm:.2f}x, cpu {nc / bc:.2f}x, wall {nw / bw:.2f}x"
-                  f" -> memory {'no worse' if nm <= bm * 1.03 else 'WORSE'}")
+                print(f"  {labels[k]:<22} peak {mb:6.0f} MB   {cpu:6.2f} s cpu  {wall:6.2f} s wall")
+            bm, bc, bw = best["base"]
+            for k in [k for k in runs if k != "base"]:
+                nm, nc, nw = best[k]
+                print(f"{labels[k]} / baseline: peak memory {nm / bm:.2f}x, cpu {nc / bc:.2f}x, "
+                      f"wall {nw / bw:.2f}x -> memory {'no worse' if nm <= bm * 1.03 else 'WORSE'}")
             return 0
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

@@ -3,19 +3,25 @@
 Usage: python benchmarks/bench_sim.py [--source DIR] [--matches N] [--reference-matches N]
                                       [--repeat N] [--rule]
 
-Both engines play the same two BBL 2024-25 sides (usual XIs, calibrated cards) in the same run,
-and so does the vectorised engine as it was at a fixed baseline revision (default a10837f, before
-the speed work of issue 16; loaded from git into a temporary module).
+Both engines play the same two BBL 2024-25 sides (usual XIs, calibrated cards) in the same run:
+the vectorised engine twice, its bookkeeping compiled (numba, the `fast` extra; skipped when
+numba is not installed) and as numpy operations (CARDGEN_ENGINE=numpy), and so does the
+vectorised engine as it was at a fixed baseline revision (default a10837f, before the speed work
+of issue 16; loaded from git into a temporary module).
 The random-number limit: the vectorised engine's draws are recorded (every Generator call with
 its size), then replayed with the Generator alone; the time of the replay is what the engine
-would take if its bookkeeping cost nothing. Prints matches per second for the engine, the
-limit and the per-ball loop, the engine's fraction of the limit (target >= 0.5), and times the
-whole season replay (`simulate --seasons 1000`, 42,000 matches) end to end. Runs alternate and
-the best of --repeat counts, so load from other processes hits all of them alike.
+would take if its bookkeeping cost nothing (both paths draw the same). Prints matches per second
+for each engine, the limit and the per-ball loop, each path's fraction of the limit (target
+>= 0.5), numba's one-off compile (in a child process with an empty NUMBA_CACHE_DIR) and the
+import + load of its cached code (a second child), and times the whole season replay
+(`simulate --seasons 1000`, 42,000 matches) end to end. Runs alternate and the best of --repeat
+counts, so load from other processes hits all of them alike.
 """
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import resource
 import importlib.util
 import subprocess
@@ -72,6 +78,31 @@ class Recorder:
         return self.rng.random(*args, **kwargs)
 
 
+# a child's figures: numba's import, then the kernel's compile or its cached code's load
+COMPILE_CHILD = """
+import json, time
+t0, c0 = time.perf_counter(), time.process_time()
+import numba
+t1, c1 = time.perf_counter(), time.process_time()
+from cardgen.sim import fast_compiled
+t2, c2 = time.perf_counter(), time.process_time()
+print(json.dumps({"import": [t1 - t0, c1 - c0], "kernel": [t2 - t1, c2 - c1]}))
+"""
+
+
+def compile_costs() -> tuple[dict[str, list[float]], dict[str, list[float]]] | None:
+    """(cold, warm) figures of two children sharing an empty numba cache: the first compiles
+    and writes it, the second imports numba and loads the compiled code (None: no numba)."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
+        runs = [subprocess.run([sys.executable, "-c", COMPILE_CHILD], env=env, check=True,
+                               capture_output=True, text=True) for _ in range(2)]
+    cold, warm = (json.loads(run.stdout.strip().splitlines()[-1]) for run in runs)
+    return cold, warm
+
+
 def replay(calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]], seed: int) -> tuple[float, float]:
     """(wall, CPU) seconds the Generator alone takes for the recorded draws."""
     rng = np.random.default_rng(seed)
@@ -82,20 +113,27 @@ def replay(calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]], seed: int) 
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def play(cs, table, n: int, rng, rule=None, engine=fast) -> tuple[tuple[float, float], int, np.ndarray]:  # type: ignore[no-untyped-def]
-    """((wall, CPU) seconds, deliveries, first-innings totals) for n matches in batches as
-    `simulate` plays them."""
-    firsts, deliveries, done = [], 0, 0
+def play(cs, table, n: int, rng, rule=None, engine=fast, path: str = "") -> tuple[tuple[float, float], int, np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """((wall, CPU) seconds, deliveries, first-innings totals, the matches' outcomes: both
+    totals and the winner) for n matches in batches as `simulate` plays them; `path` "numpy"
+    forces the numpy bookkeeping (CARDGEN_ENGINE)."""
+    firsts, outcomes, deliveries, done = [], [], 0, 0
     kwargs = {"rule": rule} if rule is not None else {}
-    t0, c0 = time.perf_counter(), time.process_time()
-    while done < n:
-        k = min(CHUNK_MATCHES, n - done)
-        batch = engine.play_matches(cs, table, np.zeros(k, int), np.ones(k, int), rng, **kwargs)
-        firsts.append(batch.first.runs)
-        deliveries += batch.deliveries
-        done += k
-    return ((time.perf_counter() - t0, time.process_time() - c0), deliveries,
-            np.concatenate(firsts))
+    if path:
+        os.environ[fast.ENGINE_VARIABLE] = path
+    try:
+        t0, c0 = time.perf_counter(), time.process_time()
+        while done < n:
+            k = min(CHUNK_MATCHES, n - done)
+            batch = engine.play_matches(cs, table, np.zeros(k, int), np.ones(k, int), rng, **kwargs)
+            firsts.append(batch.first.runs)
+            outcomes.append(np.stack([batch.first.runs, batch.second.runs, batch.winner]))
+            deliveries += batch.deliveries
+            done += k
+        times = (time.perf_counter() - t0, time.process_time() - c0)
+    finally:
+        os.environ.pop(fast.ENGINE_VARIABLE, None)
+    return times, deliveries, np.concatenate(firsts), np.concatenate(outcomes, axis=1)
 
 
 def main() -> None:
@@ -127,18 +165,25 @@ def main() -> None:
     n = args.matches
     old = baseline_engine(args.baseline) if args.baseline and rule is None else None
     old_table = old.SideTable.build(cs, sides) if old else None
+    compiled = fast.compiled_engine() is not None   # (loads numba's cached code, untimed)
+    paths = (["numba"] if compiled else []) + ["numpy"]
     recorder = Recorder(np.random.default_rng(2))
     play(cs, table, n, recorder, rule)                  # the engine's draw schedule (untimed)
     inf = (float("inf"), float("inf"))
-    engine_t = limit_t = old_t = inf
+    engine_t = {p: inf for p in paths}
+    limit_t = old_t = inf
     ref_s = float("inf")
     best = lambda a, b: (min(a[0], b[0]), min(a[1], b[1]))  # noqa: E731
+    played: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
     for _ in range(max(args.repeat, 1)):
-        t, deliveries, firsts = play(cs, table, n, np.random.default_rng(2), rule)
-        engine_t = best(engine_t, t)
+        for p in paths:
+            t, deliveries, firsts, outcomes = play(cs, table, n, np.random.default_rng(2), rule,
+                                                   path="" if p == "numba" else p)
+            engine_t[p] = best(engine_t[p], t)
+            played[p] = (deliveries, firsts, outcomes)
         limit_t = best(limit_t, replay(recorder.calls, 2))
         if old is not None:
-            t, _, old_firsts = play(cs, old_table, n, np.random.default_rng(2), engine=old)
+            t, _, old_firsts, _ = play(cs, old_table, n, np.random.default_rng(2), engine=old)
             old_t = best(old_t, t)
         rng = np.random.default_rng(1)
         t0 = time.process_time()
@@ -148,34 +193,55 @@ def main() -> None:
         ref_s = min(ref_s, time.process_time() - t0)
     # CPU seconds are the fairer clock on a shared machine (other processes' load stretches
     # wall time unevenly); both are printed, the verdicts use CPU
-    engine_s, limit_s = engine_t[1], limit_t[1]
-    fraction = limit_s / engine_s
+    limit_s = limit_t[1]
     ref_rate = args.reference_matches / ref_s
+    names = {"numba": "vectorised engine, compiled (numba):", "numpy": "vectorised engine, numpy:"}
     print("matches per CPU second (wall-clock figure in brackets):")
     print(f"random-number limit (its {len(recorder.calls):,} draws replayed): "
           f"{n / limit_s:10,.0f}  ({n / limit_t[0]:,.0f})")
-    print(f"vectorised engine:                          {n / engine_s:10,.0f}  ({n / engine_t[0]:,.0f}; "
-          f"{deliveries / engine_s / 1e6:.1f}M deliveries/s, mean first innings {firsts.mean():.1f})")
+    for p in paths:
+        deliveries, firsts, _ = played[p]
+        engine_s = engine_t[p][1]
+        print(f"{names[p]:<44}{n / engine_s:10,.0f}  ({n / engine_t[p][0]:,.0f}; "
+              f"{deliveries / engine_s / 1e6:.1f}M deliveries/s, mean first innings {firsts.mean():.1f})")
     if old is not None:
         print(f"vectorised engine at {args.baseline}:               {n / old_t[1]:10,.0f}  "
               f"({n / old_t[0]:,.0f}; mean first innings {old_firsts.mean():.1f}; this tree "
-              f"{old_t[1] / engine_s:.2f}x as fast)")
-        same = np.array_equal(firsts, old_firsts)
+              + ", ".join(f"{old_t[1] / engine_t[p][1]:.2f}x ({p})" for p in paths) + " as fast)")
+        same = all(np.array_equal(played[p][1], old_firsts) for p in paths)
         print(f"same seed, same matches as at {args.baseline}: "
-              f"{'yes' if same else 'no'} (first-innings totals of all {n} matches)")
+              f"{'yes' if same else 'no'} (first-innings totals of all {n} matches, both paths)")
+    if compiled:
+        same = np.array_equal(played["numba"][2], played["numpy"][2])
+        print(f"same seed, same matches on both paths: {'yes' if same else 'no'} "
+              f"(both totals and the winner of all {n} matches)")
     print(f"plain per-ball loop (reference):            {ref_rate:10,.0f}  "
           f"(mean first innings {np.mean(ref_first):.1f})")
-    print(f"engine / limit: {fraction:.2f} CPU, {limit_t[0] / engine_t[0]:.2f} wall "
-          f"(target >= {TARGET_FRACTION}): "
-          f"{'met' if fraction >= TARGET_FRACTION else 'NOT met'};  engine / per-ball loop: "
-          f"{n / engine_s / ref_rate:.0f}x")
+    for p in paths:
+        fraction = limit_s / engine_t[p][1]
+        print(f"engine / limit, {p}: {fraction:.2f} CPU, {limit_t[0] / engine_t[p][0]:.2f} wall "
+              f"(target >= {TARGET_FRACTION}): "
+              f"{'met' if fraction >= TARGET_FRACTION else 'NOT met'};  engine / per-ball loop: "
+              f"{n / engine_t[p][1] / ref_rate:.0f}x")
+    if compiled:
+        print(f"compiled / numpy: {engine_t['numpy'][1] / engine_t['numba'][1]:.2f}x as fast (CPU)")
+    costs = compile_costs()
+    if costs is None:
+        print("numba is not installed: the numpy path only (pip install 'cardgen[fast]')")
+    else:
+        cold, warm = costs
+        print(f"numba, first use (empty cache, a child process): import {cold['import'][0]:.2f} s, "
+              f"compile {cold['kernel'][0]:.2f} s wall ({cold['import'][1] + cold['kernel'][1]:.2f} s CPU"
+              f" in all); later processes: import {warm['import'][0]:.2f} s + load "
+              f"{warm['kernel'][0]:.2f} s wall ({warm['import'][1] + warm['kernel'][1]:.2f} s CPU)")
 
     t0 = time.perf_counter()
     rep = replay_season(cs, stats, 1000, np.random.default_rng(3))
     replay_time = time.perf_counter() - t0
     m = len(rep.first_runs)
     print(f"season replay, 1000 seasons: {m} matches in {replay_time:.2f}s = "
-          f"{m / replay_time:,.0f} matches/s (fixtures, real XIs and plans included)")
+          f"{m / replay_time:,.0f} matches/s (fixtures, real XIs and plans included; "
+          f"{paths[0]} path)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory of this benchmark process: {peak:.0f} MB "
           "(`simulate`'s own: benchmarks/bench_memory.py)")
