@@ -235,3 +235,44 @@ def test_the_quick_reference_prints_a_competition_name_as_written():
     pdf = render_quick_reference_pdf(card_set, "a4", "credit")
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     assert "Quick reference \u2014 League <Women> A&amp;B 2024-25" in text
+
+
+def _glyph_boxes_mm(pdf: bytes, text: str) -> list[list[tuple[float, float, float, float]]]:
+    """For every occurrence of `text` on page 1: each visible glyph's tight box (left, top, right,
+    bottom) in mm from the page's top-left corner (descenders included)."""
+    import pypdfium2
+    page = pypdfium2.PdfDocument(pdf)[0]
+    height_pt = page.get_height()
+    textpage = page.get_textpage()
+    whole = textpage.get_text_range()
+    found, start = [], whole.find(text)
+    while start >= 0:
+        boxes = []
+        for k in range(start, start + len(text)):
+            if not text[k - start].strip():
+                continue
+            left, bottom, right, top = textpage.get_charbox(k, loose=False)
+            boxes.append((left / 72 * 25.4, (height_pt - top) / 72 * 25.4,
+                          right / 72 * 25.4, (height_pt - bottom) / 72 * 25.4))
+        found.append(boxes)
+        start = whole.find(text, start + 1)
+    return found
+
+
+def test_season_and_team_line_clears_the_striker_cards_team_colour_rule():
+    # "2024-2025 Sydney (T)": the y and the brackets reach below the baseline; on a striker card
+    # the team-colour rule closes the band just under this line and must not cut through them
+    from dataclasses import replace
+    from cardgen.render.sheets import render_cards_pdf
+    # the rules' two cards (a striker and a bowler), both as Sydney Thunder's
+    views = [replace(v, season_team="2024-2025 Sydney (T)") for v in card_views(rules_example_card_set())]
+    assert {v.kind for v in views} == {"striker", "bowler"}
+    pdf = render_cards_pdf(views, "a4", "test", "credit")
+    geo = sheet_geometry("a4")
+    band = load_layout("card")["band"]
+    rule_top = geo.top + band["height_mm"] - band["striker_rule_mm"]  # first row of cards
+    lines = _glyph_boxes_mm(pdf, "2024-2025 Sydney (T)")
+    assert len(lines) == len(views)
+    for boxes in lines:
+        lowest = max(bottom for _, _, _, bottom in boxes)
+        assert lowest <= rule_top - 0.2, (lowest, rule_top)  # a visible gap, not a touch

@@ -219,7 +219,8 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         band_text = WHITE if bowler else BLACK
         p.rect(-bleed, -bleed, W + 2 * bleed, band_h + bleed, fill=fill)
         if not bowler:
-            p.rect(-bleed, band_h - 1.2, W + 2 * bleed, 1.2, fill=view.team_colour)
+            rule = L["band"]["striker_rule_mm"]
+            p.rect(-bleed, band_h - rule, W + 2 * bleed, rule, fill=view.team_colour)
     if not bleed:
         p.rect(0, 0, W, H, stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
 
