@@ -276,3 +276,27 @@ def test_season_and_team_line_clears_the_striker_cards_team_colour_rule():
     for boxes in lines:
         lowest = max(bottom for _, _, _, bottom in boxes)
         assert lowest <= rule_top - 0.2, (lowest, rule_top)  # a visible gap, not a touch
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [False, True])
+def test_sheet_header_and_footer_keep_off_the_cut_lines_and_the_no_print_zone(paper, bleed):
+    # a gamer cuts along the crop marks; grey header text within a hair of the cut line ends up
+    # on the card. US Letter's margin above three rows is 7.7 mm, 5 of them no-print: there the
+    # lines move to the side margins
+    from cardgen.render.sheets import render_cards_pdf
+    views = card_views(rules_example_card_set())
+    pdf = render_cards_pdf(views, paper, "BBL 2024-25 cards", "credit", bleed=bleed)
+    geo = sheet_geometry(paper, bleed)
+    spec = load_layout("sheets")["card_sheet"]
+    left, top, right, bottom = geo.block()
+    for text in ("sheet 1 of 1", "Print at 100% (actual size)"):
+        [boxes] = _glyph_boxes_mm(pdf, text)
+        for x0, y0, x1, y1 in boxes:
+            assert x0 >= spec["no_print_mm"] and y0 >= spec["no_print_mm"]
+            assert x1 <= geo.page_w - spec["no_print_mm"] and y1 <= geo.page_h - spec["no_print_mm"]
+            gap = max(left - x1, x0 - right, top - y1, y0 - bottom)  # > 0: outside the cards
+            assert gap >= spec["cut_clear_mm"] - 0.05, (text, paper, gap)  # 0.05: glyph outlines
+            for mx1, my1, mx2, my2 in crop_marks(geo):  # and off every crop mark
+                assert (max(mx1, mx2) < x0 or min(mx1, mx2) > x1 or max(my1, my2) < y0
+                        or min(my1, my2) > y1), (text, paper, (mx1, my1, mx2, my2))

@@ -138,35 +138,78 @@ def draw_sheet_furniture(canvas: Canvas, geo: SheetGeometry, head: Sequence[str]
                          crop_width_mm: float | None = None) -> None:
     """Crop marks, a header line in the top margin and a footer line in the bottom one, both
     between the crop marks and out of the no-print zone. `head`/`foot` are alternatives, longest
-    first: the first that fits at the footer size or larger (down to footer_min_pt) is drawn."""
+    first: the first that fits at the footer size or larger (down to footer_min_pt) is drawn.
+
+    A line keeps `cut_clear_mm` off the cut line, so a cut a little outside it leaves no grey
+    text on a card. Where the top or bottom margin is too shallow for that (US Letter: 7.7 mm
+    above and below three 88 mm rows, 5 mm of it no-print), the header goes up the left margin
+    and the footer up the right one instead, beside the middle row and clear of its marks."""
     cs = load_layout("sheets")["card_sheet"]
     # at page level (no q/Q, no transform), so the marks read back exactly as drawn
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth((crop_width_mm or cs["crop_width_mm"]) * MM)
     for x1, y1, x2, y2 in crop_marks(geo):
         canvas.line(x1 * MM, (geo.page_h - y1) * MM, x2 * MM, (geo.page_h - y2) * MM)
-    x0, x1 = footer_slot(geo)
-    safe = cs["no_print_mm"] + 0.15
-    block_left, block_top, block_right, block_bottom = geo.block()
     canvas.setFillColorRGB(0.25, 0.25, 0.25)
     for options, at_top in ((head, True), (foot, False)):
-        for i, text in enumerate(options):
-            last = i == len(options) - 1
-            fitted = fit_text(text, "regular", x1 - x0, cs["footer_pt"], cs["footer_min_pt"])
-            if fitted.truncated and not last:
-                continue
-            size_mm = fitted.size_pt / 72 * 25.4
-            if at_top:
-                baseline = safe + ASCENT_EM * size_mm
-                room = block_top - baseline - DESCENT_EM * size_mm
-            else:
-                baseline = geo.page_h - safe - DESCENT_EM * size_mm
-                room = baseline - ASCENT_EM * size_mm - block_bottom
-            if room < 0:
-                break  # no margin for a line here (never the case for the shipped layouts)
-            canvas.setFont(PDF_NAMES["regular"], fitted.size_pt)
-            canvas.drawCentredString((x0 + x1) / 2 * MM, (geo.page_h - baseline) * MM, fitted.lines[0])
-            break
+        if not _line_across_margin(canvas, geo, options, at_top, cs):
+            _line_up_side_margin(canvas, geo, options, at_top, cs)
+
+
+def _pick_line(options: Sequence[str], width_mm: float, cs: dict) -> tuple[str, float]:
+    """The first alternative that fits `width_mm` at footer_pt..footer_min_pt (else the last,
+    cut to fit), and its size in points."""
+    for i, text in enumerate(options):
+        fitted = fit_text(text, "regular", width_mm, cs["footer_pt"], cs["footer_min_pt"])
+        if not fitted.truncated or i == len(options) - 1:
+            return fitted.lines[0], fitted.size_pt
+    raise ValueError("no header or footer text")
+
+
+def _line_across_margin(canvas: Canvas, geo: SheetGeometry, options: Sequence[str], at_top: bool,
+                        cs: dict) -> bool:
+    """Header above / footer below the cards, centred on the middle column; False if the margin
+    cannot hold it cut_clear_mm off the cut line."""
+    x0, x1 = footer_slot(geo)
+    text, size_pt = _pick_line(options, x1 - x0, cs)
+    size_mm = size_pt / 72 * 25.4
+    safe = cs["no_print_mm"] + 0.15
+    _, block_top, _, block_bottom = geo.block()
+    if at_top:
+        baseline = safe + ASCENT_EM * size_mm
+        room = block_top - baseline - DESCENT_EM * size_mm
+    else:
+        baseline = geo.page_h - safe - DESCENT_EM * size_mm
+        room = baseline - ASCENT_EM * size_mm - block_bottom
+    if room < cs["cut_clear_mm"]:
+        return False
+    canvas.setFont(PDF_NAMES["regular"], size_pt)
+    canvas.drawCentredString((x0 + x1) / 2 * MM, (geo.page_h - baseline) * MM, text)
+    return True
+
+
+def _line_up_side_margin(canvas: Canvas, geo: SheetGeometry, options: Sequence[str], at_top: bool,
+                         cs: dict) -> None:
+    """Header up the left margin / footer up the right one (reading bottom to top), beside the
+    middle row of cards, clear of its cut lines' marks; nothing if the margin is too narrow."""
+    clear, safe = cs["cut_clear_mm"], cs["no_print_mm"] + 0.15
+    left, _, right, _ = geo.block()
+    near, far = (safe, left - clear) if at_top else (right + clear, geo.page_w - safe)
+    _, row_top = geo.card_origin((geo.rows - 1) // 2, 0)
+    length = geo.card_h - 2 * cs["footer_clear_mm"]
+    text, size_pt = _pick_line(options, length, cs)
+    size_mm = size_pt / 72 * 25.4
+    if (ASCENT_EM + DESCENT_EM) * size_mm > far - near:
+        return
+    # turned 90 degrees anticlockwise the ascenders point left: centre the line's full height
+    baseline_x = (near + far) / 2 + (ASCENT_EM - DESCENT_EM) / 2 * size_mm
+    centre_y = row_top + geo.card_h / 2
+    canvas.saveState()
+    canvas.translate(baseline_x * MM, (geo.page_h - centre_y) * MM)
+    canvas.rotate(90)
+    canvas.setFont(PDF_NAMES["regular"], size_pt)
+    canvas.drawCentredString(0, 0, text)
+    canvas.restoreState()
 
 
 def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str, bleed: bool = False,
