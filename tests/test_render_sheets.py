@@ -150,3 +150,41 @@ def test_every_keeper_on_the_team_sheets_shows_the_rating_their_card_shows(card_
                 assert f"WK ({rating})" in text, card["player"]["name"]
                 keepers += 1
     assert keepers > len(card_set["teams"])  # reserve keepers too, not only each XI's keeper
+
+
+def test_quick_reference_bullets_wrap_under_their_own_text_not_under_the_bullet():
+    # a wrapped bullet's second line starts where its first line's text starts (a hanging
+    # indent), the way a gamer's eye expects a list to read
+    import html
+    import re
+
+    import pypdfium2
+
+    from cardgen.render.sample import rules_example_card_set
+    from cardgen.render.teamsheets import quick_reference_text
+    card_set = rules_example_card_set()
+    page = pypdfium2.PdfDocument(render_quick_reference_pdf(card_set, "a4", CREDIT))[0]
+    textpage = page.get_textpage()
+    raw = textpage.get_text_range()
+    flat = [(k, ch) for k, ch in enumerate(raw) if ch not in "\r\n"]  # wraps dropped
+    joined = "".join(ch for _, ch in flat)
+    wrapped = 0
+    for line in quick_reference_text(card_set).splitlines():
+        if not line.startswith("- "):
+            continue
+        words = html.unescape(re.sub(r"<[^>]+>", "", line[2:])).split()
+        start = joined.find(words[0])
+        while start >= 0 and joined[start:].replace(" ", "")[:len("".join(words))] != "".join(words):
+            start = joined.find(words[0], start + 1)
+        assert start >= 0, line
+        text_x = textpage.get_charbox(flat[start][0])[0]
+        end, letters = start, 0
+        while letters < len("".join(words)):  # the paragraph's characters, spaces aside
+            letters += joined[end] != " "
+            end += 1
+        for i in range(start + 1, end):
+            k = flat[i][0]
+            if raw[k - 1] == "\n" and joined[i] != " ":  # a line this paragraph wrapped onto
+                wrapped += 1
+                assert abs(textpage.get_charbox(k)[0] - text_x) < 1.0, (line, joined[i:i + 20])
+    assert wrapped >= 3  # the page has several wrapped bullets to check

@@ -7,6 +7,7 @@ from typing import Any
 import jinja2
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import (BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph, Spacer,
                                 Table, TableStyle)
 from xml.sax.saxutils import escape
@@ -15,6 +16,9 @@ from cardgen.render.card import card_views, printed_season
 from cardgen.render.common import page_size_mm, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
+
+
+BULLET_INDENT_PT = 2.0
 
 
 def _styles(spec: dict) -> dict[str, ParagraphStyle]:
@@ -28,8 +32,13 @@ def _styles(spec: dict) -> dict[str, ParagraphStyle]:
         "heading": ParagraphStyle("heading", parent=base, fontName=PDF_NAMES["bold"],
                                   fontSize=spec["heading_pt"], leading=spec["heading_pt"] * 1.3,
                                   spaceBefore=7, spaceAfter=3),
-        "bullet": ParagraphStyle("bullet", parent=base, leftIndent=10, bulletIndent=2,
-                                 bulletFontName=PDF_NAMES["regular"]),  # embedded, not Helvetica
+        # reportlab starts a bullet's first line 0.6 em after the bullet: the same left indent
+        # for the lines it wraps onto keeps them under the text, not under the bullet
+        "bullet": ParagraphStyle("bullet", parent=base, bulletIndent=BULLET_INDENT_PT,
+                                 leftIndent=BULLET_INDENT_PT + stringWidth("\u2022", PDF_NAMES["regular"],
+                                                                           spec["text_pt"]) + 0.6 * spec["text_pt"],
+                                 bulletFontName=PDF_NAMES["regular"],  # embedded, not Helvetica
+                                 bulletFontSize=spec["text_pt"]),
         "small": ParagraphStyle("small", parent=base, fontSize=spec["text_pt"] - 1.5,
                                 leading=(spec["text_pt"] - 1.5) * 1.3, textColor=colors.HexColor("#404040")),
     }
