@@ -188,3 +188,17 @@ def test_quick_reference_bullets_wrap_under_their_own_text_not_under_the_bullet(
                 wrapped += 1
                 assert abs(textpage.get_charbox(k)[0] - text_x) < 1.0, (line, joined[i:i + 20])
     assert wrapped >= 3  # the page has several wrapped bullets to check
+
+
+def test_quick_reference_names_the_fielders_deck_one_way_and_says_what_a_dot_scores():
+    # the W result and the catch chance both send the player to the same deck: one name for it
+    # (the rules' "defensive team's deck" is "the fielding side's deck" throughout the kit)
+    from cardgen.render.sample import rules_example_card_set
+    from cardgen.render.teamsheets import quick_reference_text
+    lines = quick_reference_text(rules_example_card_set()).splitlines()
+    caught = next(line for line in lines if line.startswith("- <b>W</b>"))
+    catch_chance = next(line for line in lines if "Catch chance" in line)
+    dot = next(line for line in lines if line.startswith("- <b>&#8226;</b>"))
+    assert "the fielding side's deck" in caught and "the fielding side's deck" in catch_chance
+    assert "defensive" not in " ".join(lines)
+    assert "no run" in dot and "printed" not in dot  # says what it scores, not how it looks
