@@ -262,10 +262,6 @@ def compiled_engine() -> ModuleType | None:
     return _compiled or None
 
 
-# result code -> the compiled path's per-delivery increments and flags (columns named in
-# fast_compiled: BAT_DELTA, OVER_DELTA, TOTAL, SWAP, OUT, LEGAL_BALL, FREE_HIT_CODE)
-CODE_COLUMNS = [BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, SWAP_MASK, OUT_CODE.astype(np.int64),
-                LEGAL64, FREE_HIT_MAP]
 
 
 def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,
@@ -336,7 +332,8 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     st = kernel.new_state(batter_rows, sides.batting, sides.fielding, plan_by_over[0],
                           lanes.target)
     bat_out8 = np.zeros(L * SLOTS, np.int8)
-    codes = kernel.code_table(CODE_COLUMNS)
+    codes = kernel.code_table(BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, SWAP_MASK, LEGAL64,
+                              OUT_CODE, FREE_HIT_MAP)
     integers, random, step = rng.integers, rng.random, kernel.play_step
     with_rule = rule is not None
     over_end = bpo << OVER_BALLS_SHIFT

@@ -25,9 +25,11 @@ OVER_BITS, WICKETS_SHIFT, LEGAL_SHIFT, FREE_HIT_SHIFT = 0xFF, 8, 16, 32
 BATTING_SHIFT, FIELDING_SHIFT, SIDE_BITS = 32, 47, 0x7FFF
 LANE_BITS = 0xFFFFFFFF
 MAX_SIDES = SIDE_BITS
-# columns of the per-code table (a row per result code after resolution)
-(BAT_DELTA, OVER_DELTA, TOTAL, SWAP, OUT, LEGAL_BALL, FREE_HIT_CODE) = range(7)
+# the per-code table: a row per result code after resolution, on a free hit or not (free hit x
+# codes + code), with what the delivery adds to the words (after R6 and R4) and its flags
+(BAT_DELTA, OVER_DELTA, TOTAL, SWAP, LEGAL_BALL, FLAGS) = range(6)
 CODE_COLUMNS = 8
+IS_OUT, IS_RUN_OUT, NEXT_FREE_HIT = 1, 2, 4
 # bits of an over's events, by the over that ended: the innings' last, ends change, and from
 # bit EDGE_BIT on the phase edges passed at its end
 LAST_OVER, ENDS_CHANGE, EDGE_BIT = 1, 2, 2
@@ -74,11 +76,26 @@ def new_state(batter_rows: np.ndarray, batting: np.ndarray, fielding: np.ndarray
     return st
 
 
-def code_table(columns: list[np.ndarray]) -> np.ndarray:
-    """The per-code table from its columns (BAT_DELTA ... FREE_HIT_CODE), a row per code."""
-    table = np.zeros((len(columns[0]), CODE_COLUMNS), np.int64)
-    for k, column in enumerate(columns):
-        table[:, k] = column
+def code_table(bat_delta: np.ndarray, over_delta: np.ndarray, total: np.ndarray,
+               swap: np.ndarray, legal: np.ndarray, striker_out: np.ndarray,
+               free_hit_map: np.ndarray) -> np.ndarray:
+    """The per-code table from fast.py's per-code arrays: R6 (on a free hit only a run-out
+    stands) and R4 (a run-out scores nothing: a dot) applied, then the delivery's increments
+    and flags (out, run out, the next ball a free hit: a no-ball, or a wide on a free hit)."""
+    codes = len(bat_delta)
+    table = np.zeros((2 * codes, CODE_COLUMNS), np.int64)
+    for free_hit in (0, 1):
+        for code in range(codes):
+            resolved = int(free_hit_map[code]) if free_hit else code
+            run_out = resolved == RUN_OUT
+            played = DOT if run_out else resolved
+            row = table[free_hit * codes + code]
+            row[BAT_DELTA], row[OVER_DELTA] = bat_delta[played], over_delta[played]
+            row[TOTAL], row[SWAP], row[LEGAL_BALL] = total[played], swap[played], legal[played]
+            row[FLAGS] = ((IS_OUT if run_out or striker_out[resolved] else 0)
+                          | (IS_RUN_OUT if run_out else 0)
+                          | (NEXT_FREE_HIT if played == NO_BALL or (free_hit and played == WIDE)
+                             else 0))
     return table
 
 
@@ -93,6 +110,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
     """One delivery for each of the first n live innings (rows of `st`); returns how many
     are still live (closed up in order at the front; the ended ones' scorecards are done)."""
     n_edges = at_edge.shape[0]
+    n_codes = codes.shape[0] // 2
     live = 0
     for i in range(n):
         striker = st[i, STRIKER]
@@ -144,27 +162,24 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
                 code = attack_of[d20]
             elif band == CONSOLIDATE and d20 <= consolidate_safe:
                 code = consolidate_of[code]
-        if free_hit:                                    # R6: only a run-out stands
-            code = codes[code, FREE_HIT_CODE]
-        is_run_out = code == RUN_OUT
-        out = is_run_out or codes[code, OUT] != 0
-        if is_run_out:                                  # R4: no runs
-            code = DOT
-        next_free_hit = np.int64(code == NO_BALL or (free_hit != 0 and code == WIDE))
-
-        striker += codes[code, BAT_DELTA]
-        over += codes[code, OVER_DELTA]
-        runs += codes[code, TOTAL]
-        legal_ball = codes[code, LEGAL_BALL]
+        # R6 on a free hit, R4 for a run-out: one row of the code table
+        r = free_hit * n_codes + code
+        flags = codes[r, FLAGS]
+        is_run_out = (flags & IS_RUN_OUT) != 0
+        next_free_hit = (flags & NEXT_FREE_HIT) >> 2
+        striker += codes[r, BAT_DELTA]
+        over += codes[r, OVER_DELTA]
+        runs += codes[r, TOTAL]
+        legal_ball = codes[r, LEGAL_BALL]
         legal += legal_ball
         if legal_ball == 0 and over < (1 << OVER_BALLS_SHIFT) and ou > 0:
             # extras before the first legal ball past a phase edge belong to the total at it
             events = over_events[ou - 1]
             for k in range(n_edges):
                 if events & (1 << (EDGE_BIT + k)):
-                    at_edge[k, lane] += codes[code, TOTAL]
+                    at_edge[k, lane] += codes[r, TOTAL]
         ended = False
-        if out:
+        if flags & IS_OUT:
             wickets += 1
             # R4/R5: the new batter takes the dismissed batter's end
             new = (np.int64(batter_rows[batting12 + wickets + 1]) << CHART_SHIFT) | (
@@ -182,7 +197,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
             bat[at] = gone & BAT_FIGURES
             if wickets >= max_wickets:
                 ended = True
-        swap = codes[code, SWAP]                         # ends change on odd runs (all ones)
+        swap = codes[r, SWAP]                            # ends change on odd runs (all ones)
         if over >= over_end:                             # the over's figures, the next bowler
             over_words[ou, lane] = over
             over = 0
