@@ -48,27 +48,26 @@ def main() -> int:
             # untimed: `simulate` also plays the other way (rule / as printed) with a set it calibrates
             # once and keeps in the cache; the first run's calibration is not what is measured here
             simulate(ROOT, tmp / "out-new", cards, 1)
-            # this tree twice when numba is installed: its default (the compiled bookkeeping,
-            # numba and LLVM loaded) and the numpy path a plain install plays
+            # this tree twice when numba is installed: its default (numpy: this run is below
+            # fast.COMPILE_AFTER_DELIVERIES) and compiled from the first ball (numba loaded)
             compiled = importlib.util.find_spec("numba") is not None
             runs: dict[str, list[Measured]] = {"base": [], "new": []} | (
-                {"numpy": []} if compiled else {})
+                {"numba": []} if compiled else {})
             for _ in range(max(args.repeat, 1)):   # alternate, so load changes hit both
                 runs["base"].append(simulate(base, tmp / "out-base", cards, args.seasons))
                 runs["new"].append(simulate(ROOT, tmp / "out-new", cards, args.seasons))
                 if compiled:
-                    runs["numpy"].append(simulate(ROOT, tmp / "out-numpy", cards, args.seasons,
-                                                  CARDGEN_ENGINE="numpy"))
+                    runs["numba"].append(simulate(ROOT, tmp / "out-numba", cards, args.seasons,
+                                                  CARDGEN_ENGINE="numba"))
             best = {k: (max(r.peak_mb for r in v), min(r.cpu for r in v), min(r.wall for r in v))
                     for k, v in runs.items()}
             print(f"cardgen simulate -c BBL -s 2024-25 --seasons {args.seasons} (same card set), "
                   f"best of {args.repeat}")
-            labels = {"base": f"baseline {args.baseline}",
-                      "new": "this tree" + (" (numba)" if compiled else ""),
-                      "numpy": "this tree (numpy)"}
+            labels = {"base": f"baseline {args.baseline}", "new": "this tree",
+                      "numba": "this tree, CARDGEN_ENGINE=numba"}
             for k in runs:
                 mb, cpu, wall = best[k]
-                print(f"  {labels[k]:<22} peak {mb:6.0f} MB   {cpu:6.2f} s cpu  {wall:6.2f} s wall")
+                print(f"  {labels[k]:<32} peak {mb:6.0f} MB   {cpu:6.2f} s cpu  {wall:6.2f} s wall")
             bm, bc, bw = best["base"]
             for k in [k for k in runs if k != "base"]:
                 nm, nc, nw = best[k]

@@ -4,8 +4,8 @@ Usage: python benchmarks/bench_sim.py [--source DIR] [--matches N] [--reference-
                                       [--repeat N] [--rule]
 
 Both engines play the same two BBL 2024-25 sides (usual XIs, calibrated cards) in the same run:
-the vectorised engine twice, its bookkeeping compiled (numba, the `fast` extra; skipped when
-numba is not installed) and as numpy operations (CARDGEN_ENGINE=numpy), and so does the
+the vectorised engine twice, its bookkeeping compiled (numba, the `fast` extra, CARDGEN_ENGINE=numba;
+skipped when numba is not installed) and as numpy operations (CARDGEN_ENGINE=numpy), and so does the
 vectorised engine as it was at a fixed baseline revision (default a10837f, before the speed work
 of issue 16; loaded from git into a temporary module).
 The random-number limit: the vectorised engine's draws are recorded (every Generator call with
@@ -178,7 +178,7 @@ def main() -> None:
     for _ in range(max(args.repeat, 1)):
         for p in paths:
             t, deliveries, firsts, outcomes = play(cs, table, n, np.random.default_rng(2), rule,
-                                                   path="" if p == "numba" else p)
+                                                   path=p)
             engine_t[p] = best(engine_t[p], t)
             played[p] = (deliveries, firsts, outcomes)
         limit_t = best(limit_t, replay(recorder.calls, 2))
@@ -235,9 +235,11 @@ def main() -> None:
               f" in all); later processes: import {warm['import'][0]:.2f} s + load "
               f"{warm['kernel'][0]:.2f} s wall ({warm['import'][1] + warm['kernel'][1]:.2f} s CPU)")
 
+    os.environ[fast.ENGINE_VARIABLE] = paths[0]
     t0 = time.perf_counter()
     rep = replay_season(cs, stats, 1000, np.random.default_rng(3))
     replay_time = time.perf_counter() - t0
+    del os.environ[fast.ENGINE_VARIABLE]
     m = len(rep.first_runs)
     print(f"season replay, 1000 seasons: {m} matches in {replay_time:.2f}s = "
           f"{m / replay_time:,.0f} matches/s (fixtures, real XIs and plans included; "

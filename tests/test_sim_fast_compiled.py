@@ -39,7 +39,7 @@ def both_engines(monkeypatch: pytest.MonkeyPatch, play):  # type: ignore[no-unty
     """play() on the numpy path, then on the compiled path (each from its own fresh seed)."""
     monkeypatch.setenv(fast.ENGINE_VARIABLE, "numpy")
     with_numpy = play()
-    monkeypatch.delenv(fast.ENGINE_VARIABLE)
+    monkeypatch.setenv(fast.ENGINE_VARIABLE, "numba")
     return with_numpy, play()
 
 
@@ -125,16 +125,20 @@ def test_kernel_constants_are_the_engines(kernel):
                                 "balls": (48, 4)}
 
 
+def small_table() -> tuple[m.CompiledSet, fast.SideTable]:
+    raw = example_card_set("T20", rng=np.random.default_rng(9))
+    cs = compile_card_set(raw)
+    captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(9))
+    return cs, fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
+
+
 def test_numpy_path_when_forced_or_when_numba_cannot_load(kernel, monkeypatch):
     """CARDGEN_ENGINE=numpy plays without the kernel; a numba that cannot be imported (or
     compile) leaves the numpy path, silently, with the same matches."""
     monkeypatch.setenv(fast.ENGINE_VARIABLE, "numpy")
     assert fast.compiled_engine() is None
-    monkeypatch.delenv(fast.ENGINE_VARIABLE)
-    raw = example_card_set("T20", rng=np.random.default_rng(9))
-    cs = compile_card_set(raw)
-    captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(9))
-    table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
+    monkeypatch.setenv(fast.ENGINE_VARIABLE, "numba")
+    cs, table = small_table()
     home, away = np.zeros(300, int), np.ones(300, int)
     compiled = fast.play_matches(cs, table, home, away, np.random.default_rng(4))
     import cardgen.sim
@@ -145,6 +149,25 @@ def test_numpy_path_when_forced_or_when_numba_cannot_load(kernel, monkeypatch):
     assert fast.compiled_engine() is None
     assert_same_matches(fast.play_matches(cs, table, home, away, np.random.default_rng(4)),
                         compiled)
+
+
+def test_compiled_once_the_process_has_played_enough(kernel, monkeypatch):
+    """Unset, CARDGEN_ENGINE plays numpy until COMPILE_AFTER_DELIVERIES, then compiled (the
+    same matches either way)."""
+    monkeypatch.delenv(fast.ENGINE_VARIABLE, raising=False)
+    monkeypatch.setattr(fast, "_numpy_deliveries", 0)
+    monkeypatch.setattr(fast, "COMPILE_AFTER_DELIVERIES", 10**12)
+    steps = []
+    play_step = kernel.play_step
+    monkeypatch.setattr(kernel, "play_step", lambda *args: steps.append(1) or play_step(*args))
+    cs, table = small_table()
+    home, away = np.zeros(100, int), np.ones(100, int)
+    first = fast.play_matches(cs, table, home, away, np.random.default_rng(6))
+    assert not steps and fast._numpy_deliveries == first.deliveries
+    monkeypatch.setattr(fast, "COMPILE_AFTER_DELIVERIES", first.deliveries)   # reached
+    second = fast.play_matches(cs, table, home, away, np.random.default_rng(6))
+    assert steps and fast._numpy_deliveries == first.deliveries
+    assert_same_matches(first, second)
 
 
 def test_numba_is_imported_only_to_play():

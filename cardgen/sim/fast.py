@@ -8,8 +8,9 @@ innings the two engines' results agree in distribution. Fielders are tracked onl
 need them (ratings); scorecards keep batters, bowlers per over/set, extras and phases.
 
 The per-delivery bookkeeping runs compiled (`fast_compiled`, numba) when the `fast` extra is
-installed, else as numpy array operations; the dice are drawn here either way, with the same
-calls in the same order, so both paths play the same matches from the same seed (tested).
+installed and the process plays enough to pay for numba's start (COMPILE_AFTER_DELIVERIES), else
+as numpy array operations; the dice are drawn here either way, with the same calls in the same
+order, so both paths play the same matches from the same seed (tested).
 """
 from __future__ import annotations
 
@@ -237,16 +238,23 @@ def _word_field(words: np.ndarray, field: tuple[int, int]) -> np.ndarray:
     return ((words >> shift) & ((1 << bits) - 1)).astype(np.int32)
 
 
-ENGINE_VARIABLE = "CARDGEN_ENGINE"   # "numpy": never the compiled bookkeeping
+ENGINE_VARIABLE = "CARDGEN_ENGINE"   # "numpy": never compiled; "numba": from the first ball
+# Unset, a process plays on the numpy path until it has played this many deliveries, then on the
+# compiled path (when numba is installed): numba's one-off start (~1 s of CPU and ~100 MB, its
+# import and first use) costs what compiling saves over ~30M deliveries (~35 ns each; about
+# 120,000 T20 matches: benchmarks/bench_sim.py), so smaller runs never pay it. Both paths play
+# the same matches, so switching between batches changes nothing but the time.
+COMPILE_AFTER_DELIVERIES = 30_000_000
+_numpy_deliveries = 0   # deliveries this process has played on the numpy path
 _compiled: ModuleType | bool | None = None   # the loaded kernel module; False: it cannot load
 
 
 def compiled_engine() -> ModuleType | None:
     """The compiled per-delivery bookkeeping (`cardgen.sim.fast_compiled`, numba: the `fast`
-    extra) when it loads, else None (the numpy path plays; CARDGEN_ENGINE=numpy forces it).
+    extra) when it loads, else None; CARDGEN_ENGINE=numpy: None without trying.
 
-    Loaded on the first innings batch, not on import (numba's import alone is ~0.3 s); a numba
-    that is missing, or that cannot compile or load its cached code here, leaves the numpy path
+    Loaded when first asked for, not on import (numba's import alone is ~0.3 s); a numba that
+    is missing, or that cannot compile or load its cached code here, leaves the numpy path
     without a word: both play the same matches from the same seed."""
     global _compiled
     if os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "numpy":
@@ -262,6 +270,13 @@ def compiled_engine() -> ModuleType | None:
     return _compiled or None
 
 
+def _engine_for_batch() -> ModuleType | None:
+    """The compiled kernel if this batch plays compiled (CARDGEN_ENGINE, or past
+    COMPILE_AFTER_DELIVERIES on the numpy path), else None."""
+    choice = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
+    if choice == "numpy" or (choice != "numba" and _numpy_deliveries < COMPILE_AFTER_DELIVERIES):
+        return None
+    return compiled_engine()
 
 
 def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,
@@ -417,7 +432,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         attack_of = _attack_table(rule)
         consolidate_of = _consolidate_map(rule)
 
-    compiled = compiled_engine()
+    compiled = _engine_for_batch()
     if compiled is not None:
         played = _play_compiled(
             compiled, fmt, lanes, rng, rule, lut=lut, fielding=fielding,
@@ -652,6 +667,8 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     over_words[final[_OVER_ROW, part]] = final[_OVER_WORD, part]
     final_runs = final[_RUNS]
 
+    global _numpy_deliveries
+    _numpy_deliveries += deliveries
     return _scorecards(fmt, units, max_balls, max_wickets, bat, bat_out, over_words, at_edge,
                        final_runs, final[_WICKETS], deliveries)
 
