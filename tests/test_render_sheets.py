@@ -202,3 +202,42 @@ def test_quick_reference_names_the_fielders_deck_one_way_and_says_what_a_dot_sco
     assert "the fielding side's deck" in caught and "the fielding side's deck" in catch_chance
     assert "defensive" not in " ".join(lines)
     assert "no run" in dot and "printed" not in dot  # says what it scores, not how it looks
+
+
+def test_team_sheets_explain_every_mark_their_tables_use(card_sets):
+    # a gamer reading "*" in the Role column (the rules' "primarily used as a bowler") or the
+    # dagger finds what it means on the same page
+    pages = _pages(render_team_sheets_pdf(card_sets["T20"], "a4", CREDIT))
+    starred = 0
+    for page in pages:
+        text = page.extract_text()
+        assert "\u2020 = the XI's wicketkeeper" in text and "S = striker, B = bowler" in text
+        if " * " in " ".join(text.split()):
+            starred += 1
+            assert "Role * = mainly a bowler" in text
+    assert starred >= 4  # most BBL sides list tail-enders marked *
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_ipl_side_gets_one_team_sheet_page_even_on_letter(paper):
+    # IPL 2025's squads are the biggest of the bundled seasons (up to 11 reserves and 10
+    # bowlers): on US Letter three sides ran onto a second page with a few bowlers alone on it
+    import glob
+    import gzip
+    import json
+    [path] = [p for p in glob.glob("stats_cache/card-sets/IPL_2025-*.json.gz")
+              if json.load(gzip.open(p)).get("rule") == "wickets-in-hand"]
+    card_set = json.load(gzip.open(path))
+    pages = _pages(render_team_sheets_pdf(card_set, paper, CREDIT))
+    assert len(pages) == len(card_set["teams"])
+    for page, team in zip(pages, card_set["teams"]):
+        text = page.extract_text()
+        assert f"{team['name']} \u2014" in text  # each page is its own side's
+        for name in _bowler_names(card_set, team):  # with every bowler of the side on it
+            assert name in text
+
+
+def _bowler_names(card_set: dict, team: dict) -> list[str]:
+    from cardgen.render.fonts import upper
+    names = {c["player"]["id"]: c["player"]["name"] for c in card_set["cards"] if c["team"] == team["name"]}
+    return [upper(names[pid]) for pid in team.get("bowlers") or [] if pid in names]

@@ -8,7 +8,7 @@ import jinja2
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (BaseDocTemplate, Frame, PageBreak, PageTemplate, Paragraph, Spacer,
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepInFrame, PageBreak, PageTemplate, Paragraph, Spacer,
                                 Table, TableStyle)
 from xml.sax.saxutils import escape
 
@@ -19,6 +19,7 @@ from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
 
 
 BULLET_INDENT_PT = 2.0
+FRAME_PADDING_PT = 6.0  # reportlab's default Frame padding, each side
 
 
 def _styles(spec: dict) -> dict[str, ParagraphStyle]:
@@ -126,16 +127,21 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     season = printed_season(card_set)
     story: list = []
     widths = [8, 62, 28, 20, 28, 14]
-    for i, deck in enumerate(team_decks(card_set)):
+    decks = team_decks(card_set)
+    for i, deck in enumerate(decks):
         team = deck["team"]
         if i:
             story.append(PageBreak())
+        page_start = len(story)
         short = team.get("short_name")
         story.append(Paragraph(escape(f"{team['name']} \u2014 {season}"
                                       + (f" (cards: {short})" if short and short != team["name"] else "")),
                                st["title"]))
-        story.append(Paragraph("Deck 1: batting order (usual XI). \u2020 = wicketkeeper; cards S = striker, "
-                               "B = bowler.", st["heading"]))
+        story.append(Paragraph("Deck 1: batting order (usual XI)", st["heading"]))
+        # the marks in the tables below, "*" as the rules' player roles use it
+        story.append(Paragraph("\u2020 = the XI's wicketkeeper. Role * = mainly a bowler. Cards: S = striker, "
+                               "B = bowler.", st["body"]))
+        story.append(Spacer(1, 1.5 * MM))
         rows = [["#", "Player", "Role", "Keeper", "Fielding", "Cards"]]
         rows += [_player_row(pid, deck, n) for n, pid in enumerate(deck["xi"], 1)]
         story.append(_table(rows, widths, spec["text_pt"]))
@@ -169,8 +175,15 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
                          str(real.get("dismissals", ""))])
         story.append(_table(rows, [8, 62, 20, 20, 20, 20], spec["text_pt"]))
-    story.append(Spacer(1, 6 * MM))
-    story.append(Paragraph(escape(credit), st["small"]))
+        if i == len(decks) - 1:
+            story.append(Spacer(1, 6 * MM))
+            story.append(Paragraph(escape(credit), st["small"]))
+        # one sheet of paper per team: a big squad (an IPL side on US Letter) shrinks a little
+        # rather than leaving its last bowlers alone on a second page
+        story[page_start:] = [KeepInFrame(doc.width - 2 * FRAME_PADDING_PT, doc.height - 2 * FRAME_PADDING_PT,
+                                          story[page_start:], mode="shrink")]
+    if not decks:
+        story.append(Paragraph(escape(credit), st["small"]))
     doc.build(story)
     return buf.getvalue()
 
