@@ -158,8 +158,9 @@ def test_compiled_once_the_process_has_played_enough(kernel, monkeypatch):
     monkeypatch.setattr(fast, "_numpy_deliveries", 0)
     monkeypatch.setattr(fast, "COMPILE_AFTER_DELIVERIES", 10**12)
     steps = []
-    play_step = kernel.play_step
-    monkeypatch.setattr(kernel, "play_step", lambda *args: steps.append(1) or play_step(*args))
+    play_innings = kernel.play_innings
+    monkeypatch.setattr(kernel, "play_innings",
+                        lambda *args: steps.append(1) or play_innings(*args))
     cs, table = small_table()
     home, away = np.zeros(100, int), np.ones(100, int)
     first = fast.play_matches(cs, table, home, away, np.random.default_rng(6))
@@ -198,3 +199,35 @@ def test_compiled_lanes_without_their_sides_tables(kernel):
     alone = fast.play_innings_batch(cs, dataclasses.replace(lanes.subset(rows), sides=None),
                                     np.random.default_rng(15))
     assert np.array_equal(part.runs, alone.runs) and np.array_equal(part.bat_runs, alone.bat_runs)
+
+
+class DrawCounter:
+    """A stand-in for a Generator (as benchmarks/bench_sim.py records draws): numpy's own
+    integers and random, counted."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng, self.calls = np.random.default_rng(seed), 0
+
+    def integers(self, *args):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return self.rng.integers(*args)
+
+    def random(self, *args):  # type: ignore[no-untyped-def]
+        self.calls += 1
+        return self.rng.random(*args)
+
+
+def test_compiled_draws_are_numpys_draws(kernel, monkeypatch):
+    """Given a Generator the compiled path draws inside numba (numba's Generator); given a
+    stand-in it calls numpy's methods step by step: the same matches, and the Generator ends
+    in the same state (so the next batch's dice are the same too)."""
+    monkeypatch.setenv(fast.ENGINE_VARIABLE, "numba")
+    cs, table = small_table()
+    home, away = np.zeros(400, int), np.ones(400, int)
+    inside = np.random.default_rng(8)
+    compiled = fast.play_matches(cs, table, home, away, inside, rule=wih.RULE)
+    counter = DrawCounter(8)
+    stepped = fast.play_matches(cs, table, home, away, counter, rule=wih.RULE)  # type: ignore[arg-type]
+    assert counter.calls > 7 * 100                  # (seven dice a step, 100+ steps an innings)
+    assert_same_matches(compiled, stepped)
+    assert inside.integers(0, 2**62) == counter.rng.integers(0, 2**62)

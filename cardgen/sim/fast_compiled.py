@@ -1,7 +1,8 @@
 """The fast engine's per-delivery bookkeeping compiled with numba (the optional `fast` extra).
 
-`cardgen.sim.fast.play_innings_batch` draws each step's dice from the Generator exactly as its
-numpy path does (the same calls, sizes and order) and hands them here: one compiled pass over
+`play_innings` draws each step's dice from the Generator exactly as fast.py's numpy path does
+(the same calls, sizes and order: numba's Generator draws numpy's numbers from the same bit
+generator, at ~2/3 of numpy's cost) and hands them to `play_step`: one compiled pass over
 the live innings resolves the dice, keeps the scorecards in the numpy path's packed words (so
 the scorecards come out the same to the bit), and closes up the innings that ended, in order,
 so the next step's dice reach the same innings. Only integer and float arrays cross the
@@ -237,6 +238,41 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
             st[j, LANE] = lane_word
             st[j, TARGET] = st[i, TARGET]
     return live
+
+
+
+@numba.njit(numba.int64(numba.types.npy_rng, _m64, *SIGNATURE.args[9:]), cache=True, nogil=True)
+def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rating,
+                 batter_rows, plan_rows, codes, over_events,
+                 with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
+                 chase_rule, chase_above, balls_per_innings,
+                 over_end, max_wickets,
+                 bat, bat_out, over_words, at_edge, final_runs, final_wickets):
+    """The innings of `st` played to their end, a step at a time: each step's dice drawn from
+    `rng` with the numpy path's calls (the same sizes, dtypes and order: numba's Generator
+    draws numpy's numbers from the same bit generator), then `play_step`; returns the
+    deliveries played."""
+    n = st.shape[0]
+    deliveries = 0
+    no_dice = np.zeros(0, np.int64)
+    while n:
+        deliveries += n
+        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
+        card_d6 = rng.integers(0, 6, n)
+        roll = rng.integers(0, 100, n)
+        chart_d6 = rng.integers(0, 6, n)
+        chart_d20 = rng.integers(0, 20, n)
+        pick = rng.random(n)
+        chance = rng.integers(1, 21, n)
+        rule_d20 = rng.integers(1, 21, n) if with_rule else no_dice
+        n = play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
+                      lut, fielding, catch, run_out, keeper_slot, keeper_rating,
+                      batter_rows, plan_rows, codes, over_events,
+                      with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
+                      chase_rule, chase_above, balls_per_innings,
+                      over_end, max_wickets,
+                      bat, bat_out, over_words, at_edge, final_runs, final_wickets)
+    return deliveries
 
 
 _m32 = numba.int32[:, ::1]
