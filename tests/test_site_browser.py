@@ -524,3 +524,21 @@ def test_cards_come_first_on_a_phone(served: str, browser, tmp_path: Path):
     _load_all_images(page)
     _screenshot(page, "phone-player", tmp_path, height=PHONE["height"],
                 top=int(page.evaluate("window.scrollY")))
+
+
+def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, mirror: Path, tmp_path: Path):
+    """The sheet-count table (five columns) fits a 390 px phone: the page does not scroll sideways.
+    Three real kits (from their shipped card sets: seconds, no calibration): "Super Smash (women)
+    2022-23" and IPL's "3-4" sheets a team made the table 3 px wider than the phone."""
+    from cardgen.site.generate import generate_site
+    out = tmp_path / "out"
+    for code, season in (("IPL", "2025"), ("BBL", "2024-25"), ("SMASH-W", "2022-23")):
+        result = CliRunner().invoke(main, ["build", "-c", code, "-s", season, "--source", str(mirror),
+                                           "--out", str(out), "--no-images"])
+        assert result.exit_code == 0, result.output
+    site = generate_site(out).site_dir
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto((site / "how-to-print.html").as_uri())
+    assert page.locator("table.sheet-counts").is_visible()
+    assert _no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")

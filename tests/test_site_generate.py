@@ -682,3 +682,34 @@ def test_how_to_print_counts_sheets_and_the_flip_of_a_kit_with_backs(tmp_path):
     (plain / "cards-a4.pdf").write_bytes(render_cards_pdf(views, "a4", "t", "c", bleed=True))
     how = _pages(generate_site(tmp_path / "plain").site_dir)["how-to-print.html"]
     assert "The sets built here with card backs" not in how and "flip on short edge</strong>" not in how
+
+
+def test_how_to_print_describes_the_sheets_the_kit_really_prints(tmp_path):
+    """The page's words about the scoresheet and the card sheets agree with the PDFs: the
+    scoresheet is portrait with a page per innings of four 30-ball grids (T20), and the
+    whole-set card sheets are packed, teams sharing a sheet (not 'a new sheet per team')."""
+    import io
+
+    from pypdf import PdfReader
+
+    from cardgen.render.card import card_views
+    from cardgen.render.sample import rules_example_card_set
+    from cardgen.render.scoresheet import render_scoresheet_pdf
+    from cardgen.render.sheets import render_cards_pdf
+    card_set = rules_example_card_set()
+    scoresheet = PdfReader(io.BytesIO(render_scoresheet_pdf(card_set, "a4", "c")))
+    box = scoresheet.pages[0].mediabox
+    assert float(box.height) > float(box.width) and len(scoresheet.pages) == 2
+    grid_ends = re.findall(r"\b(30|60|90|120)\b", scoresheet.pages[0].extract_text())
+    assert sorted(set(grid_ends)) == ["120", "30", "60", "90"]  # four grids of 30 balls
+    packed = PdfReader(io.BytesIO(render_cards_pdf(card_views(card_set), "a4", "t", "c")))
+    assert "PS 1, ST 2" in packed.pages[0].extract_text()  # two teams on one sheet
+
+    make_synthetic_kit(tmp_path / "out")
+    how = _pages(generate_site(tmp_path / "out").site_dir)["how-to-print.html"]
+    text = " ".join(re.sub(r"<[^>]+>", " ", how).split())
+    said = re.search(r"Scoresheet\s*:\s*(.*?)\s*Team sheets", text).group(1)
+    assert "portrait" in said and "landscape" not in said and "a page per innings" in said
+    assert "4 grids" in said and "30-ball grids for T20" in said and "25-ball grids for 100-ball" in said
+    assert "start on a new sheet" not in text and "Each team's cards start" not in text
+    assert "whose cards sit where" in text

@@ -582,6 +582,13 @@ RULES_SOURCE = "http://shortseasongames.com"
 CHANCE_ORDER = ("catch_chance", "run_out_chance", "stumping_chance", "leg_bye", "wide")
 
 
+def _scoresheet_shape() -> dict[str, int]:
+    """What the printed scoresheet is, for the pages that describe it: grids an innings page and
+    balls a grid, per format (from the renderer, so the words cannot drift from the sheet)."""
+    from cardgen.render.scoresheet import GRIDS_PER_INNINGS, OVERS_PER_GRID
+    return {"grids": GRIDS_PER_INNINGS, "t20_balls": OVERS_PER_GRID * 6, "hundred_balls": OVERS_PER_GRID * 5}
+
+
 def _fielding_words() -> dict[str, Any]:
     from cardgen.render.layout import load_layout
     return load_layout("fielding")
@@ -868,7 +875,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         sets.sort(key=lambda s: str(s["season"]), reverse=True)
         sets.sort(key=lambda s: str(s["competition"]["name"]))
         writer.page("index.html", "home.html.j2", sets=sets, games=games, skipped=len(skipped))
-        writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets)
+        writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets, scoresheet=_scoresheet_shape())
         example = next((s for s in sets if s.get("example")), None)
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
                     fielding=_fielding_words())
