@@ -125,8 +125,9 @@ def test_png_cards_draw_glyphs_not_boxes(renamed_set: dict, renamed_kit: Path, m
     dpi = 300  # the kit's PNG resolution
     px = dpi / 25.4
     name_box = load_layout("card")["name"]
-    # the name block: below the team badge, above the season line, inside the card's outline
-    left, top, bottom = round(1.0 * px), round(5.8 * px), round(15.6 * px)
+    # the name block: below the team badge, above the season line (which starts just under the
+    # name box's bottom), inside the card's outline
+    left, top, bottom = round(1.0 * px), round(5.8 * px), round((name_box["bottom_mm"] + 0.1) * px)
     # where the painter puts the name lines (positions only; what it draws them with is under test)
     calls: list[tuple] = []
     draw_text = PilPainter.text
