@@ -713,3 +713,25 @@ def test_how_to_print_describes_the_sheets_the_kit_really_prints(tmp_path):
     assert "4 grids" in said and "30-ball grids for T20" in said and "25-ball grids for 100-ball" in said
     assert "start on a new sheet" not in text and "Each team's cards start" not in text
     assert "whose cards sit where" in text
+
+
+def test_how_to_play_gives_the_rule_the_cards_are_made_for_as_the_quick_reference_does(tmp_path):
+    """The site's rules in short name the wickets-in-hand rule the default cards are calibrated
+    for, with the quick reference's own d20 faces, and set up the scoresheet as it is printed (a
+    page per innings, not 'batting side on top')."""
+    import html
+
+    from cardgen.render.teamsheets import quick_reference_text
+    from cardgen.wickets_in_hand import RULE_NAME
+    make_synthetic_kit(tmp_path / "out")
+    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
+                                      "format": "T20", "rule": RULE_NAME})
+    reference = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", reference)).split())
+    attack = re.search(r"Attack , on a • roll a d20: ([^.]*)\.", reference).group(1)
+    consolidate = re.search(r"roll a d20: (1-\d+ not out \(•\), \d+-20 out)", reference).group(1)
+    assert "wickets-in-hand rule" in text
+    assert f"roll a d20: {attack}." in text and f"roll a d20: {consolidate}." in text
+    assert "Chasing, needing over 2 a ball: always attack." in text
+    assert "batting side on top" not in text and "its own innings page of the scoresheet" in text

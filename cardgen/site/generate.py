@@ -589,6 +589,12 @@ def _scoresheet_shape() -> dict[str, int]:
     return {"grids": GRIDS_PER_INNINGS, "t20_balls": OVERS_PER_GRID * 6, "hundred_balls": OVERS_PER_GRID * 5}
 
 
+def _default_rule() -> Any:
+    """The extra rule `cardgen build` makes cards for unless --classic (docs/rules.md R12)."""
+    from cardgen.wickets_in_hand import RULE_NAME, rule_named
+    return rule_named(RULE_NAME)
+
+
 def _fielding_words() -> dict[str, Any]:
     from cardgen.render.layout import load_layout
     return load_layout("fielding")
@@ -878,7 +884,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets, scoresheet=_scoresheet_shape())
         example = next((s for s in sets if s.get("example")), None)
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
-                    fielding=_fielding_words())
+                    fielding=_fielding_words(), rule=_default_rule())
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root="/", sets=sets)
         _assets(build_root)
