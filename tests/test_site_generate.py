@@ -735,3 +735,14 @@ def test_how_to_play_gives_the_rule_the_cards_are_made_for_as_the_quick_referenc
     assert f"roll a d20: {attack}." in text and f"roll a d20: {consolidate}." in text
     assert "Chasing, needing over 2 a ball: always attack." in text
     assert "batting side on top" not in text and "its own innings page of the scoresheet" in text
+
+
+def test_player_pages_call_w_what_the_quick_reference_calls_it(built_site):
+    """A card's W is a catch (rules 3.4.3.2): the player page's chart table says so in the quick
+    reference's word, not a vaguer 'Wicket' (a gamer would wonder whether it could be bowled)."""
+    from cardgen.render.layout import load_layout
+    _, _, site = built_site
+    quick_reference_word = load_layout("fielding")["card_results"]["W"].split()[0]
+    pages = [html for path, html in _pages(site).items() if "/players/" in path]
+    rows = [m for html in pages for m in re.findall(r"<td>[\d–]+</td><td>W</td><td>([^<]*)</td>", html)]
+    assert rows and set(rows) == {quick_reference_word} == {"Caught"}

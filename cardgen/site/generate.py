@@ -49,7 +49,7 @@ STORED_SUFFIXES = {".png", ".zip", ".jpg", ".jpeg"}  # already compressed: defla
 KIND_LABEL = {"striker": "Striker", "bowler": "Bowler"}
 KIND_PLURAL = {"striker": "Strikers", "bowler": "Bowlers"}
 RESULT_LABEL = {
-    "B": "Bowled", "W": "Wicket", "F": "Fielding chart", "0": "Dot ball (no run)",
+    "B": "Bowled", "W": "Caught", "F": "Fielding chart", "0": "Dot ball (no run)",  # W: as the quick reference
     "1": "1 run", "2": "2 runs", "3": "3 runs", "4": "Four", "6": "Six",
 }
 REAL_ORDER = ("innings", "balls", "overs", "runs", "dismissals", "strike_rate", "economy", "high_score",
