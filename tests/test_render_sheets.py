@@ -241,3 +241,20 @@ def _bowler_names(card_set: dict, team: dict) -> list[str]:
     from cardgen.render.fonts import upper
     names = {c["player"]["id"]: c["player"]["name"] for c in card_set["cards"] if c["team"] == team["name"]}
     return [upper(names[pid]) for pid in team.get("bowlers") or [] if pid in names]
+
+
+def test_scoresheet_says_what_every_face_of_each_wickets_in_hand_d20_does():
+    # the reminder under the band table gave attack's 1-10 and consolidate's 1-12 only; a gamer
+    # rolling 15 had to guess. Each line now covers 1-20, one result per face
+    import re
+
+    from cardgen.render.sample import rules_example_card_set
+    from cardgen.wickets_in_hand import RULE_NAME
+    card_set = {**rules_example_card_set(), "rule": RULE_NAME}
+    text = " ".join(_pages(render_scoresheet_pdf(card_set, "a4", CREDIT))[0].extract_text().split())
+    for band in ("Attack", "Consolidate"):
+        line = re.search(band + r", on a [^:]+: d20 (.*?)\.", text).group(1)
+        faces = []
+        for lo, hi in re.findall(r"\b(\d+)(?:-(\d+))? ", line + " "):
+            faces += range(int(lo), int(hi or lo) + 1)
+        assert sorted(faces) == list(range(1, 21)), (band, line)

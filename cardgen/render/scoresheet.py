@@ -64,17 +64,19 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
             p.text(x + BAND_LABEL_MM + (c + 0.5) * BAND_COL_MM, yy, cell,
                    "bold" if r == 0 else "regular", size, align="centre")
         p.line(x, yy + 0.9, right, yy + 0.9, width=0.1)
-    dice = (f"Attack: • → d20 {_faces(1, rule.attack_bowled)} B, "
-            f"{_faces(rule.attack_bowled + 1, rule.attack_out)} W, {rule.attack_out + 1}-"
-            f"{rule.attack_four} four, {rule.attack_four + 1}-{rule.attack_six} six. "
-            f"Consolidate: {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')} → d20 "
-            f"1-{rule.consolidate_safe} •")
-    said = [dice] + ([rule.chase_words()] if rule.chase_words() else [])
-    line_pt = min(fit_text(line, "regular", right - x, size, 5.0).size_pt for line in said)
-    for k, line in enumerate(said):   # one size for both lines
+    # every face of each d20 said (what 11-20 and 13-20 do too): a line each, as the quick reference
+    attack = (f"Attack, on a •: d20 {_faces(1, rule.attack_bowled)} B, "
+              f"{_faces(rule.attack_bowled + 1, rule.attack_out)} W, {rule.attack_out + 1}-"
+              f"{rule.attack_four} four, {rule.attack_four + 1}-{rule.attack_six} six, "
+              f"{_faces(rule.attack_six + 1, 20)} •.")
+    consolidate = (f"Consolidate, on a {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')}: d20 "
+                   f"1-{rule.consolidate_safe} • (not out), {_faces(rule.consolidate_safe + 1, 20)} out.")
+    said = [attack, consolidate] + ([rule.chase_words()] if rule.chase_words() else [])
+    # 6 pt on a 2.7 mm step: three lines clear of each other and of the grid below
+    line_pt = min(fit_text(line, "regular", right - x, min(size, 6.0), 5.0).size_pt for line in said)
+    for k, line in enumerate(said):   # one size for all the lines
         fitted = fit_text(line, "regular", right - x, line_pt, 5.0)
-        p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4 + k * 0.8 * BAND_ROW_MM, fitted.lines[0],
-               "regular", fitted.size_pt)
+        p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4 + k * 2.7, fitted.lines[0], "regular", fitted.size_pt)
 
 
 def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
