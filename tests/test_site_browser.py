@@ -542,3 +542,28 @@ def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, mirror: Path
     page.goto((site / "how-to-print.html").as_uri())
     assert page.locator("table.sheet-counts").is_visible()
     assert _no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")
+
+
+def test_a_team_pages_filter_rows_keep_their_labels_on_a_phone(browser, mirror: Path, tmp_path: Path):
+    """On a phone the Team row scrolls sideways to the chosen team (Sunrisers Hyderabad, the last
+    of IPL 2025's ten): the 'Team:' label stays in view, not scrolled off with the first chips."""
+    from cardgen.site.generate import generate_site
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "-c", "IPL", "-s", "2025", "--source", str(mirror),
+                                       "--out", str(out), "--no-images"])
+    assert result.exit_code == 0, result.output
+    site = generate_site(out).site_dir
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto((site / "sets" / "IPL_2025" / "team-sunrisers-hyderabad.html").as_uri())
+    row = page.locator("[data-set-filters] p").first
+    assert row.evaluate("r => r.scrollLeft") > 0  # the row did scroll to the chosen team
+    label = row.locator(".label")
+    box = label.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    # and nothing covers it: the element at its centre is the label itself
+    on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).textContent",
+                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+    assert on_top.strip() == "Team:"
+    chosen = row.locator("a[aria-current]").bounding_box()
+    assert chosen["x"] >= box["x"] + box["width"]  # the chosen team shows beside it, not under it
