@@ -10,7 +10,10 @@ vectorised engine as it was at a fixed baseline revision (default a10837f, befor
 of issue 16; loaded from git into a temporary module).
 The random-number limit: the vectorised engine's draws are recorded (every Generator call with
 its size), then replayed with the Generator alone; the time of the replay is what the engine
-would take if its bookkeeping cost nothing (both paths draw the same). Prints matches per second
+would take if its bookkeeping cost nothing (both paths draw the same numbers). The compiled path
+draws them through numba's Generator (the same bit generator, cheaper per number than numpy's
+calls), so the same draws replayed there are printed too, with the compiled path's fraction of
+that stricter limit. Prints matches per second
 for each engine, the limit and the per-ball loop, each path's fraction of the limit (target
 >= 0.5), numba's one-off compile (in a child process with an empty NUMBA_CACHE_DIR) and the
 import + load of its cached code (a second child), and times the whole season replay
@@ -113,6 +116,36 @@ def replay(calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]], seed: int) 
     return time.perf_counter() - t0, time.process_time() - c0
 
 
+def compiled_replayer():  # type: ignore[no-untyped-def]
+    """replay() with numba's Generator (the compiled path draws its dice in numba): the same
+    numbers from the same bit generator; None without numba."""
+    if importlib.util.find_spec("numba") is None:
+        return None
+    import numba
+
+    @numba.njit(cache=False)
+    def draw_all(rng, low, high, size):  # type: ignore[no-untyped-def]
+        for k in range(len(size)):
+            if high[k] < 0:
+                rng.random(size[k])
+            else:
+                rng.integers(low[k], high[k], size[k])
+
+    def replay_numba(calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]],
+                     seed: int) -> tuple[float, float]:
+        assert all(not kwargs for _, _, kwargs in calls)
+        low = np.array([a[0] if name == "integers" else 0 for name, a, _ in calls], np.int64)
+        high = np.array([a[1] if name == "integers" else -1 for name, a, _ in calls], np.int64)
+        size = np.array([a[-1] for _, a, _ in calls], np.int64)
+        draw_all(np.random.default_rng(seed), low[:1], high[:1], size[:1])   # (compiles)
+        rng = np.random.default_rng(seed)
+        t0, c0 = time.perf_counter(), time.process_time()
+        draw_all(rng, low, high, size)
+        return time.perf_counter() - t0, time.process_time() - c0
+
+    return replay_numba
+
+
 def play(cs, table, n: int, rng, rule=None, engine=fast, path: str = "") -> tuple[tuple[float, float], int, np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
     """((wall, CPU) seconds, deliveries, first-innings totals, the matches' outcomes: both
     totals and the winner) for n matches in batches as `simulate` plays them; `path` "numpy"
@@ -171,7 +204,8 @@ def main() -> None:
     play(cs, table, n, recorder, rule)                  # the engine's draw schedule (untimed)
     inf = (float("inf"), float("inf"))
     engine_t = {p: inf for p in paths}
-    limit_t = old_t = inf
+    limit_t = old_t = numba_limit_t = inf
+    replay_numba = compiled_replayer() if compiled else None
     ref_s = float("inf")
     best = lambda a, b: (min(a[0], b[0]), min(a[1], b[1]))  # noqa: E731
     played: dict[str, tuple[int, np.ndarray, np.ndarray]] = {}
@@ -182,6 +216,8 @@ def main() -> None:
             engine_t[p] = best(engine_t[p], t)
             played[p] = (deliveries, firsts, outcomes)
         limit_t = best(limit_t, replay(recorder.calls, 2))
+        if replay_numba is not None:
+            numba_limit_t = best(numba_limit_t, replay_numba(recorder.calls, 2))
         if old is not None:
             t, _, old_firsts, _ = play(cs, old_table, n, np.random.default_rng(2), engine=old)
             old_t = best(old_t, t)
@@ -199,6 +235,9 @@ def main() -> None:
     print("matches per CPU second (wall-clock figure in brackets):")
     print(f"random-number limit (its {len(recorder.calls):,} draws replayed): "
           f"{n / limit_s:10,.0f}  ({n / limit_t[0]:,.0f})")
+    if replay_numba is not None:
+        print(f"the same draws replayed in numba's Generator:      {n / numba_limit_t[1]:10,.0f}  "
+              f"({n / numba_limit_t[0]:,.0f}; the compiled path draws its dice there)")
     for p in paths:
         deliveries, firsts, _ = played[p]
         engine_s = engine_t[p][1]
@@ -223,6 +262,10 @@ def main() -> None:
               f"(target >= {TARGET_FRACTION}): "
               f"{'met' if fraction >= TARGET_FRACTION else 'NOT met'};  engine / per-ball loop: "
               f"{n / engine_t[p][1] / ref_rate:.0f}x")
+    if replay_numba is not None:
+        print(f"engine / limit replayed in numba's Generator, numba: "
+              f"{numba_limit_t[1] / engine_t['numba'][1]:.2f} CPU, "
+              f"{numba_limit_t[0] / engine_t['numba'][0]:.2f} wall")
     if compiled:
         print(f"compiled / numpy: {engine_t['numpy'][1] / engine_t['numba'][1]:.2f}x as fast (CPU)")
     costs = compile_costs()
