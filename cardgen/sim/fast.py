@@ -375,10 +375,11 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
     phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
     over_phase = phase_of.take(np.minimum(np.arange(units) * bpo + 1, max_balls)).astype(np.int64)
-    per_lane = [np.zeros(L, np.int32) for _ in range(6)]
-    by_phase = [np.zeros((L, 3), np.int32) for _ in range(2)]
-    by_slot = [np.zeros((L, SLOTS), np.int32) for _ in range(6)]
-    by_unit = [np.zeros((L, units), np.int32) for _ in range(3)]
+    # (empty: the scorecard pass writes every figure)
+    per_lane = [np.empty(L, np.int32) for _ in range(6)]
+    by_phase = [np.empty((L, 3), np.int32) for _ in range(2)]
+    by_slot = [np.empty((L, SLOTS), np.int32) for _ in range(6)]
+    by_unit = [np.empty((L, units), np.int32) for _ in range(3)]
     kernel.scorecards(bat, bat_out8, overs_by_over, at_edge, final_runs, final_wickets,
                       max_wickets, over_phase, *per_lane, *by_phase, *by_slot, *by_unit)
     runs, wickets, legal_balls, wides, no_balls, byes = per_lane
