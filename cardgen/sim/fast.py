@@ -242,9 +242,10 @@ def _word_field(words: np.ndarray, field: tuple[int, int]) -> np.ndarray:
 ENGINE_VARIABLE = "CARDGEN_ENGINE"   # "numpy": never compiled; "numba": from the first ball
 # Unset, a process plays on the numpy path until it has played this many deliveries, then on the
 # compiled path (when numba is installed): numba's one-off start (~1 s of CPU and ~100 MB, its
-# import and first use) costs what compiling saves over ~30M deliveries (~35 ns each; about
-# 120,000 T20 matches: benchmarks/bench_sim.py), so smaller runs never pay it. Both paths play
-# the same matches, so switching between batches changes nothing but the time.
+# import and first use) costs what compiling saves over ~20-30M deliveries (~45 ns each, about
+# 240 a T20 match: benchmarks/bench_sim.py), so smaller runs never pay it; at 30M, `simulate
+# --seasons 1000` (~20M deliveries) keeps numpy's peak memory (benchmarks/bench_memory.py). Both
+# paths play the same matches, so switching between batches changes nothing but the time.
 COMPILE_AFTER_DELIVERIES = 30_000_000
 _numpy_deliveries = 0   # deliveries this process has played on the numpy path
 _compiled: ModuleType | bool | None = None   # the loaded kernel module; False: it cannot load
