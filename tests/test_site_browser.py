@@ -526,17 +526,25 @@ def test_cards_come_first_on_a_phone(served: str, browser, tmp_path: Path):
                 top=int(page.evaluate("window.scrollY")))
 
 
-def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, mirror: Path, tmp_path: Path):
-    """The sheet-count table (five columns) fits a 390 px phone: the page does not scroll sideways.
-    Three real kits (from their shipped card sets: seconds, no calibration): "Super Smash (women)
-    2022-23" and IPL's "3-4" sheets a team made the table 3 px wider than the phone."""
+@pytest.fixture(scope="module")
+def three_kit_site(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site of three real kits without images, built once for the phone-width tests: IPL 2025
+    and BBL 2024-25 (shipped card sets, no calibration) and the women's Super Smash 2022-23
+    (calibrated here; the longest competition label)."""
     from cardgen.site.generate import generate_site
-    out = tmp_path / "out"
+    out = tmp_path_factory.mktemp("three-kits")
     for code, season in (("IPL", "2025"), ("BBL", "2024-25"), ("SMASH-W", "2022-23")):
         result = CliRunner().invoke(main, ["build", "-c", code, "-s", season, "--source", str(mirror),
                                            "--out", str(out), "--no-images"])
         assert result.exit_code == 0, result.output
-    site = generate_site(out).site_dir
+    return generate_site(out).site_dir
+
+
+def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, three_kit_site: Path):
+    """The sheet-count table (five columns) fits a 390 px phone: the page does not scroll sideways.
+    "Super Smash (women) 2022-23" and IPL's "3-4" sheets a team made the table 3 px wider than the
+    phone."""
+    site = three_kit_site
     page = browser.new_page()
     page.set_viewport_size(PHONE)
     page.goto((site / "how-to-print.html").as_uri())
@@ -544,15 +552,10 @@ def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, mirror: Path
     assert _no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")
 
 
-def test_a_team_pages_filter_rows_keep_their_labels_on_a_phone(browser, mirror: Path, tmp_path: Path):
+def test_a_team_pages_filter_rows_keep_their_labels_on_a_phone(browser, three_kit_site: Path):
     """On a phone the Team row scrolls sideways to the chosen team (Sunrisers Hyderabad, the last
     of IPL 2025's ten): the 'Team:' label stays in view, not scrolled off with the first chips."""
-    from cardgen.site.generate import generate_site
-    out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["build", "-c", "IPL", "-s", "2025", "--source", str(mirror),
-                                       "--out", str(out), "--no-images"])
-    assert result.exit_code == 0, result.output
-    site = generate_site(out).site_dir
+    site = three_kit_site
     page = browser.new_page()
     page.set_viewport_size(PHONE)
     page.goto((site / "sets" / "IPL_2025" / "team-sunrisers-hyderabad.html").as_uri())
