@@ -29,7 +29,7 @@ def test_every_player_of_the_season_has_attributes(bbl_stats, hundred_stats):
 
 
 def test_player_no_table_knows_is_inferred(bbl_stats):
-    # HD Weibgen (Brisbane Heat) is in neither players table: his role comes from the scorecards
+    # HD Weibgen (Sydney Thunder) is in neither players table: his role comes from the scorecards
     w = _one(bbl_stats.attributes, "HD Weibgen")
     assert w["attribute_source"] == "inferred"
     assert w["inferred_fields"] == "playing_role"
