@@ -281,6 +281,19 @@ def _engine_for_batch() -> ModuleType | None:
     return compiled_engine()
 
 
+NO_DICE = np.zeros(0, np.int64)   # the rule's d20 when there is no rule
+
+
+def draw_dice(rng, n, with_rule, no_dice):
+    """One step's dice for `n` live innings: card d6, 2d10, chart d6, chart d20, fielder, chance
+    d20 (and the rule's d20), in the one order every path draws them. The compiled path runs
+    this same function under numba (`fast_compiled.draw_dice`), whose Generator draws numpy's
+    numbers, so all paths play the same matches from the same seed."""
+    return (rng.integers(0, 6, n), rng.integers(0, 100, n), rng.integers(0, 6, n),
+            rng.integers(0, 20, n), rng.random(n), rng.integers(1, 21, n),
+            rng.integers(1, 21, n) if with_rule else no_dice)
+
+
 def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,
                    rule: WicketsInHand | None, *, lut: np.ndarray, fielding: np.ndarray,
                    n_bowler_cards: int, edge_overs: list[int],
@@ -363,15 +376,9 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
         deliveries = kernel.play_innings(rng, st, *tables)
     else:       # a stand-in for a Generator (benchmarks record the draws): step by step
         n, deliveries = L, 0
-        no_dice = np.zeros(0, np.int64)
         while n:
             deliveries += n
-            card_d6, roll = rng.integers(0, 6, n), rng.integers(0, 100, n)
-            chart_d6, chart_d20 = rng.integers(0, 6, n), rng.integers(0, 20, n)
-            pick, chance = rng.random(n), rng.integers(1, 21, n)
-            rule_d20 = rng.integers(1, 21, n) if rule is not None else no_dice
-            n = kernel.play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance,
-                                 rule_d20, *tables)
+            n = kernel.play_step(n, st, *draw_dice(rng, n, rule is not None, NO_DICE), *tables)
 
     balls = np.maximum(np.arange(max_balls + 1), 1)   # legal balls after the delivery
     phase_of = np.where(balls <= fmt.phase_edges[0], 0, np.where(balls <= fmt.phase_edges[1], 1, 2))
@@ -501,13 +508,8 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         E0, U, R, E1, brow, lane12, ou, wickets, target, legal = S
         deliveries += n
         step += 1
-        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
-        card_d6 = rng.integers(0, 6, n)
-        roll = rng.integers(0, 100, n)
-        chart_d6 = rng.integers(0, 6, n)
-        chart_d20 = rng.integers(0, 20, n)
-        pick = rng.random(n)
-        chance = rng.integers(1, 21, n)
+        card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20 = draw_dice(
+            rng, n, rule is not None, NO_DICE)
 
         row = np.where(card_d6 < 3, brow, E0 >> CHART_SHIFT)
         row += roll
@@ -542,7 +544,6 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
                 fc[c] = np.where(made, m.RUN_OUT, m.ONE)
             code[fi] = fc     # a run-out stays RUN_OUT until the rule and free hits are done
         if rule is not None:                                # R12: the wickets-in-hand bands
-            rule_d20 = rng.integers(1, 21, n)
             band = band_of.take(wickets * per_row + legal)
             if chase_rule:                                  # chasing: runs needed v balls left
                 band[rule.chase_attacks(target - R, fmt.balls_per_innings - legal)

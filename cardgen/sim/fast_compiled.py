@@ -17,6 +17,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from cardgen.sim import fast
+
 # the compiled path's live-innings state: a row of STATE_COLUMNS words per live innings, kept in
 # order (a delivery reads and writes one 64-byte row); small counters share the last word
 (STRIKER, NON_STRIKER, OVER_WORD, RUNS, BOWLER_ROW, LANE, TARGET, SMALL) = range(8)
@@ -241,6 +243,10 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
 
 
 
+# the numpy path's draw schedule, compiled (one function for every path)
+draw_dice = numba.njit(cache=True, nogil=True)(fast.draw_dice)
+
+
 @numba.njit(numba.int64(numba.types.npy_rng, _m64, *SIGNATURE.args[9:]), cache=True, nogil=True)
 def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rating,
                  batter_rows, plan_rows, codes, over_events,
@@ -257,14 +263,8 @@ def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rat
     no_dice = np.zeros(0, np.int64)
     while n:
         deliveries += n
-        # the dice: card d6, 2d10, chart d6, chart d20, fielder, chance d20 (+ the rule's d20)
-        card_d6 = rng.integers(0, 6, n)
-        roll = rng.integers(0, 100, n)
-        chart_d6 = rng.integers(0, 6, n)
-        chart_d20 = rng.integers(0, 20, n)
-        pick = rng.random(n)
-        chance = rng.integers(1, 21, n)
-        rule_d20 = rng.integers(1, 21, n) if with_rule else no_dice
+        card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20 = draw_dice(
+            rng, n, with_rule, no_dice)
         n = play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
                       lut, fielding, catch, run_out, keeper_slot, keeper_rating,
                       batter_rows, plan_rows, codes, over_events,
