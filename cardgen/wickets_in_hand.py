@@ -46,6 +46,11 @@ CLASSIC_NAME = "classic"
 T20_BALLS = 120  # the thresholds are set per wicket in hand for a 120-ball innings, scaled
 
 
+def face_range(lo: int, hi: int) -> str:
+    """Die faces as printed: "7" or "3-8"."""
+    return str(lo) if lo == hi else f"{lo}-{hi}"
+
+
 @dataclass(frozen=True)
 class WicketsInHand:
     """The rule's parameters: band edges (balls left per wicket in hand, T20 scale) and d20 faces."""
@@ -99,6 +104,15 @@ class WicketsInHand:
                  "stumped": "stumped"}
         said = [words[k] for k in self.consolidate_saves]
         return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
+
+    def attack_faces(self) -> list[tuple[str, str]]:
+        """The attack d20's faces, as printed: (faces, result) for bowled, caught, four, six and
+        dot, e.g. ("3-8", "four"); every printed sheet words its line from these."""
+        return [(face_range(1, self.attack_bowled), "bowled"),
+                (face_range(self.attack_bowled + 1, self.attack_out), "caught"),
+                (face_range(self.attack_out + 1, self.attack_four), "four"),
+                (face_range(self.attack_four + 1, self.attack_six), "six"),
+                (face_range(self.attack_six + 1, 20), "dot")]
 
     def chase_words(self) -> str:
         """The chase clause as printed ("" when the chase reads the table like the first innings)."""

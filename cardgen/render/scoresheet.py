@@ -14,6 +14,7 @@ from cardgen.render.common import new_canvas, set_title
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
+from cardgen.wickets_in_hand import face_range
 
 GRIDS_PER_INNINGS = 4
 OVERS_PER_GRID = 5
@@ -34,8 +35,7 @@ def footer_numbers(innings: int, grid: int, balls_per_over: int, balls_per_innin
 BAND_LABEL_MM, BAND_COL_MM, BAND_ROW_MM = 21.0, 4.9, 3.1
 
 
-def _faces(lo: int, hi: int) -> str:
-    return str(lo) if lo == hi else f"{lo}-{hi}"
+ATTACK_MARKS = {"bowled": "B", "caught": "W", "four": "four", "six": "six", "dot": "•"}
 
 
 CONSOLIDATE_SAVES = {("caught",): "catch", ("caught", "bowled", "lbw"): "catch, B or LBW"}
@@ -65,12 +65,10 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
                    "bold" if r == 0 else "regular", size, align="centre")
         p.line(x, yy + 0.9, right, yy + 0.9, width=0.1)
     # every face of each d20 said (what 11-20 and 13-20 do too): a line each, as the quick reference
-    attack = (f"Attack, on a •: d20 {_faces(1, rule.attack_bowled)} B, "
-              f"{_faces(rule.attack_bowled + 1, rule.attack_out)} W, {rule.attack_out + 1}-"
-              f"{rule.attack_four} four, {rule.attack_four + 1}-{rule.attack_six} six, "
-              f"{_faces(rule.attack_six + 1, 20)} •.")
+    attack = "Attack, on a •: d20 " + ", ".join(f"{faces} {ATTACK_MARKS[result]}"
+                                                 for faces, result in rule.attack_faces()) + "."
     consolidate = (f"Consolidate, on a {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')}: d20 "
-                   f"1-{rule.consolidate_safe} • (not out), {_faces(rule.consolidate_safe + 1, 20)} out.")
+                   f"1-{rule.consolidate_safe} • (not out), {face_range(rule.consolidate_safe + 1, 20)} out.")
     said = [attack, consolidate] + ([rule.chase_words()] if rule.chase_words() else [])
     # 6 pt on a 2.7 mm step: three lines clear of each other and of the grid below
     line_pt = min(fit_text(line, "regular", right - x, min(size, 6.0), 5.0).size_pt for line in said)
