@@ -36,18 +36,17 @@ BARS = {"runs": 3.0, "all_out": 0.05, "death": 0.05}
 
 
 def measure(code: str, season: str, source: str, seasons: int, seed: int, cache) -> dict:
-    from cardgen.calibrate.calibrate import calibrate
+    from cardgen.calibrate.calibrate import calibrate, league_rule
     from cardgen.calibrate.cardset import card_sets_from_calibration
     from cardgen.calibrate.report import summary
     from cardgen.competitions import get_competition
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.season import match_figures, real_first_innings, replay_season
     from cardgen.stats.load import season_stats
-    from cardgen.wickets_in_hand import RULE
     comp = get_competition(code)
     stats = season_stats(comp, season, source, cache=cache)
     out = {}
-    for label, rule in (("rule", RULE), ("printed", None)):   # each with cards made for it
+    for label, rule in (("rule", league_rule(stats)), ("printed", None)):   # each with cards made for it
         card_set = card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)
         if rule is not None:
             out["summary"] = summary(card_set)

@@ -6,7 +6,8 @@ before every delivery, read from a small table (wickets down -> balls-left thres
 
 * **attack** (under 5 balls left per wicket in hand): a dot ball is rolled again on a d20 --
   1 bowled (missed it), 2 caught going for it, 3-8 it goes for four, 9-10 for six, 11-20 it
-  stays a dot;
+  stays a dot (those boundary faces for a league that hits a boundary on 16.5% of balls or more,
+  in its own mix of fours and sixes: `for_league`);
 * **normal**: the cards as printed;
 * **consolidate** (8 or more balls left per wicket in hand): a catch (W on a card, caught or a
   held catch chance on the fielding chart) is rolled again on a d20 -- 1-12 the batter kept it
@@ -32,7 +33,7 @@ calibration (the exact expectation under the rule), both engines and the printed
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -44,6 +45,13 @@ BANDS: tuple[str, ...] = ("attack", "normal", "consolidate")
 RULE_NAME = "wickets-in-hand"
 CLASSIC_NAME = "classic"
 T20_BALLS = 120  # the thresholds are set per wicket in hand for a 120-ball innings, scaled
+# The attack d20's boundary faces were set (8 of 20) on the seasons that hit a boundary on about
+# 16.5% of balls (BBL, The Hundred). A league that hits fewer gets proportionally fewer faces:
+# one table for all put the women's Super Smash 2022-23 (11.6% boundaries, 0.8% sixes) 15% over
+# its death-overs run rate. More faces for the big-hitting leagues overshot IPL's death overs by
+# 6-7% (docs/rules.md R12), so 8 is also the most.
+ATTACK_BOUNDARY_FACES = 8
+FULL_FACES_BOUNDARY_RATE = 0.165
 
 
 def face_range(lo: int, hi: int) -> str:
@@ -105,14 +113,27 @@ class WicketsInHand:
         said = [words[k] for k in self.consolidate_saves]
         return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]
 
+    def for_league(self, fours: float, sixes: float, balls: float) -> WicketsInHand:
+        """The rule with the attack d20's four and six faces drawn from a league's own boundary
+        mix (its fours and sixes off `balls` faced): ATTACK_BOUNDARY_FACES at a boundary rate of
+        FULL_FACES_BOUNDARY_RATE or more, proportionally fewer below, shared between four and
+        six as the league hit them (rounded half up)."""
+        if balls <= 0 or fours + sixes <= 0:
+            return self
+        rate = (fours + sixes) / balls
+        faces = min(ATTACK_BOUNDARY_FACES, math.floor(ATTACK_BOUNDARY_FACES * rate / FULL_FACES_BOUNDARY_RATE + 0.5))
+        six_faces = math.floor(faces * sixes / (fours + sixes) + 0.5)
+        return replace(self, attack_four=self.attack_out + faces - six_faces,
+                       attack_six=self.attack_out + faces)
+
     def attack_faces(self) -> list[tuple[str, str]]:
         """The attack d20's faces, as printed: (faces, result) for bowled, caught, four, six and
-        dot, e.g. ("3-8", "four"); every printed sheet words its line from these."""
-        return [(face_range(1, self.attack_bowled), "bowled"),
-                (face_range(self.attack_bowled + 1, self.attack_out), "caught"),
-                (face_range(self.attack_out + 1, self.attack_four), "four"),
-                (face_range(self.attack_four + 1, self.attack_six), "six"),
-                (face_range(self.attack_six + 1, 20), "dot")]
+        dot, e.g. ("3-8", "four"), leaving out a result with no face (a league without sixes);
+        every printed sheet words its line from these."""
+        edges = [(0, "bowled"), (self.attack_bowled, "caught"), (self.attack_out, "four"),
+                 (self.attack_four, "six"), (self.attack_six, "dot")]
+        ends = [e for e, _ in edges[1:]] + [20]
+        return [(face_range(lo + 1, hi), result) for (lo, result), hi in zip(edges, ends) if hi > lo]
 
     def chase_words(self) -> str:
         """The chase clause as printed ("" when the chase reads the table like the first innings)."""
@@ -153,12 +174,12 @@ class WicketsInHand:
                    for k, b in enumerate(BANDS))
 
     def describe(self) -> dict:
+        """The rule's parameters as a card set records them (`from_description` reads them back)."""
+        attack = {result: [int(faces.split("-")[0]), int(faces.split("-")[-1])]
+                  for faces, result in self.attack_faces() if result != "dot"}
         return {"name": self.name, "attack_below_balls_per_wicket": self.attack_below,
                 "consolidate_from_balls_per_wicket": self.consolidate_from,
-                "attack_d20": {"bowled": [1, self.attack_bowled],
-                               "caught": [self.attack_bowled + 1, self.attack_out],
-                               "four": [self.attack_out + 1, self.attack_four],
-                               "six": [self.attack_four + 1, self.attack_six]},
+                "attack_d20": attack,
                 "consolidate_d20_safe": [1, self.consolidate_safe],
                 "consolidate_applies_to": list(self.consolidate_saves)
                 + (["4", "6"] if self.consolidate_boundaries else []),
@@ -167,6 +188,37 @@ class WicketsInHand:
 
 
 RULE = WicketsInHand()
+
+
+def from_description(described: dict) -> WicketsInHand:
+    """The rule a card set's `rule_parameters` describe (what `describe` wrote); a set written
+    before the faces followed the league has the same keys with the fixed faces."""
+    try:
+        d20 = described["attack_d20"]
+        last = {"bowled": 0}
+        for result in ("bowled", "caught", "four", "six"):   # a result with no face is left out
+            last[result] = int(d20[result][1]) if result in d20 else max(last.values())
+        applies = list(described["consolidate_applies_to"])
+        return WicketsInHand(
+            attack_below=float(described["attack_below_balls_per_wicket"]),
+            consolidate_from=float(described["consolidate_from_balls_per_wicket"]),
+            attack_bowled=last["bowled"], attack_out=last["caught"],
+            attack_four=last["four"], attack_six=last["six"],
+            consolidate_safe=int(described["consolidate_d20_safe"][1]),
+            consolidate_boundaries="4" in applies,
+            consolidate_saves=tuple(k for k in applies if k not in ("4", "6")),
+            chase_attack_above=(float(described["chase_attack_above_runs_per_ball"])
+                                if "chase_attack_above_runs_per_ball" in described else None))
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise CardgenError(f"the card set's rule_parameters are damaged ({exc}); rebuild the card set") from None
+
+
+def rule_of_set(card_set: dict) -> WicketsInHand | None:
+    """The rule a card set was calibrated for, with its own attack faces (None: as printed)."""
+    rule = rule_named(card_set.get("rule"))
+    if rule is None or not card_set.get("rule_parameters"):
+        return rule
+    return from_description(card_set["rule_parameters"])
 
 
 @lru_cache(maxsize=16)

@@ -737,6 +737,32 @@ def test_how_to_play_gives_the_rule_the_cards_are_made_for_as_the_quick_referenc
     assert "batting side on top" not in text and "its own innings page of the scoresheet" in text
 
 
+def test_how_to_play_gives_the_example_kits_own_attack_faces(tmp_path):
+    """The attack die's four and six faces follow each league's boundaries (docs/rules.md R12):
+    the rules in short print the faces of the kit they take their example from, and say that
+    another league's kit prints its own; a kit whose rule cannot be read shows the standard faces."""
+    import html
+    import json
+
+    from cardgen.wickets_in_hand import RULE, RULE_NAME
+    folder = make_synthetic_kit(tmp_path / "out")
+    card_set_file = folder / "card-set.json"
+    card_set = json.loads(card_set_file.read_text())
+    womens = RULE.for_league(0.1083, 0.0076, 1)   # the women's Super Smash 2022-23: no six face
+    card_set.update(rule=RULE_NAME, rule_parameters=womens.describe())
+    card_set_file.write_text(json.dumps(card_set))
+
+    def rules_in_short() -> str:
+        page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    text = rules_in_short()
+    assert "roll a d20: 1 bowled, 2 caught, 3-8 four, 9-20 dot (as Big Bash League 2024-25's sheets print it)." in text
+    assert "each kit's scoresheet and quick reference print its own" in text
+    card_set["rule_parameters"] = {"attack_d20": "damaged"}
+    card_set_file.write_text(json.dumps(card_set))
+    assert "roll a d20: 1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot." in rules_in_short()
+
+
 def test_player_pages_call_w_what_the_quick_reference_calls_it(built_site):
     """A card's W is a catch (rules 3.4.3.2): the player page's chart table says so in the quick
     reference's word, not a vaguer 'Wicket' (a gamer would wonder whether it could be bowled)."""

@@ -14,10 +14,11 @@ from tests.test_sim_rules import BOWLER_SAYS, STRIKER_SAYS, ScriptedRng, setup
 QUIET_DOT = [1, 7]          # bowler card, roll 7: a dot on the example bowler card
 
 
-def scripted(rolls: list[int], fmt: str = "T20", max_balls: int | None = None):
+def scripted(rolls: list[int], fmt: str = "T20", max_balls: int | None = None,
+             rule: wih.WicketsInHand = RULE):
     cs, bat, bowl = setup(fmt)
     rng = ScriptedRng(rolls)
-    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=RULE,
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=rule,
                        max_balls=max_balls)
     return inn, rng
 
@@ -194,6 +195,79 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-14 not out (&#8226;), 15-20 out" in text
     assert "on a catch (W, chart or chance), bowled or LBW roll a d20" in text
     assert "needing over 1.75 a ball" in text
+
+
+# A league's own boundary mix gives the attack d20's four and six faces (for_league). Fours and
+# sixes per ball faced: the women's Super Smash 2022-23, BBL 2024-25 and IPL 2025 (league tables).
+WOMENS_SMASH, BBL, IPL = (0.1083, 0.0076), (0.1135, 0.0536), (0.1363, 0.0785)
+
+
+def test_attack_faces_follow_the_leagues_boundaries():
+    # the BBL 2023-24 / Hundred mix (16.2-16.7% boundaries, a third of them sixes) is the 8-face
+    # table the rule was tuned with; a big-hitting league is held at 8 faces, more sixes
+    assert RULE.for_league(0.1134, 0.0485, 1).attack_faces()[2:4] == [("3-8", "four"), ("9-10", "six")]
+    assert RULE.for_league(*BBL, 1).attack_faces()[2:4] == [("3-7", "four"), ("8-10", "six")]
+    assert RULE.for_league(*IPL, 1).attack_faces()[2:4] == [("3-7", "four"), ("8-10", "six")]
+    # 11.6% boundaries: 8 x 0.116 / 0.165 = 5.6, six faces; 0.8% sixes are no six face
+    womens = RULE.for_league(*WOMENS_SMASH, 1)
+    assert womens.attack_faces() == [("1", "bowled"), ("2", "caught"), ("3-8", "four"), ("9-20", "dot")]
+    # the calibration's outcome matrix is the same d20: a dot becomes a six on no face
+    t = womens.outcome_matrix(wih.ATTACK, OUTCOMES)
+    dot = OUTCOMES.index("0")
+    assert t[dot, OUTCOMES.index("6")] == 0 and t[dot, OUTCOMES.index("4")] == pytest.approx(6 / 20)
+    assert t[dot, dot] == pytest.approx(12 / 20)
+    assert RULE.for_league(0, 0, 0) == RULE   # no balls (a damaged table): the standard faces
+
+
+def test_a_card_sets_rule_is_read_back_with_its_own_faces():
+    """The card set records the rule's faces; every reader (engines, sheets, validation) gets them
+    back, a set written before the faces followed the league reads as the standard table, and a
+    damaged description is a named error, not a traceback."""
+    from cardgen.errors import CardgenError
+    womens = RULE.for_league(*WOMENS_SMASH, 1)
+    described = womens.describe()
+    assert "six" not in described["attack_d20"] and described["attack_d20"]["four"] == [3, 8]
+    card_set = {"rule": wih.RULE_NAME, "rule_parameters": described}
+    assert wih.rule_of_set(card_set) == womens
+    assert wih.rule_of_set({"rule": wih.RULE_NAME, "rule_parameters": RULE.describe()}) == RULE
+    assert wih.rule_of_set({"rule": wih.RULE_NAME}) == RULE
+    assert wih.rule_of_set({"rule": "classic", "rule_parameters": described}) is None
+    with pytest.raises(CardgenError, match="rule_parameters are damaged"):
+        wih.rule_of_set({"rule": wih.RULE_NAME, "rule_parameters": {"attack_d20": {}}})
+
+
+def test_attack_over_without_a_six_face():
+    """The women's Super Smash faces played by hand: a dot's d20 of 8 is a four, 9 and 10 (sixes
+    in the standard table) stay dots."""
+    womens = RULE.for_league(*WOMENS_SMASH, 1)
+    rolls = (QUIET_DOT * 71                    # 71 dots bowled: 49 left, attack
+             + STRIKER_SAYS["0"] + [8]         # dot ... d20 8: four
+             + BOWLER_SAYS["0"] + [9]          # dot ... d20 9: still a dot (no six face)
+             + BOWLER_SAYS["0"] + [10])        # dot ... d20 10: still a dot
+    inn, rng = scripted(rolls, max_balls=74, rule=womens)
+    assert [b.bat_runs for b in inn.balls[71:]] == [4, 0, 0] and inn.runs == 4 and not rng.rolls
+    from cardgen.sim import fast
+    assert fast._attack_table(womens).tolist()[9:11] == [fast._attack_table(womens)[20]] * 2
+
+
+def test_sheets_print_the_sets_own_faces():
+    """The quick reference and the scoresheet word the attack die from the set's own rule."""
+    from cardgen.render.sample import rules_example_card_set
+    from cardgen.render.teamsheets import quick_reference_text
+    card_set = {**rules_example_card_set(), "rule": wih.RULE_NAME,
+                "rule_parameters": RULE.for_league(*WOMENS_SMASH, 1).describe()}
+    text = quick_reference_text(card_set)
+    assert "1 bowled, 2 caught, 3-8 four, 9-20 dot" in text and "six" not in text.split("Attack")[1].split(".")[0]
+
+
+def test_league_rule_from_the_real_season(bbl_stats):
+    """The kit's rule is drawn from the season's own fours and sixes (BBL 2024-25: 1,077 fours and
+    509 sixes off 9,491 balls faced: 16.7%, 8 faces, 2.6 of them six)."""
+    from cardgen.calibrate.calibrate import league_rule
+    rule = league_rule(bbl_stats)
+    assert rule.attack_faces()[2:4] == [("3-7", "four"), ("8-10", "six")]
+    assert (rule.attack_below, rule.consolidate_from, rule.consolidate_safe) == (
+        RULE.attack_below, RULE.consolidate_from, RULE.consolidate_safe)
 
 
 def chase(rolls: list[int], target: int, max_balls: int | None = None):

@@ -414,9 +414,17 @@ def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor
     return ratings, plan, cells
 
 
+def league_rule(stats: SeasonStats, rule: WicketsInHand = RULE) -> WicketsInHand:
+    """The wickets-in-hand rule with its attack boundary faces drawn from this season's own
+    fours and sixes (`WicketsInHand.for_league`): what a kit's cards are made for and its sheets print."""
+    faced = stats.league.get("outcomes_faced") or {}
+    return rule.for_league(float(faced.get("4", 0)), float(faced.get("6", 0)),
+                           float(stats.league.get("balls_faced", 0) or 0))
+
+
 def calibrate(stats: SeasonStats, rule: WicketsInHand | None = RULE) -> Calibration:
-    """Calibrate a season for `rule` (default: the wickets-in-hand rule, the kit's recommended
-    play; None: the rules as printed). Under the rule every card is solved for its player's
+    """Calibrate a season for `rule` (the kit's recommended play is `league_rule(stats)`; None:
+    the rules as printed). Under the rule every card is solved for its player's
     neutral figures, so that over the bands he really batted or bowled in it reproduces his
     real season (`cardgen.calibrate.situations`): a printed-rules pass, then RULE_ROUNDS
     re-solves with the rule's factors measured on the previous pass's cards."""

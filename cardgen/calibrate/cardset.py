@@ -211,9 +211,9 @@ def build_card_set(comp: Competition, season: str, source: str | None = None,
 
 def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str,
                         classic: bool = False) -> dict:
-    from cardgen.calibrate.calibrate import calibrate
-    from cardgen.wickets_in_hand import RULE
-    return card_sets_from_calibration(calibrate(stats, rule=None if classic else RULE), comp, season)
+    from cardgen.calibrate.calibrate import calibrate, league_rule
+    return card_sets_from_calibration(calibrate(stats, rule=None if classic else league_rule(stats)),
+                                      comp, season)
 
 
 def card_set_path(card_set: dict, out_dir: Path) -> Path:

@@ -214,8 +214,8 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
 def rule_matrix_of(card_set: dict, card: dict) -> np.ndarray | None:
     """The outcome matrix a written card plays under: the set's rule (the wickets-in-hand rule)
     over the card's `situations` (its player's real band shares); None for the printed rules."""
-    from cardgen.wickets_in_hand import rule_named
-    rule = rule_named(card_set.get("rule"))
+    from cardgen.wickets_in_hand import rule_of_set
+    rule = rule_of_set(card_set)
     shares = card.get("situations")
     return rule.mixture(shares, OUTCOMES) if rule is not None and shares else None
 

@@ -45,8 +45,8 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
     """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block:
     per wickets down, attack while balls left <= a, consolidate while balls left >= c; and
     the d20 of each band. Drawn only for a set calibrated for the rule."""
-    from cardgen.wickets_in_hand import rule_named
-    rule = rule_named(card_set.get("rule"))
+    from cardgen.wickets_in_hand import rule_of_set
+    rule = rule_of_set(card_set)
     if rule is None:
         return
     _, bpi = innings_shape(card_set)

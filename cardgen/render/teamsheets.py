@@ -208,8 +208,8 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
 
 def wickets_in_hand_context(card_set: dict[str, Any]) -> dict[str, Any]:
     """The template's view of the wickets-in-hand rule (docs/rules.md R12); rule None: as printed."""
-    from cardgen.wickets_in_hand import rule_named
-    rule = rule_named(card_set.get("rule"))
+    from cardgen.wickets_in_hand import rule_of_set
+    rule = rule_of_set(card_set)
     hundred = card_set.get("format") == "100-ball"
     return {"rule": rule, "band_rows": rule.thresholds(100 if hundred else 120) if rule else []}
 

@@ -74,7 +74,7 @@ def league_fielding(card_set: dict[str, Any]) -> FieldingOdds:
 
 def rule_of(card_set: dict[str, Any]) -> WicketsInHand | None:
     """The rule a card set was calibrated for (sets written before issue 17: as printed)."""
-    return wih.rule_named(card_set.get("rule"))
+    return wih.rule_of_set(card_set)
 
 
 def _opponent_weights(cards: list[dict[str, Any]]) -> np.ndarray:

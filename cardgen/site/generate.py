@@ -500,7 +500,20 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
         "zip": f"{kit.name}-kit.zip", "validation": kit.validation,
         "qualify_balls": qualify_balls() if kit.validation.present else None,
         "pages": dict(kit.page_counts),
+        "rule": _rule_of(kit.card_set),
     }
+
+
+def _rule_of(card_set: dict[str, Any]) -> Any:
+    """The wickets-in-hand rule this set was made for, with its own attack faces (None: a set
+    made for the rules as printed, or one whose rule cannot be read: the page then shows the
+    standard faces)."""
+    from cardgen.errors import CardgenError
+    from cardgen.wickets_in_hand import rule_of_set
+    try:
+        return rule_of_set(card_set)
+    except CardgenError:
+        return None
 
 
 def _team_info(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]]) -> dict[str, dict[str, Any]]:
@@ -883,8 +896,12 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
         writer.page("index.html", "home.html.j2", sets=sets, games=games, skipped=len(skipped))
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets, scoresheet=_scoresheet_shape())
         example = next((s for s in sets if s.get("example")), None)
+        # the attack die's faces follow the league: shown as the example kit (or else the first kit
+        # made for the rule) prints them
+        rule_kit = example if example and example.get("rule") else next((s for s in sets if s.get("rule")), None)
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
-                    fielding=_fielding_words(), rule=_default_rule())
+                    fielding=_fielding_words(), rule=rule_kit["rule"] if rule_kit else _default_rule(),
+                    rule_kit=rule_kit)
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root="/", sets=sets)
         _assets(build_root)
