@@ -387,3 +387,24 @@ def test_variation_games_keep_the_invariants() -> None:
         df = simulate_classic(np.random.default_rng(overs), 1000, overs=overs, variation=True)
         assert (df["wickets"] <= 10).all() and (df["runs"] >= 0).all()
         assert ((df["legal_balls"] == 6 * overs) | (df["wickets"] == 10)).all()
+
+
+def test_quick_reference_headings_stand_clear_of_the_text_column() -> None:
+    """Every heading of the printed laws ends at least 3 mm before its text starts (the widest,
+    "CHANCE FIRST", ran to within 1.2 mm of a fixed 30 mm column and read as one line)."""
+    import pypdfium2 as pdfium
+
+    from cardgen.games.roll_and_play.kit import rules_card_lines, rules_pdf
+    page = pdfium.PdfDocument(rules_pdf("a4", "credit"))[0]
+    text = page.get_textpage()
+    mm = 72 / 25.4
+
+    def box(words: str) -> tuple[float, float]:
+        found = text.search(words, match_case=True, match_whole_word=False)
+        start, count = found.get_next()
+        return text.get_charbox(start)[0], text.get_charbox(start + count - 1)[2]
+    gaps = {}
+    for line in rules_card_lines():
+        head, _, body = line.partition("  ")
+        gaps[head] = box(body.split()[0] + " " + body.split()[1])[0] - box(head)[1]
+    assert len(gaps) == 11 and min(gaps.values()) >= 3 * mm, gaps

@@ -12,7 +12,7 @@ from cardgen.games.roll_and_play.engine import (
 )
 from cardgen.games.roll_and_play.team import TeamCard
 from cardgen.render.common import new_canvas
-from cardgen.render.fonts import fit_text
+from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import MM, load_layout, mix
 from cardgen.render.painter import Painter, PdfPainter
 
@@ -271,12 +271,15 @@ def rules_pdf(paper: str, credit: str) -> bytes:
     m = 15.0
     p.text(m, m + 5, "Roll & Play Cricket \u2014 quick reference", "bold", 16)
     y = m + 14
-    for line in rules_card_lines():
-        head, _, body = line.partition("  ")
+    rules = [line.partition("  ")[::2] for line in rules_card_lines()]
+    # the text column starts a clear 4 mm past the widest heading ("CHANCE FIRST" ran up to it)
+    column = max(text_width_mm(head, "bold", 10) for head, _ in rules) + 4.0
+    for head, body in rules:
         p.text(m, y, head, "bold", 10)
-        for k, wrapped in enumerate(wrap(body, "regular", 9.5, W - 2 * m - 30)):
-            p.text(m + 30, y + k * 4.6, wrapped, "regular", 9.5)
-        y += 4.6 * max(1, len(wrap(body, "regular", 9.5, W - 2 * m - 30))) + 3.5
+        lines = wrap(body, "regular", 9.5, W - 2 * m - column)
+        for k, wrapped in enumerate(lines):
+            p.text(m + column, y + k * 4.6, wrapped, "regular", 9.5)
+        y += 4.6 * max(1, len(lines)) + 3.5
     p.text(W / 2, H - 7, credit, "regular", 6, "#555555", align="centre")
     canvas.showPage()
     p = PdfPainter(canvas, 0, H * MM)
