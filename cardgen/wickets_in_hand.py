@@ -195,9 +195,17 @@ def from_description(described: dict) -> WicketsInHand:
     before the faces followed the league has the same keys with the fixed faces."""
     try:
         d20 = described["attack_d20"]
+        if not isinstance(d20, dict) or not set(d20) <= {"bowled", "caught", "four", "six"}:
+            raise ValueError(f"attack_d20 {d20!r}")
         last = {"bowled": 0}
+        end = 0
         for result in ("bowled", "caught", "four", "six"):   # a result with no face is left out
-            last[result] = int(d20[result][1]) if result in d20 else max(last.values())
+            if result in d20:
+                lo, hi = (int(face) for face in d20[result])
+                if lo != end + 1 or hi < lo or hi > 20:      # the faces run on from 1, in order
+                    raise ValueError(f"attack_d20 {result} {d20[result]!r}")
+                end = hi
+            last[result] = end
         applies = list(described["consolidate_applies_to"])
         return WicketsInHand(
             attack_below=float(described["attack_below_balls_per_wicket"]),

@@ -281,3 +281,18 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
     stderr = proc.stderr.read().decode()
     proc.wait(timeout=120)
     assert "Traceback" not in stderr and "Error" not in stderr, stderr
+
+
+@pytest.mark.parametrize("command", ["build", "validate", "simulate"])
+def test_a_card_set_with_damaged_rule_faces_is_one_line_and_writes_nothing(
+        card_set_file: Path, tmp_path: Path, env, command: str):
+    """A card set whose wickets-in-hand faces are damaged (hand-edited, half-copied) would play and
+    print a rule nobody calibrated for: every command that reads one stops before writing."""
+    damaged = json.loads(card_set_file.read_text())
+    damaged["rule_parameters"]["attack_d20"]["four"] = [4, 8]   # face 3 belongs to nothing
+    bad = tmp_path / "card-set.json"
+    bad.write_text(json.dumps(damaged))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, writing_commands(bad, out)[command], env=env)
+    assert "rule_parameters are damaged" in one_line_error(result, EXIT_USAGE)
+    assert not any(p.is_file() for p in out.rglob("*")) if out.exists() else True

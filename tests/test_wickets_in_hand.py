@@ -232,8 +232,12 @@ def test_a_card_sets_rule_is_read_back_with_its_own_faces():
     assert wih.rule_of_set({"rule": wih.RULE_NAME, "rule_parameters": RULE.describe()}) == RULE
     assert wih.rule_of_set({"rule": wih.RULE_NAME}) == RULE
     assert wih.rule_of_set({"rule": "classic", "rule_parameters": described}) is None
-    with pytest.raises(CardgenError, match="rule_parameters are damaged"):
-        wih.rule_of_set({"rule": wih.RULE_NAME, "rule_parameters": {"attack_d20": {}}})
+    for damaged in ({"attack_d20": {}}, {**described, "attack_d20": "x"},
+                    {**described, "attack_d20": {"bowled": [1, 1], "four": [3, 8]}},   # a gap
+                    {**described, "attack_d20": {**described["attack_d20"], "four": [3, 21]}},
+                    {**described, "attack_d20": {**described["attack_d20"], "wide": [9, 9]}}):
+        with pytest.raises(CardgenError, match="rule_parameters are damaged"):
+            wih.rule_of_set({"rule": wih.RULE_NAME, "rule_parameters": damaged})
 
 
 def test_attack_over_without_a_six_face():

@@ -249,6 +249,12 @@ def load_card_set(path: Path | str) -> dict:
     problem = schema_problem(doc)
     if problem:
         raise CardSetError(f"{p} is not a valid card set: {problem}")
+    from cardgen.errors import CardgenError
+    from cardgen.wickets_in_hand import rule_of_set
+    try:   # the rule's faces are read before anything plays or prints them
+        rule_of_set(doc)
+    except CardgenError as exc:
+        raise CardSetError(f"{p}: {exc}") from None
     return doc
 
 
