@@ -295,3 +295,23 @@ def test_help_texts():
         assert result.exit_code == 0 and "--seed" in result.output
         assert "--cards, --card-set FILE" in result.output  # build's name for it works too
     assert "family-wise" in CliRunner().invoke(main, ["validate", "--help"]).output
+
+
+def test_validate_leaves_out_only_the_cards_no_printed_card_could_reach(real_sets):
+    """A card outside its interval counts against the set unless no printed card could reach its
+    real figure (the game's limit): an opener out once in 500 balls is below the floor the
+    league-average bowler's own W faces set, so he is listed as at his limit and left out of the
+    share; a batter out two and a half times as often as his card is not at any limit (more W
+    faces would do it), so he is a failure."""
+    import copy
+    card_set = copy.deepcopy(real_sets["BBL"][0])
+    strikers = sorted((c for c in card_set["cards"] if c["kind"] == "striker"
+                       and c["real"]["balls"] >= 150 and c["real"]["dismissals"] >= 4),
+                      key=lambda c: -c["real"]["balls"])
+    floor, reachable = strikers[0], strikers[1]
+    floor["real"]["dismissals"] = max(1, floor["real"]["balls"] // 500)
+    reachable["real"]["dismissals"] = round(reachable["real"]["dismissals"] * 2.5)
+    s = summarise(validate_cards(card_set, 4_000, np.random.default_rng(2)))
+    assert list(s.at_limit["name"]) == [floor["player"]["name"]], s.at_limit
+    assert reachable["player"]["name"] in set(s.failures["name"])
+    assert s.judged == s.qualified - 1 and s.pass_share == s.passed / s.judged

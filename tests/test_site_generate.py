@@ -772,3 +772,20 @@ def test_player_pages_call_w_what_the_quick_reference_calls_it(built_site):
     pages = [html for path, html in _pages(site).items() if "/players/" in path]
     rows = [m for html in pages for m in re.findall(r"<td>[\d–]+</td><td>W</td><td>([^<]*)</td>", html)]
     assert rows and set(rows) == {quick_reference_word} == {"Caught"}
+
+
+def test_validation_headline_names_the_cards_at_the_games_limit():
+    """validate leaves out of its share the cards no printed card could reach; the site says so
+    and names them rather than showing a share that does not add up."""
+    from cardgen.site.kit import _headline, _validate_items
+    doc = {"qualified_cards": 79, "passed": 74, "judged_cards": 75, "pass_share": 0.9867, "ok": True,
+           "at_its_limit": [{"kind": "striker", "name": "Kate Anderson", "team": "Canterbury", "real_balls": 466},
+                            {"kind": "bowler", "name": "Bella Armstrong", "team": "Auckland", "real_balls": 90}]}
+    text, ok = _headline(doc)
+    assert ok is True and text.startswith("74 of 75 qualified cards (98.7%) play like the real season, "
+                                          "and 2 more are at the game's limit")
+    assert ("At the game's limit, left out of the share (no printed card could reach their real figure)",
+            "Kate Anderson, Bella Armstrong") in _validate_items(doc)
+    # a summary written before the limit was judged reads as it always did
+    old = {"qualified_cards": 4, "passed": 3, "pass_share": 0.75, "ok": False}
+    assert _headline(old)[0].startswith("3 of 4 qualified cards (75%) play like the real season: did not pass.")

@@ -83,6 +83,10 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     doc = {"competition": comp.code, "season": season, "seed": seed, "balls_per_card": n_balls,
            "card_set": origin if origin.startswith("calibrated") else Path(origin).name,
            "qualified_cards": summary.qualified, "passed": summary.passed,
+           "at_its_limit": [] if summary.at_limit is None else
+           [{"kind": r.kind, "name": r.name, "team": r.team, "real_balls": int(r.real_balls)}
+            for r in summary.at_limit.itertuples()],
+           "judged_cards": summary.judged,
            "pass_share": round(summary.pass_share, 4), "metric_pass_share": summary.metric_pass,
            "outside_family_gate": summary.outside_gate,
            "engine_disagreements": summary.engine_disagreements,
@@ -97,8 +101,12 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
             drawings.append(report.scatter(f"{kind} {metric.replace('_', ' ')}: real vs simulated",
                                            part[f"real_{metric}"], part[f"sim_{metric}"],
                                            ~part[f"ok_{metric}"].astype(bool)))
+    limit = 0 if summary.at_limit is None else len(summary.at_limit)
+    at_limit_words = (f"{limit} at the game's limit (outside, but no printed card could reach "
+                      f"their real figure; left out of the share); " if limit else "")
     lines = [f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real balls) "
-             f"inside their 95% interval ({100 * summary.pass_share:.1f}%); "
+             f"inside their 95% interval; {at_limit_words}"
+             f"{summary.passed} of {summary.judged} ({100 * summary.pass_share:.1f}%, need 95%); "
              f"{summary.outside_gate} outside the family-wise gate "
              f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
              f"{summary.engine_disagreements} disagreements with the analytic expectation "
@@ -109,10 +117,15 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     fail_cols = ["kind", "name", "team", "real_balls"] + [
         c for c in table.columns if c.startswith(("real_", "sim_")) and c not in ("real_balls", "sim_balls")]
     failures = summary.failures[fail_cols].round(3) if len(summary.failures) else table.head(0)[fail_cols]
-    report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines,
-                     [("Qualified cards outside the 95% interval", failures)], drawings)
-    click.echo(f"{comp.code} {season}: {summary.passed}/{summary.qualified} qualified cards within "
-               f"their 95% interval ({100 * summary.pass_share:.1f}%, need 95%); "
+    tables = [("Qualified cards outside the 95% interval", failures)]
+    if limit:
+        tables.append(("At the game's limit: outside, and no printed card could reach the real figure",
+                       summary.at_limit[fail_cols].round(3)))
+    report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines, tables,
+                     drawings)
+    click.echo(f"{comp.code} {season}: {summary.passed}/{summary.judged} qualified cards within "
+               f"their 95% interval ({100 * summary.pass_share:.1f}%, need 95%"
+               + (f"; {limit} outside at the game's limit, left out" if limit else "") + "); "
                f"{summary.outside_gate} outside the family-wise gate; engine vs analytic "
                f"disagreements: {summary.engine_disagreements}")
     click.echo(f"checks: {summary.gate_checks} card-metric gates at |z| <= {summary.gate_z}, "
@@ -122,6 +135,11 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                                                   for k, v in summary.metric_pass.items()))
     for r in summary.failures.itertuples():
         click.echo(f"  outside: {r.kind} {r.name} ({r.team}, {r.real_balls} balls)")
+    if limit:
+        click.echo("at the game's limit (no printed card reaches the real figure against the "
+                   "league-average opponent):")
+    for r in ([] if summary.at_limit is None else summary.at_limit.itertuples()):
+        click.echo(f"  at its limit: {r.kind} {r.name} ({r.team}, {r.real_balls} balls)")
     click.echo(f"report: {folder}")
     if not summary.ok:
         raise SystemExit(1)

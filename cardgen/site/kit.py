@@ -298,6 +298,10 @@ def _validate_items(doc: dict[str, Any]) -> list[tuple[str, str]]:
         items.append(("Cards judged (qualified)", str(doc["qualified_cards"])))
     if isinstance(doc.get("passed"), int):
         items.append(("Cards that play like the real season", str(doc["passed"])))
+    limit = _at_limit_names(doc)
+    if limit:
+        items.append(("At the game's limit, left out of the share (no printed card could reach "
+                      "their real figure)", ", ".join(limit)))
     if "pass_share" in doc:
         items.append(("Share that play like the real season", _percent(doc.get("pass_share"))))
     shares = doc.get("metric_pass_share")
@@ -362,12 +366,17 @@ def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
     qualified, passed, share = doc.get("qualified_cards"), doc.get("passed"), doc.get("pass_share")
     if not isinstance(qualified, int) or not isinstance(passed, int):
         return "", None
-    text = f"{passed} of {qualified} qualified cards"
-    if qualified > 0:  # the exact share, as the simulator prints it
-        text += f" ({_share(passed / qualified)})"
+    limit = _at_limit_names(doc)
+    judged = doc.get("judged_cards") if limit and isinstance(doc.get("judged_cards"), int) else qualified
+    text = f"{passed} of {judged} qualified cards"
+    if judged > 0:  # the exact share, as the simulator prints it
+        text += f" ({_share(passed / judged)})"
     elif isinstance(share, (int, float)):
         text += f" ({_share(share)})"
     text += " play like the real season"
+    if limit:
+        text += (f", and {len(limit)} more {'is' if len(limit) == 1 else 'are'} at the game's limit "
+                 "(no printed card could reach their real figure)")
     ok = doc.get("ok") if isinstance(doc.get("ok"), bool) else None
     if ok is not None:
         text += ": passed." if ok else ": did not pass."
@@ -380,6 +389,14 @@ def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
         if reasons:
             text += " " + "; ".join(reasons).capitalize() + "."
     return text, ok
+
+
+def _at_limit_names(doc: dict[str, Any]) -> list[str]:
+    """The cards validate left out of its share as at the game's limit, by name."""
+    cards = doc.get("at_its_limit")
+    if not isinstance(cards, list):
+        return []
+    return [str(c.get("name")) for c in cards if isinstance(c, dict) and c.get("name")]
 
 
 def _card_checks(rows: list[list[str]]) -> dict[tuple[str, str, str], dict[str, str]]:
