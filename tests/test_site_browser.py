@@ -79,14 +79,10 @@ def served(bbl_out: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-def _launch(playwright, user_data_dir: Path, javascript: bool = True):
-    try:
-        return playwright.chromium.launch_persistent_context(
-            str(user_data_dir), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS,
-            viewport=VIEWPORT, java_script_enabled=javascript, accept_downloads=True)
-    except Exception as exc:  # noqa: BLE001 - any failure to start is the same loud failure
-        pytest.fail(f"headless Chromium ({CHROMIUM}) could not start: {exc}\n"
-                    "install Debian's chromium (see .ci/run)", pytrace=False)
+def _launch(chromium, javascript: bool = True):
+    """A context of its own (cookies, storage, cache and downloads, as a fresh profile has) in
+    the session's Chromium."""
+    return chromium.new_context(viewport=VIEWPORT, java_script_enabled=javascript, accept_downloads=True)
 
 
 @pytest.fixture(scope="session")
@@ -96,9 +92,22 @@ def playwright():
         yield pw
 
 
+@pytest.fixture(scope="session")
+def chromium(playwright):
+    """One headless Chromium for the session (starting one takes a second or two); every test
+    opens its own context in it (_launch)."""
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    except Exception as exc:  # noqa: BLE001 - any failure to start is the same loud failure
+        pytest.fail(f"headless Chromium ({CHROMIUM}) could not start: {exc}\n"
+                    "install Debian's chromium (see .ci/run)", pytrace=False)
+    yield browser
+    browser.close()
+
+
 @pytest.fixture
-def browser(playwright, tmp_path: Path):
-    context = _launch(playwright, tmp_path / "profile")
+def browser(chromium):
+    context = _launch(chromium)
     yield context
     context.close()
 
@@ -206,10 +215,10 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     assert errors == [] and failed == []
 
 
-def test_filters_and_downloads_work_without_javascript(served: str, bbl_out: Path, playwright,
+def test_filters_and_downloads_work_without_javascript(served: str, bbl_out: Path, chromium,
                                                        tmp_path: Path):
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
-    context = _launch(playwright, tmp_path / "profile-nojs", javascript=False)
+    context = _launch(chromium, javascript=False)
     try:
         page = context.new_page()
         page.goto(f"{served}sets/{SET}/index.html")
@@ -434,7 +443,7 @@ def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, 
     assert errors == []
 
 
-def test_search_short_reaches_matthew_short(served: str, browser, playwright, tmp_path: Path):
+def test_search_short_reaches_matthew_short(served: str, browser, chromium, tmp_path: Path):
     page = browser.new_page()
     errors = _watch_errors(page)
     page.goto(f"{served}sets/{SET}/index.html")
@@ -449,7 +458,7 @@ def test_search_short_reaches_matthew_short(served: str, browser, playwright, tm
     assert page.locator("h1").inner_text() == "Matt Short"
     assert errors == []
     # without JavaScript the same box leads to the plain index of every player, A-Z
-    context = _launch(playwright, tmp_path / "profile-nojs", javascript=False)
+    context = _launch(chromium, javascript=False)
     try:
         plain = context.new_page()
         plain.goto(f"{served}sets/{SET}/index.html")
