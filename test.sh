@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command (README, and exactly what CI runs through .ci/run).
 #
-# On a fresh Debian/Ubuntu machine it installs everything the tests need, then runs pytest:
+# On a fresh Debian/Ubuntu machine it installs everything the tests need, then runs pytest
+# (on every core, below):
 #   - the project with its test extras (pip; editable, so the tests exercise this checkout);
 #   - Debian's chromium for the browser test, when it is missing and installing is allowed
 #     (root with apt-get; set CARDGEN_NO_APT=1 to never call apt-get).
@@ -25,4 +26,13 @@ if [ -z "${CARDGEN_NO_INSTALL:-}" ]; then
   "$PYTHON" -m pip install -q --disable-pip-version-check -e '.[test]' </dev/null
 fi
 
-exec "$PYTHON" -m pytest -q "$@"
+# The suite runs on every core with pytest-xdist (a test extra): whole test files go to one worker
+# (--dist loadfile), so a file's module fixtures are built once, and the session fixtures that
+# calibrate are shared between the workers (tests/conftest.py). One core, no xdist, or
+# CARDGEN_TEST_WORKERS=1: the plain serial run. Arguments after these win (./test.sh -n 0).
+workers="${CARDGEN_TEST_WORKERS:-$("$PYTHON" -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')}"
+parallel=()
+if [ "$workers" -gt 1 ] && "$PYTHON" -c 'import xdist' >/dev/null 2>&1; then
+  parallel=(-n "$workers" --dist loadfile)
+fi
+exec "$PYTHON" -m pytest -q ${parallel[@]+"${parallel[@]}"} "$@"

@@ -1,8 +1,16 @@
 """Shared fixtures: the local Cricsheet mirror in ../shared and a throwaway cache."""
 from __future__ import annotations
 
+import json
+import os
 import tempfile
 from pathlib import Path
+from typing import Any, Callable
+
+try:
+    import fcntl
+except ImportError:  # Windows: no xdist sharing, each worker computes its own
+    fcntl = None  # type: ignore[assignment]
 
 import pytest
 from hypothesis import settings
@@ -41,6 +49,51 @@ def _no_process_settings_left_over():
     yield
 
 
+_BUSY = object()
+
+
+def _once_per_run(computes: dict[str, Callable[[], Any]],
+                  tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """{name: compute()} for session fixtures that cost seconds, each computed once per pytest run
+    even when pytest-xdist (./test.sh) runs the suite in several worker processes: the first
+    worker to need a value computes it under a lock and leaves it as JSON in the run's shared
+    temporary folder, and the others read it. A worker first takes the values no other worker
+    is computing (two workers calibrate two seasons side by side), then waits for the rest.
+    The values must be plain JSON (dicts with str keys, lists, str, int, float, bool, None),
+    whose round trip is exact: key order, types and floats come back the same (a value that
+    reads back unequal is not shared). Without xdist, or without fcntl's locks, each is simply
+    computed."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or fcntl is None:
+        return {name: compute() for name, compute in computes.items()}
+    folder = tmp_path_factory.getbasetemp().parent  # the run's folder, above each worker's own
+    values: dict[str, Any] = {}
+    for blocking in (False, True):
+        for name, compute in computes.items():
+            if name not in values:
+                value = _shared_value(folder / f"once-per-run-{name}.json", compute, blocking)
+                if value is not _BUSY:
+                    values[name] = value
+    return {name: values[name] for name in computes}
+
+
+def _shared_value(path: Path, compute: Callable[[], Any], blocking: bool) -> Any:
+    """The value kept at `path`, else computed and kept there; _BUSY when another worker holds
+    the lock and `blocking` is false."""
+    with open(path.with_suffix(".lock"), "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return _BUSY
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+        value = compute()
+        text = json.dumps(value, ensure_ascii=False)
+        if json.loads(text) == value:
+            path.with_suffix(".tmp").write_text(text, encoding="utf-8")
+            path.with_suffix(".tmp").replace(path)
+        return value
+
+
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     if not MIRROR.is_dir():
@@ -71,14 +124,19 @@ def hundred_stats(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def render_card_sets(bbl_stats, hundred_stats) -> dict[str, dict]:
+def render_card_sets(bbl_stats, hundred_stats, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
     """The BBL 2024-25 (T20) and The Hundred 2024 (100-ball) card sets with the rule, calibrated
     once per session from the mirror's tables: the suite's only calibration of these two seasons
-    (a calibration takes 10-12 s; tests that change a set take a deep copy)."""
+    (a calibration takes 10-12 s; tests that change a set take a deep copy). Under pytest-xdist
+    a season is calibrated by the first worker to need it and the others read
+    that set (_once_per_run)."""
     from cardgen.calibrate.cardset import card_set_from_stats
     from cardgen.competitions import get_competition
-    return {"BBL": card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25"),
-            "HUNDRED": card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")}
+
+    return _once_per_run(
+        {"BBL": lambda: card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25"),
+         "HUNDRED": lambda: card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")},
+        tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
