@@ -789,3 +789,16 @@ def test_validation_headline_names_the_cards_at_the_games_limit():
     # a summary written before the limit was judged reads as it always did
     old = {"qualified_cards": 4, "passed": 3, "pass_share": 0.75, "ok": False}
     assert _headline(old)[0].startswith("3 of 4 qualified cards (75%) play like the real season: did not pass.")
+
+
+def test_a_card_at_the_games_limit_says_so_on_its_page():
+    """validate's at-its-limit cards (no printed card reaches the real figure) are neither called
+    a pass nor a failure of the set on the player's page; the figure that is off is named."""
+    from cardgen.site.generate import Versus, _verdict
+    versus = [Versus("Strike rate", "115.02", "114.38", verdict="inside"),
+              Versus("Outs /100 balls", "1.9", "4.4", verdict="outside")]
+    text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "True", "real_balls": "466"}, versus)
+    assert ok is None and text.startswith("At the game's limit on: Outs /100 balls.")
+    assert "leaves this card out" in text
+    text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "False"}, versus)
+    assert ok is False and text == "Plays differently from the real season on: Outs /100 balls."

@@ -315,6 +315,10 @@ def _verdict(checks: dict[str, str], versus: list[Versus]) -> tuple[str, bool | 
     if checks.get("ok") == "True" or (checks.get("ok") is None and not missed):
         return ("Plays like the real season: every real figure lies inside the range this card gives "
                 "95% of the time over the same number of balls."), True
+    if checks.get("at_limit") == "True":
+        return ("At the game's limit on: " + ", ".join(missed or ["the overall check"]) + ". No printed "
+                "card could reach the real figure: the league-average opponent's half of each ball "
+                "alone gives more. The set's check leaves this card out."), None
     return "Plays differently from the real season on: " + ", ".join(missed or ["the overall check"]) + ".", False
 
 
