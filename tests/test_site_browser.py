@@ -302,8 +302,11 @@ def test_player_pages_fit_a_phone_without_sideways_scroll(served: str, bbl_out: 
              page.locator("li.card.striker a").first.get_attribute("href")]
     for link in links:
         page.goto(f"{served}sets/{SET}/{link}")
-        assert page.locator("table.versus").count() >= 1
+        assert page.locator("table.versus th", has_text="95% range").count() >= 1   # validated: six columns
         assert _no_sideways_scroll(page), (link, page.evaluate("document.documentElement.scrollWidth"))
+        # nor inside the page: the real-vs-card table fits whole (its caption was cut at 390 px)
+        assert page.evaluate("[...document.querySelectorAll('.scroll')].every("
+                             "e => e.scrollWidth <= e.clientWidth)"), link
     assert errors == []
 
 
