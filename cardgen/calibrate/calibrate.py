@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from cardgen.calibrate.dot_faces import balance_dot_faces, dot_face_floor
 from cardgen.calibrate.expect import FieldingSkill, LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
                                        with_bowled_cells)
@@ -29,6 +30,7 @@ SMALL_SAMPLE_BALLS = 60
 PRIOR_BALLS = 30.0
 FIXED_POINT_ROUNDS = 4
 INTEGER_ROUNDS = 2
+DOT_SPLIT_ROUNDS = 2  # continuous rounds after the dot faces' split is chosen (the split holds)
 
 # Weights of each figure in the fit. Headline figures (runs, dismissals) are measured relative to
 # the player's own figure and dominate; shape figures (4s, 6s, dots, 1s, extras, kind of
@@ -150,6 +152,10 @@ def league_bowler_rates(league: dict) -> dict[str, float]:
             "bowled": (k.get("bowled", 0) + k.get("hit wicket", 0)) / legal}
 
 
+def _ratio(value: float, league_value: float) -> float:
+    return value / league_value if league_value > 0 else 0.0
+
+
 def striker_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.balls)
     counts = {"runs": row.runs, "dismissal_rate": row.dismissals, "fours": row.fours,
@@ -158,7 +164,8 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
     scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
               for k in figs}
-    return Target("striker", figs, dict(STRIKER_WEIGHTS), scales)
+    return Target("striker", figs, dict(STRIKER_WEIGHTS), scales,
+                  dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
 
 
 def bowler_target(row, league_rates: dict[str, float]) -> Target:
@@ -173,7 +180,8 @@ def bowler_target(row, league_rates: dict[str, float]) -> Target:
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
     scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
               for k in figs}
-    return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales)
+    return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales,
+                  dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
 
 
 def extras_balance(plan: ChartPlan, league: dict) -> float:
@@ -233,7 +241,8 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
         for fits, cards, total in ((strikers, s_int, w_s), (bowlers, b_int, w_b)):
             for f, card in zip(fits, cards):
                 source = dot_i if need > 0 else f_i
-                if f.small_sample and f.balls > 0 and card[source] > 0:
+                keep = dot_face_floor(f.kind, f.target.dot_ratio, model) if need > 0 else 0
+                if f.small_sample and f.balls > 0 and card[source] > keep:
                     moves.append((-f.balls / total, f.kind, f.player_id, card))
         moves.sort(key=lambda m: m[:3])
         left = abs(need)
@@ -517,6 +526,9 @@ def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = No
     for f in strikers if STRIKER_F_PRIOR_WEIGHT else ():
         f.target.slot_prior["F"] = (f_seed, STRIKER_F_PRIOR_WEIGHT / STRIKER_F_PRIOR_SCALE)
     model = _continuous_rounds(strikers, bowlers, model, FIXED_POINT_ROUNDS)
+    # the split of the dot faces between the two kinds of card is free: as many on the mean
+    # bowler card as on the mean striker card (calibrate.dot_faces), then the cards follow
+    model = _continuous_rounds(strikers, bowlers, balance_dot_faces(model), DOT_SPLIT_ROUNDS)
     return _Start(ratings, cells, a, strikers, bowlers, lb, model)
 
 

@@ -35,6 +35,7 @@ try:  # scipy's own TRF solver, without `least_squares`' per-call checks and wra
 except ImportError:
     _trf = None
 
+from cardgen.calibrate.dot_faces import dot_face_floor
 from cardgen.calibrate.expect import LeagueModel
 from cardgen.calibrate.model import (
     BAT_RUNS,
@@ -75,6 +76,9 @@ class Target:
     weights: dict[str, float] = field(default_factory=dict)
     scales: dict[str, float] = field(default_factory=dict)  # error unit of each figure
     slot_prior: dict[str, tuple[float, float]] = field(default_factory=dict)  # result -> (slots, weight per slot)
+    # the player's real dot share over the league's (small samples: shrunk); sets the card's
+    # floor of dot faces (calibrate.dot_faces); 0: no floor
+    dot_ratio: float = 0.0
 
 
 def _indicator(name: str) -> np.ndarray:
@@ -564,6 +568,16 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
     chosen = _near_run_splits(rest, r_int, x)
     if not len(chosen):
         chosen = _run_splits(rest, r_int)
+    # a player who bowled or faced dots shows some dot faces (calibrate.dot_faces): the
+    # splits with at least the floor, from all splits if none is near; none hold it: as solved
+    floor = dot_face_floor(kind, target.dot_ratio, model)
+    if floor > 0 and not (chosen[:, 0] >= floor).all():
+        held = chosen[chosen[:, 0] >= floor]
+        if not len(held):
+            every = _run_splits(rest, r_int)
+            held = every[every[:, 0] >= floor]
+        if len(held):
+            chosen = held
     cards = np.repeat(base[None, :], len(chosen), axis=0)
     for j, r in enumerate(RUN_RESULTS):
         cards[:, CARD_INDEX[r]] = chosen[:, j]
