@@ -34,13 +34,16 @@ from pathlib import Path
 from cardgen.cache import Cache
 from cardgen.competitions import get_competition
 from cardgen.stats.load import season_stats
-from cardgen.calibrate.calibrate import calibrate, league_rule
+from cardgen.calibrate import calibrate as calibration
 from cardgen.calibrate.cardset import card_sets_from_calibration, dumps
 code, season, source, cache, want_summary = sys.argv[1:6]
 comp = get_competition(code)
 stats = season_stats(comp, season, source, cache=Cache(Path(cache)))
 t, c = time.perf_counter(), time.process_time()
-card_set = card_sets_from_calibration(calibrate(stats, league_rule(stats)), comp, season)
+# the kit's rule, with this season's attack faces (a tree from before them: its default)
+league_rule = getattr(calibration, "league_rule", None)
+cal = calibration.calibrate(stats, league_rule(stats)) if league_rule else calibration.calibrate(stats)
+card_set = card_sets_from_calibration(cal, comp, season)
 out = {"wall": time.perf_counter() - t, "cpu": time.process_time() - c,
        "sha": hashlib.sha256(dumps(card_set).encode()).hexdigest(), "cards": len(card_set["cards"])}
 if want_summary == "1":
