@@ -28,9 +28,13 @@ fi
 
 # The suite runs on every core with pytest-xdist (a test extra): whole test files go to one worker
 # (--dist loadfile), so a file's module fixtures are built once, and the session fixtures that
-# calibrate are shared between the workers (tests/conftest.py). One core, no xdist, or
-# CARDGEN_TEST_WORKERS=1: the plain serial run. Arguments after these win (./test.sh -n 0).
+# calibrate are shared between the workers (tests/conftest.py). One core, no xdist,
+# CARDGEN_TEST_WORKERS=1, or a debugging run (--pdb, --trace, -p no:xdist, which xdist refuses or
+# cannot serve): the plain serial run. Arguments after these win (./test.sh -n 0).
 workers="${CARDGEN_TEST_WORKERS:-$("$PYTHON" -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')}"
+for arg in "$@"; do
+  case "$arg" in --pdb|--trace|no:xdist) workers=1 ;; esac
+done
 parallel=()
 if [ "$workers" -gt 1 ] && "$PYTHON" -c 'import xdist' >/dev/null 2>&1; then
   parallel=(-n "$workers" --dist loadfile)
