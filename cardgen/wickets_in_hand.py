@@ -126,14 +126,18 @@ class WicketsInHand:
         return replace(self, attack_four=self.attack_out + faces - six_faces,
                        attack_six=self.attack_out + faces)
 
+    def attack_ranges(self) -> list[tuple[int, int, str]]:
+        """The attack d20's faces: (first, last, result) for bowled, caught, four, six and dot,
+        leaving out a result with no face (a league without sixes)."""
+        ends = [(self.attack_bowled, "bowled"), (self.attack_out, "caught"),
+                (self.attack_four, "four"), (self.attack_six, "six"), (20, "dot")]
+        starts = [0] + [end for end, _ in ends[:-1]]
+        return [(lo + 1, hi, result) for lo, (hi, result) in zip(starts, ends) if hi > lo]
+
     def attack_faces(self) -> list[tuple[str, str]]:
-        """The attack d20's faces, as printed: (faces, result) for bowled, caught, four, six and
-        dot, e.g. ("3-8", "four"), leaving out a result with no face (a league without sixes);
-        every printed sheet words its line from these."""
-        edges = [(0, "bowled"), (self.attack_bowled, "caught"), (self.attack_out, "four"),
-                 (self.attack_four, "six"), (self.attack_six, "dot")]
-        ends = [e for e, _ in edges[1:]] + [20]
-        return [(face_range(lo + 1, hi), result) for (lo, result), hi in zip(edges, ends) if hi > lo]
+        """The attack d20's faces, as printed: (faces, result), e.g. ("3-8", "four"); every
+        printed sheet words its line from these."""
+        return [(face_range(lo, hi), result) for lo, hi, result in self.attack_ranges()]
 
     def chase_words(self) -> str:
         """The chase clause as printed ("" when the chase reads the table like the first innings)."""
@@ -175,8 +179,7 @@ class WicketsInHand:
 
     def describe(self) -> dict:
         """The rule's parameters as a card set records them (`from_description` reads them back)."""
-        attack = {result: [int(faces.split("-")[0]), int(faces.split("-")[-1])]
-                  for faces, result in self.attack_faces() if result != "dot"}
+        attack = {result: [lo, hi] for lo, hi, result in self.attack_ranges() if result != "dot"}
         return {"name": self.name, "attack_below_balls_per_wicket": self.attack_below,
                 "consolidate_from_balls_per_wicket": self.consolidate_from,
                 "attack_d20": attack,
@@ -197,9 +200,8 @@ def from_description(described: dict) -> WicketsInHand:
         d20 = described["attack_d20"]
         if not isinstance(d20, dict) or not set(d20) <= {"bowled", "caught", "four", "six"}:
             raise ValueError(f"attack_d20 {d20!r}")
-        last = {"bowled": 0}
-        end = 0
-        for result in ("bowled", "caught", "four", "six"):   # a result with no face is left out
+        last, end = {}, 0   # each result's last face; one with no face ends where the one before did
+        for result in ("bowled", "caught", "four", "six"):
             if result in d20:
                 lo, hi = (int(face) for face in d20[result])
                 if lo != end + 1 or hi < lo or hi > 20:      # the faces run on from 1, in order
