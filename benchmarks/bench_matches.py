@@ -12,7 +12,8 @@ simulated, with whether the rule meets the bars (+/-3 runs, 5 points, 5%), and t
 calibration errors (|expected / real - 1| over qualified cards, under the rule); then how far each
 gap is in the real figure's own sampling error (standard error of the first-innings mean, the
 binomial p of the real all-out count, the death-overs rate's innings-clustered error) and a
-chi-square of the all-out counts over the seasons. The README's tables are this script's output.
+chi-square of the all-out counts over the seasons; then how often a season the cards themselves
+play meets each bar (what a model exactly right could hope for on this many innings). The README's tables are this script's output.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -57,7 +59,40 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
         out["innings"] = fig["innings"]["real_first_innings"]
         out["real_all_out"] = int((real_first_innings(stats)["wickets"] >= 10).sum())
         out["death_se"] = death_rate_se(stats, cs.fmt)
+        if rule is not None:
+            out["own_bars"] = own_bar_shares(rep, stats, cs.fmt)
     return out
+
+
+def own_bar_shares(rep, stats, fmt) -> dict[str, float]:
+    """How often a season the cards themselves play meets each bar against the cards' own
+    long-run figures: each replay is one season of the fixtures that were completed for real
+    (as many first innings as the real season), judged like the real season is judged against
+    the replays. If the cards were the truth, this is the chance that the real season met the
+    bar, so it is what a perfect model could hope for on this many innings."""
+    from cardgen.sim.season import PHASES, phase_balls, real_first_innings
+    n_fix = len(rep.fixtures.match_ids)
+    completed = set(real_first_innings(stats)["match_id"].astype(str))
+    kept = np.array([str(mid) in completed for mid in rep.fixtures.match_ids])
+    rows = rep.team_rows
+    match = rows["match"].to_numpy()
+    rows = rows.assign(season=match // n_fix)[kept[match % n_fix]]
+    first = rows[rows["innings"] == 1]
+    death = PHASES.index("death")
+    rows = rows.assign(death_balls=phase_balls(rows["legal_balls"], fmt.phase_edges,
+                                               fmt.balls_per_innings)[death])
+    per = pd.DataFrame({
+        "total": first.groupby("season")["runs"].mean(),
+        "all_out": (first["wickets"] >= 10).groupby(first["season"]).mean(),
+        "death": rows.groupby("season")["runs_death"].sum() / rows.groupby("season")["death_balls"].sum()})
+    whole = {"total": float(first["runs"].mean()), "all_out": float((first["wickets"] >= 10).mean()),
+             "death": float(rows["runs_death"].sum() / rows["death_balls"].sum())}
+    met = pd.DataFrame({
+        "runs": (per["total"] - whole["total"]).abs() <= BARS["runs"],
+        "all_out": (per["all_out"] - whole["all_out"]).abs() <= BARS["all_out"] + 1e-9,
+        "death": (per["death"] / whole["death"] - 1).abs() <= BARS["death"]})
+    return {**{k: float(v) for k, v in met.mean().items()}, "all": float(met.all(axis=1).mean()),
+            "replays": int(len(per))}
 
 
 def death_rate_se(stats, fmt) -> float:
@@ -157,6 +192,24 @@ def main() -> None:
             print(f"\nAll out over the {len(figures)} seasons: {real:.0f} real first innings against "
                   f"{expected:.1f} expected from the replays; chi-square {chi:.1f} on "
                   f"{len(figures)} degrees of freedom, p = {1 - chi2.cdf(chi, len(figures)):.2f}.")
+        if figures:
+            print("\nHow often a season the cards themselves play meets the bars (each replay, "
+                  "on the fixtures completed for real, judged against the replays' long-run "
+                  "figures as the real season is): what a model that were exactly right could "
+                  "hope for on this many innings.\n")
+            print("| season | total within 3 runs | all out within 5 points | death within 5% "
+                  "| all three |")
+            print("|---|---|---|---|---|")
+            every, expected_met = 1.0, 0.0
+            for name, m in figures.items():
+                o = m["own_bars"]
+                every *= o["all"]
+                expected_met += o["runs"] + o["all_out"] + o["death"]
+                print(f"| {name} | {100 * o['runs']:.0f}% | {100 * o['all_out']:.0f}% "
+                      f"| {100 * o['death']:.0f}% | {100 * o['all']:.0f}% |")
+            print(f"\nA model exactly right would meet {expected_met:.1f} of the "
+                  f"{3 * len(figures)} match bars on average, and all of them in "
+                  f"{100 * every:.2g}% of tries.")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1, default=float))
 

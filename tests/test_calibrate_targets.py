@@ -162,6 +162,8 @@ def test_reach_test_accepts_every_card_within_tolerance(which, request):
         if r and abs(r["main_error"]) <= 0.015 and r["rate_error"] is not None \
                 and abs(r["rate_error"]) <= 0.04:   # inside tolerance with room for rounding
             assert reachable(card_set, c, model, both=True), r
+            if abs(r["main_error"]) <= 0.01 and abs(r["rate_error"]) <= 0.02:
+                assert reachable(card_set, c, model), r   # it misses nothing: within reach
             checked += 1
     assert checked >= 40
     # never dismissed in a season of balls: the opponent's half alone dismisses, so no card can

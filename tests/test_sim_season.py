@@ -90,6 +90,14 @@ def test_season_replay_first_innings_total(real_sets, code):
     rounding = len(table) * (0.005 + 0.0005)
     assert table["sim_won"].sum() + table["sim_tied"].sum() / 2 == pytest.approx(n_fix, abs=rounding)
     assert sorted(table["sim_rank"]) == list(range(1, len(table) + 1))
+    # every innings row names its match (season * fixtures + fixture), so one replayed season can
+    # be judged as the real one is (benchmarks/bench_matches.py): each match has both innings,
+    # and its first innings is the one in first_runs
+    rows = rep.team_rows
+    assert sorted(rows["match"].unique()) == list(range(400 * len(rep.fixtures.match_ids)))
+    first = rows[rows["innings"] == 1].sort_values("match")
+    assert (first["runs"].to_numpy() == rep.first_runs).all()
+    assert (rows.groupby("match")["innings"].nunique() == 2).all()
 
 
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])

@@ -17,7 +17,8 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
     or wicket rate outside 5%) could be brought within tolerance WITHOUT the card's other
     headline figure getting worse than it is (or than its own tolerance), against the set's
     league-average opponent, under the set's rule over the player's own bands, by re-spending
-    the card's W and run slots (1, 2, 4, 6). Its F, B and dot slots stay: F is set by a bowler's
+    the card's W and run slots (1, 2, 4, 6); a card that misses neither is within reach (True)
+    unless `both` asks the LP. Its F, B and dot slots stay: F is set by a bowler's
     own wides and no-balls (on a striker card, the league's split of the chart), B by the
     league's bowled share, and the dots by his dot-ball rate (under the rule a dot is also where
     the attack band's runs and dismissals come from, so a card with no dots could shave a wicket
@@ -67,6 +68,8 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
                    (p @ BOWLER_WICKET, p @ LEGAL, real["dismissals"] / balls,
                     exp["wicket_rate"], RATE_TOL))
     missed = [i for i, (_, _, v, e, tol) in enumerate(figures) if abs(e - v) > tol * v]
+    if not missed and not both:
+        return True   # nothing missed: the card itself is within reach
     for fix in ([None] if both else missed):
         rows = []
         for i, (num, den, v, e, tol) in enumerate(figures):

@@ -83,7 +83,8 @@ class SeasonReplay:
     second_runs: np.ndarray
     first_wickets: np.ndarray
     second_wickets: np.ndarray
-    team_rows: pd.DataFrame     # per innings: team, innings no, runs, wickets, legal, phases
+    team_rows: pd.DataFrame     # per innings: match (season * fixtures + fixture), team,
+    #                             innings no, runs, wickets, legal, phases
     winners: np.ndarray         # side index of the winner, -1 tie
     player_runs: np.ndarray     # per player index, summed over seasons
     player_balls: np.ndarray
@@ -129,6 +130,7 @@ def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.ran
         winners.append(mb.winner)
         for no, inn, batting in ((1, mb.first, home), (2, mb.second, away)):
             rows.append(pd.DataFrame({
+                "match": np.arange(done, done + n),   # season * fixtures + fixture
                 "team": np.array(fx.table.teams)[batting], "innings": no, "runs": inn.runs,
                 "wickets": inn.wickets, "legal_balls": inn.legal_balls,
                 **{f"runs_{p}": inn.phase_runs[:, k] for k, p in enumerate(PHASES)},
