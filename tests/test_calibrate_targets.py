@@ -205,3 +205,23 @@ def test_every_shipped_set_meets_the_medians_and_league_figures():
         if abs(runs) > 0.02:
             problems.append((name, "league runs per ball", f"{runs:+.2%}"))
     assert not problems, problems
+
+
+def test_a_scoring_miss_in_the_attack_band_says_so():
+    """A card scoring more under the rule than its player really did, from a season mostly in
+    the attack band, says where the runs come from: the attack d20 rolls a dot again whoever's
+    card it came off, so a death bowler's dots score like anyone's there. Read from the shipped
+    IPL 2024 set (Matheesha Pathirana bowled 85% of his balls in the attack band); the same
+    reason on a printed-rules set would be false, and no card there says it."""
+    said = {}
+    for name, card_set in _shipped_sets():
+        for r in card_rows(card_set):
+            for reason in r["outside"]:
+                if "attack band" in reason:
+                    said.setdefault(name, []).append((r["name"], r["kind"], reason))
+    ipl = next(v for k, v in said.items() if k.startswith("IPL_2024") and v)
+    pathirana = [reason for n, kind, reason in ipl if n == "Matheesha Pathirana" and kind == "bowler"]
+    assert pathirana and "85% of the real balls" in pathirana[0], ipl
+    for name, card_set in _shipped_sets():
+        if card_set.get("rule") != "wickets-in-hand":
+            assert name not in said, said[name]

@@ -138,8 +138,25 @@ def card_rows(card_set: dict) -> list[dict]:
     return rows
 
 
+# a scoring miss this share of a card's balls in the attack band is said to come from there
+ATTACK_SAID_FROM = 0.25
+
+
 def _reason(card: dict, what: str, real: float, expected: float) -> str:
-    """Why a qualified card misses, with the gap."""
+    """Why a qualified card misses, with the gap (and, for a card scoring more than his real
+    season under the rule, that the attack band plays his dots)."""
+    why = _why(card, what, real, expected)
+    attack = float((card.get("situations") or {}).get("attack", 0.0))
+    rate = "dismissal" in what or "wicket" in what
+    if not rate and expected > real and attack >= ATTACK_SAID_FROM:
+        # the attack d20 rolls a dot again whoever's card it came off: a death bowler's dots
+        # (Bumrah, Pathirana) and a finisher's (Miller) score like anyone's there (docs/rules.md R12)
+        why += (f"; {100 * attack:.0f}% of the real balls were in the attack band, where the d20 "
+                f"rolls a dot off either card again, for four or six on the league's faces")
+    return why
+
+
+def _why(card: dict, what: str, real: float, expected: float) -> str:
     slots = {r["result"]: r["hi"] - r["lo"] + 1 for r in card["chart"]}
     gap = f"real {real:.4g}, expected {expected:.4g} ({100 * (expected / real - 1):+.1f}%)"
     opponent = "bowler" if card["kind"] == "striker" else "striker"
@@ -159,7 +176,7 @@ def _reason(card: dict, what: str, real: float, expected: float) -> str:
         r_x = (r.get("wides", 0) + r.get("no_balls", 0)) / balls
         e_x = e.get("wides", 0) + e.get("no_balls", 0)
         return (f"{what} {gap}: wides+no-balls per ball {e_x:.4f} expected vs {r_x:.4f} real "
-                f"(his F slots carry them and also dismissals)")
+                f"(the card's F slots carry them and also dismissals)")
     return f"{what} {gap}: whole-slot resolution against the other figures on the card"
 
 
