@@ -142,15 +142,30 @@ def card_rows(card_set: dict) -> list[dict]:
 ATTACK_SAID_FROM = 0.25
 
 
-def _reason(card: dict, what: str, real: float, expected: float) -> str:
-    """Why a qualified card misses, with the gap (and, for a card scoring more than his real
-    season under the rule, that the attack band plays his dots)."""
-    why = _why(card, what, real, expected)
+def attack_band_scoring(card: dict) -> float | None:
+    """The card's share of real balls in the rule's attack band when it scores more than its
+    player's real season (strike rate or economy) and that share is ATTACK_SAID_FROM or more,
+    else None. The attack d20 rolls a dot again whoever's card it came off, so a death bowler's
+    dots (Bumrah, Pathirana) and a finisher's (Miller) score like anyone's there (docs/rules.md
+    R12): where such a card misses, that is why."""
     attack = float((card.get("situations") or {}).get("attack", 0.0))
-    rate = "dismissal" in what or "wicket" in what
-    if not rate and expected > real and attack >= ATTACK_SAID_FROM:
-        # the attack d20 rolls a dot again whoever's card it came off: a death bowler's dots
-        # (Bumrah, Pathirana) and a finisher's (Miller) score like anyone's there (docs/rules.md R12)
+    real, exp = card.get("real") or {}, card.get("expected") or {}
+    balls = real.get("balls") or 0
+    if attack < ATTACK_SAID_FROM or not balls:
+        return None
+    if card["kind"] == "striker":
+        over = exp.get("strike_rate", 0.0) > 100 * real.get("runs", 0) / balls
+    else:
+        over = exp.get("economy", 0.0) > 6 * real.get("runs", 0) / balls
+    return attack if over else None
+
+
+def _reason(card: dict, what: str, real: float, expected: float) -> str:
+    """Why a qualified card misses, with the gap (and, for a card scoring more than its player's
+    real season mostly in the attack band, that the attack d20 plays its dots)."""
+    why = _why(card, what, real, expected)
+    attack = attack_band_scoring(card)
+    if attack is not None and not ("dismissal" in what or "wicket" in what):
         why += (f"; {100 * attack:.0f}% of the real balls were in the attack band, where the d20 "
                 f"rolls a dot off either card again, for four or six on the league's faces")
     return why

@@ -144,6 +144,10 @@ EXPECTED_LABEL = {"fours": "4s /100 balls", "sixes": "6s /100 balls", "dots": "D
                   "strike_rate": "Strike rate", "economy": "Economy"}
 
 
+# the figures a card's scoring sets (what the attack band's d20 adds to)
+SCORING_LABELS = {EXPECTED_LABEL[k] for k in ("strike_rate", "economy", "fours", "sixes")}
+
+
 def _humanise(key: str) -> str:
     return key.replace("_", " ").capitalize()
 
@@ -287,7 +291,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
             inside = {"True": "inside", "False": "outside"}.get(checks.get(f"ok_{key}", ""), "—")
             versus.append(Versus(EXPECTED_LABEL.get(key, _humanise(key)), shown(got), shown(float(exp)),
                                  shown(sim), interval, inside))
-        verdict, verdict_ok = _verdict(checks, versus)
+        verdict, verdict_ok = _verdict(checks, versus, card)
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
         views.append(CardView(
@@ -303,8 +307,10 @@ def _card_views(kit: KitSet) -> list[CardView]:
     return views
 
 
-def _verdict(checks: dict[str, str], versus: list[Versus]) -> tuple[str, bool | None]:
+def _verdict(checks: dict[str, str], versus: list[Versus],
+             card: dict[str, Any] | None = None) -> tuple[str, bool | None]:
     """The simulator's verdict on one card in a sentence (empty when it did not check the card)."""
+    from cardgen.calibrate.report import attack_band_scoring
     if not checks:
         return "", None
     balls = checks.get("real_balls", "")
@@ -315,11 +321,18 @@ def _verdict(checks: dict[str, str], versus: list[Versus]) -> tuple[str, bool | 
     if checks.get("ok") == "True" or (checks.get("ok") is None and not missed):
         return ("Plays like the real season: every real figure lies inside the range this card gives "
                 "95% of the time over the same number of balls."), True
+    attack = attack_band_scoring(card) if card else None
+    in_attack = (f"{100 * attack:.0f}% of the real balls were in the attack band, where the "
+                 "wickets-in-hand rule rolls a d20 on a dot off either card, whoever bowled it, "
+                 "and some of its faces are fours and sixes") if attack is not None else ""
     if checks.get("at_limit") == "True":
+        why = in_attack or "the league-average opponent's half of each ball alone gives more"
         return ("At the game's limit on: " + ", ".join(missed or ["the overall check"]) + ". No printed "
-                "card could reach the real figure: the league-average opponent's half of each ball "
-                "alone gives more. The set's check leaves this card out."), None
-    return "Plays differently from the real season on: " + ", ".join(missed or ["the overall check"]) + ".", False
+                f"card could reach the real figure: {why}. The set's check leaves this card out."), None
+    text = "Plays differently from the real season on: " + ", ".join(missed or ["the overall check"]) + "."
+    if in_attack and set(missed) & SCORING_LABELS:
+        text += f" Why: {in_attack}."
+    return text, False
 
 
 def qualify_balls() -> int:
