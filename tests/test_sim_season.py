@@ -323,3 +323,24 @@ def test_validate_leaves_out_only_the_cards_no_printed_card_could_reach(real_set
     assert list(s.at_limit["name"]) == [floor["player"]["name"]], s.at_limit
     assert reachable["player"]["name"] in set(s.failures["name"])
     assert s.judged == s.qualified - 1 and s.pass_share == s.passed / s.judged
+
+
+def test_validate_says_when_the_attack_band_scores_a_card(tmp_path):
+    """A card outside its interval because the rule's attack d20 rolls its dots like anyone's
+    says so on its line: the shipped IPL 2024 set (read, not calibrated) has Matheesha Pathirana
+    (85% of his balls in the attack band, economy 7.68 real, 10.46 on the card) outside; a card
+    outside for another reason (a small wicket-rate or boundary miss) gets no such words."""
+    import gzip
+
+    from cardgen.calibrate.reuse import FOLDER
+    from cardgen.paths import bundled_tables_dir
+    shipped = next(p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2024-*.json.gz"))
+                   if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand")
+    cards = tmp_path / "card-set.json"
+    cards.write_bytes(gzip.decompress(shipped.read_bytes()))
+    code, output = _run(["validate", "-c", "IPL", "-s", "2024", "--cards", str(cards),
+                         "--seed", "0", "--out", str(tmp_path / "out")],
+                        {"CARDGEN_CACHE": str(tmp_path / "cache")})
+    lines = [line for line in output.splitlines() if line.startswith("  outside:")]
+    assert any("Matheesha Pathirana" in line and "85% in the attack band" in line for line in lines), output
+    assert any("attack band" not in line for line in lines), output

@@ -144,8 +144,8 @@ ATTACK_SAID_FROM = 0.25
 
 def attack_band_scoring(card: dict) -> float | None:
     """The card's share of real balls in the rule's attack band when it scores more than its
-    player's real season (strike rate or economy) and that share is ATTACK_SAID_FROM or more,
-    else None. The attack d20 rolls a dot again whoever's card it came off, so a death bowler's
+    player's real season by more than the calibration's tolerance (strike rate or economy) and
+    that share is ATTACK_SAID_FROM or more, else None. The attack d20 rolls a dot again whoever's card it came off, so a death bowler's
     dots (Bumrah, Pathirana) and a finisher's (Miller) score like anyone's there (docs/rules.md
     R12): where such a card misses, that is why."""
     attack = float((card.get("situations") or {}).get("attack", 0.0))
@@ -154,9 +154,9 @@ def attack_band_scoring(card: dict) -> float | None:
     if attack < ATTACK_SAID_FROM or not balls:
         return None
     if card["kind"] == "striker":
-        over = exp.get("strike_rate", 0.0) > 100 * real.get("runs", 0) / balls
+        over = exp.get("strike_rate", 0.0) > (1 + SR_TOL) * 100 * real.get("runs", 0) / balls
     else:
-        over = exp.get("economy", 0.0) > 6 * real.get("runs", 0) / balls
+        over = exp.get("economy", 0.0) > (1 + ECON_TOL) * 6 * real.get("runs", 0) / balls
     return attack if over else None
 
 

@@ -133,13 +133,16 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                f"(Bonferroni, family-wise error {100 * FAMILY_ALPHA:g}%)")
     click.echo("metric pass shares: " + ", ".join(f"{k} {100 * v:.1f}%"
                                                   for k, v in summary.metric_pass.items()))
+    in_attack = _attack_band_words(card_set)
     for r in summary.failures.itertuples():
-        click.echo(f"  outside: {r.kind} {r.name} ({r.team}, {r.real_balls} balls)")
+        click.echo(f"  outside: {r.kind} {r.name} ({r.team}, {r.real_balls} balls"
+                   f"{in_attack.get((r.kind, str(r.player_id), r.team), '')})")
     if limit:
         click.echo("at the game's limit (no printed card reaches the real figure against the "
                    "league-average opponent):")
     for r in ([] if summary.at_limit is None else summary.at_limit.itertuples()):
-        click.echo(f"  at its limit: {r.kind} {r.name} ({r.team}, {r.real_balls} balls)")
+        click.echo(f"  at its limit: {r.kind} {r.name} ({r.team}, {r.real_balls} balls"
+                   f"{in_attack.get((r.kind, str(r.player_id), r.team), '')})")
     click.echo(f"report: {folder}")
     if not summary.ok:
         raise SystemExit(1)
@@ -306,3 +309,17 @@ def match_table(matches: dict[str, dict]) -> list[str]:
 
 
 COMMANDS = [validate_cmd, simulate_cmd]
+
+
+def _attack_band_words(card_set: dict) -> dict[tuple[str, str, str], str]:
+    """(kind, player id, team) -> ", 85% in the attack band, where the d20 rolls his dots too"
+    for the cards that score more than their player's real season mostly in the rule's attack
+    band (`report.attack_band_scoring`): why such a card is off, on its line."""
+    from cardgen.calibrate.report import attack_band_scoring
+    out = {}
+    for c in card_set.get("cards", []):
+        share = attack_band_scoring(c)
+        if share is not None:
+            out[(c["kind"], str(c["player"]["id"]), c["team"])] = (
+                f", {100 * share:.0f}% in the attack band, whose d20 rolls this card's dots too")
+    return out
