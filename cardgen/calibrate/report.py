@@ -145,9 +145,10 @@ ATTACK_SAID_FROM = 0.25
 def attack_band_scoring(card: dict) -> float | None:
     """The card's share of real balls in the rule's attack band when it scores more than its
     player's real season by more than the calibration's tolerance (strike rate or economy) and
-    that share is ATTACK_SAID_FROM or more, else None. The attack d20 rolls a dot again whoever's card it came off, so a death bowler's
-    dots (Bumrah, Pathirana) and a finisher's (Miller) score like anyone's there (docs/rules.md
-    R12): where such a card misses, that is why."""
+    that share is ATTACK_SAID_FROM or more, else None. The attack d20 rolls a dot again
+    whoever's card it came off, so a death bowler's dots (Bumrah, Pathirana) and a finisher's
+    (Miller) score like anyone's there (docs/rules.md R12): where such a card misses, that is
+    why."""
     attack = float((card.get("situations") or {}).get("attack", 0.0))
     real, exp = card.get("real") or {}, card.get("expected") or {}
     balls = real.get("balls") or 0

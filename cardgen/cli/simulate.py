@@ -308,12 +308,9 @@ def match_table(matches: dict[str, dict]) -> list[str]:
     return lines
 
 
-COMMANDS = [validate_cmd, simulate_cmd]
-
-
 def _attack_band_words(card_set: dict) -> dict[tuple[str, str, str], str]:
-    """(kind, player id, team) -> ", 85% in the attack band, where the d20 rolls his dots too"
-    for the cards that score more than their player's real season mostly in the rule's attack
+    """(kind, player id, team) -> ", 85% in the attack band, whose d20 rolls this card's dots
+    too" for the cards that score more than their player's real season mostly in the rule's attack
     band (`report.attack_band_scoring`): why such a card is off, on its line."""
     from cardgen.calibrate.report import attack_band_scoring
     out = {}
@@ -323,3 +320,7 @@ def _attack_band_words(card_set: dict) -> dict[tuple[str, str, str], str]:
             out[(c["kind"], str(c["player"]["id"]), c["team"])] = (
                 f", {100 * share:.0f}% in the attack band, whose d20 rolls this card's dots too")
     return out
+
+
+COMMANDS = [validate_cmd, simulate_cmd]
+
