@@ -135,9 +135,14 @@ class WicketsInHand:
         return [(lo + 1, hi, result) for lo, (hi, result) in zip(starts, ends) if hi > lo]
 
     def attack_faces(self) -> list[tuple[str, str]]:
-        """The attack d20's faces, as printed: (faces, result), e.g. ("3-8", "four"); every
-        printed sheet words its line from these."""
+        """The attack d20's faces, as printed: (faces, result), e.g. ("3-8", "four")."""
         return [(face_range(lo, hi), result) for lo, hi, result in self.attack_ranges()]
+
+    def attack_words(self, marks: dict[str, str] | None = None) -> str:
+        """The attack d20 in words, as every sheet prints it: "1 bowled, 2 caught, 3-7 four,
+        8-10 six, 11-20 dot" (`marks`: a sheet's own word for a result, e.g. "B" for bowled)."""
+        marks = marks or {}
+        return ", ".join(f"{faces} {marks.get(result, result)}" for faces, result in self.attack_faces())
 
     def chase_words(self) -> str:
         """The chase clause as printed ("" when the chase reads the table like the first innings)."""

@@ -323,4 +323,3 @@ def _attack_band_words(card_set: dict) -> dict[tuple[str, str, str], str]:
 
 
 COMMANDS = [validate_cmd, simulate_cmd]
-

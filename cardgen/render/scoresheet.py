@@ -65,8 +65,7 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
                    "bold" if r == 0 else "regular", size, align="centre")
         p.line(x, yy + 0.9, right, yy + 0.9, width=0.1)
     # every face of each d20 said (what 11-20 and 13-20 do too): a line each, as the quick reference
-    attack = "Attack, on a •: d20 " + ", ".join(f"{faces} {ATTACK_MARKS[result]}"
-                                                 for faces, result in rule.attack_faces()) + "."
+    attack = f"Attack, on a •: d20 {rule.attack_words(ATTACK_MARKS)}."
     consolidate = (f"Consolidate, on a {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')}: d20 "
                    f"1-{rule.consolidate_safe} • (not out), {face_range(rule.consolidate_safe + 1, 20)} out.")
     said = [attack, consolidate] + ([rule.chase_words()] if rule.chase_words() else [])
