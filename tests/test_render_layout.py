@@ -300,3 +300,47 @@ def test_sheet_header_and_footer_keep_off_the_cut_lines_and_the_no_print_zone(pa
             for mx1, my1, mx2, my2 in crop_marks(geo):  # and off every crop mark
                 assert (max(mx1, mx2) < x0 or min(mx1, mx2) > x1 or max(my1, my2) < y0
                         or min(my1, my2) > y1), (text, paper, (mx1, my1, mx2, my2))
+
+
+def _texts_with_sizes(pdf: bytes, page_index: int = 0) -> list[tuple[str, float]]:
+    """(string, size in points) of every text object on a page, read back with pdfium."""
+    import ctypes
+    import pypdfium2
+    import pypdfium2.raw as raw
+    page = pypdfium2.PdfDocument(pdf)[page_index]
+    textpage = page.get_textpage()
+    out = []
+    for obj in page.get_objects():
+        if obj.type != raw.FPDF_PAGEOBJ_TEXT:
+            continue
+        size = ctypes.c_float()
+        raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
+        m = obj.get_matrix()
+        n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
+        buffer = ctypes.create_string_buffer(n)
+        raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), n)
+        out.append((buffer.raw[:n - 2].decode("utf-16-le"), size.value * math.sqrt(abs(m.a * m.d - m.b * m.c))))
+    return out
+
+
+def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
+    """Print audit: a team's own card sheets (teams/<team>/cards-a4.pdf) squeezed their header into
+    the middle card's width, 5.25 pt for "BBL 2024-25 Melbourne Renegades cards · sheet 1 of 4 ·
+    MR 1-9" (under 6 pt a home print is hard to read); on A4 the header sits wholly above the crop
+    marks, so it may use the printable width. Cricket: The Game's sheets lost their title the
+    same way ("sheet 1 of 16")."""
+    from cardgen.render.sheets import render_cards_pdf
+    spec = load_layout("sheets")["card_sheet"]
+    views = [v for v in card_views(render_card_sets["BBL"]) if v.team == "Melbourne Renegades"]
+    pdf = render_cards_pdf(views, "a4", "BBL 2024-25 Melbourne Renegades cards", "credit")
+    texts = _texts_with_sizes(pdf)
+    header = [(t, s) for t, s in texts if t.startswith("BBL 2024-25 Melbourne Renegades cards")]
+    assert header == [(f"BBL 2024-25 Melbourne Renegades cards \u00b7 sheet 1 of {math.ceil(len(views) / 9)} "
+                       f"\u00b7 {views[0].team_code} 1-9", pytest.approx(spec["footer_pt"]))]
+    # and the line stays off every crop mark and out of the no-print zone
+    [boxes] = _glyph_boxes_mm(pdf, header[0][0])
+    geo = sheet_geometry("a4")
+    for x0, y0, x1, y1 in boxes:
+        assert x0 >= spec["no_print_mm"] and y0 >= spec["no_print_mm"] and x1 <= geo.page_w - spec["no_print_mm"]
+        for mx1, my1, mx2, my2 in crop_marks(geo):
+            assert max(my1, my2) < y0 - spec["footer_clear_mm"] or min(my1, my2) > y1 + spec["footer_clear_mm"]

@@ -168,13 +168,23 @@ def _pick_line(options: Sequence[str], width_mm: float, cs: dict) -> tuple[str, 
 
 def _line_across_margin(canvas: Canvas, geo: SheetGeometry, options: Sequence[str], at_top: bool,
                         cs: dict) -> bool:
-    """Header above / footer below the cards, centred on the middle column; False if the margin
-    cannot hold it cut_clear_mm off the cut line."""
-    x0, x1 = footer_slot(geo)
-    text, size_pt = _pick_line(options, x1 - x0, cs)
-    size_mm = size_pt / 72 * 25.4
+    """Header above / footer below the cards, centred on the page; False if the margin cannot
+    hold it cut_clear_mm off the cut line.
+
+    The line may use the whole printable width when it sits wholly above (below) the crop marks,
+    as on A4; else only the middle column, between the marks of its cut lines. (The middle
+    column alone squeezed a team's header to 5.25 pt, or cut it down to "sheet 1 of 4".)"""
     safe = cs["no_print_mm"] + 0.15
     _, block_top, _, block_bottom = geo.block()
+    # the line's full height at the largest size it may take: [safe, safe + height] from the edge
+    tallest = (ASCENT_EM + DESCENT_EM) * cs["footer_pt"] / 72 * 25.4
+    band = (safe, safe + tallest) if at_top else (geo.page_h - safe - tallest, geo.page_h - safe)
+    clear = cs["footer_clear_mm"]
+    marks_clear = all(min(y1, y2) > band[1] + clear or max(y1, y2) < band[0] - clear
+                      for _, y1, _, y2 in crop_marks(geo))
+    x0, x1 = (safe, geo.page_w - safe) if marks_clear else footer_slot(geo)
+    text, size_pt = _pick_line(options, x1 - x0, cs)
+    size_mm = size_pt / 72 * 25.4
     if at_top:
         baseline = safe + ASCENT_EM * size_mm
         room = block_top - baseline - DESCENT_EM * size_mm
