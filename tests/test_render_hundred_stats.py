@@ -45,3 +45,34 @@ def test_hundred_team_sheet_column_is_balls():
     text = "\n".join(p.extract_text() for p in
                      PdfReader(io.BytesIO(render_team_sheets_pdf(_hundred_set(), "a4", "credit"))).pages)
     assert "Balls" in text and "Overs" not in text.replace("overs per innings", "")
+
+
+def test_every_usage_letter_on_the_team_sheets_is_in_the_band_their_legend_gives(render_card_sets):
+    """Print audit: the team sheets' legend read "letter = average overs per innings" on The
+    Hundred too, whose letters count balls (20 = A+), and gave no bands, so "A+/1" or "C/6" could
+    not be read off the sheet. Each real bowler's letter must fall in the band the printed legend
+    states, for his average per innings bowled."""
+    import re
+    for code, unit in (("HUNDRED", 1), ("BBL", 6)):  # balls per unit the legend counts in
+        card_set = render_card_sets[code]
+        pdf = render_team_sheets_pdf(card_set, "a4", "credit")
+        text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
+        legend = re.search(r"Usage: letter = average (\w+) an innings bowled \((.*?)\); number = innings bowled",
+                           text)
+        assert legend, text[:600]
+        assert legend.group(1) == ("balls" if unit == 1 else "overs")
+        bands = {}
+        for letter, under, lo, hi in re.findall(r"(A\+|[A-D]) = (under )?(\d+)(?:-(\d+))?", legend.group(2)):
+            lo_f = float(lo)
+            bands[letter] = ((0.0, lo_f) if under else (lo_f, float("inf")) if letter == "A+"
+                             else (lo_f, float(hi)))
+        assert set(bands) == {"A+", "A", "B", "C", "D"}
+        bowlers = [c for c in card_set["cards"] if c["kind"] == "bowler"]
+        assert len(bowlers) > 40
+        for card in bowlers:
+            average = card["real"]["balls"] / unit / card["usage"]["innings"]
+            low, high = bands[card["usage"]["letter"]]
+            assert low <= average < high or (card["usage"]["letter"] == "A+" and average >= low), \
+                (code, card["player"]["name"], card["usage"], average)
+            # and the sheet prints that letter/innings for him
+            assert f"{card['usage']['letter']}/{card['usage']['innings']}" in text

@@ -119,6 +119,19 @@ def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
             f"C({player.get('catch', '-')}) / RO({player.get('run_out', '-')})", kinds]
 
 
+def usage_legend(hundred: bool) -> str:
+    """What a bowler's Usage "letter/number" means (calibrate.people.usage_letter's bands): the
+    Hundred counts balls, not 5-ball sets, as its bowler cards do."""
+    if hundred:
+        legend = ("Usage: letter = average balls an innings bowled (A+ = 20, the most allowed; A = 15-20, "
+                  "B = 10-15, C = 5-10, D = under 5); number = innings bowled.")
+    else:
+        legend = ("Usage: letter = average overs an innings bowled (A+ = 4, the most allowed; A = 3-4, "
+                  "B = 2-3, C = 1-2, D = under 1); number = innings bowled.")
+    # a band never breaks across lines ("D =" at a line's end, "under 5" on the next)
+    return legend.replace(" = ", "\u00a0=\u00a0").replace("under ", "under\u00a0")
+
+
 def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
     spec = load_layout("sheets")["team_sheet"]
     st = _styles(spec)
@@ -158,9 +171,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             missing = len(deck["reserves"]) - len(reserves)
             story.append(Paragraph(f"{missing} more squad player{'s' if missing > 1 else ''} without a card "
                                    "(no ball batted or bowled this season).", st["small"]))
-        story.append(Paragraph("Bowlers by usage (letter = average overs per innings; number = innings)",
-                               st["heading"]))
         hundred = card_set.get("format") == "100-ball"  # balls, not 5-ball overs, beside Econ per 6
+        story.append(Paragraph("Bowlers by usage", st["heading"]))
+        story.append(Paragraph(escape(usage_legend(hundred)), st["body"]))
+        story.append(Spacer(1, 1.5 * MM))
         rows = [["", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]]
         for pid in deck["bowlers"]:
             card = deck["players"].get(pid, {}).get("cards", {}).get((team["name"], "bowler"))
