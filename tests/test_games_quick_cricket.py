@@ -185,3 +185,68 @@ def test_simulate_innings_is_deterministic() -> None:
     b = SYSTEM.simulate_innings(np.random.default_rng(3), 300, ctx)
     assert a.equals(b) and list(a.columns) == ["runs", "wickets", "fours", "sixes", "legal_balls"]
     assert (a["legal_balls"] <= 120).all() and (a["wickets"] <= 10).all()
+
+
+def _texts_and_strokes(pdf: bytes, index: int) -> tuple[list, list]:
+    """Page `index` of a PDF: [(string, size pt, (left, top, right, bottom) mm)] of its texts, and
+    its stroked segments (x1, y1, x2, y2 mm) with their stroke width (mm), read back with pdfium."""
+    import ctypes
+    import math
+
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from cardgen.render.layout import MM
+    from cardgen.render.preflight import _segments
+    page = pypdfium2.PdfDocument(pdf)[index]
+    H = page.get_height() / MM
+    textpage = page.get_textpage()
+    texts, strokes = [], []
+    for obj in page.get_objects():
+        l, b, r, t = obj.get_bounds()
+        if obj.type == raw.FPDF_PAGEOBJ_TEXT:
+            size = ctypes.c_float()
+            raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
+            m = obj.get_matrix()
+            n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
+            buf = ctypes.create_string_buffer(n)
+            raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
+            texts.append((buf.raw[:n - 2].decode("utf-16-le").strip(),
+                          size.value * math.sqrt(abs(m.a * m.d - m.b * m.c)), (l / MM, H - t / MM, r / MM, H - b / MM)))
+        elif obj.type == raw.FPDF_PAGEOBJ_PATH:
+            fill, stroke = ctypes.c_int(), ctypes.c_int()
+            raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill), ctypes.byref(stroke))
+            if stroke.value:
+                width = ctypes.c_float()
+                raw.FPDFPageObj_GetStrokeWidth(obj.raw, ctypes.byref(width))
+                strokes += [(seg, width.value / MM) for seg in _segments(raw, obj.raw, obj.get_matrix(), H)]
+    return texts, strokes
+
+
+def test_the_printed_cards_text_sits_clear_of_the_quadrant_lines_and_reads_at_6_pt() -> None:
+    """Print audit: on the Path cards "P+Path" (7.5 pt bold, 11.03 mm) ran over its 11 mm
+    quadrant, touching the grid lines both sides; the quadrant letters were 5 pt, "upright" /
+    "turned 180°" 5.5 pt and "Out bowled" 5.85 pt (under 6 pt a home print is hard to read).
+    Every text but the credit line now reads at 6 pt or more, and every quadrant label keeps
+    clear of the grid line on either side of it."""
+    from cardgen.games.quick_cricket.kit import cards_pdf
+    pdf = cards_pdf("a4")
+    labels = {"P+Path", "Path", "P", "NB"}
+    checked = 0
+    for index in range(2):
+        texts, strokes = _texts_and_strokes(pdf, index)
+        for text, size, (left, top, right, bottom) in texts:
+            if not text or "18-card game" in text:  # the credit line: not game text
+                continue
+            assert size >= 6.0 - 1e-6, (text, size)
+            if text not in labels:
+                continue
+            middle = (top + bottom) / 2
+            # the vertical grid lines beside the label, at its height: the nearest each side
+            sides = [(x1, w) for (x1, y1, x2, y2), w in strokes
+                     if abs(x1 - x2) < 1e-6 and min(y1, y2) < middle < max(y1, y2)]
+            gap_left = min(left - (x + w / 2) for x, w in sides if x < (left + right) / 2)
+            gap_right = min((x - w / 2) - right for x, w in sides if x > (left + right) / 2)
+            assert min(gap_left, gap_right) >= 0.3, (text, gap_left, gap_right)
+            checked += 1
+    assert checked >= 8  # the four Path cards' two drawings each hold a label or two

@@ -19,6 +19,7 @@ from cardgen.render.painter import Painter
 CODE = "quick-cricket"
 NAME = "Quick Cricket"
 CREDIT = "Quick Cricket rules \u00a9 S.P. Stenton; cards drawn by cardgen"
+MIN_PT = 6.0  # what a card's game text may shrink to: smaller, a home print is hard to read
 
 CardFace = Callable[[Painter], None]
 
@@ -56,8 +57,10 @@ def _quadrants(p: Painter, x: float, y: float, size: float, labels: dict[int, st
         p.rect(qx, qy, half, half, fill=(fills or {}).get(q), stroke=grid, width=0.3)
         p.text(qx + 1.2, qy + 3.2, R.QUADRANTS[q], "bold", letter_pt, grid)
         if q in labels:
-            p.text(qx + half / 2, qy + half / 2 + value_pt * 0.35 / 2.83, labels[q], "bold", value_pt,
-                   align="centre")
+            # inside its quadrant with a little air each side ("P+Path" ran 0.03 mm past an 11 mm one)
+            fitted = fit_text(labels[q], "bold", half - 1.5, value_pt, min(value_pt, MIN_PT))
+            p.text(qx + half / 2, qy + half / 2 + value_pt * 0.35 / 2.83, fitted.lines[0], "bold",
+                   fitted.size_pt, align="centre")
 
 
 def _outcome_table(p: Painter, style: str, top: float, colour: str) -> None:
@@ -85,7 +88,7 @@ def _outcome_table(p: Painter, style: str, top: float, colour: str) -> None:
             p.rect(cx, y, col_w, row, stroke="#777777", width=0.15,
                    fill="#fbe3e1" if out else None)
             weight = "bold" if out else "regular"
-            fitted = fit_text(label, weight, col_w - 0.8, t["cell_pt"], 5.0)  # "Out bowled" fits its cell
+            fitted = fit_text(label, weight, col_w - 0.8, t["cell_pt"], MIN_PT)  # "Out bowled" fits its cell
             p.text(cx + col_w / 2, y + row * 0.65, fitted.lines[0], weight, fitted.size_pt, align="centre")
     p.rect(x0, top, width, 4 * row, stroke="#333333", width=0.3)
 
@@ -119,7 +122,9 @@ def _mini_path(p: Painter, x: float, y: float, size: float, move: str, green: bo
     labels = {R.A: "P"} if target != R.A else {R.A: "P+Path"}
     if target != R.A:
         labels[target] = "NB" if green else "Path"
-    _quadrants(p, x, y, size, labels, fills, value_pt=7.5, letter_pt=5, grid=colours["grid"])
+    s = _layout()["path"]
+    _quadrants(p, x, y, size, labels, fills, value_pt=s["mini_value_pt"], letter_pt=s["mini_letter_pt"],
+               grid=colours["grid"])
 
 
 def path_card(index: int) -> CardFace:
@@ -139,7 +144,7 @@ def path_card(index: int) -> CardFace:
             x = m + o * (w - size)
             _mini_path(p, x, s["mini_top_mm"], size, card.orientations[o], card.green[o], colours)
             p.text(x + size / 2, s["mini_top_mm"] - 1.2, "upright" if o == 0 else "turned 180\u00b0",
-                   "italic", 5.5, align="centre")
+                   "italic", s["orientation_pt"], align="centre")
         what = {R.SAME: "stays in the pitch quadrant", R.ALONG: "changes length",
                 R.ACROSS: "changes line", R.DIAGONAL: "changes line and length"}
         lines = [f"{'Upright' if o == 0 else 'Turned'}: the ball {what[card.orientations[o]]}"
