@@ -81,12 +81,81 @@ def test_bbl_cards_fit_on_27_a4_sheets(kits: dict):
     assert pages // 2 <= 27  # the kit was built with backs: two pages per sheet
 
 
-@pytest.mark.parametrize("game", ["quick-cricket", "roll-and-play", "competitive-patience",
-                                  "cricket-the-game"])
-def test_preflight_finds_nothing_in_the_other_game_systems_kits(game: str, mirror: Path, tmp_path: Path):
-    result = CliRunner().invoke(main, ["build", "--game", game, "-c", "BBL", "-s", "2024-25",
-                                       "--source", str(mirror), "--out", str(tmp_path)])
-    assert result.exit_code == 0, result.output
-    files, problems = check_folder(tmp_path)
+GAMES = ["quick-cricket", "roll-and-play", "competitive-patience", "cricket-the-game"]
+
+
+@pytest.fixture(scope="module")
+def game_kits(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[Path, str]]:
+    """Each other game system's kit for BBL 2024-25 (both papers), built once: (folder, CLI output)."""
+    kits = {}
+    for game in GAMES:
+        out = tmp_path_factory.mktemp(game)
+        result = CliRunner().invoke(main, ["build", "--game", game, "-c", "BBL", "-s", "2024-25",
+                                           "--source", str(mirror), "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        kits[game] = (out, result.output)
+    return kits
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_preflight_finds_nothing_in_the_other_game_systems_kits(game: str, game_kits: dict):
+    folder, output = game_kits[game]
+    files, problems = check_folder(folder)
     assert files and problems == [], "\n".join(map(str, problems[:20]))
-    assert "preflight: 0 problems" in result.output
+    assert "preflight: 0 problems" in output
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_text_but_a_credit_line_prints_under_6_pt_in_the_other_game_systems_kits(game: str, game_kits: dict):
+    """Print audit: under 6 pt a home print is hard to read, yet Cricket: The Game's CONFIDENCE
+    (5.6 pt), Roll & Play's "when batting" / "when bowling" (5.6), chance-card note (5.6) and
+    scoresheet "bat / bowl" (5.2), Competitive Patience's turn numbers (4.5) and the sheets'
+    "Print at 100% ..." footer (5.25) printed smaller. Only the credit lines, which no one needs
+    to play, stay smaller."""
+    from cardgen.games.competitive_patience.kit import CREDIT as PATIENCE_CREDIT
+    from cardgen.games.quick_cricket.kit import NAME as QUICK_NAME
+    from cardgen.games.roll_and_play import CLASSIC_CREDIT
+    credits = [ATTRIBUTION, f"{CLASSIC_CREDIT} {ATTRIBUTION}", PATIENCE_CREDIT,
+               f"{QUICK_NAME} \u00b7 18-card game \u00b7 cardgen",
+               f"Not an official card. Board and decks: Zero Point Games. {ATTRIBUTION}"]
+    folder, _ = game_kits[game]
+    small = {(path.name, text) for path in sorted(folder.rglob("*.pdf"))
+             for text in _texts_under(path.read_bytes(), 6.0, credits)}
+    assert not small, sorted(small)[:20]
+
+
+@pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_fielding_chart_prints_every_result_at_6_pt_or_more(render_card_sets: dict, code: str, paper: str):
+    """Print audit: on US Letter (landscape, 11.9 mm cells) "Stumped" printed at 5.75 pt."""
+    pdf = render_fielding_pdf(render_card_sets[code], paper, ATTRIBUTION)
+    assert _texts_under(pdf, 6.0, [ATTRIBUTION]) == []
+
+
+def _texts_under(pdf: bytes, points: float, credits: list[str]) -> list[str]:
+    """Every text of the PDF printed smaller than `points`, but for parts of the `credits` lines
+    (whitespace-normalised; a credit may wrap over several text objects)."""
+    import ctypes
+    import math
+
+    import pypdfium2
+    import pypdfium2.raw as raw
+    credits = [" ".join(c.split()) for c in credits]
+    small = []
+    for page in pypdfium2.PdfDocument(pdf):
+        textpage = page.get_textpage()
+        for obj in page.get_objects():
+            if obj.type != raw.FPDF_PAGEOBJ_TEXT:
+                continue
+            size = ctypes.c_float()
+            raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
+            m = obj.get_matrix()
+            if size.value * math.sqrt(abs(m.a * m.d - m.b * m.c)) >= points - 1e-3:
+                continue
+            n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
+            buf = ctypes.create_string_buffer(n)
+            raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
+            text = " ".join(buf.raw[:n - 2].decode("utf-16-le").split())
+            if text and not any(text in credit for credit in credits):
+                small.append(text)
+    return small

@@ -52,8 +52,8 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
                 p.rect(x, y, cell_w, row_h, fill="#d4d4d4")
             style = "bold" if result in OUTS else "italic" if result in CHANCES else "regular"
             label = words["results"].get(result, {"short": result})["short"]
-            fitted = fit_text(label, style, cell_w - 1.2, spec["cell_pt"], 5.0, max_lines=2,
-                              wrap_below_pt=spec["cell_pt"])
+            fitted = fit_text(label, style, cell_w - spec["cell_pad_mm"], spec["cell_pt"], spec["cell_min_pt"],
+                              max_lines=2, wrap_below_pt=spec["cell_pt"])
             step = fitted.size_pt * 1.1 / 72 * 25.4
             base = y + row_h / 2 + fitted.size_pt * 0.36 / 72 * 25.4 - step * (len(fitted.lines) - 1) / 2
             for i, line in enumerate(fitted.lines):

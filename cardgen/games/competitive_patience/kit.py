@@ -54,7 +54,7 @@ def _innings_block(p: PdfPainter, y: float, W: float, number: int) -> float:
         for b in range(boxes):
             p.rect(m + label_w + b * cell, y, cell, row, stroke=s["line"], width=0.15)
             if label.startswith("Bowling"):
-                p.text(m + label_w + b * cell + 0.6, y + 2.1, str(b + 1), "regular", 4.5, "#888888")
+                p.text(m + label_w + b * cell + 0.6, y + 2.4, str(b + 1), "regular", s["turn_number_pt"], "#888888")
         y += row
     y += 2
     p.text(m, y + 4, "Extras (wides ____  byes ____)      Fall of wickets: 1-___ 2-___ 3-___ 4-___ "

@@ -112,7 +112,7 @@ def draw_chance_card(p: Painter, card: ChanceCard) -> None:
            width=0.4)
     p.text(W / 2, C["badge_top_mm"] + C["badge_h_mm"] * 0.68, chance_badge(card), "bold", C["badge_pt"],
            purple, align="centre")
-    p.text(W / 2, L["height_mm"] - 3.0, "Play at once unless the card says keep", "italic", 5.6,
+    p.text(W / 2, L["height_mm"] - 3.0, "Play at once unless the card says keep", "italic", C["note_pt"],
            L["colours"]["muted"], align="centre")
 
 
@@ -155,7 +155,7 @@ def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str) -
         p.text(x + box_w / 2, T["box_top_mm"] + 19.5, signed(value), "bold", T["box_value_pt"], colour,
                align="centre")
         hint = "when batting" if label == "BAT" else "when bowling"
-        p.text(x + box_w / 2, T["box_top_mm"] + T["box_h_mm"] - 2.2, hint, "italic", 5.6,
+        p.text(x + box_w / 2, T["box_top_mm"] + T["box_h_mm"] - 2.2, hint, "italic", T["box_hint_pt"],
                L["colours"]["muted"], align="centre")
     y = T["stats_top_mm"]
     for line in _stat_lines(card):
@@ -231,7 +231,7 @@ def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:
                 if k == 0:
                     p.text(x + w * scale / 2, y + row_h * 0.68, str(r + 1), "bold", L["text_pt"], align="centre")
                 elif k == 1:
-                    p.text(x + w * scale / 2, y + row_h * 0.68, "bat / bowl", "regular", 5.2, "#777777",
+                    p.text(x + w * scale / 2, y + row_h * 0.68, "bat / bowl", "regular", L["hint_pt"], "#777777",
                            align="centre")
                 x += w * scale
             if (r + 1) % 10 == 0 and r + 1 < overs:
