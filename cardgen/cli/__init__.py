@@ -200,8 +200,8 @@ def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -
     from cardgen.sources.names import use_overrides
     try:
         use_overrides(value)
-    except CardgenError as exc:
-        raise click.ClickException(str(exc)) from None  # one line, like every other error
+    except CardgenError as exc:  # one line and its exit code (2: a bad file), like every other error
+        raise CardgenExit(str(exc), exc.exit_code) from None
 
 
 def _request_refresh(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
@@ -214,6 +214,25 @@ def _strict_callback(ctx: click.Context, param: click.Parameter, value: bool) ->
     if not ctx.resilient_parsing:
         from cardgen.sources.fetch import set_strict
         set_strict(True if value else None)  # None: $CARDGEN_STRICT decides
+
+
+def _check_source(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A --source that can be neither a mirror folder nor a URL is an input error (exit 2) before
+    any work: a file (it failed later as a disk error, exit 3) or a URL scheme cardgen cannot read."""
+    if not value or ctx.resilient_parsing:
+        return value
+    from cardgen.errors import EXIT_USAGE
+    from cardgen.sources.fetch import is_url
+    if is_url(value):
+        return value
+    if re.match(r"^[A-Za-z][A-Za-z0-9+.-]*://", value):
+        raise CardgenExit(f"source {value} is not a URL cardgen can read; pass --source with an "
+                          f"http:// or https:// URL, or a folder of match files", EXIT_USAGE)
+    path = Path(value).expanduser()
+    if path.exists() and not path.is_dir():
+        raise CardgenExit(f"source {value} is a file, not a folder of match files; pass --source "
+                          f"with a Cricsheet mirror folder or URL", EXIT_USAGE)
+    return value
 
 
 def competition_options(func: Callable) -> Callable:
@@ -232,6 +251,7 @@ def competition_options(func: Callable) -> Callable:
                         help="Stop at an unreadable or damaged match file (default: skip it with a "
                              "warning; env CARDGEN_STRICT=1).")(func)
     func = click.option("--source", envvar="CARDGEN_SOURCE", default=None, metavar="DIR|URL",
+                        callback=_check_source,
                         help="Cricsheet mirror: a folder of match files or a base URL "
                              "(default: cricsheet.org; env CARDGEN_SOURCE).")(func)
     func = click.option("--season", "-s", required=True,

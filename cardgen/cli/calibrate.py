@@ -24,8 +24,10 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     The cards are made for the wickets-in-hand rule, the kit's recommended way to play: each
     card reproduces its player's real season over the situations he really batted or bowled in.
     """
-    from cardgen.calibrate.cardset import build_card_set, card_set_path, dumps, write_card_set
+    from cardgen.calibrate.cardset import FILE_NAME, build_card_set, card_set_path, dumps, write_card_set
+    from cardgen.competitions import set_name
     comp, season = resolve(competition, season)
+    _refuse_a_file_cardgen_did_not_write(Path(out_dir) / set_name(comp, season) / FILE_NAME)
     card_set = build_card_set(comp, season, source, classic=classic)
     _refuse_to_unsettle_a_kit(card_set_path(card_set, out_dir), dumps(card_set), comp.code, season, classic)
     path = write_card_set(card_set, out_dir)
@@ -35,6 +37,26 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     n_s = sum(c["kind"] == "striker" for c in card_set["cards"])
     n_b = sum(c["kind"] == "bowler" for c in card_set["cards"])
     click.echo(f"wrote {path} ({n_s} striker cards, {n_b} bowler cards)")
+
+
+def _refuse_a_file_cardgen_did_not_write(path: Path) -> None:
+    """Before any work: a card-set.json that is not a card set (any version) is the user's own
+    file, which the new set would replace; `build` refuses the same file in a kit folder."""
+    import json
+    import os
+
+    from cardgen.staging import FolderInUse
+    if not os.path.lexists(path):
+        return
+    doc = None
+    if path.is_file() and not path.is_symlink():
+        try:
+            doc = json.loads(path.read_bytes())
+        except (OSError, ValueError):
+            doc = None
+    if not (isinstance(doc, dict) and "schema_version" in doc and "cards" in doc):
+        raise FolderInUse(f"{path} is not a card set cardgen wrote, and calibrate would replace it; "
+                          f"move it away or give calibrate another --out")
 
 
 def _refuse_to_unsettle_a_kit(path: Path, new_text: str, code: str, season: str, classic: bool) -> None:

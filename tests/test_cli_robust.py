@@ -1,0 +1,91 @@
+"""An audit of the commands against bad input and a hostile environment (notes/h-robust.md): each
+test here failed before its fix. One clear line and exit 2 for bad input, and never the loss of a
+file cardgen did not write."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cache import CACHE_ENV
+from cardgen.cli import main
+from cardgen.errors import EXIT_USAGE
+from cardgen.sources.fetch import SOURCE_ENV
+
+
+def one_line_error(result, code: int) -> str:
+    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    assert lines[0].startswith("Error: ")
+    return lines[0]
+
+
+@pytest.fixture
+def env(tmp_path: Path, mirror: Path) -> dict[str, str | None]:
+    return {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror), "CARDGEN_CRICINFO": None,
+            "CARDGEN_NAMES": None}
+
+
+@pytest.mark.parametrize("mine", [b"my own notes, not JSON\n", b'{"players": ["my", "list"]}\n', b""])
+def test_calibrate_never_replaces_a_card_set_json_it_did_not_write(tmp_path: Path, env, mine: bytes):
+    """`calibrate` replaced any OUT/<set>/card-set.json with its cards (build refuses the same
+    file); now it stops before calibrating, and the user's file is as it was."""
+    target = tmp_path / "out" / "BBL_2024-25" / "card-set.json"
+    target.parent.mkdir(parents=True)
+    target.write_bytes(mine)
+    result = CliRunner().invoke(main, ["calibrate", "-c", "BBL", "-s", "2024-25", "--out",
+                                       str(tmp_path / "out")], env=env)
+    line = one_line_error(result, EXIT_USAGE)
+    assert str(target) in line and "not a card set cardgen wrote" in line and "--out" in line
+    assert target.read_bytes() == mine
+    assert sorted(p.name for p in target.parent.iterdir()) == ["card-set.json"]
+
+
+def test_calibrate_may_replace_a_card_set_it_wrote(card_set_file: Path, tmp_path: Path):
+    """The refusal above is only for a file that is not a card set: calibrate's own set, of
+    any version (a stale one included), is still recalibrated in place."""
+    from cardgen.cli.calibrate import _refuse_a_file_cardgen_did_not_write
+    target = tmp_path / "card-set.json"
+    target.write_text(card_set_file.read_text(encoding="utf-8").replace(
+        '"schema_version": ', '"schema_version": 9', 1), encoding="utf-8")
+    _refuse_a_file_cardgen_did_not_write(target)  # no error
+    _refuse_a_file_cardgen_did_not_write(tmp_path / "none-yet" / "card-set.json")
+
+
+@pytest.mark.parametrize("content", [None, b"\xff\xfe not UTF-8", b"a,b\n1,2\n", b""])
+def test_a_bad_names_file_is_exit_2(tmp_path: Path, env, content: bytes | None):
+    """A names file that is missing or unreadable is bad input: exit 2 (it was 1, the code
+    `validate` uses for a failed check)."""
+    names = tmp_path / "names.csv"
+    if content is not None:
+        names.write_bytes(content)
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league",
+                                       "--names", str(names)], env=env)
+    assert "names file" in one_line_error(result, EXIT_USAGE)
+
+
+@pytest.mark.parametrize("how", ["option", "env"])
+def test_a_source_that_is_a_file_is_an_input_error(tmp_path: Path, env, how: str):
+    """--source naming a file failed as a disk error (exit 3, 'choose another folder'); it is
+    the wrong input: exit 2, saying a folder or URL is wanted, and the file is untouched."""
+    afile = tmp_path / "matches.json"
+    afile.write_text("{}")
+    args = ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league", "--refresh"]
+    result = CliRunner().invoke(main, args + (["--source", str(afile)] if how == "option" else []),
+                                env={**env, SOURCE_ENV: str(afile) if how == "env" else env[SOURCE_ENV]})
+    line = one_line_error(result, EXIT_USAGE)
+    assert str(afile) in line and "is a file, not a folder" in line
+    assert afile.read_text() == "{}"
+
+
+def test_a_source_url_of_another_scheme_is_named_as_given(env):
+    """`--source ftp://host/x` said 'source folder ftp:/host/x does not exist' (the URL read as
+    a path, one slash lost)."""
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league",
+                                       "--refresh", "--source", "ftp://host/x"], env=env)
+    line = one_line_error(result, EXIT_USAGE)
+    assert "ftp://host/x" in line and "http://" in line
+
