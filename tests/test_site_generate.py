@@ -253,9 +253,15 @@ def test_output_is_deterministic_and_regeneration_replaces_the_site(built_site, 
     second_dir = tmp_path / "again"
     generate_site(out, second_dir)
     assert _digests(second_dir) == first
+    # a page an earlier run wrote (its marker lists it) goes; a file the user added stays
+    marker = json.loads((second_dir / ".cardgen-site").read_text())
     (second_dir / "stale.html").write_text("old")
-    generate_site(out, second_dir)
+    marker["files"].append("stale.html")
+    (second_dir / ".cardgen-site").write_text(json.dumps(marker))
+    (second_dir / "CNAME").write_text("cards.example.org\n")
+    report = generate_site(out, second_dir)
     assert not (second_dir / "stale.html").exists()
+    assert (second_dir / "CNAME").read_text() == "cards.example.org\n" and report.kept == ["CNAME"]
     assert [p.name for p in tmp_path.iterdir()] == ["again"]  # no temp folders left behind
 
 
