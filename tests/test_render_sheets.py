@@ -258,3 +258,35 @@ def test_scoresheet_says_what_every_face_of_each_wickets_in_hand_d20_does():
         for lo, hi in re.findall(r"\b(\d+)(?:-(\d+))? ", line + " "):
             faces += range(int(lo), int(hi or lo) + 1)
         assert sorted(faces) == list(range(1, 21)), (band, line)
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_card_sheets_print_each_team_in_the_order_of_its_two_decks(card_sets, fmt):
+    """Print audit: rules 1.5 has the gamer sort each team into two decks, the usual XI in
+    batting order and the reserves, as the team sheet lists them; the card sheets printed a team
+    by each player's usual batting position instead, reserves mixed in (BBL 2024-25 Adelaide:
+    Alex Carey, a reserve, third), so every sheet had to be sorted against the team sheet. Now
+    the names on a team's card sheets come in the team sheet's order, and a player's striker
+    card is next to his bowler card."""
+    import pypdfium2
+    from cardgen.render.card import card_views
+    from cardgen.render.sheets import render_cards_pdf
+    card_set = card_sets[fmt]
+    views = card_views(card_set)
+    sheet_pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    for team, sheet_page in zip(card_set["teams"], sheet_pages):
+        team_views = [v for v in views if v.team == team["name"]]
+        names = {v.name for v in team_views}
+        # the team sheet's order: every deck name as it comes down the page, up to the bowlers' table
+        text = sheet_page.extract_text().split("Bowlers by usage")[0]
+        listed = sorted(names, key=lambda n: text.index(n))
+        assert all(n in text for n in names)
+        # the card sheets' order: the names as pdfium reads them from the PDF, sheet after sheet
+        pdf = pypdfium2.PdfDocument(render_cards_pdf(team_views, "a4", "t", CREDIT))
+        printed: list[str] = []
+        for page in pdf:
+            for line in page.get_textpage().get_text_range().splitlines():
+                line = line.strip()
+                if line in names and (not printed or printed[-1] != line):
+                    printed.append(line)
+        assert printed == listed, (team["name"], printed[:6], listed[:6])

@@ -146,9 +146,26 @@ def _stats(card: dict[str, Any], balls_per_over: int) -> tuple[tuple[str, ...], 
              f"6s: {int(real.get('sixes', 0))}"))
 
 
+def deck_order(card_set: dict[str, Any]) -> dict[tuple[str, str], tuple[int, int]]:
+    """(team, player id) -> (deck, place): deck 0 is the usual XI in batting order, deck 1 the
+    reserves in the team sheet's order (rules 1.5). Players in neither are not listed."""
+    order: dict[tuple[str, str], tuple[int, int]] = {}
+    for team in card_set.get("teams") or []:
+        if not isinstance(team, dict):
+            continue
+        for deck, key in enumerate(("batting_order", "reserves")):
+            for place, pid in enumerate(team.get(key) or []):
+                order.setdefault((team.get("name"), pid), (deck, place))
+    return order
+
+
 def card_views(card_set: dict[str, Any]) -> list[CardView]:
-    """Every card of the set as printed, sorted by team, then batting order (striker first)."""
+    """Every card of the set as printed: by team, then in the order of the team's two decks (the
+    usual XI in batting order, then the reserves, as the team sheet lists them), a player's
+    striker card before his bowler card; so the cut sheets stack straight into the decks. A card
+    whose player is in neither deck (a set without line-ups) follows, by batting position."""
     teams = card_set.get("teams") or []
+    decks = deck_order(card_set)
     team_order = [t["name"] for t in teams]
     for card in card_set["cards"]:
         if card["team"] not in team_order:
@@ -187,8 +204,8 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             ratings=ratings, chart=chart, usage=usage, stats=_stats(card, balls_per_over),
             small_sample=bool(card.get("small_sample")),
             credit=card_set.get("attribution") or ATTRIBUTION,
-            sort_key=(team_order.index(card["team"]), position, 0 if card["kind"] == "striker" else 1,
-                      player["name"], player["id"])))
+            sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
+                      0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
     return sorted(views, key=lambda v: v.sort_key)
 
 

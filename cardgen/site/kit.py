@@ -224,8 +224,9 @@ def _card_key(card: dict[str, Any]) -> tuple[str, str]:
     return str(card["player"].get("id", "")), str(card["kind"])
 
 
-def match_card_pngs(folder: Path, cards: list[dict[str, Any]]) -> dict[int, str]:
-    """Find each card's PNG under `png/`.
+def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
+                    teams: list[dict[str, Any]] | None = None) -> dict[int, str]:
+    """Find each card's PNG under `png/` (`teams`: the set's teams, with their decks).
 
     A card may name its file (`png` field). Otherwise the renderer's name is matched:
     `NNN-<team>-<name>-<kind>.png` (NNN = print order). A file name holding the player id and the
@@ -247,9 +248,18 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]]) -> dict[int, str]
         if isinstance(named, str) and (folder / named).is_file():
             take(index, folder / named)
     # same team, name and kind twice is possible (two players called J Smith): the print order
-    # (batting position, then id) decides, as it does for the renderer's numbering
-    order = sorted(range(len(cards)), key=lambda i: (cards[i].get("position") if isinstance(
-        cards[i].get("position"), int) else 99, str(cards[i]["player"].get("id", ""))))
+    # (the team's decks, XI then reserves, then batting position, then id) decides, as it does
+    # for the renderer's numbering (cardgen.render.card.card_views)
+    decks: dict[tuple[Any, Any], tuple[int, int]] = {}
+    for team in teams if isinstance(teams, list) else []:
+        if isinstance(team, dict):
+            for deck, key in enumerate(("batting_order", "reserves")):
+                for place, pid in enumerate(team.get(key) or []):
+                    decks.setdefault((team.get("name"), pid), (deck, place))
+    order = sorted(range(len(cards)), key=lambda i: (
+        decks.get((cards[i].get("team"), cards[i]["player"].get("id")), (2, 0)),
+        cards[i].get("position") if isinstance(cards[i].get("position"), int) else 99,
+        str(cards[i]["player"].get("id", ""))))
     for index in order:
         if index in found:
             continue
@@ -479,7 +489,7 @@ def read_set(folder: Path) -> KitSet:
              and not any(part.startswith(".") for part in p.relative_to(folder).parts)
              and p.relative_to(folder).parts[0] not in shown_elsewhere]
     return KitSet(folder=folder, card_set=card_set, downloads=downloads, tts_sheets=tts_sheets,
-                  other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"]),
+                  other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"], card_set.get("teams")),
                   validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set),
                   teams=_read_teams(folder),
                   page_counts={d.relpath: n for d in downloads if d.relpath.endswith(".pdf")
