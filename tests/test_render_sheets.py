@@ -290,3 +290,15 @@ def test_the_card_sheets_print_each_team_in_the_order_of_its_two_decks(card_sets
                 if line in names and (not printed or printed[-1] != line):
                     printed.append(line)
         assert printed == listed, (team["name"], printed[:6], listed[:6])
+
+
+@pytest.mark.parametrize("fmt, unit", [("T20", "over"), ("100-ball", "set")])
+def test_the_scoresheet_says_sets_on_the_hundred_throughout(card_sets, fmt, unit):
+    """Print audit: The Hundred's scoresheet headed its rows "Bowler (sets)" but told the scorer to
+    "write the bowler and their over count above each over"."""
+    text = " ".join(page.extract_text() for page in _pages(render_scoresheet_pdf(card_sets[fmt], "a4", CREDIT)))
+    text = " ".join(text.split())
+    assert f"Bowler ({unit}s)" in text
+    assert f"Write the bowler and their {unit} count above each {unit}." in text
+    other = "set" if unit == "over" else "over"
+    assert f"each {other}" not in text and f"{other} count" not in text and f"Bowler ({other}s)" not in text
