@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pypdf
@@ -230,6 +231,30 @@ def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, bbl_card_set: 
             last = im.convert("RGB").crop((9 * slot_w, 6 * slot_h, 10 * slot_w, 7 * slot_h))
             # slot 70 is blank: one flat near-white (the 64-colour palette may store white as 254)
             assert all(lo == hi >= 250 for lo, hi in last.getextrema())
+
+
+def test_tts_decks_say_how_many_cards_each_sheet_holds(kit: Path, bbl_card_set: dict):
+    """Tabletop Simulator's Custom Deck dialog needs Width, Height and Number: the kit's
+    tts/decks.json and README.txt give them, and each Number is the cards really drawn on that
+    sheet (its slots from Number on are blank), so the deck has no blank and no missing card."""
+    from collections import Counter
+    cols, rows, slot_w, slot_h = tts_geometry()
+    decks = json.loads((kit / "tts" / "decks.json").read_text(encoding="utf-8"))["decks"]
+    per_team = Counter(card["team"] for card in bbl_card_set["cards"])
+    assert {d["team"]: d["cards"] for d in decks} == dict(per_team)
+    readme = (kit / "tts" / "README.txt").read_text(encoding="utf-8")
+    assert f"Width {cols}, Height {rows}" in readme
+    for deck in decks:
+        assert (deck["columns"], deck["rows"]) == (cols, rows) and (kit / deck["back"]).is_file()
+        face = deck["face"].removeprefix("tts/")
+        assert re.search(rf"^{re.escape(face)} +Number +{deck['cards']} +Back {re.escape(deck['back'][4:])}$",
+                         readme, re.M)
+        with Image.open(kit / deck["face"]) as im:
+            sheet = im.convert("RGB")
+        flat = [all(lo == hi for lo, hi in sheet.crop(
+            (c * slot_w, r * slot_h, (c + 1) * slot_w, (r + 1) * slot_h)).getextrema())
+            for r in range(rows) for c in range(cols)]
+        assert flat.index(True) == deck["cards"] and all(flat[deck["cards"]:]), deck["face"]
 
 
 def test_striker_and_bowler_cards_differ_in_greyscale(bbl_card_set: dict):

@@ -383,6 +383,35 @@ def test_only_the_tts_folder_is_listed_as_tabletop_simulator_sheets(tmp_path):
     assert "png/099-durham-matthew-potts-bowler.png" not in [d.relpath for d in kit.other_files]
 
 
+def test_tts_sheets_show_their_card_counts_and_how_to_load_them(tmp_path):
+    """The kit's tts/decks.json (as the renderer writes it) gives each sheet's Number for TTS's
+    Custom Deck dialog; the set page shows it beside the sheet, with the grid and the README;
+    a damaged decks.json leaves the plain list, and neither file is an "other" download."""
+    from cardgen.render.images import TtsDeck, tts_decks_json, tts_readme
+    from cardgen.site.kit import read_set
+    out = tmp_path / "out"
+    folder = make_synthetic_kit(out)
+    decks = [TtsDeck("Sydney Thunder", "tts/deck-1.png", "tts/deck-back.png", 23, 10, 7)]
+    (folder / "tts" / "decks.json").write_text(tts_decks_json(decks), encoding="utf-8")
+    (folder / "tts" / "README.txt").write_text(tts_readme(decks, "BBL 2024-25"), encoding="utf-8")
+    kit = read_set(folder)
+    assert kit.tts_decks is not None and kit.tts_decks.cards == {"tts/deck-1.png": 23}
+    assert not {"tts/decks.json", "tts/README.txt"} & {d.relpath for d in kit.other_files}
+
+    def tts_block() -> str:
+        page = (generate_site(out).site_dir / "sets" / "BBL_2024-25" / "index.html").read_text(encoding="utf-8")
+        block = page[page.index("Tabletop Simulator deck sheets"):]
+        return block[:block.index("</details>")]
+
+    block = tts_block()
+    assert "Width 10, Height 7" in block and "23 cards" in block
+    assert 'href="files/tts/README.txt"' in block
+    (folder / "tts" / "decks.json").write_text('{"decks": [{"face": "tts/deck-1.png", "cards": "many"}]}')
+    assert read_set(folder).tts_decks is None
+    block = tts_block()
+    assert "deck-1.png" in block and " cards, " not in block and "Width 10" not in block
+
+
 def test_intervals_are_clipped_at_zero_and_each_card_has_a_verdict(tmp_path):
     folder = make_synthetic_kit(tmp_path, validation=True)
     (folder / "validation" / "validate_cards.csv").write_text(

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import functools
 import io
+import json
+from dataclasses import asdict, dataclass
 
 from PIL import Image
 
@@ -84,6 +86,57 @@ def tts_dpi() -> float:
     """The resolution at which a card fills one TTS slot exactly."""
     _, _, slot_w, _ = tts_geometry()
     return slot_w / load_layout("card")["width_mm"] * 25.4
+
+
+TTS_README = "tts/README.txt"
+TTS_DECKS = "tts/decks.json"   # the same list as data, for the download site
+
+
+@dataclass(frozen=True)
+class TtsDeck:
+    """One Tabletop Simulator deck: a face sheet, its team's back, and the numbers TTS's
+    Custom Deck dialog asks for (it cannot tell how many of the 70 slots hold a card)."""
+    team: str
+    face: str      # kit-relative paths
+    back: str
+    cards: int
+    columns: int
+    rows: int
+
+
+def tts_decks(views: list[CardView]) -> list[TtsDeck]:
+    """The deck sheets `tts_sheets` draws for these cards, team by team in printed order."""
+    cols, rows, _, _ = tts_geometry()
+    per_sheet = cols * rows - 1
+    by_team: dict[str, int] = {}
+    for view in views:
+        by_team[view.team] = by_team.get(view.team, 0) + 1
+    decks = []
+    for team, count in by_team.items():
+        for n, start in enumerate(range(0, count, per_sheet), 1):
+            decks.append(TtsDeck(team, f"tts/{slug(team)}-{n}.png", f"tts/{slug(team)}-back.png",
+                                 min(per_sheet, count - start), cols, rows))
+    return decks
+
+
+def tts_readme(decks: list[TtsDeck], title: str) -> str:
+    """How to load the sheets in Tabletop Simulator, with each deck's numbers."""
+    cols, rows = decks[0].columns, decks[0].rows
+    lines = [f"{title}: Tabletop Simulator decks", "",
+             "In Tabletop Simulator: Objects > Components > Custom > Deck, place it, and in its",
+             "dialog set Face to a sheet below, Back to its team's back (Browse picks a file on",
+             f"this computer), Width {cols}, Height {rows}, and Number to the sheet's card count",
+             f"below (a sheet has room for {cols * rows - 1}: a wrong Number deals blank cards or",
+             "drops real ones). Leave Unique Backs off, then Import.", ""]
+    faces = [d.face.removeprefix("tts/") for d in decks]
+    width = max(len(face) for face in faces)
+    for face, d in zip(faces, decks):
+        lines.append(f"{face:<{width}}  Number {d.cards:>2}  Back {d.back.removeprefix('tts/')}")
+    return "\n".join(lines) + "\n"
+
+
+def tts_decks_json(decks: list[TtsDeck]) -> str:
+    return json.dumps({"decks": [asdict(d) for d in decks]}, indent=1, ensure_ascii=False) + "\n"
 
 
 def tts_sheets(views: list[CardView], ink_saver: bool = False,

@@ -23,7 +23,8 @@ from cardgen.staging import (make_staging, publish_folder, quiet_worker, relativ
                              stop_workers)
 from cardgen.render.card import CardView, card_views
 from cardgen.render.fielding import render_fielding_pdf
-from cardgen.render.images import card_image, png_bytes, png_name, slug, tts_sheets
+from cardgen.render.images import (TTS_DECKS, TTS_README, card_image, png_bytes, png_name, slug, tts_decks,
+                                   tts_decks_json, tts_readme, tts_sheets)
 from cardgen.render.layout import load_layout
 from cardgen.render.preflight import Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
@@ -185,12 +186,12 @@ def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -
         atomic_write_bytes(work / name, png_bytes(card_image(view, dpi, ink_saver), view.team_colour))
         names.append(name)
     team_views = [view for _, view in job]
-    team = slug(team_views[0].team)
-    for n, sheet in enumerate(tts_sheets(team_views, ink_saver, team_colour=team_views[0].team_colour), 1):
-        names.append(f"tts/{team}-{n}.png")
+    decks = tts_decks(team_views)
+    for deck, sheet in zip(decks, tts_sheets(team_views, ink_saver, team_colour=team_views[0].team_colour)):
+        names.append(deck.face)
         atomic_write_bytes(work / names[-1], png_bytes(sheet, team_views[0].team_colour))
     back = card_image(team_views[0], dpi, ink_saver, back=True, show_kind=False)
-    names.append(f"tts/{team}-back.png")
+    names.append(decks[0].back)
     atomic_write_bytes(work / names[-1], png_bytes(back, team_views[0].team_colour))
     return names
 
@@ -346,6 +347,10 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         else:
             written.append(final / _write_card_set_json(card_set, staging).name)
             put(TEAMS_MANIFEST, manifest)
+        if image_jobs:
+            decks = tts_decks(views)
+            put(TTS_README, tts_readme(decks, title).encode("utf-8"))
+            put(TTS_DECKS, tts_decks_json(decks).encode("utf-8"))
         for future in futures:
             done = future.result()
             written.extend(final / name for name in done.names)

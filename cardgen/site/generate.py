@@ -517,6 +517,7 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
         "credit": kit.card_set.get("attribution") or ATTRIBUTION,
         "generator": kit.card_set.get("generator", ""),
         "downloads": kit.downloads, "tts": kit.tts_sheets, "other": kit.other_files,
+        "tts_readme": kit.tts_readme, "tts_decks": kit.tts_decks,
         "zip": f"{kit.name}-kit.zip", "validation": kit.validation,
         "qualify_balls": qualify_balls() if kit.validation.present else None,
         "pages": dict(kit.page_counts),

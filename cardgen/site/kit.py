@@ -17,6 +17,8 @@ from cardgen.errors import CardgenError
 
 CARD_SET_FILE = "card-set.json"
 TTS_FOLDER = "tts"
+TTS_README = "tts/README.txt"   # written by cardgen.render.images, with
+TTS_DECKS = "tts/decks.json"    # the number of cards on each deck sheet
 SET_FOLDER = re.compile(r"^[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?$")
 
 # The kit's fixed downloads, in the order the pages list them, with a label for people.
@@ -185,6 +187,8 @@ class KitSet:
     teams: dict[str, TeamDownloads] = field(default_factory=dict)  # by team name
     page_counts: dict[str, int] = field(default_factory=dict)  # PDF relpath -> pages
     card_sheets: dict[str, CardSheets] = field(default_factory=dict)  # cards-<paper>.pdf -> how it prints
+    tts_readme: Download | None = None
+    tts_decks: TtsDecks | None = None
 
     @property
     def name(self) -> str:
@@ -470,6 +474,29 @@ def _build_date(path: Path, card_set: dict[str, Any]) -> str:
     return stamp.strftime("%Y-%m-%d")
 
 
+@dataclass(frozen=True)
+class TtsDecks:
+    """What the kit's tts/decks.json says: the sheets' grid and the cards on each face sheet."""
+    columns: int
+    rows: int
+    cards: dict[str, int]  # face sheet relpath -> cards on it
+
+
+def _read_tts_decks(folder: Path) -> TtsDecks | None:
+    """The kit's tts/decks.json; None if it is missing, damaged or names no deck."""
+    try:
+        doc = json.loads((folder / TTS_DECKS).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    decks = doc.get("decks") if isinstance(doc, dict) else None
+    good = [d for d in decks if isinstance(d, dict) and isinstance(d.get("face"), str)
+            and all(type(d.get(k)) is int and d[k] > 0 for k in ("cards", "columns", "rows"))] \
+        if isinstance(decks, list) else []
+    if not good:
+        return None
+    return TtsDecks(good[0]["columns"], good[0]["rows"], {d["face"]: d["cards"] for d in good})
+
+
 def read_set(folder: Path) -> KitSet:
     """Read one set folder (it must hold card-set.json)."""
     card_set_path = folder / CARD_SET_FILE
@@ -481,7 +508,9 @@ def read_set(folder: Path) -> KitSet:
     tts = sorted(p for p in (folder / TTS_FOLDER).rglob("*.png")
                  if p.is_file() and not p.name.startswith(".")) if (folder / TTS_FOLDER).is_dir() else []
     tts_sheets = [_download(folder, p, p.name) for p in tts]
-    tts_set = {p.relative_to(folder).as_posix() for p in tts}
+    tts_readme = _download(folder, folder / TTS_README, "How to load them (README.txt)") \
+        if tts and (folder / TTS_README).is_file() else None
+    tts_set = {p.relative_to(folder).as_posix() for p in tts} | {TTS_README, TTS_DECKS}
     # anything else the build left (e.g. compare-games/), but not the card PNGs or validation
     shown_elsewhere = {"png", "validation", "teams"}
     other = [_download(folder, p, p.relative_to(folder).as_posix()) for p in sorted(folder.rglob("*"))
@@ -489,6 +518,7 @@ def read_set(folder: Path) -> KitSet:
              and not any(part.startswith(".") for part in p.relative_to(folder).parts)
              and p.relative_to(folder).parts[0] not in shown_elsewhere]
     return KitSet(folder=folder, card_set=card_set, downloads=downloads, tts_sheets=tts_sheets,
+                  tts_readme=tts_readme, tts_decks=_read_tts_decks(folder),
                   other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"], card_set.get("teams")),
                   validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set),
                   teams=_read_teams(folder),
