@@ -126,3 +126,35 @@ def test_a_site_from_before_the_file_list_keeps_the_users_files_and_drops_its_ow
     assert result.exit_code == 0, result.output
     assert (site / "CNAME").read_text() == "cards.example.org\n"
     assert not (site / "sets" / "OLD_2020").exists()
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+@pytest.mark.parametrize("command", [
+    ["validate", "--balls", "200"],
+    ["simulate", "--seasons", "1"],
+])
+def test_a_report_stopped_while_its_pdf_is_drawn_leaves_the_last_report_whole(
+        card_set_file: Path, tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch, command: list[str]):
+    """Ctrl+C (or a full disk) while the report's PDF was drawn left this run's CSV and JSON
+    beside the last run's PDF: a summary saying seed 1 next to a PDF of seed 0. The report's
+    files are now written together, after all of them are made."""
+    out = tmp_path / "out"
+    args = [command[0], "-c", "BBL", "-s", "2024-25", "--cards", str(card_set_file), *command[1:],
+            "--out", str(out)]
+    runner = CliRunner()
+    first = runner.invoke(main, args + ["--seed", "0"], env=env)
+    assert first.exit_code in (0, 1), first.output  # validate: 1 is a verdict, not an error
+    folder = out / "BBL_2024-25" / "validation"
+    before = _files(folder)
+    assert len(before) >= 3
+
+    def interrupted(self, *a, **k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("cardgen.sim.report.SimpleDocTemplate.build", interrupted)
+    second = runner.invoke(main, args + ["--seed", "1"], env=env)
+    assert second.exit_code == 130 and "interrupted" in second.output, second.output
+    assert _files(folder) == before  # the same files, byte for byte, and no temporary one

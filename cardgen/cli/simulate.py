@@ -78,51 +78,52 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
         table = validate_cards(card_set, n_balls, rng, cs,
                                progress=lambda n: bar.update(min(n, bar.total - bar.n)))
     summary = summarise(table)
-    folder = report.report_dir(out_dir, set_name(comp, season))
-    report.write_csv(folder / "validate_cards.csv", table)
-    doc = {"competition": comp.code, "season": season, "seed": seed, "balls_per_card": n_balls,
-           "card_set": origin if origin.startswith("calibrated") else Path(origin).name,
-           "qualified_cards": summary.qualified, "passed": summary.passed,
-           "at_its_limit": [] if summary.at_limit is None else
-           [{"kind": r.kind, "name": r.name, "team": r.team, "real_balls": int(r.real_balls)}
-            for r in summary.at_limit.itertuples()],
-           "judged_cards": summary.judged,
-           "pass_share": round(summary.pass_share, 4), "metric_pass_share": summary.metric_pass,
-           "outside_family_gate": summary.outside_gate,
-           "engine_disagreements": summary.engine_disagreements,
-           "family_alpha": FAMILY_ALPHA, "gate_checks": summary.gate_checks,
-           "gate_z": summary.gate_z, "engine_checks": summary.engine_checks,
-           "engine_z": summary.engine_z, "ok": summary.ok}
-    report.write_json(folder / "validate_summary.json", doc)
-    drawings = []
-    for kind, metrics in (("striker", STRIKER_METRICS), ("bowler", BOWLER_METRICS)):
-        part = table[(table["kind"] == kind) & table["qualified"]]
-        for metric in metrics:
-            drawings.append(report.scatter(f"{kind} {metric.replace('_', ' ')}: real vs simulated",
-                                           part[f"real_{metric}"], part[f"sim_{metric}"],
-                                           ~part[f"ok_{metric}"].astype(bool)))
-    limit = 0 if summary.at_limit is None else len(summary.at_limit)
-    at_limit_words = (f"{limit} at the game's limit (outside, but no printed card could reach "
-                      f"their real figure; left out of the share); " if limit else "")
-    lines = [f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real balls) "
-             f"inside their 95% interval; {at_limit_words}"
-             f"{summary.passed} of {summary.judged} ({100 * summary.pass_share:.1f}%, need 95%); "
-             f"{summary.outside_gate} outside the family-wise gate "
-             f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
-             f"{summary.engine_disagreements} disagreements with the analytic expectation "
-             f"(|z| > {summary.engine_z} over {summary.engine_checks} checks); "
-             f"family-wise error {100 * FAMILY_ALPHA:g}%.",
-             f"{n_balls} balls per card against the league-average opponent; seed {seed}. "
-             "Red points: outside the 95% interval."]
-    fail_cols = ["kind", "name", "team", "real_balls"] + [
-        c for c in table.columns if c.startswith(("real_", "sim_")) and c not in ("real_balls", "sim_balls")]
-    failures = summary.failures[fail_cols].round(3) if len(summary.failures) else table.head(0)[fail_cols]
-    tables = [("Qualified cards outside the 95% interval", failures)]
-    if limit:
-        tables.append(("At the game's limit: outside, and no printed card could reach the real figure",
-                       summary.at_limit[fail_cols].round(3)))
-    report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines, tables,
-                     drawings)
+    with report.written_together():  # all of the report, or none of it
+        folder = report.report_dir(out_dir, set_name(comp, season))
+        report.write_csv(folder / "validate_cards.csv", table)
+        doc = {"competition": comp.code, "season": season, "seed": seed, "balls_per_card": n_balls,
+               "card_set": origin if origin.startswith("calibrated") else Path(origin).name,
+               "qualified_cards": summary.qualified, "passed": summary.passed,
+               "at_its_limit": [] if summary.at_limit is None else
+               [{"kind": r.kind, "name": r.name, "team": r.team, "real_balls": int(r.real_balls)}
+                for r in summary.at_limit.itertuples()],
+               "judged_cards": summary.judged,
+               "pass_share": round(summary.pass_share, 4), "metric_pass_share": summary.metric_pass,
+               "outside_family_gate": summary.outside_gate,
+               "engine_disagreements": summary.engine_disagreements,
+               "family_alpha": FAMILY_ALPHA, "gate_checks": summary.gate_checks,
+               "gate_z": summary.gate_z, "engine_checks": summary.engine_checks,
+               "engine_z": summary.engine_z, "ok": summary.ok}
+        report.write_json(folder / "validate_summary.json", doc)
+        drawings = []
+        for kind, metrics in (("striker", STRIKER_METRICS), ("bowler", BOWLER_METRICS)):
+            part = table[(table["kind"] == kind) & table["qualified"]]
+            for metric in metrics:
+                drawings.append(report.scatter(f"{kind} {metric.replace('_', ' ')}: real vs simulated",
+                                               part[f"real_{metric}"], part[f"sim_{metric}"],
+                                               ~part[f"ok_{metric}"].astype(bool)))
+        limit = 0 if summary.at_limit is None else len(summary.at_limit)
+        at_limit_words = (f"{limit} at the game's limit (outside, but no printed card could reach "
+                          f"their real figure; left out of the share); " if limit else "")
+        lines = [f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real balls) "
+                 f"inside their 95% interval; {at_limit_words}"
+                 f"{summary.passed} of {summary.judged} ({100 * summary.pass_share:.1f}%, need 95%); "
+                 f"{summary.outside_gate} outside the family-wise gate "
+                 f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
+                 f"{summary.engine_disagreements} disagreements with the analytic expectation "
+                 f"(|z| > {summary.engine_z} over {summary.engine_checks} checks); "
+                 f"family-wise error {100 * FAMILY_ALPHA:g}%.",
+                 f"{n_balls} balls per card against the league-average opponent; seed {seed}. "
+                 "Red points: outside the 95% interval."]
+        fail_cols = ["kind", "name", "team", "real_balls"] + [
+            c for c in table.columns if c.startswith(("real_", "sim_")) and c not in ("real_balls", "sim_balls")]
+        failures = summary.failures[fail_cols].round(3) if len(summary.failures) else table.head(0)[fail_cols]
+        tables = [("Qualified cards outside the 95% interval", failures)]
+        if limit:
+            tables.append(("At the game's limit: outside, and no printed card could reach the real figure",
+                           summary.at_limit[fail_cols].round(3)))
+        report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines, tables,
+                         drawings)
     click.echo(f"{comp.code} {season}: {summary.passed}/{summary.judged} qualified cards within "
                f"their 95% interval ({100 * summary.pass_share:.1f}%, need 95%"
                + (f"; {limit} outside at the game's limit, left out" if limit else "") + "); "
@@ -220,50 +221,51 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     totals = team_totals(cs, stats, rep)
     table = ladder(stats, rep)
     leaders = leaderboards(cs, stats, rep)
-    folder = report.report_dir(out_dir, set_name(comp, season))
-    report.write_csv(folder / "simulate_ladder.csv", table)
-    report.write_csv(folder / "simulate_team_totals.csv", totals)
-    report.write_csv(folder / "simulate_players.csv", leaders)
-    report.write_json(folder / "simulate_summary.json",
-                      {"competition": comp.code, "season": season, "seed": seed, **summary,
-                       "rule": rule.name if rule else "classic", "match_figures": matches,
-                       "card_sets": {k: v if v.startswith("calibrated") else Path(v).name
-                                     for k, (_, v) in sorted(sets.items())},
-                       "real_xi_sides": rep.fixtures.real_sides,
-                       "usual_xi_sides": rep.fixtures.fallback_sides,
-                       "within_5_runs": abs(summary["first_innings_difference"]) <= 5})
-    first_real = real_first_innings(stats)["runs"].to_numpy()
-    drawings = [
-        report.histogram("first-innings totals", rep.first_runs, first_real),
-        report.histogram("second-innings totals", rep.second_runs,
-                         stats.innings[(stats.innings["innings"] == 2)
-                                       & ~stats.innings["super_over"].astype(bool)]["runs"].to_numpy()),
-        report.scatter("team first-innings total", totals["real_first_innings_total"],
-                       totals["sim_first_innings_total"]),
-        report.scatter("team wickets per innings", totals["real_wickets_per_innings"],
-                       totals["sim_wickets_per_innings"]),
-        report.scatter("player runs per season", leaders["real_runs"], leaders["sim_runs"]),
-        report.scatter("player wickets per season", leaders["real_wickets"], leaders["sim_wickets"]),
-    ]
-    for phase in ("powerplay", "middle", "death"):
-        drawings.append(report.scatter(f"team run rate, {phase}", totals[f"real_run_rate_{phase}"],
-                                       totals[f"sim_run_rate_{phase}"]))
-    lines = [f"{seasons} replays of the {len(stats.matches)}-match fixture list "
-             f"({summary['matches_simulated']} matches), seed {seed}.",
-             f"Mean first-innings total: real {summary['real_first_innings_total']} "
-             f"({summary['real_first_innings_count']} completed innings), simulated "
-             f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
-             f"Wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
-             f"{summary['sim_wickets_per_innings']}.",
-             "Run rate per over, real / simulated: " + ", ".join(
-                 f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
-                 for p in ("powerplay", "middle", "death")) + "."]
-    top_runs = leaders.head(15)[["name", "team", "real_runs", "sim_runs"]]
-    top_wk = leaders.sort_values(["real_wickets", "player_id"], ascending=[False, True]).head(15)[
-        ["name", "team", "real_wickets", "sim_wickets"]]
-    report.write_pdf(folder / "simulate.pdf", f"Season replay: {comp.name} {season}", lines,
-                     [("Ladder (wins per season)", table), ("Team totals", totals),
-                      ("Run leaders", top_runs), ("Wicket leaders", top_wk)], drawings)
+    with report.written_together():  # all of the report, or none of it
+        folder = report.report_dir(out_dir, set_name(comp, season))
+        report.write_csv(folder / "simulate_ladder.csv", table)
+        report.write_csv(folder / "simulate_team_totals.csv", totals)
+        report.write_csv(folder / "simulate_players.csv", leaders)
+        report.write_json(folder / "simulate_summary.json",
+                          {"competition": comp.code, "season": season, "seed": seed, **summary,
+                           "rule": rule.name if rule else "classic", "match_figures": matches,
+                           "card_sets": {k: v if v.startswith("calibrated") else Path(v).name
+                                         for k, (_, v) in sorted(sets.items())},
+                           "real_xi_sides": rep.fixtures.real_sides,
+                           "usual_xi_sides": rep.fixtures.fallback_sides,
+                           "within_5_runs": abs(summary["first_innings_difference"]) <= 5})
+        first_real = real_first_innings(stats)["runs"].to_numpy()
+        drawings = [
+            report.histogram("first-innings totals", rep.first_runs, first_real),
+            report.histogram("second-innings totals", rep.second_runs,
+                             stats.innings[(stats.innings["innings"] == 2)
+                                           & ~stats.innings["super_over"].astype(bool)]["runs"].to_numpy()),
+            report.scatter("team first-innings total", totals["real_first_innings_total"],
+                           totals["sim_first_innings_total"]),
+            report.scatter("team wickets per innings", totals["real_wickets_per_innings"],
+                           totals["sim_wickets_per_innings"]),
+            report.scatter("player runs per season", leaders["real_runs"], leaders["sim_runs"]),
+            report.scatter("player wickets per season", leaders["real_wickets"], leaders["sim_wickets"]),
+        ]
+        for phase in ("powerplay", "middle", "death"):
+            drawings.append(report.scatter(f"team run rate, {phase}", totals[f"real_run_rate_{phase}"],
+                                           totals[f"sim_run_rate_{phase}"]))
+        lines = [f"{seasons} replays of the {len(stats.matches)}-match fixture list "
+                 f"({summary['matches_simulated']} matches), seed {seed}.",
+                 f"Mean first-innings total: real {summary['real_first_innings_total']} "
+                 f"({summary['real_first_innings_count']} completed innings), simulated "
+                 f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
+                 f"Wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
+                 f"{summary['sim_wickets_per_innings']}.",
+                 "Run rate per over, real / simulated: " + ", ".join(
+                     f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
+                     for p in ("powerplay", "middle", "death")) + "."]
+        top_runs = leaders.head(15)[["name", "team", "real_runs", "sim_runs"]]
+        top_wk = leaders.sort_values(["real_wickets", "player_id"], ascending=[False, True]).head(15)[
+            ["name", "team", "real_wickets", "sim_wickets"]]
+        report.write_pdf(folder / "simulate.pdf", f"Season replay: {comp.name} {season}", lines,
+                         [("Ladder (wins per season)", table), ("Team totals", totals),
+                          ("Run leaders", top_runs), ("Wicket leaders", top_wk)], drawings)
     click.echo(f"{comp.code} {season}: {summary['matches_simulated']} matches in {elapsed:.1f}s "
                f"({summary['matches_simulated'] / max(elapsed, 1e-9):,.0f} matches/s)")
     click.echo(f"played {'with the wickets-in-hand rule' if rule else 'as printed (classic)'}; "

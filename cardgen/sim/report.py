@@ -1,15 +1,19 @@
-"""Validation reports: CSV tables and a PDF page of plots (reportlab graphics), written atomically.
+"""Validation reports: CSV tables and a PDF page of plots (reportlab graphics), written atomically,
+and a report's files together (`written_together`).
 
 Everything written is a pure function of the tables, and the PDF is built with reportlab's
 invariant mode, so the same seed gives byte-identical files.
 """
 from __future__ import annotations
 
+import contextlib
 import io
 import json
+import os
+import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -20,7 +24,7 @@ from reportlab.lib.styles import ParagraphStyle, getSampleStyleSheet
 from reportlab.lib.units import mm
 from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
-from cardgen.cache import atomic_write_bytes, atomic_write_text
+from cardgen.cache import atomic_write_bytes, current_umask
 
 SIM_COLOUR = colors.HexColor("#1f6fb2")
 REAL_COLOUR = colors.HexColor("#d9622b")
@@ -31,12 +35,56 @@ def report_dir(out_dir: Path, set_folder: str) -> Path:
     return Path(out_dir) / set_folder / "validation"
 
 
+# the files of the reports being made (`written_together`), innermost last
+_held: list[list[tuple[Path, bytes]]] = []
+
+
+@contextlib.contextmanager
+def written_together() -> Iterator[None]:
+    """Hold every file the block writes, then write them all when it ends: each to a temporary
+    name first, then the renames. A run stopped inside the block (Ctrl+C, an error, a full disk
+    while the PDF is drawn or written) leaves the previous report whole: never this run's tables
+    beside the last run's PDF."""
+    files: list[tuple[Path, bytes]] = []
+    _held.append(files)
+    try:
+        yield
+    finally:
+        _held.remove(files)
+    _write_all(files)
+
+
+def _write_all(files: list[tuple[Path, bytes]]) -> None:
+    staged: list[tuple[Path, Path]] = []
+    try:
+        for path, data in files:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            staged.append((Path(tmp), path))
+            with os.fdopen(fd, "wb") as fh:
+                os.fchmod(fh.fileno(), 0o666 & ~current_umask())  # as atomic_write_bytes
+                fh.write(data)
+        for tmp, path in staged:
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+        raise
+
+
+def _write(path: Path, data: bytes) -> None:
+    if _held:
+        _held[-1].append((Path(path), data))
+    else:
+        atomic_write_bytes(path, data)
+
+
 def write_csv(path: Path, df: pd.DataFrame) -> None:
-    atomic_write_text(path, df.to_csv(index=False, lineterminator="\n", float_format="%.6g"))
+    _write(path, df.to_csv(index=False, lineterminator="\n", float_format="%.6g").encode("utf-8"))
 
 
 def write_json(path: Path, doc: dict[str, Any]) -> None:
-    atomic_write_text(path, json.dumps(doc, indent=1, sort_keys=True, default=_plain) + "\n")
+    _write(path, (json.dumps(doc, indent=1, sort_keys=True, default=_plain) + "\n").encode("utf-8"))
 
 
 def _plain(x: Any) -> Any:
@@ -188,4 +236,4 @@ def write_pdf(path: Path, title: str, lines: list[str], tables: list[tuple[str, 
         story.append(_table([list(df.columns)] + df.astype(object).where(df.notna(), "").values.tolist(),
                             doc.width))
     doc.build(story)
-    atomic_write_bytes(path, buf.getvalue())
+    _write(path, buf.getvalue())
