@@ -159,3 +159,17 @@ def _texts_under(pdf: bytes, points: float, credits: list[str]) -> list[str]:
             if text and not any(text in credit for credit in credits):
                 small.append(text)
     return small
+
+
+@pytest.mark.parametrize("game", ["roll-and-play", "cricket-the-game"])
+def test_a_players_season_reads_1_run_and_1_wkt_not_1_runs(game: str, game_kits: dict):
+    """Print audit: the squad sheet and cards printed "1 runs, SR 50" (Lloyd Pope) and "1 wkts"
+    (Peter Hatzoglou, BBL 2024-25)."""
+    import re
+    folder, _ = game_kits[game]
+    text = " ".join(" ".join(page.extract_text() for page in pypdf.PdfReader(path).pages)
+                    for path in sorted(folder.rglob("*.pdf")))
+    text = " ".join(text.split())
+    assert re.search(r"(?<![\d.])1 (run|wkt)\b", text)  # the season has such players ...
+    assert not re.search(r"(?<![\d.])1 (runs|wkts|balls)\b", text)  # ... and they read right
+    assert re.search(r"\b\d+ runs\b", text) and re.search(r"\b\d+ wkts\b", text)

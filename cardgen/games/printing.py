@@ -38,6 +38,11 @@ class PreviewError(CardgenError):
     """A page-1 preview PNG could not be made (the PDF could not be rendered)."""
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """'1 run', '236 runs', '0 wkts': a count with its word in the number it needs."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
 def check_papers(papers: Sequence[str]) -> None:
     if not papers:
         raise CardgenError("no paper size asked for; choose a4 and/or letter")

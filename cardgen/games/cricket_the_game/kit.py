@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.cricket_the_game.squads import ROLE_LABELS, SquadPlayer
-from cardgen.games.printing import card_sheets_pdf, fitted_lines, wrap
+from cardgen.games.printing import card_sheets_pdf, counted, fitted_lines, wrap
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import MM, load_layout, mix
@@ -25,14 +25,15 @@ def stat_lines(card: SquadPlayer) -> list[str]:
     p = card.player
     if p is None:
         return []
-    bat = f"{p.runs} runs in {p.innings} inns"
+    bat = f"{counted(p.runs, 'run')} in {p.innings} inns"
     if p.strike_rate is not None:
         bat += f", SR {p.strike_rate:.0f}"
     if p.average is not None:
         bat += f", avg {p.average:.1f}"
     lines = [f"Batting: {bat}"]
     if p.legal_balls:
-        lines.append(f"Bowling: {p.wickets} wkts, {p.legal_balls // 6}.{p.legal_balls % 6} ov, econ {p.economy:.2f}")
+        lines.append(f"Bowling: {counted(p.wickets, 'wkt')}, {p.legal_balls // 6}.{p.legal_balls % 6} ov, "
+                     f"econ {p.economy:.2f}")
     else:
         lines.append("Bowling: did not bowl")
     real = p.bowling_type if p.bowling_type != "*" else "unknown type"
@@ -46,9 +47,9 @@ def compact_stats(card: SquadPlayer) -> str:
     p = card.player
     if p is None:
         return ""
-    text = f"{p.runs} runs" + (f", SR {p.strike_rate:.0f}" if p.strike_rate is not None else "")
+    text = counted(p.runs, "run") + (f", SR {p.strike_rate:.0f}" if p.strike_rate is not None else "")
     if p.legal_balls:
-        text += f" \u00b7 {p.wickets} wkts, econ {p.economy:.2f}"
+        text += f" \u00b7 {counted(p.wickets, 'wkt')}, econ {p.economy:.2f}"
     return text
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.games.printing import card_sheets_pdf, fitted_lines, wrap
+from cardgen.games.printing import card_sheets_pdf, counted, fitted_lines, wrap
 from cardgen.games.roll_and_play.engine import (
     ChanceCard,
     chance_deck,
@@ -118,13 +118,13 @@ def draw_chance_card(p: Painter, card: ChanceCard) -> None:
 
 def _stat_lines(card: TeamCard) -> list[str]:
     pl = card.player
-    bat = f"Bat: {pl.runs} runs off {pl.balls} balls"
+    bat = f"Bat: {counted(pl.runs, 'run')} off {counted(pl.balls, 'ball')}"
     if pl.strike_rate is not None:
         bat += f", SR {pl.strike_rate:.0f}"
     if pl.average is not None:
         bat += f", avg {pl.average:.1f}"
     if pl.legal_balls:
-        bowl = (f"Bowl: {pl.wickets} wkts in {pl.legal_balls // 6}.{pl.legal_balls % 6} ov, "
+        bowl = (f"Bowl: {counted(pl.wickets, 'wkt')} in {pl.legal_balls // 6}.{pl.legal_balls % 6} ov, "
                 f"econ {pl.economy:.2f}")
     else:
         bowl = "Bowl: did not bowl this season"
