@@ -139,6 +139,7 @@ def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
 
 
 def test_every_keeper_on_the_team_sheets_shows_the_rating_their_card_shows(card_sets):
+    # written as the card writes it beside C(x) / RO(y) ("WK(20)"; the sheet said "WK (20)")
     card_set = card_sets["T20"]
     pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
     keepers = 0
@@ -147,7 +148,7 @@ def test_every_keeper_on_the_team_sheets_shows_the_rating_their_card_shows(card_
         for card in card_set["cards"]:
             rating = card["player"].get("keeper")
             if card["team"] == team["name"] and rating:
-                assert f"WK ({rating})" in text, card["player"]["name"]
+                assert f"WK({rating})" in text, card["player"]["name"]
                 keepers += 1
     assert keepers > len(card_set["teams"])  # reserve keepers too, not only each XI's keeper
 

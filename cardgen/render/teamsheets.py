@@ -110,10 +110,11 @@ def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
         return [str(position or ""), pid, "", "", "", ""]
     player = info["player"]
     name = upper(player["name"])
-    mark = f"WK ({player['keeper']})" if player.get("keeper") else ""
+    # written as the card's ratings line writes it, beside C(x) / RO(y): "WK(20)"
+    mark = f"WK({player['keeper']})" if player.get("keeper") else ""
     if pid == deck["keeper"]:
         name += " \u2020"  # the usual XI's keeper; a reserve keeper still shows the rating
-        mark = f"WK ({player.get('keeper') or '-'})"
+        mark = f"WK({player.get('keeper') or '-'})"
     kinds = "+".join(k[0].upper() for (t, k) in sorted(info["cards"]) if t == deck["team"]["name"])
     return [str(position or ""), name, player.get("batting_role") or "", mark,
             f"C({player.get('catch', '-')}) / RO({player.get('run_out', '-')})", kinds]
