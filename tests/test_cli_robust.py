@@ -3,14 +3,19 @@ test here failed before its fix. One clear line and exit 2 for bad input, and ne
 file cardgen did not write."""
 from __future__ import annotations
 
+import errno
+import http.server
+import os
+import threading
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from click.testing import CliRunner
 
 from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
-from cardgen.errors import EXIT_USAGE
+from cardgen.errors import EXIT_ENVIRONMENT, EXIT_USAGE
 from cardgen.sources.fetch import SOURCE_ENV
 
 
@@ -158,3 +163,94 @@ def test_a_report_stopped_while_its_pdf_is_drawn_leaves_the_last_report_whole(
     second = runner.invoke(main, args + ["--seed", "1"], env=env)
     assert second.exit_code == 130 and "interrupted" in second.output, second.output
     assert _files(folder) == before  # the same files, byte for byte, and no temporary one
+
+
+class _FullDiskFile:
+    """A file whose every write fails as a full disk's does (ENOSPC, naming no file)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def write(self, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    def __enter__(self) -> "_FullDiskFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+@pytest.mark.parametrize("command", ["build", "stats"])
+def test_a_full_disk_names_the_folder_that_needs_the_space(card_set_file: Path, tmp_path: Path, env,
+                                                         monkeypatch: pytest.MonkeyPatch, command: str):
+    """A full disk said only 'no space left on the disk; ... choose a folder on another disk':
+    with the cache and the output on different disks the user could not tell which was full
+    (the failing write names no file). The message now names it."""
+    from test_cli_errors import tiny_disk
+    with tiny_disk(tmp_path / "disk", 64) as disk:
+        if disk is None:  # not root: the real write fails as a full disk's would
+            monkeypatch.setattr("cardgen.cache.os.fdopen", lambda fd, mode: _FullDiskFile(fd))
+            disk = tmp_path / "disk"
+        if command == "build":
+            args = ["build", "-c", "BBL", "-s", "2024-25", "--card-set", str(card_set_file),
+                    "--paper", "a4", "--no-images", "--out", str(disk / "out")]
+            named = str(disk / "out")
+        else:
+            args = ["stats", "-c", "BBL", "-s", "2024-25", "--refresh", "--table", "league"]
+            env = {**env, CACHE_ENV: str(disk / "cache")}
+            named = str(disk / "cache")
+        line = one_line_error(CliRunner().invoke(main, args, env=env), EXIT_ENVIRONMENT)
+        assert "no space left" in line and f"cannot use {named}" in line, line
+        assert not [p for p in disk.rglob("*") if p.name.endswith(".tmp") or ".build-" in p.name]
+
+
+@pytest.fixture
+def login_page_server() -> Iterator[str]:
+    """A loopback server answering every request with a web page, as a Wi-Fi login page does."""
+    class LoginPage(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - the http.server name
+            body = b"<!doctype html><html><body>Log in to use the Wi-Fi</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LoginPage)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_login_page_instead_of_the_zip_is_a_network_error(login_page_server: str, tmp_path: Path, env):
+    """A captive portal answers 200 with a web page: that said 'did not return a complete zip
+    (download cut short?); try again' (exit 2), which no retry mends. It is the network: exit 3,
+    and the line says what came back. Nothing is cached."""
+    result = CliRunner().invoke(main, ["stats", "-c", "PSL", "-s", "2021", "--table", "league",
+                                       "--source", login_page_server], env=env)
+    line = one_line_error(result, EXIT_ENVIRONMENT)
+    assert "answered with a web page, not a zip" in line and "--source" in line
+    assert not (tmp_path / "cache" / "raw").exists() or not any((tmp_path / "cache" / "raw").iterdir())
+
+
+def test_a_season_folder_with_no_readable_file_says_so(tmp_path: Path, mirror: Path, env):
+    """Every match file of the season damaged: the error said 'BBL 2024-25 is not in MIRROR
+    (available here: 2024-25 ...)', contradicting itself. It now says no file of the season's
+    folder could be read."""
+    season = tmp_path / "mirror" / "bbl_2024-25"
+    season.mkdir(parents=True)
+    for path in sorted((mirror / "bbl_2024-25").glob("*.json"))[:2]:
+        (season / path.name).write_bytes(path.read_bytes()[:100])
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league",
+                                       "--source", str(tmp_path / "mirror")], env=env)
+    assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
+    last = result.output.strip().splitlines()[-1]
+    assert f"no match file in {season} could be read" in last and "available here" not in last

@@ -260,6 +260,10 @@ def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
     if files:
         return files
     available = offline_seasons(root, comp)
+    if normalise_season(comp, season) in available:  # its folder is there, no file of it was read
+        raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)}: no match file in "
+                            f"{season_folder(root, comp, season)} could be read (each skipped file "
+                            f"is named above); mirror the season again")
     hint = f"available here: {', '.join(available)}" if available else "no season of it is here"
     raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)} is not in {root} ({hint}; "
                         f"`cardgen competitions --source {root}` lists what is)")
@@ -451,6 +455,10 @@ def download_zip(base_url: str, comp: Competition, cache: Cache,
         if _valid_zip(data):
             break
     else:
+        if not data.startswith(b"PK"):  # not a zip at all: a login page, a proxy's or a server's own
+            what = "a web page" if data.lstrip()[:1] == b"<" else f"{len(data):,} bytes"
+            raise NetworkError(f"{url} answered with {what}, not a zip (a Wi-Fi login page or a "
+                               f"proxy?); check the connection, or pass --source with a local mirror")
         raise SourceError(f"{url} did not return a complete zip (download cut short?); try again")
     cache.put_raw(key, data)  # atomic: an interrupted run never leaves half a zip behind
     return data
