@@ -219,6 +219,35 @@ def test_team_sheets_explain_every_mark_their_tables_use(card_sets):
     assert starred >= 4  # most BBL sides list tail-enders marked *
 
 
+@pytest.mark.parametrize("fmt, unit, spans", [("T20", "overs", ("1-6", "7-15", "16-20")),
+                                               ("100-ball", "balls", ("1-25", "26-75", "76-100"))])
+def test_team_sheets_print_when_each_bowler_bowled(card_sets, bbl_stats, hundred_stats, fmt, unit, spans):
+    """Each bowler's PP / Mid / Death shares on the team sheet are his real balls in the
+    format's phases (the stats tables' counts, not the card set's), and the legend names them."""
+    import re
+
+    from cardgen.render.fonts import upper
+    card_set, stats = card_sets[fmt], {"T20": bbl_stats, "100-ball": hundred_stats}[fmt]
+    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    table = stats.bowling.set_index(["player_id", "team"])
+    names = {c["player"]["id"]: upper(c["player"]["name"]) for c in card_set["cards"]}
+    checked = 0
+    for page, team in zip(pages, card_set["teams"]):
+        text = " ".join(page.extract_text().split())
+        assert (f"powerplay ({unit} {spans[0]}), the middle ({spans[1]}) and the death ({spans[2]})"
+                in text)
+        bowlers = text[text.index("Wickets PP Mid Death"):]
+        carded = {c["player"]["id"] for c in card_set["cards"] if c["team"] == team["name"] and c["kind"] == "bowler"}
+        for pid in [pid for pid in team["bowlers"] if pid in carded]:
+            row = table.loc[(pid, team["name"])]
+            shares = [round(100 * row[f"balls_{p}"] / row["legal_balls"]) for p in ("powerplay", "middle", "death")]
+            printed = re.search(re.escape(names[pid]) + r" \S+ \S+ \S+ \d+ (\d+)% (\d+)% (\d+)%", bowlers)
+            assert printed, (names[pid], bowlers[:300])
+            assert [int(x) for x in printed.groups()] == shares
+            checked += 1
+    assert checked > 40
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_ipl_side_gets_one_team_sheet_page_even_on_letter(paper):
     # IPL 2025's squads are the biggest of the bundled seasons (up to 11 reserves and 10

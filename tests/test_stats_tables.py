@@ -110,3 +110,20 @@ def test_player_who_moved_teams_gets_a_row_per_team(mirror):
     assert sorted(green["team"]) == ["Sydney Thunder", "Thunder Reserves"]
     assert green["legal_balls"].nunique() == 1 and green["innings"].tolist() == [1, 1]
     assert set(st.lineups.loc[st.lineups["player"] == "CJ Green", "team"]) == set(green["team"])
+
+
+def test_a_bowlers_balls_by_phase_add_up_to_what_each_innings_lasted_there(bbl_stats, hundred_stats):
+    """Balls by phase (the team sheet's PP / Mid / Death): each bowler's add up to his legal
+    balls, and a side's bowlers together bowled, in each phase, what the opponents' innings
+    lasted in it (from the innings table: min(legal balls, 36) in a T20 powerplay, and so on)."""
+    from cardgen.stats.tables import PHASES, phase_ranges
+    for stats, balls_per_innings in ((bbl_stats, 120), (hundred_stats, 100)):
+        b = stats.bowling
+        assert (b[[f"balls_{p}" for p in PHASES]].sum(axis=1) == b["legal_balls"]).all()
+        innings = stats.innings[~stats.innings["super_over"].astype(bool)]
+        for phase, (lo, hi) in zip(PHASES, phase_ranges(balls_per_innings)):
+            lasted = (innings["legal_balls"].clip(upper=hi) - (lo - 1)).clip(lower=0)
+            expected = lasted.groupby(innings["bowling_team"]).sum()
+            bowled = b.groupby("team")[f"balls_{phase}"].sum()
+            assert bowled.to_dict() == expected.to_dict(), phase
+            assert bowled.sum() > 0

@@ -15,7 +15,7 @@ from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, 
                                       team_sheets, usage_letter, usual_positions)
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import CardSetError
-from cardgen.stats.tables import SeasonStats, overs_text
+from cardgen.stats.tables import PHASES, SeasonStats, overs_text
 
 if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to load a set
     from cardgen.calibrate.calibrate import Calibration, CardFit
@@ -137,7 +137,9 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
                      "wides": int(b["wides"]), "no_balls": int(b["no_ball_balls"]),
                      "no_ball_runs": int(b["no_balls"]),
                      "overs": overs_text(int(b["legal_balls"]), comp.balls_per_over),
-                     "economy": _r(b["economy"], 2)},
+                     "economy": _r(b["economy"], 2),
+                     **({"phase_balls": {p: int(b[f"balls_{p}"]) for p in PHASES}}
+                        if all(f"balls_{p}" in b for p in PHASES) else {})},
             "expected": {"economy": _r(exp["economy"], 4),
                          "wicket_rate": _r(exp["wicket_rate"], 5),
                          "fours": _r(exp["fours"], 5), "sixes": _r(exp["sixes"], 5),

@@ -16,6 +16,7 @@ from cardgen.render.card import card_views, printed_season
 from cardgen.render.common import page_size_mm, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
+from cardgen.stats.tables import PHASES, phase_ranges
 
 
 BULLET_INDENT_PT = 2.0
@@ -133,6 +134,23 @@ def usage_legend(hundred: bool) -> str:
     return legend.replace(" = ", "\u00a0=\u00a0").replace("under ", "under\u00a0")
 
 
+def phase_legend(hundred: bool) -> str:
+    """What the bowlers' PP / Mid / Death columns mean, with the format's own phases."""
+    ranges = phase_ranges(100 if hundred else 120)
+    unit, per = ("balls", 1) if hundred else ("overs", 6)
+    spans = [f"{(lo - 1) // per + 1}-{hi // per}" for lo, hi in ranges]
+    return (f"PP / Mid / Death: the share of the bowler's balls this season in the powerplay "
+            f"({unit} {spans[0]}), the middle ({spans[1]}) and the death ({spans[2]}): bowl them "
+            "there to play like the real side.")
+
+
+def phase_shares(real: dict[str, Any]) -> list[str]:
+    """A bowler's PP / Mid / Death shares as printed ("26%"); blanks when the set has none."""
+    balls = real.get("phase_balls") or {}
+    total = sum(int(balls.get(p, 0)) for p in PHASES)
+    return [f"{round(100 * int(balls.get(p, 0)) / total)}%" if total else "" for p in PHASES]
+
+
 def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
     spec = load_layout("sheets")["team_sheet"]
     st = _styles(spec)
@@ -175,8 +193,12 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         hundred = card_set.get("format") == "100-ball"  # balls, not 5-ball overs, beside Econ per 6
         story.append(Paragraph("Bowlers by usage", st["heading"]))
         story.append(Paragraph(escape(usage_legend(hundred)), st["body"]))
+        phases = any((c.get("real") or {}).get("phase_balls") for c in card_set["cards"])
+        if phases:
+            story.append(Paragraph(escape(phase_legend(hundred)), st["body"]))
         story.append(Spacer(1, 1.5 * MM))
-        rows = [["", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]]
+        rows = [["", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]
+                + (["PP", "Mid", "Death"] if phases else [])]
         for pid in deck["bowlers"]:
             card = deck["players"].get(pid, {}).get("cards", {}).get((team["name"], "bowler"))
             if card is None:
@@ -188,8 +210,9 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             rows.append(["", upper(card["player"]["name"]), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
                          str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
-                         str(real.get("dismissals", ""))])
-        story.append(_table(rows, [8, 62, 20, 20, 20, 20], spec["text_pt"]))
+                         str(real.get("dismissals", ""))] + (phase_shares(real) if phases else []))
+        story.append(_table(rows, [6, 58, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
+                            spec["text_pt"]))
         if i == len(decks) - 1:
             story.append(Spacer(1, 6 * MM))
             story.append(Paragraph(escape(credit), st["small"]))

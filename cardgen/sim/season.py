@@ -16,10 +16,9 @@ import pandas as pd
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
 from cardgen.sim.model import CardSetError, CompiledSet
-from cardgen.stats.tables import SeasonStats
+from cardgen.stats.tables import PHASES, SeasonStats
 from cardgen.wickets_in_hand import WicketsInHand
 
-PHASES = ("powerplay", "middle", "death")
 CHUNK_MATCHES = 11_000  # lanes per batch: big enough for numpy, small enough for the CPU cache
 
 

@@ -23,6 +23,7 @@ DISMISSAL_KINDS = ("caught", "bowled", "lbw", "run out", "stumped", "caught and 
                    "hit wicket", "retired out", "obstructing the field", "timed out",
                    "handled the ball", "hit the ball twice")
 RUN_OUTCOMES = (0, 1, 2, 3, 4, 5, 6)
+PHASES = ("powerplay", "middle", "death")
 
 
 def kind_column(kind: str) -> str:
@@ -34,13 +35,16 @@ def overs_text(legal_balls: int, balls_per_over: int) -> str:
     return f"{legal_balls // balls_per_over}.{legal_balls % balls_per_over}"
 
 
+def phase_ranges(balls_per_innings: int) -> list[tuple[int, int]]:
+    """The legal balls of each of PHASES (T20: 1-36, 37-90, 91-120; 100-ball: 1-25, 26-75, 76-100)."""
+    first, second = (25, 75) if balls_per_innings == 100 else (36, 90)
+    return [(1, first), (first + 1, second), (second + 1, balls_per_innings)]
+
+
 def phase_of(ball_number: pd.Series, balls_per_innings: int) -> pd.Series:
-    """Powerplay / middle / death by legal ball number (T20: 1-36, 37-90, 91-120; 100-ball: 1-25, 26-75, 76-100)."""
-    if balls_per_innings == 100:
-        edges = [0, 25, 75, 10**6]
-    else:
-        edges = [0, 36, 90, 10**6]
-    return pd.cut(ball_number, bins=edges, labels=["powerplay", "middle", "death"]).astype(str)
+    """Powerplay / middle / death by legal ball number (`phase_ranges`; a ball past the end is death)."""
+    edges = [0] + [hi for _, hi in phase_ranges(balls_per_innings)[:2]] + [10**6]
+    return pd.cut(ball_number, bins=edges, labels=list(PHASES)).astype(str)
 
 
 @dataclass
@@ -139,10 +143,15 @@ def batting_table(d: pd.DataFrame, w: pd.DataFrame, positions: pd.DataFrame) -> 
     return t[cols].sort_values(["team", "batting_position", "player"]).reset_index(drop=True)
 
 
-def bowling_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_over: int) -> pd.DataFrame:
+def bowling_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_over: int,
+                  balls_per_innings: int) -> pd.DataFrame:
     keys = ["player_id", "team"]
     b = d.rename(columns={"bowler_id": "player_id", "bowling_team": "team"})
+    legal_no = b["legal"].astype(int).groupby([b["match_id"], b["innings"]]).cumsum()
+    phase = phase_of(legal_no.clip(lower=1), balls_per_innings)
     b = b.assign(
+        # legal balls bowled in each phase: when a captain used him (the team sheet prints it)
+        **{f"balls_{p}": (b["legal"].astype(bool) & (phase == p)).astype(int) for p in PHASES},
         legal_i=b["legal"].astype(int),
         conceded=b["runs_batter"] + b["wides"] + b["noballs"],
         wide_ball=(b["wides"] > 0).astype(int),
@@ -154,7 +163,8 @@ def bowling_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_over: int) -> pd.D
               runs_conceded=("conceded", "sum"), runs_off_bat=("runs_batter", "sum"),
               wides=("wides", "sum"), wide_balls=("wide_ball", "sum"),
               no_balls=("noballs", "sum"), no_ball_balls=("noball_ball", "sum"),
-              byes=("byes", "sum"), leg_byes=("legbyes", "sum"))
+              byes=("byes", "sum"), leg_byes=("legbyes", "sum"),
+              **{f"balls_{p}": (f"balls_{p}", "sum") for p in PHASES})
     t["innings"] = b.drop_duplicates(keys + ["match_id", "innings"]).groupby(keys).size()
     faced = b[b["faced"]]
     for r in RUN_OUTCOMES:
@@ -190,7 +200,8 @@ def bowling_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_over: int) -> pd.D
             "runs_off_bat", "wides", "wide_balls", "no_balls", "no_ball_balls", "byes", "leg_byes",
             "wickets", *wk_cols, "run_outs_while_bowling", "dots",
             *[f"conceded_n{r}" for r in RUN_OUTCOMES if r], "economy", "runs_per_ball",
-            "balls_per_innings", "bowling_average", "bowling_strike_rate"]
+            "balls_per_innings", "bowling_average", "bowling_strike_rate",
+            *[f"balls_{p}" for p in PHASES]]
     return t[cols].sort_values(["team", "player"]).reset_index(drop=True)
 
 
@@ -459,7 +470,7 @@ def build_stats(data: SeasonData, comp: Competition,
     stumpers = set(w.loc[w["kind"] == "stumped", "fielder_ids"].astype(str).str.split(";").str[0])
     return SeasonStats(
         batting=batting_table(d, w, positions),
-        bowling=bowling_table(d, w, comp.balls_per_over),
+        bowling=bowling_table(d, w, comp.balls_per_over, comp.balls_per_innings),
         fielding=fielding_table(data, w, keepers),
         lineups=lineups_table(data, positions, d, keepers, w),
         innings=innings,
