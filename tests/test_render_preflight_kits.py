@@ -173,3 +173,63 @@ def test_a_players_season_reads_1_run_and_1_wkt_not_1_runs(game: str, game_kits:
     assert re.search(r"(?<![\d.])1 (run|wkt)\b", text)  # the season has such players ...
     assert not re.search(r"(?<![\d.])1 (runs|wkts|balls)\b", text)  # ... and they read right
     assert re.search(r"\b\d+ runs\b", text) and re.search(r"\b\d+ wkts\b", text)
+
+
+CARD_TEXT_CLEAR_MM = 2.5  # templates/card.json: no text this close to a card's cut line
+
+
+def _text_nearest_a_cut(pdf: bytes, geo) -> tuple[float, str]:
+    """(distance in mm, text) of the text that comes nearest a cut line of the card it is on, over
+    every page; texts off the cards (the sheet's header and footer) are not on a card."""
+    import pypdfium2
+    import pypdfium2.raw as raw
+
+    from cardgen.render.layout import MM
+    xs, ys = geo.cut_lines()
+    nearest = (float("inf"), "")
+    for page in pypdfium2.PdfDocument(pdf):
+        H = page.get_height() / MM
+        textpage = page.get_textpage()
+        for obj in page.get_objects():
+            if obj.type != raw.FPDF_PAGEOBJ_TEXT:
+                continue
+            l, b, r, t = (v / MM for v in obj.get_bounds())
+            top, bottom = H - t, H - b
+            cx, cy = (l + r) / 2, (top + bottom) / 2
+            if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]):
+                continue
+            x0, x1 = max(x for x in xs if x <= cx), min(x for x in xs if x >= cx)
+            y0, y1 = max(y for y in ys if y <= cy), min(y for y in ys if y >= cy)
+            d = min(l - x0, x1 - r, top - y0, y1 - bottom)
+            if d < nearest[0]:
+                text = textpage.get_text_bounded(l * MM, b * MM, r * MM, t * MM).strip()
+                if text:
+                    nearest = (d, text)
+    return nearest
+
+
+@pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_text_on_a_quicket_card_comes_within_2_5_mm_of_its_cut_line(render_card_sets: dict, code: str,
+                                                                       paper: str):
+    """Print audit: the card's credit line ended 0.86 mm above the card's bottom cut line, so a
+    cut a millimetre high took its last line; every other text kept 2.6 mm or more."""
+    from cardgen.render.sheets import sheet_geometry
+    views = card_views(render_card_sets[code])
+    distance, text = _text_nearest_a_cut(render_cards_pdf(views, paper, "t", ATTRIBUTION), sheet_geometry(paper))
+    assert distance >= CARD_TEXT_CLEAR_MM, (distance, text)
+
+
+@pytest.mark.parametrize("game, name", [("roll-and-play", "team-deck"), ("roll-and-play", "chance-cards"),
+                                        ("roll-and-play", "pitch-deck"), ("quick-cricket", "cards"),
+                                        ("cricket-the-game", "player-cards")])
+def test_no_text_on_the_other_games_cards_comes_within_2_5_mm_of_its_cut_line(game: str, name: str,
+                                                                              game_kits: dict):
+    """Print audit: Roll & Play's credit ended 1.46 mm and Quick Cricket's footer 1.86 mm above
+    the card's cut line."""
+    from cardgen.games.printing import card_geometry
+    folder, _ = game_kits[game]
+    for paper in ("a4", "letter"):
+        [path] = folder.rglob(f"{name}-{paper}.pdf")
+        distance, text = _text_nearest_a_cut(path.read_bytes(), card_geometry(paper, 63.0, 88.0))
+        assert distance >= CARD_TEXT_CLEAR_MM, (path.name, distance, text)

@@ -42,7 +42,7 @@ def _frame(p: Painter, colour: str, kind: str, title: str) -> dict[str, Any]:
     p.rect(0, 0, w, c["header_mm"], fill=colour)
     p.text(c["margin_mm"], 4.4, kind.upper(), "bold", c["kind_pt"], "#ffffff")
     p.text(c["margin_mm"], 10.0, title, "bold", c["title_pt"], "#ffffff")
-    p.text(w / 2, h - 2.2, f"{NAME} \u00b7 18-card game \u00b7 cardgen", "italic", c["footer_pt"],
+    p.text(w / 2, h - c["footer_from_bottom_mm"], f"{NAME} \u00b7 18-card game \u00b7 cardgen", "italic", c["footer_pt"],
            "#666666", align="centre")
     return L
 

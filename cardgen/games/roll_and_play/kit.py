@@ -164,8 +164,8 @@ def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str) -
         y += 4.2
     size, lines = fitted_lines(credit, "italic", W - 2 * m, 6.0, T["credit_pt"], 3.8)
     step = size * 1.2 / MM
-    for k, line in enumerate(lines):  # the last line's descenders 1.2 mm clear of the cut line
-        p.text(W / 2, H - 1.8 - (len(lines) - 1 - k) * step, line, "italic", size, L["colours"]["muted"],
+    for k, line in enumerate(lines):  # the last line's descenders 2.5 mm clear of the cut line
+        p.text(W / 2, H - T["credit_baseline_from_bottom_mm"] - (len(lines) - 1 - k) * step, line, "italic", size, L["colours"]["muted"],
                align="centre")
 
 
