@@ -254,3 +254,29 @@ def test_a_season_folder_with_no_readable_file_says_so(tmp_path: Path, mirror: P
     assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
     last = result.output.strip().splitlines()[-1]
     assert f"no match file in {season} could be read" in last and "available here" not in last
+
+
+def test_a_name_longer_than_a_file_name_still_builds(card_set_file: Path, tmp_path: Path, env):
+    """A --names correction 300 characters long (a pasted paragraph) failed the whole build with
+    'the path is too long; choose a shorter folder name' (the card PNG is named after the
+    player). The name's part of the file name is cut; the card still prints the name."""
+    import json
+    card_set = json.loads(card_set_file.read_text(encoding="utf-8"))
+    card = next(c for c in card_set["cards"] if c["team"] == "Adelaide Strikers")
+    long_name = "Adelaide Strikers' new overseas signing, " * 8
+    names = tmp_path / "names.csv"
+    names.write_text(f'id,name\n{card["player"]["id"]},"{long_name.strip()}"\n', encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--card-set", str(card_set_file),
+                                       "--names", str(names), "--team", "Adelaide", "--paper", "a4",
+                                       "--out", str(out)], env=env)
+    assert result.exit_code == 0, result.output
+    pngs = sorted((out / "BBL_2024-25_adelaide-strikers" / "png").glob("*-new-overseas-signing-*.png"))
+    assert pngs and all(len(p.name.encode()) < 255 for p in pngs)
+
+
+def test_raw_only_without_clear_is_a_usage_error(tmp_path: Path, env):
+    """`cardgen cache --raw-only` did nothing and said nothing (the user meant to clear)."""
+    result = CliRunner().invoke(main, ["cache", "--raw-only"], env=env)
+    assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
+    assert "--raw-only goes with --clear" in result.output

@@ -406,6 +406,9 @@ def cache(clear: bool, raw_only: bool) -> None:
     are never removed.
     """
     from cardgen.cache import bundled_tables
+    if raw_only and not clear:  # it did nothing at all, and said nothing
+        raise click.UsageError("--raw-only goes with --clear: `cardgen cache --clear --raw-only` "
+                               "removes only the raw downloads")
     c = Cache()
     if clear:
         removed = c.clear(raw_only=raw_only)

@@ -65,8 +65,19 @@ def in_team_palette(image: Image.Image, team_colour: str) -> Image.Image:
     return image.quantize(palette=team_palette(team_colour), dither=Image.Dither.NONE)
 
 
+# characters of a team's or a player's name in a card's PNG name: a file name holds at most 255
+# bytes, and a --names correction can be any length (a pasted paragraph failed the whole build
+# with "the path is too long"); the longest real names slug to about 40
+NAME_PART_CHARS = 60
+
+
+def name_part(text: str) -> str:
+    """A name as it appears in a card's file name (the site finds the PNG by the same form)."""
+    return slug(text)[:NAME_PART_CHARS].rstrip("-") or "x"
+
+
 def png_name(index: int, view: CardView) -> str:
-    return f"{index:03d}-{slug(view.team)}-{slug(view.name)}-{view.kind}.png"
+    return f"{index:03d}-{name_part(view.team)}-{name_part(view.name)}-{view.kind}.png"
 
 
 def tts_geometry() -> tuple[int, int, int, int]:

@@ -281,8 +281,8 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
 
 
 def _slug(text: str) -> str:
-    from cardgen.slugs import slug  # the same names as the kit's PNGs
-    return slug(text)
+    from cardgen.render.images import name_part  # the same names as the kit's PNGs
+    return name_part(text)
 
 
 def _read_csv(path: Path) -> list[list[str]]:
