@@ -344,3 +344,20 @@ def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
         assert x0 >= spec["no_print_mm"] and y0 >= spec["no_print_mm"] and x1 <= geo.page_w - spec["no_print_mm"]
         for mx1, my1, mx2, my2 in crop_marks(geo):
             assert max(my1, my2) < y0 - spec["footer_clear_mm"] or min(my1, my2) > y1 + spec["footer_clear_mm"]
+
+
+def test_a_one_word_team_badge_is_not_a_lone_letter(mirror):
+    """Print audit: Super Smash's one-word teams printed badges "A", "C", "O" and "W" (Wellington's
+    "W" beside the chart's W for a wicket). Every team of the real Super Smash seasons (men's
+    2024-25, women's 2022-23, from the Cricsheet mirror) gets a badge of two or three characters,
+    none a chart result, all different."""
+    import json
+    from cardgen.render.card import team_codes
+    for folder in ("super_smash_men_2024-25", "super_smash_women_2022-23"):
+        names = sorted({team for path in (mirror / folder).glob("*.json")
+                        for team in json.loads(path.read_text(encoding="utf-8"))["info"]["teams"]})
+        assert len(names) == 6
+        codes = team_codes(names)
+        assert codes["Wellington"] == "WEL" and codes["Central Districts"] == "CD"
+        assert all(2 <= len(code) <= 3 for code in codes.values()), codes
+        assert len(set(codes.values())) == len(names)

@@ -97,11 +97,16 @@ def team_colours(team_names: list[str]) -> dict[str, str]:
 
 
 def team_codes(team_names: list[str]) -> dict[str, str]:
-    """Initials per team ("Perth Scorchers" -> "PS"), made unique with a number if two clash."""
+    """Initials per team ("Perth Scorchers" -> "PS"), a one-word name's first three letters
+    ("Wellington" -> "WEL", not a lone "W" that reads like the chart's wicket), made unique with
+    a number if two clash."""
     codes: dict[str, str] = {}
     for name in team_names:
         words = [w for w in name.replace("(", " ").replace(")", " ").split() if w[:1].isalnum()]
-        base = "".join(w[0] for w in words).upper()[:3] or "?"
+        if len(words) == 1:
+            base = "".join(ch for ch in words[0] if ch.isalnum()).upper()[:3]
+        else:
+            base = "".join(w[0] for w in words).upper()[:3] or "?"
         code, n = base, 2
         while code in codes.values():
             code, n = f"{base}{n}", n + 1
