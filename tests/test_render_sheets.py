@@ -332,3 +332,21 @@ def test_the_scoresheet_says_sets_on_the_hundred_throughout(card_sets, fmt, unit
     assert f"Write the bowler and their {unit} count above each {unit}." in text
     other = "set" if unit == "over" else "over"
     assert f"each {other}" not in text and f"{other} count" not in text and f"Bowler ({other}s)" not in text
+
+
+@pytest.mark.parametrize("fmt, unit, bands", [
+    ("T20", "over", ["A+ = 4 overs a match", "A = 3-4", "B = 2-3", "C = 1-2", "D = under 1"]),
+    ("100-ball", "set", ["A+ = 20 balls a match", "A = 15-20", "B = 10-15", "C = 5-10", "D = under 5"])])
+def test_the_quick_reference_keeps_each_usage_band_on_one_line_and_says_set_on_the_hundred(
+        card_sets, fmt, unit, bands):
+    """Print audit: The Hundred's quick reference (US Letter) broke "D = under 5" after "D =", and
+    told the scorer to mark the ball "under the current over" beside sets of 5 balls."""
+    import pypdfium2
+    for paper in ("a4", "letter"):
+        page = pypdfium2.PdfDocument(render_quick_reference_pdf(card_sets[fmt], paper, CREDIT))[0]
+        lines = [" ".join(line.replace("\u00a0", " ").split())
+                 for line in page.get_textpage().get_text_range().splitlines()]
+        for band in bands:
+            assert any(band in line for line in lines), (paper, band)
+        text = " ".join(lines)
+        assert f"under the current {unit};" in text
