@@ -233,3 +233,27 @@ def test_no_text_on_the_other_games_cards_comes_within_2_5_mm_of_its_cut_line(ga
         [path] = folder.rglob(f"{name}-{paper}.pdf")
         distance, text = _text_nearest_a_cut(path.read_bytes(), card_geometry(paper, 63.0, 88.0))
         assert distance >= CARD_TEXT_CLEAR_MM, (path.name, distance, text)
+
+
+def _viewer_preferences(pdf: bytes) -> dict:
+    import io
+    prefs = pypdf.PdfReader(io.BytesIO(pdf)).trailer["/Root"].get("/ViewerPreferences")
+    return {str(k): str(v) for k, v in (prefs or {}).items()}
+
+
+def test_the_print_dialog_opens_at_actual_size_and_two_sided_the_way_the_backs_flip(kits: dict,
+                                                                                     render_card_sets: dict):
+    """Print audit: a viewer's print dialog opened on "fit to page", which prints 63 x 88 mm cards
+    a few per cent small (they no longer match a sleeve or a bought card), and on one-sided for
+    sheets with backs. The PDFs now ask for actual size, and a kit with backs for two-sided
+    printing flipped as its footer says (long edge; short edge for the landscape bleed sheets)."""
+    folder = kits["BBL"]  # built with --backs
+    for name in ("cards-a4.pdf", "cards-letter.pdf"):
+        assert _viewer_preferences((folder / name).read_bytes()) == {
+            "/PrintScaling": "/None", "/Duplex": "/DuplexFlipLongEdge"}, name
+    for name in ("scoresheet.pdf", "fielding-chart-letter.pdf"):
+        assert _viewer_preferences((folder / name).read_bytes()) == {"/PrintScaling": "/None"}, name
+    views = card_views(render_card_sets["HUNDRED"])[:18]
+    bleed_backs = render_cards_pdf(views, "a4", "t", ATTRIBUTION, bleed=True, backs=True)
+    assert _viewer_preferences(bleed_backs)["/Duplex"] == "/DuplexFlipShortEdge"
+    assert "/Duplex" not in _viewer_preferences(render_cards_pdf(views, "a4", "t", ATTRIBUTION))

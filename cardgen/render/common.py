@@ -29,6 +29,9 @@ def new_canvas(paper: str, title: str, credit: str, landscape: bool = False) -> 
     canvas.setAuthor("cardgen")
     canvas.setCreator("cardgen")
     canvas.setSubject(credit)
+    # the print dialog opens at actual size, not "fit to page" (which shrinks 63 x 88 mm cards
+    # by some 3-6% and the scoresheet's boxes with them)
+    canvas.setViewerPreference("PrintScaling", "None")
     return canvas, buf, w, h
 
 

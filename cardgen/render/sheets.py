@@ -235,6 +235,8 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
     canvas.setPageSize((geo.page_w * MM, geo.page_h * MM))
     pages = pages_for(views, geo.per_sheet, team_per_sheet)
     flip = "short" if geo.landscape else "long"
+    if backs:  # the print dialog opens on two-sided, flipped the way the backs are laid out
+        canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge" if geo.landscape else "DuplexFlipLongEdge")
     marks = sorted(enumerate(outline or []), key=lambda item: item[1][1])
     page_no = 0
     for number, page in enumerate(pages, 1):
