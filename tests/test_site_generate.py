@@ -91,7 +91,8 @@ def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25"
                              else {"strike_rate": 130.1, "dismissal_rate": 0.04})}
         if kind == "bowler":
             card["usage"] = {"letter": "A", "innings": 11}
-            card["real"].update({"overs": "41.0", "economy": 7.34})
+            card["real"].update({"overs": "41.0", "economy": 7.34,
+                                 "phase_balls": {"powerplay": 96, "middle": 102, "death": 48}})
         cards.append(card)
         # the renderer's name: print order, team, name, kind
         _png(folder / "png" / f"{len(cards):03d}-{_slug(team)}-{_slug(name)}-{kind}.png", f"{name} {kind}",
@@ -213,6 +214,8 @@ def test_player_page_shows_card_real_and_expected(built_site):
     # strike rate from the counts: 100 * 301 / 246 = 122.36 against 130.10 expected
     assert re.search(r"Strike rate</th><td>122.36</td><td>130.10</td>", html)
     assert "42–70" in html  # the chart as text
+    # when he bowled, in the team sheet's shares: 96, 102 and 48 of his 246 balls
+    assert "When bowled</th><td>powerplay 39% · middle 41% · death 20%</td>" in html
 
 
 def test_downloads_are_the_kit_files_byte_for_byte(built_site):

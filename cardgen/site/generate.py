@@ -276,6 +276,15 @@ def _card_views(kit: KitSet) -> list[CardView]:
                      for k, v in sorted(real.items(), key=lambda kv: (REAL_ORDER.index(kv[0]) if kv[0] in REAL_ORDER
                                                                  else len(REAL_ORDER), kv[0]))
                      if not isinstance(v, (dict, list))]
+        if isinstance(real.get("phase_balls"), dict):   # as the team sheet's PP / Mid / Death
+            from cardgen.render.teamsheets import phase_shares
+            from cardgen.stats.tables import PHASES
+            try:
+                shares = phase_shares(real)
+            except (TypeError, ValueError):   # a hand-edited set: leave the row out
+                shares = []
+            if shares and all(shares):
+                real_rows.append(("When bowled", " · ".join(f"{p} {s}" for p, s in zip(PHASES, shares))))
         expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
         versus: list[Versus] = []
         checks = kit.validation.card_checks.get((kind, pid, team), {})
