@@ -120,3 +120,19 @@ def test_help_says_what_paper_both_and_cache_clear_do():
     assert "both (every sheet in both sizes" in paper and "use A4" not in paper
     clear = " ".join(CliRunner().invoke(main, ["cache", "--help"]).output.split())
     assert "kept card sets cardgen wrote" in clear
+
+
+def test_help_says_the_bleed_each_paper_gets_and_what_site_reads_from_out():
+    """The --bleed widths are the sheet layouts' own (templates/sheets.json); site and serve read
+    the kits in --out, they write no set there (the help said 'the set is written under')."""
+    import json
+    from cardgen.paths import templates_dir
+    bleeds = {name: spec["bleed_mm"] for name, spec in
+              json.loads((templates_dir() / "sheets.json").read_text())["card_sheet"]["layouts"].items()}
+    bleed = " ".join(CliRunner().invoke(main, ["build", "--help"]).output.split())
+    assert (bleeds["a4-bleed"], bleeds["letter-bleed"]) == (3.0, 1.5)
+    assert "3 mm on A4, 1.5 mm on Letter" in bleed
+    for command in ("site", "serve"):
+        text = " ".join(CliRunner().invoke(main, [command, "--help"]).output.split())
+        assert "Folder of built kits the site is made from" in text
+        assert "the set is written under" not in text

@@ -287,13 +287,14 @@ def _writable_out(ctx: click.Context, param: click.Parameter, value: Path) -> Pa
     return value
 
 
-def out_option(func: Callable | None = None, *, must_write: bool = True) -> Callable:
+def out_option(func: Callable | None = None, *, must_write: bool = True,
+               help_text: str = "Output folder; the set is written under OUT/<CODE>_<season>/.") -> Callable:
     """--out; a command that writes there checks first that it can (exit 3 at once if not)."""
     def decorate(f: Callable) -> Callable:
         return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
                             default=DEFAULT_OUT, show_default=True,
                             callback=_writable_out if must_write else None,
-                            help="Output folder; the set is written under OUT/<CODE>_<season>/.")(f)
+                            help=help_text)(f)
     return decorate(func) if func is not None else decorate
 
 

@@ -83,7 +83,9 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
               help="Paper size of the kit's PDFs: a4, letter, or both (every sheet in both sizes; "
                    "with both, the Letter copies of the other sheets end in -letter).")
 @click.option("--team", default=None, metavar="NAME", help="Print one team only (name or short name).")
-@click.option("--bleed", is_flag=True, help="Add a 3 mm bleed around every card.")
+@click.option("--bleed", is_flag=True,
+              help="Give every card its own bleed, 8 to a landscape sheet (3 mm on A4, 1.5 mm on Letter, "
+                   "so the crop marks stay printable).")
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
 @click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
 @click.option("--solid-backs", is_flag=True, help="Backs in solid team colour (default: light backs, under 15% ink).")

@@ -27,8 +27,12 @@ def _report(report) -> None:  # a SiteReport
                    f"({', '.join(report.kept[:3])}{', ...' if len(report.kept) > 3 else ''})")
 
 
+# site and serve read the kits in OUT; they write only the site folder
+SITE_OUT_HELP = "Folder of built kits the site is made from (as `cardgen build --out`)."
+
+
 @click.command("site")
-@out_option(must_write=False)
+@out_option(must_write=False, help_text=SITE_OUT_HELP)
 @SITE_DIR_OPTION
 @friendly_errors
 def site(out_dir: Path, site_dir: Path | None) -> None:
@@ -38,7 +42,7 @@ def site(out_dir: Path, site_dir: Path | None) -> None:
 
 
 @click.command("serve")
-@out_option(must_write=False)
+@out_option(must_write=False, help_text=SITE_OUT_HELP)
 @SITE_DIR_OPTION
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port on 127.0.0.1 (0 picks a free one).")
