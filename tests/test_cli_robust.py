@@ -280,3 +280,22 @@ def test_raw_only_without_clear_is_a_usage_error(tmp_path: Path, env):
     result = CliRunner().invoke(main, ["cache", "--raw-only"], env=env)
     assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
     assert "--raw-only goes with --clear" in result.output
+
+
+def test_a_corrected_competition_entry_rebuilds_its_cached_tables(tmp_path: Path, env):
+    """A user's competition read from the mirror, then its entry corrected (here: sex = women):
+    the cached tables were keyed by the source only, so the men's matches read under the first
+    entry were served again. The competition's definition is now part of the key, and a season
+    folder none of whose matches is the competition's says so (it said 'not in the mirror
+    (available here: 2021)')."""
+    entry = '[[competition]]\ncode = "PAK"\nname = "Pakistan Super League"\nmirror_folder = "psl"\n'
+    men, women = tmp_path / "men.toml", tmp_path / "women.toml"
+    men.write_text(entry, encoding="utf-8")
+    women.write_text(entry + 'sex = "women"\n', encoding="utf-8")
+    args = ["stats", "-c", "PAK", "-s", "2021", "--table", "league", "--format", "json"]
+    runner = CliRunner()
+    first = runner.invoke(main, args, env={**env, "CARDGEN_COMPETITIONS": str(men)})
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(main, args, env={**env, "CARDGEN_COMPETITIONS": str(women)})
+    line = one_line_error(second, EXIT_USAGE)
+    assert "none of the 34 match files" in line and "women's Pakistan Super League" in line

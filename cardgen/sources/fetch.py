@@ -255,15 +255,28 @@ def _readable(paths: list[Path]) -> Iterator[tuple[str, bytes]]:
         yield path.name, raw
 
 
+def _is_json(path: Path) -> bool:
+    try:
+        json.loads(path.read_bytes())
+    except (OSError, ValueError, RecursionError):
+        return False
+    return True
+
+
 def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
     files = _filter(_mirror_files(root, comp), comp, season)
     if files:
         return files
     available = offline_seasons(root, comp)
-    if normalise_season(comp, season) in available:  # its folder is there, no file of it was read
-        raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)}: no match file in "
-                            f"{season_folder(root, comp, season)} could be read (each skipped file "
-                            f"is named above); mirror the season again")
+    if normalise_season(comp, season) in available:  # its folder is there: say why none of it is used
+        folder = season_folder(root, comp, season)
+        readable = sum(_is_json(path) for path in folder.glob("*.json"))
+        if not readable:
+            raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)}: no match file in {folder} "
+                                f"could be read (each skipped file is named above); mirror the season again")
+        raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)}: none of the {readable} match "
+                            f"files in {folder} is a {comp.sex}'s {comp.name} match of that season; check "
+                            f"its entry (`cardgen competitions --source {root}` lists the events found)")
     hint = f"available here: {', '.join(available)}" if available else "no season of it is here"
     raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)} is not in {root} ({hint}; "
                         f"`cardgen competitions --source {root}` lists what is)")

@@ -1,7 +1,9 @@
 """From a competition season to its stats tables: cached or bundled tables that match the source, else built."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -121,10 +123,15 @@ def _listing_digest(paths: list[Path], root: Path) -> str:
 def source_fingerprint(comp: Competition, src: str) -> dict:
     """What the tables depend on besides the code: the source; for a local folder the name, size
     and time of every file the competition is read from (so a changed, emptied or different mirror
-    is noticed without reading it); the players folder; whether scraping was allowed."""
+    is noticed without reading it); the players folder; whether scraping was allowed; the
+    competition's definition."""
     from cardgen.sources.cricinfo import scraping_base_url
     doc: dict = {"source": src if is_url(src) else str(Path(src).expanduser().resolve()),
-                 "tables_version": TABLES_VERSION, "cricinfo": scraping_base_url()}
+                 "tables_version": TABLES_VERSION, "cricinfo": scraping_base_url(),
+                 # which matches are the competition's (events, sex, seasons): an entry of the
+                 # user's competitions file corrected, or the built-in table grown, rebuilds the
+                 # tables instead of serving those read under the old definition
+                 "competition": json.loads(json.dumps(dataclasses.asdict(comp)))}
     if not is_url(src):
         root = Path(src).expanduser()
         if not root.exists():
