@@ -148,3 +148,36 @@ def test_cli_on_a_missing_folder_is_one_line(tmp_path: Path):
     result = CliRunner().invoke(main, ["preflight", str(tmp_path / "nope")])
     assert result.exit_code != 0 and "Traceback" not in result.output
     assert "not a folder" in result.output
+
+
+def _report_pdf() -> bytes:
+    """A page as `validate` and `compare-games` write their reports: reportlab's platypus in
+    its sample styles, whose standard Helvetica is not embedded."""
+    import io
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import getSampleStyleSheet
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+    buf = io.BytesIO()
+    SimpleDocTemplate(buf, pagesize=A4, invariant=1).build(
+        [Paragraph("Card validation: Big Bash League 2024-25", getSampleStyleSheet()["Title"])])
+    return buf.getvalue()
+
+
+def test_a_kits_screen_reports_are_left_out_and_other_pdfs_are_not(tmp_path: Path):
+    """`cardgen preflight OUT/BBL_2024-25` after `validate` failed on validation/validate.pdf's
+    Helvetica: the reports are read on screen, not printed. Outside a kit the same PDF counts."""
+    def good(c, _h):  # type: ignore[no-untyped-def]
+        _text(c, 60, 100, "fine")
+    assert any("not embedded" in p.what for p in check_pdf(_report_pdf(), "validate.pdf"))
+    kit = tmp_path / "BBL_2024-25"
+    for folder in ("validation", "compare-games"):
+        (kit / folder).mkdir(parents=True)
+        (kit / folder / f"{folder}.pdf").write_bytes(_report_pdf())
+    (kit / "cards-a4.pdf").write_bytes(_a4(good))
+    (kit / "card-set.json").write_text("{}")
+    result = CliRunner().invoke(main, ["preflight", str(kit)])
+    assert result.exit_code == 0 and "0 problems in 1 PDF" in result.output
+    (kit / "card-set.json").unlink()  # not a kit: every PDF under the folder is checked
+    files, problems = check_folder(kit)
+    assert len(files) == 3 and {p.file for p in problems} == {"validation/validation.pdf",
+                                                              "compare-games/compare-games.pdf"}

@@ -169,7 +169,8 @@ def _report_preflight(folder: Path, checked: tuple[list[Path], list] | None = No
 def preflight(folder: Path) -> None:
     """Check every PDF under FOLDER as a printer would: A4/Letter page size, nothing but
     backgrounds within 5 mm of the paper edge, no text over text or through a line, fonts
-    embedded, no text under 4 pt. One line per problem; exit code 1 when there are any."""
+    embedded, no text under 4 pt. One line per problem; exit code 1 when there are any. A kit's
+    validate and compare-games reports (screen pages, not printed) are left out."""
     if _report_preflight(folder):
         raise SystemExit(1)
 

@@ -26,7 +26,7 @@ from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import (TTS_DECKS, TTS_README, card_image, png_bytes, png_name, slug, tts_decks,
                                    tts_decks_json, tts_readme, tts_sheets)
 from cardgen.render.layout import load_layout
-from cardgen.render.preflight import Problem, check_pdf
+from cardgen.render.preflight import REPORT_FOLDERS, Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.sheets import render_cards_pdf
 from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_page_ranges
@@ -35,9 +35,8 @@ from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sh
 PAPERS = ("a4", "letter")
 # written last into every kit: the files the build wrote and the card set they were printed from
 KIT_MARKER = ".cardgen-kit.json"
-# what other commands write into a kit (`validate`, `compare-games`): they describe its cards,
-# so a rebuild keeps them while the cards stay the same and drops them when the cards change
-REPORT_FOLDERS = ("validation", "compare-games")
+# REPORT_FOLDERS: what other commands write into a kit (`validate`, `compare-games`): they describe
+# its cards, so a rebuild keeps them while the cards stay the same and drops them when they change
 # what kits written before KIT_MARKER existed held (the file names the build writes)
 _LEGACY_KIT_FILES = ("png/", "tts/", "teams/")
 

@@ -343,12 +343,22 @@ def _collisions(texts: list[tuple[float, float, float, float]], lines: list[tupl
                 yield "a line runs through text", _Box(*b[t], label(t0 + t)).where()
 
 
+# what other commands write into a kit (`validate`, `compare-games`): reports to read on screen,
+# in reportlab's standard fonts, never printed, so a kit's preflight leaves them out
+REPORT_FOLDERS = ("validation", "compare-games")
+
+
+def is_report(path: Path) -> bool:
+    """A PDF in a kit's report folder (beside the kit's card-set.json)."""
+    return path.parent.name in REPORT_FOLDERS and (path.parent.parent / "card-set.json").is_file()
+
+
 def check_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
-    """Every PDF under `folder` (sorted) and all their problems."""
+    """Every PDF under `folder` (sorted) but a kit's reports, and all their problems."""
     folder = Path(folder)
     if not folder.is_dir():
         raise PreflightError(f"{folder} is not a folder; give the kit folder that `cardgen build` wrote")
-    files = sorted(p for p in folder.rglob("*.pdf") if p.is_file())
+    files = sorted(p for p in folder.rglob("*.pdf") if p.is_file() and not is_report(p))
     problems: list[Problem] = []
     for path in files:
         try:
