@@ -67,3 +67,27 @@ def test_pdf_text_operators_kept_per_document_write_the_same_bytes(monkeypatch) 
         return shown(c, *args)
     monkeypatch.setattr(painter, "_shown", fresh)
     assert render_cards_pdf(views, "a4", "test cards", "credit") == kept
+
+
+def test_card_pngs_say_their_300_dpi_so_they_open_at_card_size(tmp_path) -> None:
+    """The kit's card PNGs and TTS backs carry their resolution (a PNG without it opens at 72 or
+    96 dpi, a 63 x 88 mm card at 26 x 37 cm); on a real team of the shipped BBL 2024-25 set."""
+    import gzip
+    import json
+    from pathlib import Path
+    from PIL import Image
+    from cardgen.render.kit import _team_images
+    shipped = sorted((Path(__file__).parent.parent / "stats_cache" / "card-sets").glob("BBL_2024-25-*.json.gz"))
+    views = card_views(json.loads(gzip.decompress(shipped[0].read_bytes())))
+    team = [v for v in views if v.team == views[0].team][:3]
+    (tmp_path / "png").mkdir()
+    (tmp_path / "tts").mkdir()
+    names = _team_images(list(enumerate(team)), tmp_path, False)
+    layout = load_layout("card")
+    for name in [n for n in names if n.startswith("png/")] + [names[-1]]:  # the cards, the back
+        with Image.open(tmp_path / name) as image:
+            dpi = image.info["dpi"]
+            # pHYs stores pixels per metre as an integer: 300 dpi reads back as 299.9994
+            assert abs(dpi[0] - 300) < 0.01 and abs(dpi[1] - 300) < 0.01
+            size_mm = [px / dpi[0] * 25.4 for px in image.size]
+        assert abs(size_mm[0] - layout["width_mm"]) < 0.1 and abs(size_mm[1] - layout["height_mm"]) < 0.1

@@ -182,7 +182,7 @@ def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -
     names = []
     for index, view in job:
         name = f"png/{png_name(index, view)}"
-        atomic_write_bytes(work / name, png_bytes(card_image(view, dpi, ink_saver), view.team_colour))
+        atomic_write_bytes(work / name, png_bytes(card_image(view, dpi, ink_saver), view.team_colour, dpi))
         names.append(name)
     team_views = [view for _, view in job]
     decks = tts_decks(team_views)
@@ -191,7 +191,7 @@ def _team_images(job: list[tuple[int, CardView]], work: Path, ink_saver: bool) -
         atomic_write_bytes(work / names[-1], png_bytes(sheet, team_views[0].team_colour))
     back = card_image(team_views[0], dpi, ink_saver, back=True, show_kind=False)
     names.append(decks[0].back)
-    atomic_write_bytes(work / names[-1], png_bytes(back, team_views[0].team_colour))
+    atomic_write_bytes(work / names[-1], png_bytes(back, team_views[0].team_colour, dpi))
     return names
 
 
