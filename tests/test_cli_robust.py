@@ -299,3 +299,23 @@ def test_a_corrected_competition_entry_rebuilds_its_cached_tables(tmp_path: Path
     second = runner.invoke(main, args, env={**env, "CARDGEN_COMPETITIONS": str(women)})
     line = one_line_error(second, EXIT_USAGE)
     assert "none of the 34 match files" in line and "women's Pakistan Super League" in line
+
+
+def test_a_deleted_working_folder_is_named_as_such(tmp_path: Path, mirror: Path):
+    """Run from a folder deleted under the shell (a removed build tree): every command said only
+    'no such file or folder; check the path', naming no path, even with an absolute --out."""
+    import subprocess
+    import sys
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    script = ("import os, sys; os.chdir(sys.argv[1]); os.rmdir(sys.argv[1]); "
+              "from cardgen.cli import main; main(sys.argv[2:], prog_name='cardgen')")
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.run([sys.executable, "-c", script, str(gone), "stats", "-c", "BBL", "-s", "2024-25",
+                           "--table", "league"], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(root), CACHE_ENV: str(tmp_path / "cache"),
+                               SOURCE_ENV: str(mirror)})
+    assert proc.returncode == EXIT_ENVIRONMENT, (proc.returncode, proc.stderr)
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.strip() == ("Error: the working folder no longer exists (deleted or moved); "
+                                   "cd to a folder that exists and run again")

@@ -168,6 +168,11 @@ class CardgenGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
+            os.getcwd()
+        except FileNotFoundError:  # else the first relative path fails as "no such file or folder"
+            raise CardgenExit("the working folder no longer exists (deleted or moved); cd to a "
+                              "folder that exists and run again", EXIT_ENVIRONMENT) from None
+        try:
             return super().invoke(ctx)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
