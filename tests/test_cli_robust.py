@@ -17,15 +17,7 @@ from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
 from cardgen.errors import EXIT_ENVIRONMENT, EXIT_USAGE
 from cardgen.sources.fetch import SOURCE_ENV
-
-
-def one_line_error(result, code: int) -> str:
-    assert result.exit_code == code, (result.exit_code, result.output, result.exception)
-    assert "Traceback" not in result.output
-    lines = [line for line in result.output.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    assert lines[0].startswith("Error: ")
-    return lines[0]
+from tests.test_cli_errors import one_line_error
 
 
 @pytest.fixture

@@ -191,29 +191,19 @@ def _texts_and_strokes(pdf: bytes, index: int) -> tuple[list, list]:
     """Page `index` of a PDF: [(string, size pt, (left, top, right, bottom) mm)] of its texts, and
     its stroked segments (x1, y1, x2, y2 mm) with their stroke width (mm), read back with pdfium."""
     import ctypes
-    import math
 
     import pypdfium2
     import pypdfium2.raw as raw
 
     from cardgen.render.layout import MM
     from cardgen.render.preflight import _segments
+    from tests.test_render_layout import pdf_texts
     page = pypdfium2.PdfDocument(pdf)[index]
     H = page.get_height() / MM
-    textpage = page.get_textpage()
-    texts, strokes = [], []
+    texts = [(text.strip(), size, box) for text, size, box in pdf_texts(pdf, index)]
+    strokes = []
     for obj in page.get_objects():
-        l, b, r, t = obj.get_bounds()
-        if obj.type == raw.FPDF_PAGEOBJ_TEXT:
-            size = ctypes.c_float()
-            raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
-            m = obj.get_matrix()
-            n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
-            buf = ctypes.create_string_buffer(n)
-            raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
-            texts.append((buf.raw[:n - 2].decode("utf-16-le").strip(),
-                          size.value * math.sqrt(abs(m.a * m.d - m.b * m.c)), (l / MM, H - t / MM, r / MM, H - b / MM)))
-        elif obj.type == raw.FPDF_PAGEOBJ_PATH:
+        if obj.type == raw.FPDF_PAGEOBJ_PATH:
             fill, stroke = ctypes.c_int(), ctypes.c_int()
             raw.FPDFPath_GetDrawMode(obj.raw, ctypes.byref(fill), ctypes.byref(stroke))
             if stroke.value:

@@ -302,12 +302,17 @@ def test_sheet_header_and_footer_keep_off_the_cut_lines_and_the_no_print_zone(pa
                         or min(my1, my2) > y1), (text, paper, (mx1, my1, mx2, my2))
 
 
-def _texts_with_sizes(pdf: bytes, page_index: int = 0) -> list[tuple[str, float]]:
-    """(string, size in points) of every text object on a page, read back with pdfium."""
+def pdf_texts(pdf: bytes, page_index: int = 0) -> list[tuple[str, float, tuple[float, float, float, float]]]:
+    """(string, size in points, (left, top, right, bottom) in mm from the top-left) of every text
+    object on a page, read back with pdfium (the print-audit tests share it)."""
     import ctypes
+
     import pypdfium2
     import pypdfium2.raw as raw
+
+    from cardgen.render.layout import MM
     page = pypdfium2.PdfDocument(pdf)[page_index]
+    height = page.get_height() / MM
     textpage = page.get_textpage()
     out = []
     for obj in page.get_objects():
@@ -319,7 +324,9 @@ def _texts_with_sizes(pdf: bytes, page_index: int = 0) -> list[tuple[str, float]
         n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
         buffer = ctypes.create_string_buffer(n)
         raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buffer, ctypes.POINTER(ctypes.c_ushort)), n)
-        out.append((buffer.raw[:n - 2].decode("utf-16-le"), size.value * math.sqrt(abs(m.a * m.d - m.b * m.c))))
+        left, bottom, right, top = obj.get_bounds()
+        out.append((buffer.raw[:n - 2].decode("utf-16-le"), size.value * math.sqrt(abs(m.a * m.d - m.b * m.c)),
+                    (left / MM, height - top / MM, right / MM, height - bottom / MM)))
     return out
 
 
@@ -333,8 +340,8 @@ def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
     spec = load_layout("sheets")["card_sheet"]
     views = [v for v in card_views(render_card_sets["BBL"]) if v.team == "Melbourne Renegades"]
     pdf = render_cards_pdf(views, "a4", "BBL 2024-25 Melbourne Renegades cards", "credit")
-    texts = _texts_with_sizes(pdf)
-    header = [(t, s) for t, s in texts if t.startswith("BBL 2024-25 Melbourne Renegades cards")]
+    texts = pdf_texts(pdf)
+    header = [(t, s) for t, s, _ in texts if t.startswith("BBL 2024-25 Melbourne Renegades cards")]
     assert header == [(f"BBL 2024-25 Melbourne Renegades cards \u00b7 sheet 1 of {math.ceil(len(views) / 9)} "
                        f"\u00b7 {views[0].team_code} 1-9", pytest.approx(spec["footer_pt"]))]
     # and the line stays off every crop mark and out of the no-print zone

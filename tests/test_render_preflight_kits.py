@@ -135,28 +135,15 @@ def test_the_fielding_chart_prints_every_result_at_6_pt_or_more(render_card_sets
 def _texts_under(pdf: bytes, points: float, credits: list[str]) -> list[str]:
     """Every text of the PDF printed smaller than `points`, but for parts of the `credits` lines
     (whitespace-normalised; a credit may wrap over several text objects)."""
-    import ctypes
-    import math
-
     import pypdfium2
-    import pypdfium2.raw as raw
+
+    from tests.test_render_layout import pdf_texts
     credits = [" ".join(c.split()) for c in credits]
     small = []
-    for page in pypdfium2.PdfDocument(pdf):
-        textpage = page.get_textpage()
-        for obj in page.get_objects():
-            if obj.type != raw.FPDF_PAGEOBJ_TEXT:
-                continue
-            size = ctypes.c_float()
-            raw.FPDFTextObj_GetFontSize(obj.raw, ctypes.byref(size))
-            m = obj.get_matrix()
-            if size.value * math.sqrt(abs(m.a * m.d - m.b * m.c)) >= points - 1e-3:
-                continue
-            n = raw.FPDFTextObj_GetText(obj.raw, textpage.raw, None, 0)
-            buf = ctypes.create_string_buffer(n)
-            raw.FPDFTextObj_GetText(obj.raw, textpage.raw, ctypes.cast(buf, ctypes.POINTER(ctypes.c_ushort)), n)
-            text = " ".join(buf.raw[:n - 2].decode("utf-16-le").split())
-            if text and not any(text in credit for credit in credits):
+    for index in range(len(pypdfium2.PdfDocument(pdf))):
+        for raw_text, size, _ in pdf_texts(pdf, index):
+            text = " ".join(raw_text.split())
+            if size < points - 1e-3 and text and not any(text in credit for credit in credits):
                 small.append(text)
     return small
 
