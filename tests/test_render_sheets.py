@@ -201,6 +201,9 @@ def test_quick_reference_names_the_fielders_deck_one_way_and_says_what_a_dot_sco
     catch_chance = next(line for line in lines if "Catch chance" in line)
     dot = next(line for line in lines if line.startswith("- <b>&#8226;</b>"))
     assert "the fielding side's deck" in caught and "the fielding side's deck" in catch_chance
+    # a player holding a striker and a bowler card is one fielder, as the engines draw (uniform
+    # over the XI, docs/rules.md "Dice"): both lines say so
+    assert "one card a player" in caught and "one card a player" in catch_chance
     assert "defensive" not in " ".join(lines)
     assert "no run" in dot and "printed" not in dot  # says what it scores, not how it looks
 
