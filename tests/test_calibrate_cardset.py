@@ -160,3 +160,18 @@ def test_expected_figures_are_reproducible_from_the_written_set(bbl_set):
     pair = pairing_figures(doc, green, connolly)
     assert sum(pair["outcomes"].values()) == pytest.approx(1.0)
     assert 0 < pair["striker"]["strike_rate"] < 300
+
+
+def test_a_card_set_saved_with_a_byte_order_mark_still_reads(card_set_file: Path, tmp_path: Path):
+    """Notepad and some editors save UTF-8 with a byte-order mark: the set, its kit and its site
+    page read as the file without it (a hand-edited set was refused: "Unexpected UTF-8 BOM")."""
+    from cardgen.render.kit import KitOptions, build_kit
+    from cardgen.site.kit import load_card_set_file
+    marked = tmp_path / "card-set.json"
+    marked.write_bytes(b"\xef\xbb\xbf" + card_set_file.read_bytes())
+    assert load_card_set(marked) == load_card_set(card_set_file)
+    assert load_card_set_file(marked) == load_card_set_file(card_set_file)
+    one_team = load_card_set(marked)["teams"][0]["name"]
+    kit = build_kit(load_card_set(marked), tmp_path / "out", KitOptions(team=one_team, images=False,
+                                                                        papers=("a4",), progress=False))
+    assert (kit.folder / "cards-a4.pdf").is_file()

@@ -241,7 +241,8 @@ def load_card_set(path: Path | str) -> dict:
     if p.is_dir():
         p = p / FILE_NAME
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        # utf-8-sig: a set saved by Notepad and the like starts with a byte-order mark
+        doc = json.loads(p.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise CardSetError(f"no card set at {p}") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:  # not UTF-8: cut, or not ours

@@ -212,7 +212,7 @@ def _download(folder: Path, path: Path, label: str) -> Download:
 def load_card_set_file(path: Path) -> dict[str, Any]:
     """Read a card-set.json; a set that cannot be read is a SiteError naming the file."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(path.read_text(encoding="utf-8-sig"))   # (a byte-order mark: see load_card_set)
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise SiteError(f"cannot read {path}: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
