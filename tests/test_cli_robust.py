@@ -311,3 +311,17 @@ def test_a_deleted_working_folder_is_named_as_such(tmp_path: Path, mirror: Path)
     assert "Traceback" not in proc.stderr
     assert proc.stderr.strip() == ("Error: the working folder no longer exists (deleted or moved); "
                                    "cd to a folder that exists and run again")
+
+
+@pytest.mark.parametrize("args", [["build", "-c", "BBL", "-s", "2024-25", "--out", ""],
+                                  ["calibrate", "-c", "BBL", "-s", "2024-25", "--out", " "],
+                                  ["site", "--site-dir", ""],
+                                  ["preflight", ""]])
+def test_an_empty_folder_option_is_a_usage_error_not_the_working_folder(tmp_path: Path, env, monkeypatch, args):
+    """`--out "$OUT"` with OUT unset: click read "" as ".", and the kit landed in the working
+    folder unasked. Now a usage error (exit 2) that names the option, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert "is empty: name a folder" in result.output and "Traceback" not in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

@@ -292,11 +292,24 @@ def _writable_out(ctx: click.Context, param: click.Parameter, value: Path) -> Pa
     return value
 
 
+class FolderPath(click.Path):
+    """A folder option or argument that refuses "": an unset shell variable (`--out "$OUT"`)
+    would otherwise mean the working folder, and the kit would land there unasked."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        if isinstance(value, str) and not value.strip():
+            self.fail("is empty: name a folder", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def out_option(func: Callable | None = None, *, must_write: bool = True,
                help_text: str = "Output folder; the set is written under OUT/<CODE>_<season>/.") -> Callable:
     """--out; a command that writes there checks first that it can (exit 3 at once if not)."""
     def decorate(f: Callable) -> Callable:
-        return click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+        return click.option("--out", "out_dir", type=FolderPath(),
                             default=DEFAULT_OUT, show_default=True,
                             callback=_writable_out if must_write else None,
                             help=help_text)(f)

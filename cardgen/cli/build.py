@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import FolderPath, competition_options, friendly_errors, out_option, resolve
 from cardgen.errors import CardgenError
 from cardgen.games import DEFAULT_GAME, game_codes
 
@@ -164,7 +164,7 @@ def _report_preflight(folder: Path, checked: tuple[list[Path], list] | None = No
 
 
 @click.command("preflight")
-@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("folder", type=FolderPath())
 @friendly_errors
 def preflight(folder: Path) -> None:
     """Check every PDF under FOLDER as a printer would: A4/Letter page size, nothing but

@@ -7,11 +7,11 @@ from typing import Any
 
 import click
 
-from cardgen.cli import CardgenExit, friendly_errors, out_option
+from cardgen.cli import CardgenExit, FolderPath, friendly_errors, out_option
 from cardgen.errors import EXIT_ENVIRONMENT
 
 SITE_DIR_OPTION = click.option(
-    "--site-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--site-dir", type=FolderPath(), default=None,
     help="Where the site is written (default: OUT/site).")
 
 
