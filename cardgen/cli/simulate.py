@@ -180,7 +180,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.competitions import set_name
     from cardgen.sim import report
     from cardgen.sim.model import compile_card_set
-    from cardgen.sim.season import (ladder, leaderboards, league_summary, match_figures,
+    from cardgen.sim.season import (PHASES, ladder, leaderboards, league_summary, match_figures,
                                     real_first_innings, replay_season, team_totals)
     from cardgen.calibrate.cardset import build_card_set
     from cardgen.sim.validate import rule_of
@@ -247,7 +247,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
             report.scatter("player runs per season", leaders["real_runs"], leaders["sim_runs"]),
             report.scatter("player wickets per season", leaders["real_wickets"], leaders["sim_wickets"]),
         ]
-        for phase in ("powerplay", "middle", "death"):
+        for phase in PHASES:
             drawings.append(report.scatter(f"team run rate, {phase}", totals[f"real_run_rate_{phase}"],
                                            totals[f"sim_run_rate_{phase}"]))
         lines = [f"{seasons} replays of the {len(stats.matches)}-match fixture list "
@@ -259,7 +259,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                  f"{summary['sim_wickets_per_innings']}.",
                  "Run rate per over, real / simulated: " + ", ".join(
                      f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
-                     for p in ("powerplay", "middle", "death")) + "."]
+                     for p in PHASES) + "."]
         top_runs = leaders.head(15)[["name", "team", "real_runs", "sim_runs"]]
         top_wk = leaders.sort_values(["real_wickets", "player_id"], ascending=[False, True]).head(15)[
             ["name", "team", "real_wickets", "sim_wickets"]]

@@ -13,6 +13,7 @@ import numpy as np
 
 from cardgen.calibrate.model import CARD_RESULTS, card_where, chart_results
 from cardgen.errors import CardSetError
+from cardgen.stats.tables import phase_ranges
 
 
 # Result codes. Runs 0-6 are their own value; everything else is 10+.
@@ -68,8 +69,14 @@ class Format:
         return self.balls_per_innings // self.balls_per_over
 
 
-T20 = Format("T20", 6, 120, 4, 6, (36, 90))
-HUNDRED = Format("100-ball", 5, 100, 4, 10, (25, 75))
+def _phase_edges(balls_per_innings: int) -> tuple[int, int]:
+    """The last legal ball of the powerplay and of the middle overs, as the stats tables count them."""
+    (_, powerplay), (_, middle), _ = phase_ranges(balls_per_innings)
+    return powerplay, middle
+
+
+T20 = Format("T20", 6, 120, 4, 6, _phase_edges(120))
+HUNDRED = Format("100-ball", 5, 100, 4, 10, _phase_edges(100))
 
 
 def format_named(name: str) -> Format:

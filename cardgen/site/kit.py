@@ -17,8 +17,6 @@ from cardgen.errors import CardgenError
 
 CARD_SET_FILE = "card-set.json"
 TTS_FOLDER = "tts"
-TTS_README = "tts/README.txt"   # written by cardgen.render.images, with
-TTS_DECKS = "tts/decks.json"    # the number of cards on each deck sheet
 SET_FOLDER = re.compile(r"^[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?$")
 
 # The kit's fixed downloads, in the order the pages list them, with a label for people.
@@ -254,12 +252,8 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
     # same team, name and kind twice is possible (two players called J Smith): the print order
     # (the team's decks, XI then reserves, then batting position, then id) decides, as it does
     # for the renderer's numbering (cardgen.render.card.card_views)
-    decks: dict[tuple[Any, Any], tuple[int, int]] = {}
-    for team in teams if isinstance(teams, list) else []:
-        if isinstance(team, dict):
-            for deck, key in enumerate(("batting_order", "reserves")):
-                for place, pid in enumerate(team.get(key) or []):
-                    decks.setdefault((team.get("name"), pid), (deck, place))
+    from cardgen.render.card import deck_order
+    decks = deck_order({"teams": teams if isinstance(teams, list) else []})
     order = sorted(range(len(cards)), key=lambda i: (
         decks.get((cards[i].get("team"), cards[i]["player"].get("id")), (2, 0)),
         cards[i].get("position") if isinstance(cards[i].get("position"), int) else 99,
@@ -484,6 +478,7 @@ class TtsDecks:
 
 def _read_tts_decks(folder: Path) -> TtsDecks | None:
     """The kit's tts/decks.json; None if it is missing, damaged or names no deck."""
+    from cardgen.render.images import TTS_DECKS
     try:
         doc = json.loads((folder / TTS_DECKS).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
@@ -508,6 +503,7 @@ def read_set(folder: Path) -> KitSet:
     tts = sorted(p for p in (folder / TTS_FOLDER).rglob("*.png")
                  if p.is_file() and not p.name.startswith(".")) if (folder / TTS_FOLDER).is_dir() else []
     tts_sheets = [_download(folder, p, p.name) for p in tts]
+    from cardgen.render.images import TTS_DECKS, TTS_README  # the files beside the sheets
     tts_readme = _download(folder, folder / TTS_README, "How to load them (README.txt)") \
         if tts and (folder / TTS_README).is_file() else None
     tts_set = {p.relative_to(folder).as_posix() for p in tts} | {TTS_README, TTS_DECKS}
