@@ -254,6 +254,29 @@ def test_roles_and_confidence_follow_real_figures(squads) -> None:
     assert top.confidence == 3
 
 
+def test_batting_slots_go_to_the_season_s_batters_and_bowling_slots_to_its_bowlers(
+        mirror: Path, tmp_path: Path) -> None:
+    """Gamer's audit, WPL 2023 Mumbai Indians: Harmanpreet Kaur (281 runs, listed an all-rounder,
+    bowled no ball) was printed an all-rounder bowling the Medium deck while Humaira Kazi (8 runs)
+    was a specialist batter, and Hayley Matthews (the opener, 271 runs) a spin specialist batting
+    with the D6 while Amelia Kerr bowled more than she batted. Now a listed all-rounder who did
+    not bowl all season can be a specialist batter, and of the non-specialists who bowl a type,
+    the one who bowls more than she bats takes the specialist slot."""
+    from cardgen.cache import Cache
+    from cardgen.stats.load import season_stats
+    stats = season_stats(get_competition("WPL"), "2023", str(mirror), cache=Cache(tmp_path))
+    squads = season_squads(stats)
+    mumbai = {p.player.name: p.role for p in squads["Mumbai Indians"]}
+    assert mumbai["Harmanpreet Kaur"] == "batter"
+    assert mumbai["Hayley Matthews"] not in ("pace", "spin") and mumbai["Amelia Kerr"] == "spin"
+    for team, squad in squads.items():
+        batters = [p.player for p in squad if p.role == "batter"]
+        for p in squad:
+            if p.role == "allrounder" and not p.player.bowls:
+                # a non-bowler fills an all-rounder slot only when he made fewer runs than every batter
+                assert all(p.player.runs <= b.runs for b in batters), (team, p.player.name)
+
+
 def test_season_squads_simulate(squads) -> None:
     from cardgen.games.cricket_the_game.engine import simulate
     df = simulate(np.random.default_rng(9), 400, list(squads.values()))

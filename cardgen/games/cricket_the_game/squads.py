@@ -6,10 +6,12 @@ specialist bowler is dropped to make the XI.
 
 Selection from the season's figures, per team:
 - keeper: the man who kept most for the team;
-- pace / spin specialists: the bowlers of that type by balls bowled, front-line bowlers (batting
-  role "*") before all-rounders; a team short of a type fills the slot with its next bowler by
+- pace / spin specialists: the bowlers of that type, front-line bowlers (batting role "*") by
+  balls bowled, then the others by balls bowled less balls faced (a specialist bats with the D6:
+  an opener who bowls is not one); a team short of a type fills the slot with its next bowler by
   balls bowled (the card says which type he really bowls);
-- batters: the three highest run-scorers among the rest who are not all-rounders;
+- batters: the three highest run-scorers among the rest who are not all-rounders (one listed an
+  all-rounder who bowled no ball that season counts as a batter);
 - all-rounders: the four remaining players who both bat and bowl most (balls faced + bowled),
   then anyone left by matches.
 Confidence (printed bottom right, -1..3) is the batting-index percentile among all squad players
@@ -70,9 +72,14 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
     def free(p: SeasonPlayer) -> bool:
         return p.player_id not in chosen
 
+    def bowls_more_than_bats(p: SeasonPlayer) -> int:
+        # a specialist bowler bats with the D6: of two batters who bowl, the one who bowled more
+        # than he batted (Amelia Kerr) is the specialist, not the team's opener (Hayley Matthews)
+        return p.legal_balls if p.batting_role == "*" else p.legal_balls - p.balls
+
     for kind, role in (("Pace", "pace"), ("Spin", "spin")):
         typed = [p for p in players if free(p) and p.bowling_type == kind and p.legal_balls > 0]
-        typed.sort(key=lambda p: (p.batting_role != "*", -p.legal_balls, p.player_id))
+        typed.sort(key=lambda p: (p.batting_role != "*", -bowls_more_than_bats(p), p.player_id))
         for p in typed[:COMPOSITION[role]]:
             chosen[p.player_id] = role
     for role in ("pace", "spin"):  # a team short of a bowling type: its next bowlers fill in
@@ -82,7 +89,9 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
             if not rest:
                 return None
             chosen[rest[0].player_id] = role
-    batters = sorted((p for p in players if free(p) and p.batting_role != "All-Rounder"),
+    # a player listed an all-rounder who bowled no ball all season is a batter that season
+    # (Harmanpreet Kaur, WPL 2023: 281 runs; she is not one of the four who bowl the Medium deck)
+    batters = sorted((p for p in players if free(p) and (p.batting_role != "All-Rounder" or not p.bowls)),
                      key=lambda p: (-p.runs, p.player_id))
     for p in batters[:COMPOSITION["batter"]]:
         chosen[p.player_id] = "batter"
