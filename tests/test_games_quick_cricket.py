@@ -240,3 +240,32 @@ def test_the_printed_cards_text_sits_clear_of_the_quadrant_lines_and_reads_at_6_
             assert min(gap_left, gap_right) >= 0.3, (text, gap_left, gap_right)
             checked += 1
     assert checked >= 8  # the four Path cards' two drawings each hold a label or two
+
+
+def test_a_partnership_row_has_a_box_for_every_over_it_can_last() -> None:
+    """Gamer's audit: the scoresheet gave each partnership 12 boxes, one per over, but in a fifth of
+    the engine's 20-over innings one partnership lasted longer (up to all 20 overs), and the
+    scorer ran out of boxes. Every row now has a box for every over of the innings."""
+    from cardgen.games.quick_cricket.kit import scoresheet_pdf
+    draws = RngDraws(np.random.default_rng(0))
+    longest = 0
+    for _ in range(300):
+        inn = play_innings(draws, overs=20)
+        run = 0
+        for over in inn.log:
+            run += 1
+            longest = max(longest, run)
+            if over.wicket:
+                run = 0
+    assert longest > 12  # the old sheet's 12 boxes were not enough
+    for paper in ("a4", "letter"):
+        texts, strokes = _texts_and_strokes(scoresheet_pdf(paper, overs=20), 0)
+        rows = [box for text, _, box in texts if text == "1st wicket"]
+        assert len(rows) == 2  # one per innings
+        for _, top, _, bottom in rows:
+            middle = (top + bottom) / 2
+            xs = sorted({round(x1, 2) for (x1, y1, x2, y2), _ in strokes
+                         if abs(x1 - x2) < 1e-6 and min(y1, y2) < middle < max(y1, y2)})
+            # the row's edges, the partnership-name and total columns, and a box per over between
+            boxes = len(xs) - 3
+            assert boxes >= max(longest, 20), (paper, boxes)

@@ -251,7 +251,9 @@ def _draw_scoresheet(p: Painter, W: float, H: float, overs: int) -> None:
     p.text(W - m, m + 4, "Match ________________  Date ________", "regular", s["text_pt"], align="right")
     block_h = (H - 2 * m - 10) / 2
     row = s["row_mm"]
-    boxes = s["boxes"]
+    # a box for every over of the innings: one partnership can last it all (12 boxes ran out in a
+    # fifth of the engine's 20-over innings)
+    boxes = overs
     box_w = (W - 2 * m - s["name_w_mm"] - s["total_w_mm"]) / boxes
     for k in range(2):
         y = m + 10 + k * block_h
@@ -261,7 +263,7 @@ def _draw_scoresheet(p: Painter, W: float, H: float, overs: int) -> None:
         p.rect(m, y, W - 2 * m, row, fill="#e8e8e8")
         p.text(m + 1, y + row * 0.68, "Partnership", "bold", s["text_pt"])
         p.text(m + s["name_w_mm"] + 1, y + row * 0.68, "Runs each over (a dot for none, W for the "
-               "wicket, nb for a no-ball)", "bold", s["text_pt"])
+               "wicket, 5nb for a no-ball)", "bold", s["text_pt"])
         p.text(W - m - s["total_w_mm"] / 2, y + row * 0.68, "Total", "bold", s["text_pt"], align="centre")
         for wicket in range(1, 11):
             y += row
@@ -295,7 +297,10 @@ def _draw_scoresheet(p: Painter, W: float, H: float, overs: int) -> None:
             for r in range(R.REVIEWS_PER_INNINGS):
                 p.rect(x0 + 14 + r * 7, y + 0.5, 5, 5, stroke="#333333", width=0.25)
         p.text(W - m, y + 4, "Total ______ for ______", "bold", s["head_pt"], align="right")
-    p.text(W / 2, H - 7, f"Pace (P) and spin (S) bowl alternate four-over spells \u00b7 {CREDIT}",
+    p.text(W / 2, H - 11, "A no-ball is bowled again: write 5nb and the over's runs in the same box "
+           "(5nb 8). Pace (P) and spin (S) bowl alternate four-over spells.", "italic", 6.5, "#333333",
+           align="centre")
+    p.text(W / 2, H - 7, CREDIT,
            "italic", 6, "#555555", align="centre")
 
 
