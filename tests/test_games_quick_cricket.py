@@ -269,3 +269,21 @@ def test_a_partnership_row_has_a_box_for_every_over_it_can_last() -> None:
             # the row's edges, the partnership-name and total columns, and a box per over between
             boxes = len(xs) - 3
             assert boxes >= max(longest, 20), (paper, boxes)
+
+
+def test_the_printed_kit_says_a_yorker_s_quadrant_counts_as_pitch_as_the_engine_plays_it() -> None:
+    """Gamer's audit: with Pitch and Path in one quadrant (a yorker or bouncer) the printed cards
+    did not say whether that quadrant is "Pitch" or "Path" in the outcome table, and the answer
+    changes the ball (moved there, stroked elsewhere: an LBW appeal as Pitch, runs as Path). The
+    engine counts it as Pitch; both Pitch cards and the rules sheet now say so, and the rules
+    sheet has the toss."""
+    from cardgen.games.quick_cricket.kit import cards_pdf, rules_sheet_pdf
+    from tests.test_render_layout import pdf_texts
+    # pace yorker in D (Line and length upright), batter moved to D and stroked through C
+    ball = resolve("pace", R.D, R.D, 1, Choice(move=R.D, stroke=R.C), wickets=0, fielder=R.A)
+    assert ball.appeal == "lbw"  # Empty row, Pitch column; as Path it would have been runs
+    for paper in ("a4", "letter"):
+        cards = " ".join(t for t, _, _ in pdf_texts(cards_pdf(paper), 0)).split()
+        assert " ".join(cards).count("counts as Pitch") == 2  # the Pace and the Spin Pitch card
+    rules = " ".join(" ".join(t for t, _, _ in pdf_texts(rules_sheet_pdf("a4"), 0)).split())
+    assert "shared quadrant counts as Pitch" in rules and "Toss a coin" in rules

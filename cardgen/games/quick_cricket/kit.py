@@ -102,9 +102,11 @@ def pitch_card(style: str) -> CardFace:
         p.rect(m, 14.5, 11, 11, fill=mix(colour, 0.75), stroke=colour, width=0.4)
         p.text(m + 5.5, 21.8, "P", "bold", 14, colour, align="centre")
         notes = {"pace": "Lay it face up in the quadrant where the ball pitches. Pitch and Path "
-                         "in the same quadrant: a yorker (A or D) or a bouncer (B or C).",
+                         "in the same quadrant: a yorker (A or D) or a bouncer (B or C); that "
+                         "quadrant counts as Pitch.",
                  "spin": "Lay it face up in the quadrant where the ball pitches. Pitch and Path "
-                         "in the same quadrant: a yorker. Spin never bowls bouncers."}
+                         "in the same quadrant: a yorker, and that quadrant counts as Pitch. Spin "
+                         "never bowls bouncers."}
         text_block(p, m + 13, 17.0, notes[style], "regular", c["body_pt"] - 0.6, w - 13)
         _outcome_table(p, style, L["outcome_table"]["top_mm"], colour)
         text_block(p, m, 71.5, "Runs: the Runs chart value of the Stroke quadrant + the Path "
@@ -313,7 +315,8 @@ RULES: list[tuple[str, list[str]]] = [
         ("The 18 cards: Pace and Spin Pitch cards (each with its own outcome table), four Path "
         "cards, two Move and two Stroke cards, four Runs charts (0, 1-2, 3-4 and 5-9 wickets "
         "down), three Umpire cards (one OUT) and the Fielder. Lay the four quadrants out as "
-        "B C above A D (B and C short of a length, A and D full).")]),
+        "B C above A D (B and C short of a length, A and D full)."),
+        "Toss a coin: the winner chooses to bat or bowl first."]),
     ("An over", [
         ("One turn is one over. The bowler lays a Pitch card face up in a quadrant. The batter "
         "lays a Move and a Stroke card face down in quadrants of his choice. The bowler lays a "
@@ -329,7 +332,9 @@ RULES: list[tuple[str, list[str]]] = [
         "played once per spell; at a new spell the bowler takes all four back and may move the "
         "fielder beside any quadrant.")]),
     ("Special balls", [
-        "Yorker: Pitch and Path in the same quadrant. It is out bowled if the batter tried a Big Hit.",
+        ("Yorker: Pitch and Path in the same quadrant (pace: A or D). It is out bowled if the batter "
+         "tried a Big Hit. In the outcome table the shared quadrant counts as Pitch, never as Path; "
+         "so does a bouncer's."),
         ("Bouncer (pace only): Pitch and Path together in B or C. A batter who moved to B or C "
         "fends it off: the umpire decides a catch, otherwise 2 runs plus the risk. One who moved "
         "to A or D ducks (a dot) or hooks it as a Big Hit."),
