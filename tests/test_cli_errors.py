@@ -17,6 +17,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Iterator
 
@@ -24,8 +25,9 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cache import CACHE_ENV, Cache
-from cardgen.cli import describe_error, main, user_path
-from cardgen.errors import EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, DownloadTimeout, UnknownSeason
+from cardgen.cli import DEBUG_ENV, describe_error, main, user_path
+from cardgen.errors import (EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, DownloadTimeout,
+                            UnknownSeason)
 from cardgen.sources.fetch import SOURCE_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -236,6 +238,26 @@ def test_ctrl_c_is_exit_130_in_one_line(env, monkeypatch: pytest.MonkeyPatch):
     assert "interrupted" in one_line_error(result, EXIT_INTERRUPTED)
 
 
+def test_a_bug_is_one_line_exit_70_and_its_traceback_is_saved_to_report(
+        env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """A gamer who meets a bug reads one line and gets a file to send; a developer who sets
+    CARDGEN_DEBUG sees the traceback as before."""
+    def broken(*args, **kwargs):
+        return 1 / 0
+    monkeypatch.setattr("cardgen.stats.load.season_stats", broken)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25"], env=env)
+    line = one_line_error(result, EXIT_BUG)
+    assert "cardgen hit a bug (ZeroDivisionError: division by zero)" in line and "report" in line
+    [saved] = tmp_path.glob("cardgen-bug-*.txt")
+    assert str(saved) in line
+    report = saved.read_text(encoding="utf-8")
+    assert "Traceback" in report and "in broken" in report and "ZeroDivisionError" in report
+    debug = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25"],
+                               env={**env, DEBUG_ENV: "1"})
+    assert isinstance(debug.exception, ZeroDivisionError)
+
+
 def test_error_table():
     staged = "/home/u/out/.BBL_2024-25.build-4242-abcd/BBL_2024-25/.cards-a4.pdf.x1.tmp"
     assert user_path(staged) == "/home/u/out"
@@ -249,7 +271,7 @@ def test_error_table():
     assert describe_error(UnknownSeason("no such season")) == ("no such season", EXIT_USAGE)
     assert describe_error(DownloadTimeout("slow"))[1] == EXIT_ENVIRONMENT
     assert describe_error(UnicodeEncodeError("ascii", "\u03a3", 0, 1, "no"))[1] == EXIT_ENVIRONMENT
-    assert describe_error(ZeroDivisionError()) is None  # a bug keeps its traceback
+    assert describe_error(ZeroDivisionError()) is None  # a bug, not an expected error
 
 
 @pytest.mark.parametrize("source", ["http://[::1", "http://127.0.0.1:99999/x"])

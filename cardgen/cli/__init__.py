@@ -18,8 +18,8 @@ import click
 from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import Competition, get_competition, normalise_season
-from cardgen.errors import (EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED, CardgenError,
-                            CardgenWarning, Terminated)
+from cardgen.errors import (EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED,
+                            CardgenError, CardgenWarning, Terminated)
 
 DEFAULT_OUT = Path("output")
 
@@ -58,10 +58,14 @@ def user_path(filename: Any) -> str:
     return str(Path(*parts))
 
 
+def _broken_pipe(exc: BaseException) -> bool:
+    return isinstance(exc, OSError) and exc.errno == errno.EPIPE
+
+
 def describe_error(exc: BaseException) -> tuple[str, int] | None:
     """A one-line message saying what to do and the exit code, for every expected error.
 
-    None for anything else (a bug: click shows its traceback, which is what a bug report needs).
+    None for anything else (a bug: `_as_exit` saves its traceback for the report).
     """
     if isinstance(exc, CardgenError):
         return str(exc), exc.exit_code
@@ -69,7 +73,7 @@ def describe_error(exc: BaseException) -> tuple[str, int] | None:
         # requests' errors are OSErrors too; the sources layer wraps them, this is the safety net
         return (f"network error ({exc.__class__.__name__}); check the connection or pass "
                 f"--source with a local mirror", EXIT_ENVIRONMENT)
-    if isinstance(exc, OSError) and exc.errno == errno.EPIPE:
+    if _broken_pipe(exc):
         return None  # `cardgen stats | head`: click ends quietly, as every command-line tool does
     if isinstance(exc, OSError):
         what, advice = _OS_ADVICE.get(exc.errno or -1, (exc.strerror or str(exc), "check the folder"))
@@ -101,7 +105,38 @@ def _as_exit(exc: BaseException) -> CardgenExit | None:
     if isinstance(exc, KeyboardInterrupt):
         return CardgenExit("interrupted; nothing half-written was kept", EXIT_INTERRUPTED)
     described = describe_error(exc)
-    return CardgenExit(*described) if described else None
+    if described:
+        return CardgenExit(*described)
+    if not isinstance(exc, Exception) or os.environ.get(DEBUG_ENV) or _broken_pipe(exc):
+        return None  # SystemExit and the like; a developer's traceback; `| head`
+    return _bug(exc)
+
+
+DEBUG_ENV = "CARDGEN_DEBUG"  # set (to anything): a bug shows its traceback instead
+
+
+def _bug(exc: Exception) -> CardgenExit:
+    """A bug in cardgen: one line for the user, the traceback saved to a file they can send."""
+    import platform
+    import tempfile
+    import traceback
+    report = "".join([f"cardgen {__version__}, Python {platform.python_version()}, "
+                      f"{platform.platform()}\ncommand: {' '.join(sys.argv)}\n\n",
+                      *traceback.format_exception(type(exc), exc, exc.__traceback__)])
+    saved: str | None = None
+    try:
+        fd, saved = tempfile.mkstemp(prefix="cardgen-bug-", suffix=".txt")
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(report)
+    except OSError:  # a full or read-only temp folder: no half-written report is left
+        if saved:
+            Path(saved).unlink(missing_ok=True)
+        saved = None
+    what = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+    where = (f"the details are in {saved}" if saved
+             else f"run again with {DEBUG_ENV}=1 to see the details")
+    return CardgenExit(f"cardgen hit a bug ({what}); {where}: please report it with the "
+                       f"command you ran", EXIT_BUG)
 
 
 def friendly_errors(func: Callable) -> Callable:
