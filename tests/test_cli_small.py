@@ -1,6 +1,7 @@
 """The smaller hostile-user cases: --team misuse, file modes, serve's backlog and busy port."""
 from __future__ import annotations
 
+import json
 import os
 import socket
 import stat
@@ -136,3 +137,23 @@ def test_help_says_the_bleed_each_paper_gets_and_what_site_reads_from_out():
         text = " ".join(CliRunner().invoke(main, [command, "--help"]).output.split())
         assert "Folder of built kits the site is made from" in text
         assert "the set is written under" not in text
+
+
+def test_an_early_season_of_two_matches_builds(tmp_path: Path, mirror: Path):
+    """The first two matches of IPL 2025 saw no stumping, LBW or run out: the league's rate of
+    them is 0, which divided by zero in the card solve (a traceback) until the error scales got a
+    floor. A season a week old is what a fan building an ongoing competition has."""
+    early = tmp_path / "mirror" / "ipl_2025"
+    early.mkdir(parents=True)
+    for match in sorted((mirror / "ipl_2025").glob("*.json"))[:2]:
+        (early / match.name).write_bytes(match.read_bytes())
+    env = {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(tmp_path / "mirror"),
+           "CARDGEN_CRICINFO": None}
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "-c", "IPL", "-s", "2025", "--paper", "a4",
+                                       "--no-images", "--out", str(out)], env=env)
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output
+    assert "used 2 matches" in result.output.lower()
+    card_set = json.loads((out / "IPL_2025" / "card-set.json").read_text())
+    assert len({c["team"] for c in card_set["cards"]}) == 4
+    assert (out / "IPL_2025" / "cards-a4.pdf").stat().st_size > 0

@@ -152,6 +152,18 @@ def league_bowler_rates(league: dict) -> dict[str, float]:
             "bowled": (k.get("bowled", 0) + k.get("hit wicket", 0)) / legal}
 
 
+# The smallest error unit of a figure: a league too small to have seen an event (two matches
+# without a stumping) has a rate of 0, and a unit of 0 would divide by zero in the solve.
+MIN_ERROR_SCALE = 1e-3
+
+
+def _error_scales(figs: dict[str, float], league_rates: dict[str, float]) -> dict[str, float]:
+    """Error unit of each figure: headline figures relative to the player's own (at least a
+    quarter of the league's), shape figures relative to the league's."""
+    return {k: max(abs(figs[k]), 0.25 * league_rates[k], MIN_ERROR_SCALE) if k in HEADLINE
+            else max(league_rates[k], MIN_ERROR_SCALE) for k in figs}
+
+
 def _ratio(value: float, league_value: float) -> float:
     return value / league_value if league_value > 0 else 0.0
 
@@ -162,8 +174,7 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
               "sixes": row.sixes, "dots": row.dots, "ones": row.ones,
               "field_outs": row.out_lbw + row.out_stumped + row.out_run_out}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
-    scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
-              for k in figs}
+    scales = _error_scales(figs, league_rates)
     return Target("striker", figs, dict(STRIKER_WEIGHTS), scales,
                   dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
 
@@ -178,8 +189,7 @@ def bowler_target(row, league_rates: dict[str, float]) -> Target:
               "extras": row.wide_balls + row.no_ball_balls,
               "bowled": row.wk_bowled + row.wk_hit_wicket}
     figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
-    scales = {k: (max(abs(figs[k]), 0.25 * league_rates[k]) if k in HEADLINE else league_rates[k])
-              for k in figs}
+    scales = _error_scales(figs, league_rates)
     return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales,
                   dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
 
