@@ -43,6 +43,14 @@ def counted(n: int, word: str, plural: str | None = None) -> str:
     return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
+def bowled(legal_balls: int, balls_per_over: int = 6) -> str:
+    """What a bowler bowled, as the format counts it: '27.3 ov' in T20; '164 balls' in The Hundred,
+    whose 5-ball sets beside an economy per 6 balls would not agree (as on the Quicket cards)."""
+    if balls_per_over != 6:
+        return counted(legal_balls, "ball")
+    return f"{legal_balls // 6}.{legal_balls % 6} ov"
+
+
 def check_papers(papers: Sequence[str]) -> None:
     if not papers:
         raise CardgenError("no paper size asked for; choose a4 and/or letter")

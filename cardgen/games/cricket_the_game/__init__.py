@@ -55,7 +55,8 @@ class CricketTheGameSystem:
         for k, paper in enumerate(req.papers):
             tag = PAPER_LABELS[paper]
             writer.pdf(f"player-cards-{paper}.pdf", f"Compatible player cards, 12 per team ({tag})",
-                       kit.cards_pdf(squads, label, paper, ATTRIBUTION, req.ink_saver), k == 0)
+                       kit.cards_pdf(squads, label, paper, ATTRIBUTION, req.ink_saver,
+                                     req.comp.balls_per_over), k == 0)
             writer.pdf(f"squads-{paper}.pdf", f"Squad sheet and publisher note ({tag})",
                        kit.squads_pdf(squads, label, paper, ATTRIBUTION), k == 0)
         return writer.finish()

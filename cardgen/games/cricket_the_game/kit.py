@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.games.cricket_the_game.squads import ROLE_LABELS, SquadPlayer
-from cardgen.games.printing import card_sheets_pdf, counted, fitted_lines, wrap
+from cardgen.games.printing import bowled, card_sheets_pdf, counted, fitted_lines, wrap
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import fit_text
 from cardgen.render.layout import MM, load_layout, mix
@@ -21,7 +21,7 @@ def dice_line(card: SquadPlayer) -> str:
     return f"Bats with the {bat}" + (f" \u00b7 bowls: {deck} deck" if deck else " \u00b7 no bowling in the game")
 
 
-def stat_lines(card: SquadPlayer) -> list[str]:
+def stat_lines(card: SquadPlayer, balls_per_over: int = 6) -> list[str]:
     p = card.player
     if p is None:
         return []
@@ -32,7 +32,7 @@ def stat_lines(card: SquadPlayer) -> list[str]:
         bat += f", avg {p.average:.1f}"
     lines = [f"Batting: {bat}"]
     if p.legal_balls:
-        lines.append(f"Bowling: {counted(p.wickets, 'wkt')}, {p.legal_balls // 6}.{p.legal_balls % 6} ov, "
+        lines.append(f"Bowling: {counted(p.wickets, 'wkt')}, {bowled(p.legal_balls, balls_per_over)}, "
                      f"econ {p.economy:.2f}")
     else:
         lines.append("Bowling: did not bowl")
@@ -53,7 +53,7 @@ def compact_stats(card: SquadPlayer) -> str:
     return text
 
 
-def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str) -> None:
+def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str, balls_per_over: int = 6) -> None:
     L = layout()
     W, H, m = L["width_mm"], L["height_mm"], L["margin_mm"]
     colour = L["role_colours"][card.role]
@@ -78,7 +78,7 @@ def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str) -> 
         p.text(m, A["top_mm"] + k * size * 1.2 / MM, line, "italic", size)
     S = L["stats"]
     C = L["confidence"]
-    for k, line in enumerate(stat_lines(card)):
+    for k, line in enumerate(stat_lines(card, balls_per_over)):
         # the first two lines sit above the Confidence box and may use the full width
         width = W - 2 * m if k < 2 else W - 2 * m - C["size_mm"] - 1.5
         fitted = fit_text(line, "regular", width, S["pt"], 4.6)
@@ -95,11 +95,11 @@ def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str) -> 
 
 
 def cards_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str,
-              ink_saver: bool = False) -> bytes:
+              ink_saver: bool = False, balls_per_over: int = 6) -> bytes:
     L = layout()
     cards = [c for team in sorted(squads) for c in squads[team]]
     card_credit = "Not an official card. Board and decks: Zero Point Games. " + credit
-    return card_sheets_pdf(cards, lambda p, c: draw_card(p, c, season_label, card_credit), L["width_mm"],
+    return card_sheets_pdf(cards, lambda p, c: draw_card(p, c, season_label, card_credit, balls_per_over), L["width_mm"],
                            L["height_mm"], paper, f"Cricket: The Game compatible player cards, {season_label}",
                            credit, group=lambda c: c.player.team if c.player else "", ink_saver=ink_saver)
 

@@ -58,7 +58,8 @@ class RollAndPlaySystem:
             first = k == 0  # page-1 previews for the first paper asked for
             if decks is not None:
                 writer.pdf(f"team-deck-{paper}.pdf", f"Team edition squad decks, {label} ({tag})",
-                           kit.team_deck_pdf(decks, label, paper, credit, req.ink_saver), first)
+                           kit.team_deck_pdf(decks, label, paper, credit, req.ink_saver,
+                                             comp.balls_per_over), first)
             else:
                 writer.pdf(f"player-deck-{paper}.pdf", f"Player deck, 48 cards ({tag})",
                            kit.player_deck_pdf(paper, credit, req.ink_saver), first)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.games.printing import card_sheets_pdf, counted, fitted_lines, wrap
+from cardgen.games.printing import bowled, card_sheets_pdf, counted, fitted_lines, wrap
 from cardgen.games.roll_and_play.engine import (
     ChanceCard,
     chance_deck,
@@ -116,7 +116,7 @@ def draw_chance_card(p: Painter, card: ChanceCard) -> None:
            L["colours"]["muted"], align="centre")
 
 
-def _stat_lines(card: TeamCard) -> list[str]:
+def _stat_lines(card: TeamCard, balls_per_over: int = 6) -> list[str]:
     pl = card.player
     bat = f"Bat: {counted(pl.runs, 'run')} off {counted(pl.balls, 'ball')}"
     if pl.strike_rate is not None:
@@ -124,14 +124,13 @@ def _stat_lines(card: TeamCard) -> list[str]:
     if pl.average is not None:
         bat += f", avg {pl.average:.1f}"
     if pl.legal_balls:
-        bowl = (f"Bowl: {counted(pl.wickets, 'wkt')} in {pl.legal_balls // 6}.{pl.legal_balls % 6} ov, "
-                f"econ {pl.economy:.2f}")
+        bowl = f"Bowl: {counted(pl.wickets, 'wkt')} in {bowled(pl.legal_balls, balls_per_over)}, econ {pl.economy:.2f}"
     else:
         bowl = "Bowl: did not bowl this season"
     return [bat, bowl]
 
 
-def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str) -> None:
+def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str, balls_per_over: int = 6) -> None:
     L = layout()
     T = L["team"]
     W, H, m = L["width_mm"], L["height_mm"], L["margin_mm"]
@@ -158,7 +157,7 @@ def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str) -
         p.text(x + box_w / 2, T["box_top_mm"] + T["box_h_mm"] - 2.2, hint, "italic", T["box_hint_pt"],
                L["colours"]["muted"], align="centre")
     y = T["stats_top_mm"]
-    for line in _stat_lines(card):
+    for line in _stat_lines(card, balls_per_over):
         fitted = fit_text(line, "regular", W - 2 * m, T["stats_pt"], 5.0)
         p.text(m, y + 3, fitted.lines[0], "regular", fitted.size_pt)
         y += 4.2
@@ -192,10 +191,10 @@ def chance_deck_pdf(paper: str, credit: str, ink_saver: bool = False) -> bytes:
 
 
 def team_deck_pdf(decks: dict[str, list[TeamCard]], season_label: str, paper: str, credit: str,
-                  ink_saver: bool = False) -> bytes:
+                  ink_saver: bool = False, balls_per_over: int = 6) -> bytes:
     L = layout()
     cards = [c for team in sorted(decks) for c in decks[team]]
-    return card_sheets_pdf(cards, lambda p, c: draw_team_card(p, c, season_label, credit), L["width_mm"],
+    return card_sheets_pdf(cards, lambda p, c: draw_team_card(p, c, season_label, credit, balls_per_over), L["width_mm"],
                            L["height_mm"], paper, f"Roll & Play Cricket team edition {season_label}",
                            credit, group=lambda c: c.player.team, ink_saver=ink_saver)
 
