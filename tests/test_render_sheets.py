@@ -353,3 +353,35 @@ def test_the_quick_reference_keeps_each_usage_band_on_one_line_and_says_set_on_t
             assert any(band in line for line in lines), (paper, band)
         text = " ".join(lines)
         assert f"under the current {unit};" in text
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_sets, bbl_stats, hundred_stats,
+                                                                        fmt):
+    """Sydney Thunder's No. 11 Wes Agar (BBL 2024-25) and Southern Brave's Tymal Mills (The Hundred
+    2024) have only a bowler card: the team sheet printed "Cards: B" and nothing else, so a
+    hand-played match stopped at 9 down (6 of 30 seeded matches). The sheet names the striker
+    card the engines bat him with (docs/rules.md R9)."""
+    import numpy as np
+
+    from cardgen.sim.captain import Captain
+    from cardgen.sim.model import compile_card_set
+    card_set = card_sets[fmt]
+    stats = bbl_stats if fmt == "T20" else hundred_stats
+    captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
+    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
+    strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
+    without = 0
+    for team, page in zip(card_set["teams"], pages):
+        text = " ".join(page.extract_text().split())
+        side = captain.usual_side(team["name"])
+        for slot, pid in enumerate(team["batting_order"]):
+            if (pid, team["name"]) in strikers:
+                continue
+            without += 1
+            card = captain.cs.striker_cards[side.batters[slot]]
+            assert card["team"] == team["name"]
+            assert (f"{names[pid]} has no striker card: bats with {card['player']['name'].upper()}'s striker card"
+                    in text), (team["name"], names[pid])
+    assert without >= 1  # Wes Agar; Tymal Mills and Chris Wood

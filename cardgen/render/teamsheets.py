@@ -105,6 +105,32 @@ def team_decks(card_set: dict[str, Any]) -> list[dict[str, Any]]:
     return decks
 
 
+def stand_in_striker(card_set: dict[str, Any], team: str) -> dict[str, Any] | None:
+    """The striker card a batter without one bats with: the team's last-placed striker card
+    (docs/rules.md R9, as the engines choose it: highest card position, the first such card in
+    the set on a tie). None when the team has no striker card."""
+    strikers = [c for c in card_set["cards"] if c["kind"] == "striker" and c["team"] == team]
+    if not strikers:
+        return None
+    return max(strikers, key=lambda c: int(c.get("position") or 99))  # max keeps the first of equals
+
+
+def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
+    """One line per XI player with no striker card of his team ("Cards: B"), naming the card he
+    bats with: without it the kit printed no way for him to bat (Sydney Thunder's No. 11)."""
+    team = deck["team"]["name"]
+    lines = []
+    for pid in deck["xi"]:
+        info = deck["players"].get(pid)
+        if info is None or (team, "striker") in info["cards"]:
+            continue
+        stand_in = stand_in_striker(card_set, team)
+        if stand_in is not None:
+            lines.append(f"{upper(info['player']['name'])} has no striker card: bats with "
+                         f"{upper(stand_in['player']['name'])}'s striker card (the team's last-placed batter).")
+    return lines
+
+
 def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
     info = deck["players"].get(pid)
     if info is None:
@@ -177,6 +203,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         rows = [["#", "Player", "Role", "Keeper", "Fielding", "Cards"]]
         rows += [_player_row(pid, deck, n) for n, pid in enumerate(deck["xi"], 1)]
         story.append(_table(rows, widths, spec["text_pt"]))
+        for n, line in enumerate(no_striker_card_lines(card_set, deck)):
+            if not n:
+                story.append(Spacer(1, 1 * MM))
+            story.append(Paragraph(escape(line), st["body"]))
         story.append(Paragraph("Deck 2: reserves", st["heading"]))
         # a squad member who neither batted nor bowled has no card, so cannot join a deck
         reserves = [pid for pid in deck["reserves"] if pid in deck["players"]]
