@@ -385,3 +385,77 @@ def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_se
             assert (f"{names[pid]} has no striker card: bats with {card['player']['name'].upper()}'s striker card"
                     in text), (team["name"], names[pid])
     assert without >= 1  # Wes Agar; Tymal Mills and Chris Wood
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, fmt):
+    """A whole match played by hand from the printed kit (helper-32's log) met six moments the
+    quick reference left open, each of which the engines settle one way (docs/rules.md R3-R6,
+    R8, R12): who can be the fielder beside the keeper in a run-out, where the new batter
+    stands, whether a run-out scores, the free hit after a no-ball, what the chase's "needing"
+    counts from (the scoresheet has a Target box; the page said "passes the target"), and
+    whether super overs read the band table (0 down with 6 balls left would be attack). Each is
+    on the page now, which stays one page on A4 and Letter; and a missed stumping chance in the
+    attack band is a dot the d20 rolls again, in the engine as on the page."""
+    import pypdfium2
+
+    import numpy as np
+
+    from cardgen.sim.model import compile_card_set
+    from cardgen.sim.reference import Dice, _deliver
+    from cardgen.wickets_in_hand import ATTACK, rule_of_set
+    card_set = card_sets[fmt]
+    rule = rule_of_set(card_set)
+    balls = 100 if fmt == "100-ball" else 120
+    for paper in ("a4", "letter"):
+        pdf = pypdfium2.PdfDocument(render_quick_reference_pdf(card_set, paper, CREDIT))
+        assert len(pdf) == 1, paper
+        text = " ".join(pdf[0].get_textpage().get_text_range().replace("\u00a0", " ").split())
+        assert "on rows 1, 3, 4 and 6 not the keeper: draw again" in text
+        assert "the new batter takes the out batter's end: on strike, unless the non-striker was run out" in text
+        assert "A run-out scores no run." in text
+        assert "After a no-ball the next ball is a free hit: the striker can be out only run out" in text
+        assert "Target = the first innings' total + 1: the side batting second wins on reaching it" in text
+        assert "passes the target" not in text
+        assert f"needing over {rule.chase_attack_above:g} a ball: always attack (target \u2212 total > " \
+               f"{rule.chase_attack_above:g} \u00d7 balls left)" in text
+        assert "Super overs: cards as printed." in text
+        assert f"balls left = {balls} \u2212 legal balls bowled" in text
+        assert "on a \u2022 (a missed stumping chance too) roll a d20" in text
+        assert "(always out)" not in text  # a W in the consolidate band can be saved
+    # the engine: a stumping chance the keeper misses, in the attack band, goes to the d20
+    from test_sim_rules import ScriptedRng
+
+    from cardgen.sim.model import FIELD, STUMPING_CHANCE
+    cs = compile_card_set(card_set)
+    row, col = (int(x[0]) for x in np.nonzero(cs.fielding == STUMPING_CHANCE))
+    card, pct = (int(x[0]) for x in np.nonzero(cs.striker_lut == FIELD))
+    four = next(lo for lo, hi, result in rule.attack_ranges() if result == "four")
+    rolls = [4, pct + 1, row + 1, col + 1, 20, four]  # striker card, F, St chance, d20 20 > WK(5), attack d20
+    ball = _deliver(cs, Dice(ScriptedRng(rolls)), 0, card, 0, 1, False, list(range(11)), 0, 5, rule, ATTACK)
+    assert ball.bat_runs == 4 and ball.out_slot is None and "attack: four" in ball.result
+    # the chase: runs needed count from the target (the first innings' total + 1). Needing 121
+    # off 60 balls with no wicket down attacks; 120 (counted from the total) would read the table
+    assert rule.band(0, 60, balls, runs_needed=121) == ATTACK
+    assert rule.band(0, 60, balls, runs_needed=120) != ATTACK
+
+
+@pytest.mark.parametrize("fmt, unit", [("T20", "over"), ("100-ball", "set")])
+def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_out(card_sets, fmt, unit):
+    """Played by hand, the fielding chart said "free hit where played" (both formats play them,
+    docs/rules.md R6), left open which fielder stands beside the keeper in a run-out and where
+    the new batter goes, and told The Hundred that a wide "does not count in the over"."""
+    texts: list[str] = []
+    page = _pages(render_fielding_pdf(card_sets[fmt], "letter", CREDIT))[0]
+    page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
+    joined = " ".join(" ".join(texts).split())
+    assert "No-ball: 1 run, the ball does not count; the next ball is a free hit." in joined
+    assert "where played" not in joined
+    assert "Free hit: the striker can be out only run out." in joined
+    assert "The fielder with the keeper is another player: draw again if you draw the keeper." in joined
+    assert "After a wicket the new batter takes the out batter's end." in joined
+    assert "Run out: draw a fielder; the d6 row says who is out (below); no run." in joined
+    assert "out if d20 <= the keeper's WK rating, else a dot." in joined
+    if "wide" in {r for row in card_sets[fmt]["fielding_chart"]["cells"] for r in row}:
+        assert f"Wide: 1 run, the ball does not count in the {unit}." in joined
+        assert f"in the {'over' if unit == 'set' else 'set'}" not in joined

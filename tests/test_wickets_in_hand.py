@@ -184,7 +184,8 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     text = quick_reference_text(card_set)
     assert "1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot" in text
     assert "1-12 not out (&#8226;), 13-20 out" in text
-    assert "<b>Chasing</b>, needing over 2 a ball: always attack." in text
+    # runs needed count from the target, the first innings' total + 1 (the engines' chase)
+    assert "<b>Chasing</b>, needing over 2 a ball: always attack (target &#8722; total &gt; 2 &#215; balls left)." in text
     assert RULE.describe()["attack_d20"] == {"bowled": [1, 1], "caught": [2, 2], "four": [3, 8],
                                              "six": [9, 10]}
     assert RULE.describe()["consolidate_applies_to"] == ["caught"]
@@ -194,7 +195,7 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     text = quick_reference_text(card_set)
     assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-14 not out (&#8226;), 15-20 out" in text
     assert "on a catch (W, chart or chance), bowled or LBW roll a d20" in text
-    assert "needing over 1.75 a ball" in text
+    assert "needing over 1.75 a ball" in text and "&gt; 1.75 &#215; balls left" in text
 
 
 # A league's own boundary mix gives the attack d20's four and six faces (for_league). Fours and

@@ -70,7 +70,9 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
     used = {res for row in cells for res in row}
     legend_top = grid_bottom + 8
     p.text(m, legend_top, "Legend", "bold", 10)
-    entries = [(words["results"][k]["short"], words["results"][k]["legend"])
+    # the chart's words say "over"; The Hundred's sheets say "set" throughout
+    unit = "set" if card_set.get("format") == "100-ball" else "over"
+    entries = [(words["results"][k]["short"], words["results"][k]["legend"].replace("the over", f"the {unit}"))
                for k in words["results"] if k in used]
     entries += [(k, f"(unknown result {k})") for k in sorted(used - set(words["results"]))]
     col_w = (W - 2 * m) / 2
@@ -91,6 +93,13 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
         p.text(rx + 14, legend_top + 5 + i * line_h, text, "regular", spec["legend_pt"])
     p.text(rx + col_w, legend_top + 5, "Fielder and wicketkeeper: out only if the d20 is within both", "italic", 8)
     p.text(rx + col_w, legend_top + 5 + line_h, "the fielder's and the wicketkeeper's RO rating; else 1 run.", "italic", 8)
+    # what the rules leave open and the engines decide (docs/rules.md R3, R5, R6): a player at
+    # the table met each of these in one match
+    p.text(rx + col_w, legend_top + 5 + 2.5 * line_h, "The fielder with the keeper is another player: draw again "
+           "if you draw the keeper.", "italic", 8)
+    p.text(rx + col_w, legend_top + 5 + 3.5 * line_h, "After a wicket the new batter takes the out batter's end.",
+           "italic", 8)
+    p.text(rx + col_w, legend_top + 5 + 4.5 * line_h, "Free hit: the striker can be out only run out.", "italic", 8)
     p.text(W / 2, H - 7, credit, "regular", 6.5, "#404040", "centre")
     canvas.showPage()
     canvas.save()

@@ -267,10 +267,15 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
     # the text is reportlab markup (the template's <b>): names from a user's competitions file
     # ("League <Women>", "A&B") are escaped so they print as written
     competition = {**card_set["competition"], "name": escape(str(card_set["competition"].get("name", "")))}
+    # the six run-out rows in one line, rows that say the same thing together ("1, 3 striker, ...")
+    groups: dict[str, list[str]] = {}
+    for row, text in words["run_out_rows"].items():
+        groups.setdefault(text, []).append(row)
+    run_out_groups = [(", ".join(rows), text) for text, rows in groups.items()]
     return env.get_template("quick-reference.txt.j2").render(
         competition=competition, season=escape(str(card_set["season"])), format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
-        card_results=card_results, fielding=words["results"], run_out_rows=words["run_out_rows"],
+        card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
         **wickets_in_hand_context(card_set))
 
 
