@@ -426,3 +426,27 @@ def test_hundred_team_edition_counts_bowling_in_balls(tmp_path: Path, mirror: Pa
     real = Counter(c.player.legal_balls for cards in team_decks(hundred_stats).values() for c in cards
                    if c.player.legal_balls)
     assert printed == real and sum(real.values()) > 50
+
+
+def test_team_edition_quick_reference_deals_from_the_squad_decks(tmp_path: Path, mirror: Path) -> None:
+    """Gamer's audit: the team edition's quick reference said "shuffle the player deck ... deal each
+    side 11 player cards" and "shuffle all player cards and deal 11 to each side again", but that
+    kit has no player deck: each side deals itself 11 of its own 12-card squad deck (as the engine
+    plays it). The classic kit keeps the laws' wording."""
+    from pypdf import PdfReader
+    SYSTEM.build(BuildRequest(tmp_path / "team", get_competition("WPL"), "2023", str(mirror), ("a4",), seed=1))
+    SYSTEM.build(BuildRequest(tmp_path / "classic", None, None, None, ("a4",), seed=1))
+
+    def setup_text(folder: Path) -> str:
+        page = PdfReader(folder / "quick-reference-a4.pdf").pages[0]
+        return " ".join(page.extract_text().split())
+    team = setup_text(tmp_path / "team" / "roll-and-play" / "WPL_2023")
+    assert "player deck" not in team and "deals itself 11" in team and "shuffles its squad deck" in team
+    classic = setup_text(tmp_path / "classic" / "roll-and-play")
+    assert "Shuffle the player deck" in classic and "squad deck (12 cards)" not in classic
+    # the engine deals the team edition the same way: 11 of the 12, the 12th left in the squad deck
+    from cardgen.games.roll_and_play.team import team_innings
+    from cardgen.stats.load import season_stats
+    decks = team_decks(season_stats(get_competition("WPL"), "2023", str(mirror)))
+    inn = team_innings(RandomDraws(np.random.default_rng(0)), *list(decks.values())[:2])
+    assert len(inn.bat.hand) == 11 and len(inn.bat_deck.cards) == 1

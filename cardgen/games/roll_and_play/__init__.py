@@ -72,7 +72,7 @@ class RollAndPlaySystem:
             writer.pdf(f"scoresheet-50-overs-{paper}.pdf", f"Scoresheet, 50 overs ({tag})",
                        kit.scoresheet_pdf(50, paper, credit), first)
             writer.pdf(f"quick-reference-{paper}.pdf", f"Quick reference ({tag})",
-                       kit.rules_pdf(paper, credit), first)
+                       kit.rules_pdf(paper, credit, team_edition=decks is not None), first)
         return writer.finish()
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:

@@ -247,30 +247,37 @@ def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:
     return buf.getvalue()
 
 
-def rules_card_lines() -> list[str]:
-    """The laws in cardgen's own short wording, for the quick-reference page."""
-    return [
-        "SETUP  Choose 20 or 50 overs. Shuffle the player deck, pitch deck and chance cards apart; deal each side 11 player cards (hidden).",
-        "TOSS  The winner bats or bowls. More black (+) cards suggests batting first.",
+def rules_card_lines(team_edition: bool = False) -> list[str]:
+    """The laws in cardgen's own short wording, for the quick-reference page. The team edition's
+    kit has no shared player deck: each side deals from its own squad deck."""
+    if team_edition:
+        setup = ["SETUP  Choose 20 or 50 overs. Each side shuffles its own squad deck (12 cards) and deals itself 11 (hidden); shuffle the pitch deck and chance cards apart.",
+                 "TOSS  The winner bats or bowls."]
+        redeal = "RE-DEAL  After every 10 overs each side shuffles its squad deck and deals itself 11 again (one card sits out; a chance card's extra player card is that one)."
+    else:
+        setup = ["SETUP  Choose 20 or 50 overs. Shuffle the player deck, pitch deck and chance cards apart; deal each side 11 player cards (hidden).",
+                 "TOSS  The winner bats or bowls. More black (+) cards suggests batting first."]
+        redeal = "RE-DEAL  After every 10 overs shuffle all player cards and deal 11 to each side again (one card is left over)."
+    return setup + [
         "EACH OVER  Both roll a die. High roller turns the top pitch card and lays a player card face up; the other answers with one.",
         "TIED ROLL  1, 2 or 3: the over is an out. 4, 5 or 6: the batter gets +1 this over (roll again for who goes first).",
         "RUN DICE  The batter rolls two dice. Double one: out, the over ends. Any other double: draw a chance card and play it now.",
         "SCORE  Runs = dice + batter card + bowler card + pitch card + chance cards. 0 or less is an out.",
         "CHANCE FIRST  A chance card that gives runs stands even when the rest totals 0 or less.",
-        "RE-DEAL  After every 10 overs shuffle all player cards and deal 11 to each side again (one card is left over).",
+        redeal,
         "END  An innings ends after 10 outs or the last over; then swap. Most runs wins.",
         "VARIATION  Each side starts with 3 (20 overs) or 5 (50 overs) chance cards to play on its own turn, one per over.",
         "TEAM EDITION  Each side plays its own squad deck: use a card's BAT number when batting and its BOWL number when bowling.",
     ]
 
 
-def rules_pdf(paper: str, credit: str) -> bytes:
+def rules_pdf(paper: str, credit: str, team_edition: bool = False) -> bytes:
     canvas, buf, W, H = new_canvas(paper, "Roll & Play Cricket quick reference", credit)
     p = PdfPainter(canvas, 0, H * MM)
     m = 15.0
     p.text(m, m + 5, "Roll & Play Cricket \u2014 quick reference", "bold", 16)
     y = m + 14
-    rules = [line.partition("  ")[::2] for line in rules_card_lines()]
+    rules = [line.partition("  ")[::2] for line in rules_card_lines(team_edition)]
     # the text column starts a clear 4 mm past the widest heading ("CHANCE FIRST" ran up to it)
     column = max(text_width_mm(head, "bold", 10) for head, _ in rules) + 4.0
     for head, body in rules:
