@@ -168,3 +168,24 @@ def test_simulate_innings_columns_and_seed() -> None:
     a = SYSTEM.simulate_innings(np.random.default_rng(1), 50, ctx, variant="south-african")
     b = SYSTEM.simulate_innings(np.random.default_rng(1), 50, ctx, variant="south-african")
     assert a.equals(b) and (a["wickets"] == 10).all() and (a["legal_balls"] >= 9).all()
+
+
+def test_the_rules_card_says_what_the_engine_scores() -> None:
+    """Gamer's audit: the rules card gave South Africa's K-Q-J "50 runs" and New Zealand's covered
+    triple "60 runs" (a total, or on top of a run a card? the engine adds them), did not say that
+    Derek Hill's run of three counts in any order, and left out the cut for who chooses to bat."""
+    from pypdf import PdfReader
+    import io
+
+    from cardgen.games.competitive_patience.kit import rules_sheet_pdf
+    _, south_african = one_turn("south-african", "batting", "KC", "QD", "JH", "2C", "3C", "5C", *TAIL)
+    assert south_african.runs == south_african.cards + 50
+    _, new_zealand = one_turn("new-zealand", "batting", "7C", "7D", "7H", "2C", "3C", "5C", *TAIL)
+    assert new_zealand.runs == new_zealand.cards + 60
+    _, derek_hill = one_turn("derek-hill", "bowling", "4C", "2D", "3H", "AC", "AD", "5C", "5D", "AH", "5H")
+    assert derek_hill.events[0] == "3: wicket: run of three in a line"   # 4-2-3 across the top
+    for paper in ("a4", "letter"):
+        page = PdfReader(io.BytesIO(rules_sheet_pdf(paper))).pages[0]
+        text = " ".join(page.extract_text().split())
+        assert "50 extra runs" in text and "60 extra runs" in text and "besides a run a card" in text
+        assert "in any order" in text and "higher cut chooses to bat or bowl" in text

@@ -83,8 +83,8 @@ def scoresheet_pdf(paper: str) -> bytes:
 
 RULES: list[tuple[str, list[str]]] = [
     ("The game", [
-        ("Two players, one ordinary pack of 52 cards (no jokers). Aces count 1, pictures 10. One "
-        "player bowls and the other bats; they take turns until the batting side is all out (ten "
+        ("Two players, one ordinary pack of 52 cards (no jokers). Aces count 1, pictures 10. Shuffle "
+        "and cut: the higher cut chooses to bat or bowl. One player bowls and the other bats; they take turns until the batting side is all out (ten "
         "wickets, or eleven if you agree beforehand), then swap. Play one innings each, or two "
         "each as a Test match (follow-on, declarations and a time limit for a draw as in cricket).")]),
     ("A turn", [
@@ -102,19 +102,19 @@ RULES: list[tuple[str, list[str]]] = [
         "if all one suit), so 4 (or 6) for the three cards. Three of a kind in a line runs the "
         "batsman out when the bowler claims it; the next man goes on with the same turn.")]),
     ("Derek Hill's version", [
-        ("The batter goes first. Three of a kind or a run of three (such as 4-5-6, or Q-K-A) in a "
-        "line is a wicket whoever is dealing. A jack, queen and king may be covered but score "
+        ("The batter goes first. Three of a kind or a run of three in any order (such as 4-5-6, "
+        "6-4-5 or Q-K-A; suits do not matter) in a line is a wicket whoever is dealing. A jack, queen and king may be covered but score "
         "nothing. The batter covers whenever he can; the bowler deals on and hopes for a line.")]),
     ("South African", [
         ("A pair making 11 must be covered before any other card is dealt: a batter who forgets "
         "is out and scores nothing that turn; a bowler who forgets takes no wicket. A wicket for "
         "every 11 cards. Only a king, queen and jack in a straight line counts: it must be covered, "
-        "and it is worth 50 runs to the batter or 5 wickets to the bowler. Triples and runs do "
+        "and it is worth 50 extra runs to the batter (a half century, besides a run a card) or 5 wickets to the bowler. Triples and runs do "
         "nothing. Decide what to cover before looking at the next card.")]),
     ("New Zealand", [
         ("Cover the lower card of a pair first (the 3 before the 8). No wides or byes: a jack, queen "
         "and king are simply covered. A wicket for every 20 cards. Covering three of a kind in a "
-        "line is worth 60 runs to the batter or a hat trick (3 wickets) to the bowler. For a "
+        "line is worth 60 extra runs to the batter (besides a run a card) or a hat trick (3 wickets) to the bowler. For a "
         "one-day game give each side ten batting turns.")]),
 ]
 
