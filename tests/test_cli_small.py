@@ -139,21 +139,40 @@ def test_help_says_the_bleed_each_paper_gets_and_what_site_reads_from_out():
         assert "the set is written under" not in text
 
 
-def test_an_early_season_of_two_matches_builds(tmp_path: Path, mirror: Path):
-    """The first two matches of IPL 2025 saw no stumping, LBW or run out: the league's rate of
-    them is 0, which divided by zero in the card solve (a traceback) until the error scales got a
-    floor. A season a week old is what a fan building an ongoing competition has."""
-    early = tmp_path / "mirror" / "ipl_2025"
+
+@pytest.fixture(scope="module")
+def early_season(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> dict[str, str | None]:
+    """A mirror of IPL 2025's first two matches, as a fan building an ongoing season has it, and
+    a cache of its own."""
+    root = tmp_path_factory.mktemp("early")
+    early = root / "mirror" / "ipl_2025"
     early.mkdir(parents=True)
     for match in sorted((mirror / "ipl_2025").glob("*.json"))[:2]:
         (early / match.name).write_bytes(match.read_bytes())
-    env = {CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(tmp_path / "mirror"),
-           "CARDGEN_CRICINFO": None}
+    return {CACHE_ENV: str(root / "cache"), SOURCE_ENV: str(root / "mirror"), "CARDGEN_CRICINFO": None}
+
+
+def test_an_early_season_of_two_matches_builds(tmp_path: Path, early_season):
+    """The first two matches of IPL 2025 saw no stumping, LBW or run out: the league's rate of
+    them is 0, which divided by zero in the card solve (a traceback) until the error scales got a
+    floor."""
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["build", "-c", "IPL", "-s", "2025", "--paper", "a4",
-                                       "--no-images", "--out", str(out)], env=env)
+                                       "--no-images", "--out", str(out)], env=early_season)
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output
     assert "used 2 matches" in result.output.lower()
     card_set = json.loads((out / "IPL_2025" / "card-set.json").read_text())
     assert len({c["team"] for c in card_set["cards"]}) == 4
     assert (out / "IPL_2025" / "cards-a4.pdf").stat().st_size > 0
+
+
+def test_validate_on_an_early_season_says_no_card_was_judged(tmp_path: Path, early_season):
+    """No player has 60 real balls after two matches: validate says so instead of '0/0 qualified
+    cards within their 95% interval (100.0%)', and passes on the engine checks alone."""
+    result = CliRunner().invoke(main, ["validate", "-c", "IPL", "-s", "2025", "--balls", "2000",
+                                       "--out", str(tmp_path)], env=early_season)
+    assert result.exit_code == 0, result.output
+    assert "no card to judge: none has 60 real balls yet (too few matches)" in result.output
+    assert "0/0" not in result.output and "metric pass shares" not in result.output
+    summary = json.loads((tmp_path / "IPL_2025" / "validation" / "validate_summary.json").read_text())
+    assert summary["judged_cards"] == 0 and summary["engine_checks"] > 0

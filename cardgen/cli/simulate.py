@@ -98,18 +98,22 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
         drawings = []
         for kind, metrics in (("striker", STRIKER_METRICS), ("bowler", BOWLER_METRICS)):
             part = table[(table["kind"] == kind) & table["qualified"]]
-            for metric in metrics:
+            for metric in metrics if len(part) else ():  # no empty plots for an early season
                 drawings.append(report.scatter(f"{kind} {metric.replace('_', ' ')}: real vs simulated",
                                                part[f"real_{metric}"], part[f"sim_{metric}"],
                                                ~part[f"ok_{metric}"].astype(bool)))
         limit = 0 if summary.at_limit is None else len(summary.at_limit)
         at_limit_words = (f"{limit} at the game's limit (outside, but no printed card could reach "
                           f"their real figure; left out of the share); " if limit else "")
-        lines = [f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real balls) "
-                 f"inside their 95% interval; {at_limit_words}"
-                 f"{summary.passed} of {summary.judged} ({100 * summary.pass_share:.1f}%, need 95%); "
-                 f"{summary.outside_gate} outside the family-wise gate "
-                 f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
+        judged = (f"{summary.passed} of {summary.qualified} qualified cards (>= {QUALIFY_BALLS} real "
+                  f"balls) inside their 95% interval; {at_limit_words}"
+                  f"{summary.passed} of {summary.judged} ({100 * summary.pass_share:.1f}%, need 95%); "
+                  f"{summary.outside_gate} outside the family-wise gate "
+                  f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
+                  if summary.judged else
+                  f"No card to judge: {_judged_words(summary.qualified, limit, QUALIFY_BALLS)}; "
+                  "only the engine was checked: ")
+        lines = [f"{judged}"
                  f"{summary.engine_disagreements} disagreements with the analytic expectation "
                  f"(|z| > {summary.engine_z} over {summary.engine_checks} checks); "
                  f"family-wise error {100 * FAMILY_ALPHA:g}%.",
@@ -124,16 +128,22 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                            summary.at_limit[fail_cols].round(3)))
         report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines, tables,
                          drawings)
-    click.echo(f"{comp.code} {season}: {summary.passed}/{summary.judged} qualified cards within "
-               f"their 95% interval ({100 * summary.pass_share:.1f}%, need 95%"
-               + (f"; {limit} outside at the game's limit, left out" if limit else "") + "); "
-               f"{summary.outside_gate} outside the family-wise gate; engine vs analytic "
-               f"disagreements: {summary.engine_disagreements}")
+    if summary.judged:
+        cards = (f"{summary.passed}/{summary.judged} qualified cards within their 95% interval "
+                 f"({100 * summary.pass_share:.1f}%, need 95%"
+                 + (f"; {limit} outside at the game's limit, left out" if limit else "") + "); "
+                 f"{summary.outside_gate} outside the family-wise gate")
+    else:  # an early season: a pass of 0 of 0 cards would claim what was never checked
+        cards = (f"no card to judge: {_judged_words(summary.qualified, limit, QUALIFY_BALLS)}, "
+                 "so only the engine was checked")
+    click.echo(f"{comp.code} {season}: {cards}; engine vs analytic disagreements: "
+               f"{summary.engine_disagreements}")
     click.echo(f"checks: {summary.gate_checks} card-metric gates at |z| <= {summary.gate_z}, "
                f"{summary.engine_checks} engine checks at |z| <= {summary.engine_z} "
                f"(Bonferroni, family-wise error {100 * FAMILY_ALPHA:g}%)")
-    click.echo("metric pass shares: " + ", ".join(f"{k} {100 * v:.1f}%"
-                                                  for k, v in summary.metric_pass.items()))
+    if summary.metric_pass:
+        click.echo("metric pass shares: " + ", ".join(f"{k} {100 * v:.1f}%"
+                                                      for k, v in summary.metric_pass.items()))
     in_attack = _attack_band_words(card_set)
     for r in summary.failures.itertuples():
         click.echo(f"  outside: {r.kind} {r.name} ({r.team}, {r.real_balls} balls"
@@ -147,6 +157,13 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     click.echo(f"report: {folder}")
     if not summary.ok:
         raise SystemExit(1)
+
+
+def _judged_words(qualified: int, at_limit: int, qualify_balls: int) -> str:
+    """Why no card was judged: an early season has none with enough balls."""
+    if not qualified:
+        return f"none has {qualify_balls} real balls yet (too few matches)"
+    return f"all {qualified} with {qualify_balls} real balls are at the game's limit"
 
 
 @click.command("simulate")
