@@ -287,3 +287,20 @@ def test_the_printed_kit_says_a_yorker_s_quadrant_counts_as_pitch_as_the_engine_
         assert " ".join(cards).count("counts as Pitch") == 2  # the Pace and the Spin Pitch card
     rules = " ".join(" ".join(t for t, _, _ in pdf_texts(rules_sheet_pdf("a4"), 0)).split())
     assert "shared quadrant counts as Pitch" in rules and "Toss a coin" in rules
+
+
+def test_the_generic_rules_sheets_do_not_assume_a_man_at_the_crease() -> None:
+    """Gamer's audit: Quick Cricket's and Competitive Patience's rules sheets (one kit for every
+    season, a WPL or Super Smash women's build included) said "quadrants of his choice", "turns
+    his cards up", "whenever he can" and "the next man goes on". Patience keeps its own word,
+    batsman (its scoresheet's column)."""
+    import re
+
+    from cardgen.games.competitive_patience.kit import rules_sheet_pdf as patience_rules
+    from cardgen.games.quick_cricket.kit import rules_sheet_pdf
+    from tests.test_render_layout import pdf_texts
+    for pdf in (rules_sheet_pdf("a4"), patience_rules("a4"), rules_sheet_pdf("letter")):
+        text = " ".join(t for t, _, _ in pdf_texts(pdf, 0))
+        assert len(text) > 1500
+        assert not re.search(r"\b(he|his|him|man|men)\b", text, re.IGNORECASE), re.findall(
+            r"[^.]*\b(?:he|his|him|man|men)\b[^.]*", text, re.IGNORECASE)

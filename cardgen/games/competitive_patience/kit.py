@@ -100,11 +100,11 @@ RULES: list[tuple[str, list[str]]] = [
         "and king showing gives a wide (1 run); three of a kind in a line gives 4 byes."),
         ("Batting: 1 run for every card played. A jack, queen and king showing adds 1 run (3 runs "
         "if all one suit), so 4 (or 6) for the three cards. Three of a kind in a line runs the "
-        "batsman out when the bowler claims it; the next man goes on with the same turn.")]),
+        "batsman out when the bowler claims it; the next batsman goes on with the same turn.")]),
     ("Derek Hill's version", [
         ("The batter goes first. Three of a kind or a run of three in any order (such as 4-5-6, "
         "6-4-5 or Q-K-A; suits do not matter) in a line is a wicket whoever is dealing. A jack, queen and king may be covered but score "
-        "nothing. The batter covers whenever he can; the bowler deals on and hopes for a line.")]),
+        "nothing. The batter covers whenever allowed; the bowler deals on and hopes for a line.")]),
     ("South African", [
         ("A pair making 11 must be covered before any other card is dealt: a batter who forgets "
         "is out and scores nothing that turn; a bowler who forgets takes no wicket. A wicket for "

@@ -319,9 +319,9 @@ RULES: list[tuple[str, list[str]]] = [
         "Toss a coin: the winner chooses to bat or bowl first."]),
     ("An over", [
         ("One turn is one over. The bowler lays a Pitch card face up in a quadrant. The batter "
-        "lays a Move and a Stroke card face down in quadrants of his choice. The bowler lays a "
+        "lays a Move and a Stroke card face down, each in the quadrant chosen. The bowler lays a "
         "Path card in one of its two orientations; the quadrant it points to is the Path. The "
-        "batter turns his cards up and the Pitch card's table gives the result: the row is what "
+        "batter turns both cards up and the Pitch card's table gives the result: the row is what "
         "the Stroke quadrant holds (Pitch, Path or nothing), the column what the Move quadrant holds."),
         ("Runs: the Runs chart for the wickets down, at the Stroke quadrant, plus the Path card's "
         "risk number. 4: four runs plus the risk. A stroke into the fielder's quadrant scores 4 "
