@@ -459,3 +459,21 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
     if "wide" in {r for row in card_sets[fmt]["fielding_chart"]["cells"] for r in row}:
         assert f"Wide: 1 run, the ball does not count in the {unit}." in joined
         assert f"in the {'over' if unit == 'set' else 'set'}" not in joined
+
+
+@pytest.mark.parametrize("fmt, unit", [("T20", "over"), ("100-ball", "set")])
+def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, unit):
+    """An over has one box per legal ball; a hand-played BBL over of 2 wides, a bye and six
+    legal balls had nowhere to write the wides. The note under the grids says where, whole, on
+    one line at 6 pt or more, on A4 and Letter."""
+    from test_render_layout import pdf_texts
+    for paper in ("a4", "letter"):
+        pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
+        for page in (0, 1):
+            notes = [(text, size) for text, size, _ in pdf_texts(pdf, page) if "wide (wd)" in text]
+            assert len(notes) == 1, (paper, page)
+            text, size = notes[0]
+            assert text.startswith("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; "
+                                   "wide (wd) or no-ball (nb): in the next ball's box.")
+            assert text.endswith(f"Write the bowler and their {unit} count above each {unit}.")
+            assert size >= 6.0

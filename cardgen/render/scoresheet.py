@@ -137,8 +137,11 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
                 p.text(xx, base, str(number), "bold", pt, align="centre")
             p.text(m + 1, base, "balls bowled" if innings == 1 else "balls remaining", "italic", pt)
             y = top + rows * row_h + footer_h + gap
-        notes = fit_text("Mark the wicketkeeper \u2020 in each line-up. W = wicket (outline the box), "
-                         f"\u2022 = dot. Write the bowler and their {unit[:-1]} count above each {unit[:-1]}.",
+        # an over has a box per legal ball: a played match put 2 wides and a no-ball into 6
+        # boxes, so the sheet says where an extra goes
+        notes = fit_text("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; wide (wd) or "
+                         "no-ball (nb): in the next ball's box. "
+                         f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}.",
                          "regular", W - 2 * m, pt, 6.0)
         p.text(m, H - m - 4.5, notes.lines[0], "regular", notes.size_pt, "#202020")
         foot = fit_text(f"{title} \u00b7 page {innings} of 2 \u00b7 {credit}", "regular", W - 2 * m, 6.5, 5.0)
