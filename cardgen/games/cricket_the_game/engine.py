@@ -131,30 +131,25 @@ def bowling_order(bowlers: list[SquadPlayer], overs: int) -> list[int]:
     return order
 
 
-def bowling_attack(squad: list[SquadPlayer], pitch: str) -> list[SquadPlayer]:
-    """The seven bowlers after dropping one specialist: a spinner on a green or dead pitch,
-    a pace bowler on a dusty one."""
-    drop = "pace" if pitch == "dusty" else "spin"
-    dropped = False
-    attack = []
-    for p in squad:
-        if p.role == drop and not dropped:
-            dropped = True
-            continue
-        if p.role in ("pace", "spin", "allrounder"):
-            attack.append(p)
-    return attack
+def dropped_specialist(squad: list[SquadPlayer]) -> int | None:
+    """Index in the squad of the specialist bowler left out of the XI. The rulebook picks the
+    XI before the pitch card is drawn (GAME SETUP, PITCH CONDITION CARDS), so the choice cannot
+    depend on the pitch: the specialist who bats worst (lowest Confidence) is dropped, the later
+    in the squad on a tie (a spinner in the box's make-up)."""
+    specialists = [i for i, p in enumerate(squad) if p.specialist_bowler]
+    if not specialists:
+        return None
+    return min(reversed(specialists), key=lambda i: squad[i].confidence)
 
 
-def batting_xi(squad: list[SquadPlayer], pitch: str) -> list[SquadPlayer]:
-    drop = "pace" if pitch == "dusty" else "spin"
-    xi, dropped = [], False
-    for p in squad:
-        if p.role == drop and not dropped:
-            dropped = True
-            continue
-        xi.append(p)
-    return xi
+def batting_xi(squad: list[SquadPlayer]) -> list[SquadPlayer]:
+    drop = dropped_specialist(squad)
+    return [p for i, p in enumerate(squad) if i != drop]
+
+
+def bowling_attack(squad: list[SquadPlayer]) -> list[SquadPlayer]:
+    """The seven bowlers of the XI: four all-rounders and three specialists."""
+    return [p for p in batting_xi(squad) if p.role in ("pace", "spin", "allrounder")]
 
 
 class CtgInnings:
@@ -164,9 +159,9 @@ class CtgInnings:
                  overs: int = 20, pitch: str | None = None, keep_log: bool = False) -> None:
         self.draws = draws
         self.overs = overs
-        self.pitch = pitch or self.PITCHES[draws.die(3) - 1]
-        self.order = batting_xi(batting, self.pitch)
-        self.attack = bowling_attack(bowling, self.pitch)
+        self.order = batting_xi(batting)        # the XIs are named first,
+        self.attack = bowling_attack(bowling)
+        self.pitch = pitch or self.PITCHES[draws.die(3) - 1]   # then the pitch card is drawn
         self.keep_log = keep_log
 
     def _bowler_style(self, bowler: SquadPlayer) -> str:

@@ -119,8 +119,8 @@ def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: s
             p.text(m, y, line, "italic", 7.5)
             y += 3.4
         y += 1.5
-        p.text(m, y, "Drop one pace or one spin specialist before play (the engine drops a spinner on a "
-               "Green or Dead pitch, a pace bowler on a Dusty one).", "regular", 7.0)
+        p.text(m, y, "Drop one pace or one spin specialist to make the XI before the pitch card is drawn "
+               "(the engine drops the one with the lowest Confidence).", "regular", 7.0)
         y += 6
         for team in teams[start:start + per_page]:
             squad = squads[team]
