@@ -477,3 +477,26 @@ def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, 
                                    "wide (wd) or no-ball (nb): in the next ball's box.")
             assert text.endswith(f"Write the bowler and their {unit} count above each {unit}.")
             assert size >= 6.0
+
+
+def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(card_sets):
+    """The rules (4.3.9) say the striker "scores one run" on a leg bye; the engines score it to
+    the extras, not the batter (docs/rules.md R7), and the chart said only "1 run". A scorer
+    filling R(B) needs to know which."""
+    import numpy as np
+    from test_sim_rules import ScriptedRng
+
+    from cardgen.sim.model import FIELD, LEG_BYE, compile_card_set
+    from cardgen.sim.reference import Dice, _deliver
+    card_set = card_sets["T20"]
+    texts: list[str] = []
+    page = _pages(render_fielding_pdf(card_set, "a4", CREDIT))[0]
+    page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
+    joined = " ".join(" ".join(texts).split())
+    assert "Leg bye: 1 run to Extras, not the batter's; batters change ends." in joined
+    cs = compile_card_set(card_set)
+    row, col = (int(x[0]) for x in np.nonzero(cs.fielding == LEG_BYE))
+    card, pct = (int(x[0]) for x in np.nonzero(cs.striker_lut == FIELD))
+    ball = _deliver(cs, Dice(ScriptedRng([4, pct + 1, row + 1, col + 1])), 0, card, 0, 1, False,
+                    list(range(11)), 0, 10)
+    assert (ball.bat_runs, ball.extras, ball.extra_kind, ball.legal) == (0, 1, "leg_bye", True)
