@@ -304,3 +304,22 @@ def test_the_generic_rules_sheets_do_not_assume_a_man_at_the_crease() -> None:
         assert len(text) > 1500
         assert not re.search(r"\b(he|his|him|man|men)\b", text, re.IGNORECASE), re.findall(
             r"[^.]*\b(?:he|his|him|man|men)\b[^.]*", text, re.IGNORECASE)
+
+
+def test_ink_saver_cards_have_no_filled_areas(tmp_path) -> None:
+    """Gamer's audit: `cardgen build --game quick-cricket --ink-saver` printed the cards with
+    their solid colour bands and fills (the option was dropped on the way to the kit), while
+    Roll & Play and Cricket: The Game print outlines only."""
+    import re
+
+    from pypdf import PdfReader
+
+    from cardgen.games.base import BuildRequest
+
+    def filled(files: list) -> int:
+        pdf = next(p for p in files if p.name == "cards-a4.pdf")
+        return sum(len(re.findall(r"\bre\s+(?:f|B)\b", page.get_contents().get_data().decode("latin-1")))
+                   for page in PdfReader(pdf).pages)
+    normal = SYSTEM.build(BuildRequest(tmp_path / "n", None, None, None, ("a4",), seed=1))
+    saver = SYSTEM.build(BuildRequest(tmp_path / "s", None, None, None, ("a4",), seed=1, ink_saver=True))
+    assert filled(normal) > 50 and filled(saver) == 0

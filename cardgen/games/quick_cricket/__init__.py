@@ -23,7 +23,7 @@ class QuickCricketSystem:
         from cardgen.games.printing import PAPER_LABELS, write_generic_kit
         from cardgen.games.quick_cricket import kit
         label = PAPER_LABELS
-        files = [(f"cards-{paper}.pdf", f"The 18 cards ({label[paper]})", kit.cards_pdf(paper))
+        files = [(f"cards-{paper}.pdf", f"The 18 cards ({label[paper]})", kit.cards_pdf(paper, req.ink_saver))
                  for paper in req.papers]
         first = req.papers[0]
         files.append(("scoresheet.pdf", f"Scoresheet ({label[first]})", kit.scoresheet_pdf(first)))

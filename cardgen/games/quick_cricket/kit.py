@@ -9,7 +9,6 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from cardgen import ATTRIBUTION
 from cardgen.games.printing import card_sheets_pdf, page_pdf, rules_pdf, text_block
 from cardgen.games.quick_cricket import rules as R
 from cardgen.render.fonts import fit_text
@@ -150,7 +149,7 @@ def path_card(index: int) -> CardFace:
         what = {R.SAME: "stays in the pitch quadrant", R.ALONG: "changes length",
                 R.ACROSS: "changes line", R.DIAGONAL: "changes line and length"}
         lines = [f"{'Upright' if o == 0 else 'Turned'}: the ball {what[card.orientations[o]]}"
-                 + (" \u2014 green: NO BALL (5 runs, over again)" if card.green[o] else "")
+                 + (" \u2014 the NB (green) quadrant: NO BALL (5 runs, over again)" if card.green[o] else "")
                  for o in range(2)]
         y = s["mini_top_mm"] + size + 4.5
         for line in lines:
@@ -238,10 +237,10 @@ def all_cards() -> list[tuple[str, CardFace]]:
 
 # --- sheets ---------------------------------------------------------------------------------------
 
-def cards_pdf(paper: str, credit: str = ATTRIBUTION) -> bytes:
+def cards_pdf(paper: str, ink_saver: bool = False) -> bytes:
     L = _layout()
     return card_sheets_pdf([face for _, face in all_cards()], _draw_face, L["card"]["width_mm"],
-                           L["card"]["height_mm"], paper, f"{NAME} cards", CREDIT,
+                           L["card"]["height_mm"], paper, f"{NAME} cards", CREDIT, ink_saver=ink_saver,
                            grid=(L["sheet"]["columns"], L["sheet"]["rows"]), footer_from_bottom_mm=2.0)
 
 
