@@ -274,6 +274,12 @@ def test_batting_slots_go_to_the_season_s_batters_and_bowling_slots_to_its_bowle
             if p.role == "allrounder" and not p.player.bowls:
                 # a non-bowler fills an all-rounder slot only when he made fewer runs than every batter
                 assert all(p.player.runs <= b.runs for b in batters), (team, p.player.name)
+        # a front-line seamer (Tara Norris, medium) is not an all-rounder while an all-rounder
+        # (Marizanne Kapp, 177 runs) takes a pace specialist's slot and bats with the D6
+        part_timers = [p for p in squad if p.role == "pace" and p.player.batting_role != "*"]
+        seamers = [p for p in squad if p.role == "allrounder" and p.player.batting_role == "*"
+                   and p.player.bowling_type in ("Pace", "Medium") and p.player.bowls]
+        assert not (part_timers and seamers), (team, part_timers, seamers)
 
 
 def test_the_xi_is_named_before_the_pitch_card_is_drawn(squads, tmp_path: Path, mirror: Path) -> None:

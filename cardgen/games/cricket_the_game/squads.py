@@ -7,8 +7,8 @@ specialist bowler is dropped to make the XI.
 Selection from the season's figures, per team:
 - keeper: the man who kept most for the team;
 - pace / spin specialists: the bowlers of that type, front-line bowlers (batting role "*") by
-  balls bowled, then the others by balls bowled less balls faced (a specialist bats with the D6:
-  an opener who bowls is not one); a team short of a type fills the slot with its next bowler by
+  balls bowled, then (pace) front-line medium pacers, then the others by balls bowled less balls
+  faced (a specialist bats with the D6: an opener who bowls is not one); a team short of a type fills the slot with its next bowler by
   balls bowled (the card says which type he really bowls);
 - batters: the three highest run-scorers among the rest who are not all-rounders (one listed an
   all-rounder who bowled no ball that season counts as a batter);
@@ -77,9 +77,19 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
         # than he batted (Amelia Kerr) is the specialist, not the team's opener (Hayley Matthews)
         return p.legal_balls if p.batting_role == "*" else p.legal_balls - p.balls
 
+    def tier(p: SeasonPlayer, kind: str) -> int | None:
+        """Who fills a specialist slot first: front-line bowlers of the type, then (pace only)
+        front-line medium pacers, then batters who bowl the type; None: not a candidate."""
+        front_line = p.batting_role == "*"
+        if p.bowling_type == kind:
+            return 0 if front_line else 2
+        if kind == "Pace" and p.bowling_type == "Medium" and front_line:
+            return 1   # Khaleel Ahmed (IPL 2025, 15 wickets) bowled the Medium deck, Jamie Overton the Pace one
+        return None
+
     for kind, role in (("Pace", "pace"), ("Spin", "spin")):
-        typed = [p for p in players if free(p) and p.bowling_type == kind and p.legal_balls > 0]
-        typed.sort(key=lambda p: (p.batting_role != "*", -bowls_more_than_bats(p), p.player_id))
+        typed = [p for p in players if free(p) and p.legal_balls > 0 and tier(p, kind) is not None]
+        typed.sort(key=lambda p: (tier(p, kind), -bowls_more_than_bats(p), p.player_id))
         for p in typed[:COMPOSITION[role]]:
             chosen[p.player_id] = role
     for role in ("pace", "spin"):  # a team short of a bowling type: its next bowlers fill in
