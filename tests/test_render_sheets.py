@@ -500,3 +500,15 @@ def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(c
     ball = _deliver(cs, Dice(ScriptedRng([4, pct + 1, row + 1, col + 1])), 0, card, 0, 1, False,
                     list(range(11)), 0, 10)
     assert (ball.bat_runs, ball.extras, ball.extra_kind, ball.legal) == (0, 1, "leg_bye", True)
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_second_innings_target_box_says_the_total_plus_one(card_sets, fmt):
+    """The chase line ("needing over 2 a ball") counts from the target, the first innings'
+    total + 1, as the engines do (reference.play_match); a bare "Target ____" box was filled with
+    the first innings' total by hand, one run off at the chase edge."""
+    for paper in ("a4", "letter"):
+        pages = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(card_sets[fmt], paper,
+                                                                                         CREDIT))]
+        assert "Target" not in pages[0]
+        assert "Target (1st total + 1)" in pages[1]

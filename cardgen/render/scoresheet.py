@@ -106,8 +106,10 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
         p.text(m, m + 16, f"Innings {innings}: {side}", "bold", head_pt)
         p.text(m, m + 21.5, "Team ____________________________   Wicketkeeper (\u2020) ____________________",
                "regular", pt)
+        # the chase counts from the target, the first innings' total + 1 (the engines' target and
+        # the wickets-in-hand chase line); a blank "Target" was filled with the total by hand
         p.text(m, m + 26.5, "Extras ________   Total ________ / ________   Balls ________"
-               + ("   Target ________" if innings == 2 else ""), "regular", pt)
+               + ("   Target (1st total + 1) ______" if innings == 2 else ""), "regular", pt)
         band_table(p, card_set, W - m, m + 8.6, pt)
         y = m + top_block
         x0 = m + name_w
