@@ -107,7 +107,7 @@ def death_rate_se(stats, fmt) -> float:
     return float(np.sqrt(((runs - rate * balls) ** 2).sum()) / balls.sum() / rate)
 
 
-def sampling_row(code: str, season: str, m: dict) -> tuple[str, float, float, float]:
+def sampling_row(code: str, season: str, m: dict) -> tuple[str, float, float, float, dict[str, float]]:
     """How far each gap is in the real figure's own sampling error: the first-innings mean's
     standard error (SD / sqrt(n)), the two-sided binomial p of the real all-out count if the
     replays' rate were the truth, and the death-overs rate's innings-clustered error."""
@@ -123,7 +123,8 @@ def sampling_row(code: str, season: str, m: dict) -> tuple[str, float, float, fl
              f"{k} of {n} / {100 * p:.1f}% (+/-{100 * np.sqrt(p * (1 - p) / n):.1f}) / {p_value:.2f}",
              f"{100 * d_death:+.1f}% / {100 * m['death_se']:.1f}% ({d_death / m['death_se']:+.1f})"]
     chi = (k - n * p) ** 2 / (n * p * (1 - p)) if 0 < p < 1 else 0.0
-    return "| " + " | ".join(cells) + " |", chi, float(k), n * p
+    z = {"total": d_total / se_total, "death": d_death / m["death_se"]}
+    return "| " + " | ".join(cells) + " |", chi, float(k), n * p, z
 
 
 def row(code: str, season: str, m: dict) -> str:
@@ -183,15 +184,24 @@ def main() -> None:
         print("| season | total gap / SE (z) | all out: real / replays / p | death gap / SE (z) |")
         print("|---|---|---|---|")
         chi = real = expected = 0.0
+        z_sq = {"total": 0.0, "death": 0.0}
         for name, m in figures.items():
-            line, c, k, e = sampling_row(*name.split(" "), m)
+            line, c, k, e, z = sampling_row(*name.split(" "), m)
             chi, real, expected = chi + c, real + k, expected + e
+            for key in z_sq:
+                z_sq[key] += z[key] ** 2
             print(line)
         if figures:
             from scipy.stats import chi2
-            print(f"\nAll out over the {len(figures)} seasons: {real:.0f} real first innings against "
+            dof = len(figures)
+            print(f"\nAll out over the {dof} seasons: {real:.0f} real first innings against "
                   f"{expected:.1f} expected from the replays; chi-square {chi:.1f} on "
-                  f"{len(figures)} degrees of freedom, p = {1 - chi2.cdf(chi, len(figures)):.2f}.")
+                  f"{dof} degrees of freedom, p = {1 - chi2.cdf(chi, dof):.2f}.")
+            # the z's of the other two bars, summed in square: were the replays the truth, each
+            # z is about standard normal (200 replays: their own error is under a tenth of the real one)
+            print(f"First-innings totals: sum of z^2 {z_sq['total']:.1f} on {dof} degrees of "
+                  f"freedom, p = {1 - chi2.cdf(z_sq['total'], dof):.2f}; death-overs run rates: "
+                  f"{z_sq['death']:.1f}, p = {1 - chi2.cdf(z_sq['death'], dof):.2f}.")
         if figures:
             print("\nHow often a season the cards themselves play meets the bars (each replay, "
                   "on the fixtures completed for real, judged against the replays' long-run "

@@ -1,0 +1,102 @@
+"""Where the cards cannot follow their players: tail-enders and the hardest batters to dismiss.
+
+    python benchmarks/bench_players.py [--seasons 200] [--seed 1] [--source ../shared/data/cricsheet]
+                                       [--only BBL:2024-25,...]
+
+For each T20 / 100-ball season in the local Cricsheet mirror: calibrate the cards for the
+wickets-in-hand rule, replay the real fixture list (real XIs) `--seasons` times, and print two
+Markdown tables (docs/calibration.md, section 10, quotes them):
+
+1. batters grouped by their real balls faced in the season (<= 30, 31-59, >= 60): real strike
+   rate, the replays' strike rate, and the replays' balls faced per real ball;
+2. the qualified batters (>= 60 real balls) whose card is out at least 20% more often than they
+   were (expected dismissals under the rule over their real balls and situations, from the card
+   set's `expected` block): how many, and the batting average they had beside the one their card
+   plays to.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench_matches import SEASONS  # noqa: E402  (the same nine seasons)
+
+GROUPS = ((1, 30, "<= 30"), (31, 59, "31-59"), (60, 10 ** 6, ">= 60"))
+OUT_MARGIN = 1.2  # a card out 20% more often than its player was
+
+
+def measure(code: str, season: str, source: str, seasons: int, seed: int, cache) -> dict:
+    from cardgen.calibrate.calibrate import calibrate, league_rule
+    from cardgen.calibrate.cardset import card_sets_from_calibration
+    from cardgen.competitions import get_competition
+    from cardgen.sim.model import compile_card_set
+    from cardgen.sim.season import leaderboards, replay_season
+    from cardgen.stats.load import season_stats
+    comp = get_competition(code)
+    stats = season_stats(comp, season, source, cache=cache)
+    rule = league_rule(stats)
+    card_set = card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)
+    cs = compile_card_set(card_set)
+    rep = replay_season(cs, stats, seasons, np.random.default_rng(seed), rule=rule)
+    board = leaderboards(cs, stats, rep)
+    groups = []
+    for lo, hi, label in GROUPS:
+        g = board[(board["real_balls_faced"] >= lo) & (board["real_balls_faced"] <= hi)]
+        real_b, sim_b = float(g["real_balls_faced"].sum()), float(g["sim_balls_faced"].sum())
+        groups.append((label, len(g), 100 * g["real_runs"].sum() / real_b,
+                       100 * g["sim_runs"].sum() / sim_b if sim_b else float("nan"), sim_b / real_b))
+    floor = []
+    qualified = [c for c in card_set["cards"] if c["kind"] == "striker" and c["real"]["balls"] >= 60]
+    for c in qualified:
+        real, exp = c["real"], c["expected"]
+        expected_outs = real["balls"] * exp["dismissal_rate"]
+        if real["dismissals"] and expected_outs >= OUT_MARGIN * real["dismissals"]:
+            floor.append((c["player"]["name"], real["runs"] / real["dismissals"],
+                          exp["strike_rate"] / 100 / exp["dismissal_rate"]))
+    floor.sort(key=lambda f: f[2] / f[1])
+    return {"groups": groups, "qualified": len(qualified), "floor": floor}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seasons", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--source", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
+    ap.add_argument("--only", default="", help="comma-separated CODE:season to run only these")
+    args = ap.parse_args()
+    from cardgen.cache import Cache
+    only = {tuple(x.split(":")) for x in args.only.split(",") if x}
+    figures = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = Cache(Path(tmp))
+        for code, season in SEASONS:
+            if not only or (code, season) in only:
+                figures[f"{code} {season}"] = measure(code, season, args.source, args.seasons,
+                                                      args.seed, cache)
+    print(f"{args.seasons} replays of each fixture list with the wickets-in-hand rule, seed "
+          f"{args.seed}. Batters by real balls faced: real strike rate / replays' strike rate "
+          "(replays' balls per real ball).\n")
+    print("| season | " + " | ".join(f"{label} balls" for _, _, label in GROUPS) + " |")
+    print("|---|" + "---|" * len(GROUPS))
+    for name, m in figures.items():
+        cells = [f"{n} batters: {real:.0f} / {sim:.0f} (x{ratio:.2f})" for _, n, real, sim, ratio in m["groups"]]
+        print(f"| {name} | " + " | ".join(cells) + " |")
+    print(f"\nQualified batters whose card is out at least {100 * (OUT_MARGIN - 1):.0f}% more often "
+          "than they were (expected under the rule over their real balls): real average / the "
+          "card's, the three furthest.\n")
+    print("| season | cards | furthest |")
+    print("|---|---|---|")
+    for name, m in figures.items():
+        worst = "; ".join(f"{n} {real:.1f} / {card:.1f}" for n, real, card in m["floor"][:3])
+        print(f"| {name} | {len(m['floor'])} of {m['qualified']} | {worst} |")
+
+
+if __name__ == "__main__":
+    main()
