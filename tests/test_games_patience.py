@@ -189,3 +189,26 @@ def test_the_rules_card_says_what_the_engine_scores() -> None:
         text = " ".join(page.extract_text().split())
         assert "50 extra runs" in text and "60 extra runs" in text and "besides a run a card" in text
         assert "in any order" in text and "higher cut chooses to bat or bowl" in text
+
+
+def test_the_rules_card_shows_the_grid_numbered_as_the_engine_deals_it() -> None:
+    """Gamer's audit: the published rules deal the grid "as shown by the numbers in the diagram";
+    the rules card had no diagram. It now prints the 3 x 3 grid numbered 1-9, row by row from the
+    top left, which is how the engine's lines number the cells (rows 0-1-2, 3-4-5, 6-7-8)."""
+    from cardgen.games.competitive_patience.engine import LINES
+    from cardgen.games.competitive_patience.kit import rules_sheet_pdf
+    from tests.test_render_layout import pdf_texts
+    assert LINES[:3] == ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+    for paper in ("a4", "letter"):
+        digits = {t.strip(): (left, top) for t, _, (left, top, _, _) in pdf_texts(rules_sheet_pdf(paper), 0)
+                  if t.strip() in {str(n) for n in range(1, 10)}}
+        assert len(digits) == 9, digits
+        for cell in range(9):
+            x, y = digits[str(cell + 1)]
+            row, col = divmod(cell, 3)
+            # same row: same height; next column: to the right; next row: lower down
+            assert abs(y - digits[str(3 * row + 1)][1]) < 0.5 and abs(x - digits[str(col + 1)][0]) < 0.5
+            if col:
+                assert x > digits[str(cell)][0] + 5
+            if row:
+                assert y > digits[str(cell - 2)][1] + 5

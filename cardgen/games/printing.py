@@ -196,8 +196,9 @@ def page_pdf(paper: str, title: str, credit: str, draw: Callable[[PdfPainter, fl
 
 
 def rules_pdf(paper: str, title: str, credit: str, sections: Sequence[tuple[str, Sequence[str]]],
-              size_pt: float = 9.0) -> bytes:
-    """A rules sheet: a title, then headed sections of paragraphs (invariant PDF)."""
+              size_pt: float = 9.0, figures: dict[str, Sequence[Any]] | None = None) -> bytes:
+    """A rules sheet: a title, then headed sections of paragraphs (invariant PDF); `figures`
+    adds flowables (a diagram) after the paragraphs of the section so headed."""
     register_fonts()
     w, h = page_size_mm(paper)
     buf = io.BytesIO()
@@ -222,6 +223,7 @@ def rules_pdf(paper: str, title: str, credit: str, sections: Sequence[tuple[str,
     for heading, paragraphs in sections:
         story.append(Paragraph(heading, head))
         story.extend(Paragraph(text, body) for text in paragraphs)
+        story.extend((figures or {}).get(heading, ()))
         story.append(Spacer(1, 2))
     doc.build(story)
     return buf.getvalue()

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from reportlab.platypus import Spacer
+
 from cardgen.games.competitive_patience.engine import VARIANTS
 from cardgen.games.printing import page_pdf, rules_pdf
-from cardgen.render.layout import load_layout
+from cardgen.render.layout import MM, load_layout
 from cardgen.render.painter import PdfPainter
 
 CODE = "competitive-patience"
@@ -94,7 +96,7 @@ RULES: list[tuple[str, list[str]]] = [
         "set with fresh cards from the pack, one on each, finishing one covering before starting "
         "another. The turn ends when all nine places are filled and nothing can be covered. If the "
         "pack runs out, gather all 52, shuffle, cut and carry on with an empty grid. Count the "
-        "cards you play.")]),
+        "cards you play. The grid fills in this order:")]),
     ("British rules", [
         ("The bowler goes first. Bowling: every 21st card of a turn takes a wicket. A jack, queen "
         "and king showing gives a wide (1 run); three of a kind in a line gives 4 byes."),
@@ -119,5 +121,24 @@ RULES: list[tuple[str, list[str]]] = [
 ]
 
 
+def grid_diagram() -> Any:
+    """The 3 x 3 grid numbered in dealing order, row by row from the top left (the published
+    rules show this diagram; the engine's LINES number the cells the same way)."""
+    from reportlab.lib import colors
+    from reportlab.platypus import Table, TableStyle
+
+    from cardgen.render.fonts import PDF_NAMES
+    g = _layout()["grid_diagram"]
+    cell = g["cell_mm"] * MM
+    table = Table([[str(3 * r + c + 1) for c in range(3)] for r in range(3)], colWidths=[cell] * 3,
+                  rowHeights=[cell] * 3, hAlign="LEFT")
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.6, colors.HexColor("#333333")),
+                               ("FONT", (0, 0), (-1, -1), PDF_NAMES["bold"], g["pt"]),
+                               ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                               ("VALIGN", (0, 0), (-1, -1), "MIDDLE")]))
+    return table
+
+
 def rules_sheet_pdf(paper: str) -> bytes:
-    return rules_pdf(paper, f"{NAME}: rules card", CREDIT, RULES, size_pt=9.0)
+    return rules_pdf(paper, f"{NAME}: rules card", CREDIT, RULES, size_pt=9.0,
+                     figures={"A turn": [Spacer(1, 1.5 * MM), grid_diagram()]})
