@@ -388,7 +388,7 @@ def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_se
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
-def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, fmt):
+def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl_stats, hundred_stats, fmt):
     """A whole match played by hand from the printed kit (helper-32's log) met six moments the
     quick reference left open, each of which the engines settle one way (docs/rules.md R3-R6,
     R8, R12): who can be the fielder beside the keeper in a run-out, where the new batter
@@ -420,6 +420,8 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, fmt
         assert f"needing over {rule.chase_attack_above:g} a ball: always attack (target \u2212 total > " \
                f"{rule.chase_attack_above:g} \u00d7 balls left)" in text
         assert "Super overs: cards as printed." in text
+        assert (f"A tie: a super over of {5 if fmt == '100-ball' else 6} balls, three batters a side, two "
+                "wickets end it (rules 3.7).") in text
         assert f"balls left = {balls} \u2212 legal balls bowled" in text
         assert "on a \u2022 (a missed stumping chance too) roll a d20" in text
         assert "(always out)" not in text  # a W in the consolidate band can be saved
@@ -434,6 +436,16 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, fmt
     rolls = [4, pct + 1, row + 1, col + 1, 20, four]  # striker card, F, St chance, d20 20 > WK(5), attack d20
     ball = _deliver(cs, Dice(ScriptedRng(rolls)), 0, card, 0, 1, False, list(range(11)), 0, 5, rule, ATTACK)
     assert ball.bat_runs == 4 and ball.out_slot is None and "attack: four" in ball.result
+    # a super over as the engine plays it (R8): one over or set, three batters, two wickets
+    from cardgen.sim.captain import Captain
+    from cardgen.sim.reference import play_super_over
+    stats = bbl_stats if fmt == "T20" else hundred_stats
+    captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
+    home, away = (captain.usual_side(t["name"]) for t in card_set["teams"][:2])
+    for seed in range(20):
+        for inn in play_super_over(cs, home, away, Dice(np.random.default_rng(seed))):
+            assert inn.legal_balls <= cs.fmt.balls_per_over and inn.wickets <= 2 and len(inn.batters) <= 3
+            assert not any(b.band for b in inn.balls)  # as printed: no wickets-in-hand die
     # the chase: runs needed count from the target (the first innings' total + 1). Needing 121
     # off 60 balls with no wicket down attacks; 120 (counted from the total) would read the table
     assert rule.band(0, 60, balls, runs_needed=121) == ATTACK
