@@ -39,7 +39,7 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     doc = _manifest(folder)
     assert doc["game"] == "quick-cricket" and doc["competition"] is None and doc["season"] is None
     assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {
-        "cards-a4.pdf", "cards-letter.pdf", "scoresheet.pdf", "rules.pdf"}
+        "cards-a4.pdf", "cards-letter.pdf", "scoresheet-a4.pdf", "scoresheet-letter.pdf", "rules.pdf"}
     cards = PdfReader(folder / "cards-a4.pdf")
     assert len(cards.pages) == 2                                  # 18 cards, 9 to a sheet
     text = "".join(page.extract_text() for page in cards.pages)
@@ -49,8 +49,13 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     assert text.count("UMPIRE") == 3 and text.count("RUNS CHART") == 4 and text.count("BOWLER \u00b7 PATH") == 4
     for chart in R.RUNS_CHARTS:                                   # the engine's numbers are printed
         assert all(str(v) in text for v in chart.runs)
-    sheet = PdfReader(folder / "scoresheet.pdf").pages[0].extract_text()
-    assert "10th wicket" in sheet and "Fall of wickets" in sheet and "Reviews left" in sheet
+    for paper, size_mm in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
+        # gamer's audit: with both papers (the default) the scoresheet came in A4 only, and on
+        # Letter at actual size its foot (the no-ball note and the credit) falls off the page
+        page = PdfReader(folder / f"scoresheet-{paper}.pdf").pages[0]
+        assert [round(float(v) / 72 * 25.4, 1) for v in page.mediabox[2:]] == list(size_mm)
+        sheet = page.extract_text()
+        assert "10th wicket" in sheet and "Fall of wickets" in sheet and "Reviews left" in sheet
     assert (folder / "cards-a4-page1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # deterministic: a rebuild writes byte-identical PDFs
     first = {p.name: p.read_bytes() for p in folder.glob("*.pdf")}

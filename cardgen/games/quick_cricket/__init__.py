@@ -25,8 +25,10 @@ class QuickCricketSystem:
         label = PAPER_LABELS
         files = [(f"cards-{paper}.pdf", f"The 18 cards ({label[paper]})", kit.cards_pdf(paper, req.ink_saver))
                  for paper in req.papers]
+        # a scoresheet in every paper asked for (an A4 sheet printed on Letter loses its foot)
+        files += [(f"scoresheet-{paper}.pdf", f"Scoresheet ({label[paper]})", kit.scoresheet_pdf(paper))
+                  for paper in req.papers]
         first = req.papers[0]
-        files.append(("scoresheet.pdf", f"Scoresheet ({label[first]})", kit.scoresheet_pdf(first)))
         files.append(("rules.pdf", f"How to play ({label[first]})", kit.rules_sheet_pdf(first)))
         # every PDF is made before any is written
         return write_generic_kit(self.kit_folder(req), self.code, self.name, kit.CREDIT, files)
