@@ -442,6 +442,10 @@ def test_team_edition_quick_reference_deals_from_the_squad_decks(tmp_path: Path,
         return " ".join(page.extract_text().split())
     team = setup_text(tmp_path / "team" / "roll-and-play" / "WPL_2023")
     assert "player deck" not in team and "deals itself 11" in team and "shuffles its squad deck" in team
+    for overs in (20, 50):   # and the scoresheets' thick line says the same
+        sheet = PdfReader(tmp_path / "team" / "roll-and-play" / "WPL_2023" / f"scoresheet-{overs}-overs-a4.pdf")
+        text = " ".join(sheet.pages[0].extract_text().split())
+        assert "shuffles its squad deck and deals itself 11" in text and "player cards" not in text
     classic = setup_text(tmp_path / "classic" / "roll-and-play")
     assert "Shuffle the player deck" in classic and "squad deck (12 cards)" not in classic
     # the engine deals the team edition the same way: 11 of the 12, the 12th left in the squad deck

@@ -68,9 +68,9 @@ class RollAndPlaySystem:
             writer.pdf(f"chance-cards-{paper}.pdf", f"Chance cards, 40 cards ({tag})",
                        kit.chance_deck_pdf(paper, credit, req.ink_saver), first)
             writer.pdf(f"scoresheet-20-overs-{paper}.pdf", f"Scoresheet, 20 overs ({tag})",
-                       kit.scoresheet_pdf(20, paper, credit), first)
+                       kit.scoresheet_pdf(20, paper, credit, decks is not None), first)
             writer.pdf(f"scoresheet-50-overs-{paper}.pdf", f"Scoresheet, 50 overs ({tag})",
-                       kit.scoresheet_pdf(50, paper, credit), first)
+                       kit.scoresheet_pdf(50, paper, credit, decks is not None), first)
             writer.pdf(f"quick-reference-{paper}.pdf", f"Quick reference ({tag})",
                        kit.rules_pdf(paper, credit, team_edition=decks is not None), first)
         return writer.finish()

@@ -199,9 +199,12 @@ def team_deck_pdf(decks: dict[str, list[TeamCard]], season_label: str, paper: st
                            credit, group=lambda c: c.player.team, ink_saver=ink_saver)
 
 
-def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:
+def scoresheet_pdf(overs: int, paper: str, credit: str, team_edition: bool = False) -> bytes:
     """One page per innings: a row per over (who turned the pitch card, the three cards, the
     dice, chance cards, runs or out, running totals)."""
+    redeal = ("Thick line: every 10 overs each side shuffles its squad deck and deals itself 11 again."
+              if team_edition else
+              "Thick line: every 10 overs shuffle the player cards and deal 11 to each side again.")
     L = layout()["scoresheet"]
     canvas, buf, W, H = new_canvas(paper, f"Roll & Play Cricket scoresheet ({overs} overs)", credit)
     m = L["margin_mm"]
@@ -238,8 +241,7 @@ def scoresheet_pdf(overs: int, paper: str, credit: str) -> bytes:
         y = top + head_h + overs * row_h + 6
         p.text(m, y, "Runs for the over = dice + batter card + bowler card + pitch card (+ chance). "
                "0 or less: out. Double one: out. Other doubles: draw a chance card.", "italic", 6.5)
-        p.text(m, y + 8.5, "Thick line: every 10 overs shuffle the player cards and deal 11 to each side "
-               "again.", "italic", 6.5)
+        p.text(m, y + 8.5, redeal, "italic", 6.5)
         p.text(m, y + 14, "Innings total ______  Outs ______  (ends at 10 outs or the last over)", "bold", 8)
         p.text(W / 2, H - 7, credit, "regular", 5.5, "#555555", align="centre")
         canvas.showPage()
