@@ -854,3 +854,22 @@ def test_a_card_at_the_games_limit_says_so_on_its_page():
     bowler["situations"] = {"attack": 0.1, "normal": 0.3, "consolidate": 0.6}
     text, _ = _verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
     assert "attack band" not in text and "opponent's half" in text
+
+
+def test_how_to_play_settles_what_the_printed_quick_reference_settles(tmp_path):
+    """The site's rules in short say what the kit's quick reference says after a match played by
+    hand from the printed kit (helper-32): the keeper's partner in a run-out, where the new batter
+    stands, the free hit, the target, the super over and the missed stumping chance in attack."""
+    import html
+    make_synthetic_kit(tmp_path / "out")
+    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    for said in ("another player: draw again if you draw the keeper",
+                 "the new batter takes the out batter's end (on strike, unless the non-striker was run out)",
+                 "a run-out scores no run", "A leg bye or bye is a run to the extras, not the batter's",
+                 "the next ball is a free hit : the striker can be out only run out",
+                 "The target is the first innings' total + 1",
+                 "a super over of one over (6 balls; 5 in The Hundred), three batters a side, two wickets end it",
+                 "wicketkeeper's WK rating, else a dot", "on a • (a missed stumping chance too) roll a d20",
+                 "Runs needed = target \u2212 total.", "Super overs are played with the cards as printed."):
+        assert said in text, said
