@@ -268,8 +268,11 @@ def test_batting_slots_go_to_the_season_s_batters_and_bowling_slots_to_its_bowle
     mumbai = {p.player.name: p.role for p in squads["Mumbai Indians"]}
     assert mumbai["Harmanpreet Kaur"] == "batter"
     assert mumbai["Hayley Matthews"] not in ("pace", "spin") and mumbai["Amelia Kerr"] == "spin"
+    # Pooja Vastrakar (a front-line seamer) and Hayley Matthews (16 wickets) keep their bowling
+    assert mumbai["Pooja Vastrakar"] == mumbai["Hayley Matthews"] == "allrounder"
     for team, squad in squads.items():
         batters = [p.player for p in squad if p.role == "batter"]
+        assert not any(b.bowls and b.batting_role in ("All-Rounder", "*") for b in batters), team
         for p in squad:
             if p.role == "allrounder" and not p.player.bowls:
                 # a non-bowler fills an all-rounder slot only when he made fewer runs than every batter

@@ -10,8 +10,9 @@ Selection from the season's figures, per team:
   balls bowled, then (pace) front-line medium pacers, then the others by balls bowled less balls
   faced (a specialist bats with the D6: an opener who bowls is not one); a team short of a type fills the slot with its next bowler by
   balls bowled (the card says which type he really bowls);
-- batters: the three highest run-scorers among the rest who are not all-rounders (one listed an
-  all-rounder who bowled no ball that season counts as a batter);
+- batters: the three highest run-scorers among the rest who are not all-rounders or front-line
+  bowlers (one listed an all-rounder who bowled no ball that season counts as a batter), those
+  who bowled more than half the balls they faced last;
 - all-rounders: the four remaining players who both bat and bowl most (balls faced + bowled),
   then anyone left by matches.
 Confidence (printed bottom right, -1..3) is the batting-index percentile among all squad players
@@ -100,9 +101,13 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
                 return None
             chosen[rest[0].player_id] = role
     # a player listed an all-rounder who bowled no ball all season is a batter that season
-    # (Harmanpreet Kaur, WPL 2023: 281 runs; she is not one of the four who bowl the Medium deck)
-    batters = sorted((p for p in players if free(p) and (p.batting_role != "All-Rounder" or not p.bowls)),
-                     key=lambda p: (-p.runs, p.player_id))
+    # (Harmanpreet Kaur, WPL 2023: 281 runs; she is not one of the four who bowl the Medium deck);
+    # a front-line bowler who bowled is not one (Pooja Vastrakar), and a batter who bowled more
+    # than half the balls she faced (Hayley Matthews: 204 bowled, 215 faced, 16 wickets) comes
+    # after the batters who hardly bowl: the specialist batter does not bowl in the game
+    batters = sorted((p for p in players
+                      if free(p) and not (p.bowls and p.batting_role in ("All-Rounder", "*"))),
+                     key=lambda p: (2 * p.legal_balls > p.balls, -p.runs, p.player_id))
     for p in batters[:COMPOSITION["batter"]]:
         chosen[p.player_id] = "batter"
     rounders = sorted((p for p in players if free(p)),
