@@ -108,7 +108,8 @@ class WicketsInHand:
 
     def saves_words(self) -> str:
         """What consolidate's d20 can save, as the printed sheets say it."""
-        words = {"caught": "a catch (W, chart or chance)", "bowled": "bowled", "lbw": "LBW",
+        # "chart or chance" read as two things; a held catch chance is the usual catch on the chart
+        words = {"caught": "a catch (W, or a catch on the chart)", "bowled": "bowled", "lbw": "LBW",
                  "stumped": "stumped"}
         said = [words[k] for k in self.consolidate_saves]
         return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " or " + said[-1]

@@ -194,7 +194,7 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     monkeypatch.setattr(wih, "RULE", wider)
     text = quick_reference_text(card_set)
     assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-14 not out (&#8226;), 15-20 out" in text
-    assert "on a catch (W, chart or chance), bowled or LBW roll a d20" in text
+    assert "on a catch (W, or a catch on the chart), bowled or LBW roll a d20" in text
     assert "needing over 1.75 a ball" in text and "&gt; 1.75 &#215; balls left" in text
 
 

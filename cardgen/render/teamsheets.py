@@ -12,6 +12,7 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepInFrame, PageBreak, 
                                 Table, TableStyle)
 from xml.sax.saxutils import escape
 
+from cardgen.calibrate.cardset import stand_in_striker
 from cardgen.render.card import card_views, printed_season
 from cardgen.render.common import page_size_mm, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
@@ -105,14 +106,12 @@ def team_decks(card_set: dict[str, Any]) -> list[dict[str, Any]]:
     return decks
 
 
-def stand_in_striker(card_set: dict[str, Any], team: str) -> dict[str, Any] | None:
-    """The striker card a batter without one bats with: the team's last-placed striker card
-    (docs/rules.md R9, as the engines choose it: highest card position, the first such card in
-    the set on a tie). None when the team has no striker card."""
-    strikers = [c for c in card_set["cards"] if c["kind"] == "striker" and c["team"] == team]
-    if not strikers:
-        return None
-    return max(strikers, key=lambda c: int(c.get("position") or 99))  # max keeps the first of equals
+def stand_in_card(card_set: dict[str, Any], team: str) -> dict[str, Any] | None:
+    """The striker card a batter without one bats with, as the engines choose it
+    (`calibrate.cardset.stand_in_striker`); None when the team has no striker card."""
+    strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
+    index = stand_in_striker(strikers, team)
+    return None if index is None else strikers[index]
 
 
 def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
@@ -124,7 +123,7 @@ def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
         info = deck["players"].get(pid)
         if info is None or (team, "striker") in info["cards"]:
             continue
-        stand_in = stand_in_striker(card_set, team)
+        stand_in = stand_in_card(card_set, team)
         if stand_in is not None:
             lines.append(f"{upper(info['player']['name'])} has no striker card: bats with "
                          f"{upper(stand_in['player']['name'])}'s striker card (the team's last-placed batter).")

@@ -14,6 +14,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from cardgen.calibrate.cardset import stand_in_striker
 from cardgen.sim.model import CardSetError, CompiledSet, Format, Side
 
 
@@ -172,11 +173,10 @@ class Captain:
     # striker cards -------------------------------------------------------------------------
     def _fallback_striker(self, team: str) -> int:
         """A player with no striker card bats with his team's lowest-placed striker card."""
-        rows = [(int(c.get("position") or 99), -i, i) for i, c in enumerate(self.cs.striker_cards)
-                if c["team"] == team]
-        if not rows:
+        index = stand_in_striker(self.cs.striker_cards, team)
+        if index is None:
             raise CardSetError(f"team {team!r} has no striker cards")
-        return max(rows)[2]
+        return index
 
     def side(self, team: str, xi: list[str], keeper_id: str | None,
              match_balls: dict[str, float] | None = None) -> Side:
