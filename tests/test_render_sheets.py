@@ -420,8 +420,8 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl
         assert f"needing over {rule.chase_attack_above:g} a ball: always attack (target \u2212 total > " \
                f"{rule.chase_attack_above:g} \u00d7 balls left)" in text
         assert "Super overs: cards as printed." in text
-        assert (f"A tie: a super over of {5 if fmt == '100-ball' else 6} balls, three batters a side, two "
-                "wickets end it (rules 3.7).") in text
+        assert (f"A tie: a super over, {5 if fmt == '100-ball' else 6} balls, three batters a side, two "
+                "wickets end it.") in text
         assert f"balls left = {balls} \u2212 legal balls bowled" in text
         assert "on a \u2022 (a missed stumping chance too) roll a d20" in text
         assert "(always out)" not in text  # a W in the consolidate band can be saved
