@@ -149,12 +149,18 @@ def row(code: str, season: str, m: dict) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def season_arguments(description: str) -> argparse.ArgumentParser:
+    """The options every whole-season benchmark takes (bench_players.py too)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--seasons", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
     ap.add_argument("--only", default="", help="comma-separated CODE:season to run only these")
+    return ap
+
+
+def main() -> None:
+    ap = season_arguments(__doc__.splitlines()[0])
     ap.add_argument("--json", default="", help="also write every figure (wickets and run rates "
                     "by phase, ...) real / rule / printed to this file")
     args = ap.parse_args()

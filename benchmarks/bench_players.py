@@ -16,7 +16,6 @@ Markdown tables (docs/calibration.md, section 10, quotes them):
 """
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -26,7 +25,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench_matches import SEASONS  # noqa: E402  (the same nine seasons)
+from bench_matches import SEASONS, season_arguments  # noqa: E402  (the same nine seasons)
 
 GROUPS = ((1, 30, "<= 30"), (31, 59, "31-59"), (60, 10 ** 6, ">= 60"))
 OUT_MARGIN = 1.2  # a card out 20% more often than its player was
@@ -65,12 +64,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seasons", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--source", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
-    ap.add_argument("--only", default="", help="comma-separated CODE:season to run only these")
-    args = ap.parse_args()
+    args = season_arguments(__doc__.splitlines()[0]).parse_args()
     from cardgen.cache import Cache
     only = {tuple(x.split(":")) for x in args.only.split(",") if x}
     figures = {}
