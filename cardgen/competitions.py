@@ -213,8 +213,10 @@ def normalise_season(comp: Competition, season: str) -> str:
     if m:
         year = int(m.group(1))
         if comp.split_season:
+            # a bare year names either season it touches (BBL 2025 is played Dec 2024 - Jan 2025)
             raise UnknownSeason(
-                f"{comp.code} seasons span two years: use e.g. --season {year}-{(year + 1) % 100:02d}"
+                f"{comp.code} seasons span two years: use --season {year - 1}-{year % 100:02d} "
+                f"or {year}-{(year + 1) % 100:02d}"
             )
         return str(year)
     raise UnknownSeason(f"season {season!r} is not a season; use e.g. 2024-25 or 2024")

@@ -57,7 +57,8 @@ def test_unknown_competition_is_one_line_listing_codes(run):
     assert "XYZ" in lines[0] and all(code in lines[0] for code in known_codes())
 
 
-@pytest.mark.parametrize("season, words", [("2024", "span two years"), ("20x4", "not a season"),
+@pytest.mark.parametrize("season, words", [("2024", "span two years: use --season 2023-24 or 2024-25"),
+                                           ("20x4", "not a season"),
                                            ("2024-26", "consecutive"), ("2019-20", "available here")])
 def test_bad_season_is_one_line(run, season, words):
     result = run("stats", "-c", "BBL", "-s", season)
