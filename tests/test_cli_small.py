@@ -34,6 +34,23 @@ def test_team_misuse_is_a_usage_error_before_any_work(args, words, tmp_path: Pat
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
 
 
+@pytest.mark.parametrize("options, named", [(["--backs"], "--backs"),
+                                            (["--bleed", "--solid-backs"], "--bleed, --solid-backs"),
+                                            (["--team-per-sheet"], "--team-per-sheet"),
+                                            (["--card-set", "{set}"], "--card-set")])
+def test_quicket_options_with_another_game_are_a_usage_error(options, named, tmp_path: Path, env):
+    """The other games' kits have their own cards and layouts: these options were ignored without
+    a word."""
+    card_set = tmp_path / "card-set.json"
+    card_set.write_text("{}")
+    args = [o.replace("{set}", str(card_set)) for o in options]
+    result = CliRunner().invoke(main, ["build", "--game", "roll-and-play", "-c", "BBL", "-s", "2024-25",
+                                       *args, "--out", str(tmp_path / "out")], env=env)
+    assert result.exit_code == EXIT_USAGE and "Traceback" not in result.output
+    assert f"{named}: for the quicket kit only" in result.output
+    assert not (tmp_path / "out").exists()
+
+
 def _modes(folder: Path) -> dict[str, int]:
     return {p.relative_to(folder).as_posix(): stat.S_IMODE(p.stat().st_mode) for p in folder.rglob("*")}
 

@@ -114,6 +114,14 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     if classic and (game != DEFAULT_GAME or card_set_path is not None):
         raise click.BadParameter("the rule is chosen when a Quicket card set is calibrated; a --card-set "
                                  "file keeps its own, and other games do not use it", param_hint="'--classic'")
+    quicket_only = [name for name, given in (("--card-set", card_set_path is not None),
+                                              ("--bleed", bleed), ("--backs", backs),
+                                              ("--solid-backs", solid_backs),
+                                              ("--team-per-sheet", team_per_sheet)) if given]
+    if game != DEFAULT_GAME and quicket_only:  # they were ignored without a word
+        raise click.UsageError(f"{', '.join(quicket_only)}: for the {DEFAULT_GAME} kit only; the "
+                               f"{game} kit has its own cards and layout (leave "
+                               f"{'it' if len(quicket_only) == 1 else 'them'} out)")
     if game != DEFAULT_GAME:
         _build_game(game, competition, season, source, out_dir,
                     ("a4", "letter") if paper == "both" else (paper,), ink_saver, seed)
