@@ -456,12 +456,13 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl
 def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_out(card_sets, fmt, unit):
     """Played by hand, the fielding chart said "free hit where played" (both formats play them,
     docs/rules.md R6), left open which fielder stands beside the keeper in a run-out and where
-    the new batter goes, and told The Hundred that a wide "does not count in the over"."""
+    the new batter goes, and told The Hundred that a wide "does not count in the over". Nor did
+    anything printed say which extras are balls faced, the B of a batter's R(B) (docs/rules.md R7)."""
     texts: list[str] = []
     page = _pages(render_fielding_pdf(card_sets[fmt], "letter", CREDIT))[0]
     page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
     joined = " ".join(" ".join(texts).split())
-    assert "No-ball: 1 run, the ball does not count; the next ball is a free hit." in joined
+    assert "No-ball: 1 run, not counted but a ball faced; the next ball is a free hit." in joined
     assert "where played" not in joined
     assert "Free hit: the striker can be out only run out." in joined
     assert "The fielder with the keeper is another player: draw again if you draw the keeper." in joined
@@ -469,7 +470,7 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
     assert "Run out: draw a fielder; the d6 row says who is out (below); no run." in joined
     assert "out if d20 <= the keeper's WK rating, else a dot." in joined
     if "wide" in {r for row in card_sets[fmt]["fielding_chart"]["cells"] for r in row}:
-        assert f"Wide: 1 run, the ball does not count in the {unit}." in joined
+        assert f"Wide: 1 run, not counted in the {unit}, not a ball faced." in joined
         assert f"in the {'over' if unit == 'set' else 'set'}" not in joined
 
 
