@@ -218,6 +218,26 @@ def test_player_page_shows_card_real_and_expected(built_site):
     assert "When bowled</th><td>powerplay 39% · middle 41% · death 20%</td>" in html
 
 
+def test_a_bowlers_wides_and_no_balls_say_they_are_per_100_balls(tmp_path):
+    """The real-against-card table shows wides and no-balls per 100 balls, as it does 4s and dots,
+    so its label says so: Adil Rashid's 4 wides in 120 balls (The Hundred 2024) read "Wides 3.3"
+    a row below "Wides 4" in the real figures, as if the card had changed his count. The real
+    table's no-ball runs read "No-ball runs", as "No-balls" above them."""
+    folder = make_synthetic_kit(tmp_path / "out")
+    card_set_file = folder / "card-set.json"
+    card_set = json.loads(card_set_file.read_text())
+    bowler = next(c for c in card_set["cards"] if c["player"]["id"] == "aa000004")
+    bowler["real"].update(balls=120, wides=4, no_balls=0, no_ball_runs=0)   # Rashid's real figures
+    bowler["expected"].update(wides=0.0222, no_balls=0.0058)                 # and his card's
+    card_set_file.write_text(json.dumps(card_set))
+    html = _pages(generate_site(tmp_path / "out").site_dir)["sets/BBL_2024-25/players/aa000004.html"]
+    assert re.search(r'<th scope="row">Wides</th><td>4</td>', html)
+    assert re.search(r'<th scope="row">No-ball runs</th><td>0</td>', html)
+    assert re.search(r'<th scope="row">Wides /100 balls</th><td>3.3</td><td>2.2</td>', html)
+    assert re.search(r'<th scope="row">No-balls /100 balls</th><td>0.0</td><td>0.6</td>', html)
+    assert not re.search(r'<th scope="row">(No balls|Wides|No ball runs)</th><td>[\d.]+</td><td>', html)
+
+
 def test_downloads_are_the_kit_files_byte_for_byte(built_site):
     _, folder, site = built_site
     for name in PDFS + ("card-set.json",):

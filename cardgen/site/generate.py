@@ -59,7 +59,7 @@ REAL_ORDER = ("innings", "balls", "overs", "runs", "dismissals", "strike_rate", 
 REAL_LABEL = {
     "innings": "Innings", "balls": "Balls", "runs": "Runs", "fours": "4s", "sixes": "6s",
     "high_score": "High score", "wides": "Wides", "no_balls": "No-balls", "overs": "Overs",
-    "economy": "Economy", "strike_rate": "Strike rate", "dots": "Dot balls",
+    "economy": "Economy", "strike_rate": "Strike rate", "dots": "Dot balls", "no_ball_runs": "No-ball runs",
 }
 
 
@@ -143,6 +143,7 @@ def _scale(key: str) -> tuple[float, int]:
 
 EXPECTED_LABEL = {"fours": "4s /100 balls", "sixes": "6s /100 balls", "dots": "Dots /100 balls",
                   "wicket_rate": "Wickets /100 balls", "dismissal_rate": "Outs /100 balls",
+                  "wides": "Wides /100 balls", "no_balls": "No-balls /100 balls",
                   "strike_rate": "Strike rate", "economy": "Economy"}
 
 
