@@ -893,3 +893,30 @@ def test_how_to_play_settles_what_the_printed_quick_reference_settles(tmp_path):
                  "wicketkeeper's WK rating, else a dot", "on a • (a missed stumping chance too) roll a d20",
                  "Runs needed = target \u2212 total.", "Super overs are played with the cards as printed."):
         assert said in text, said
+
+
+def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_reference_does(tmp_path):
+    """The fielding chart on the page is mostly Wide, No-ball, Bye and Leg bye cells (51, 7, 6 and
+    33 of BBL 2024-25's 120), and the printed quick reference says what wides and no-balls are
+    worth, when the innings ends and how the catcher is drawn; the site's rules in short said none
+    of it, so a gamer reading the site alone could not score a wide."""
+    import html
+
+    from cardgen.render.teamsheets import quick_reference_text
+    make_synthetic_kit(tmp_path / "out")
+    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
+                                      "format": "T20"})
+    reference = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", reference)).split())
+    for printed, on_the_site in (
+            ("Wides and no-balls add a run and do not count as one of the 6 balls",
+             "Wides and no-balls add a run and do not count as one of the over's balls"),
+            ("the striker can be out only run out (a wide in between keeps it)",) * 2,
+            ("The innings ends after 120 legal balls or 10 wickets",
+             "The innings ends after its legal balls (120 in T20, 100 in The Hundred) or 10 wickets"),
+            ("the side batting second wins on reaching it",) * 2,
+            ("one card a player (an all-rounder's two count once)",) * 2):
+        assert printed in reference, printed   # the printed kit still says it
+        assert on_the_site in text, on_the_site
+
