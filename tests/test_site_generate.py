@@ -920,3 +920,39 @@ def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_refer
         assert printed in reference, printed   # the printed kit still says it
         assert on_the_site in text, on_the_site
 
+
+def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
+    """`build --paper letter` (as The Hundred 2024 kit was built) writes its Letter sheets under the
+    bare names that mean A4 in a two-paper kit (fielding-chart.pdf beside fielding-chart-letter.pdf),
+    so the site read the paper from the PDF: its labels said "Fielding chart", "Team sheets" and
+    "Perth Scorchers team sheet" for Letter pages, beside "Player cards (US Letter)". A two-paper
+    kit's A4 sheets keep their labels."""
+    out = tmp_path / "out"
+    two_papers = make_synthetic_kit(out, season="2024-25")
+    letter_only = make_synthetic_kit(out, code="HUNDRED", season="2024")
+    for name in ("cards-a4.pdf", "fielding-chart.pdf", "scoresheet.pdf", "team-sheets.pdf", "quick-reference.pdf"):
+        (letter_only / name).unlink()
+        if name != "cards-a4.pdf":
+            _pdf(letter_only / name, name, letter)
+    for folder in (two_papers, letter_only):
+        (folder / "teams" / "perth-scorchers").mkdir(parents=True)
+        _pdf(folder / "teams" / "perth-scorchers" / "team-sheet.pdf", "team sheet",
+             letter if folder is letter_only else A4)
+        (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+            {"name": "Perth Scorchers", "files": {"team-sheet": "teams/perth-scorchers/team-sheet.pdf"}}]}))
+    pages = _pages(generate_site(out).site_dir)
+
+    def labels(html: str) -> dict[str, str]:
+        return {href: " ".join(text.split())
+                for href, text in re.findall(r'<a href="([^"]+\.pdf)" download>([^<]+)</a>', html)}
+    home = labels(pages["index.html"])
+    assert home["sets/HUNDRED_2024/files/fielding-chart.pdf"] == "Fielding chart (US Letter)"
+    assert home["sets/HUNDRED_2024/files/team-sheets.pdf"] == "Team sheets (US Letter)"
+    assert home["sets/HUNDRED_2024/files/quick-reference.pdf"] == "Quick reference (US Letter)"
+    assert home["sets/HUNDRED_2024/files/cards-letter.pdf"] == "Player cards (US Letter)"
+    team = labels(pages["sets/HUNDRED_2024/team-perth-scorchers.html"])
+    assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet (US Letter)"
+    assert home["sets/BBL_2024-25/files/fielding-chart.pdf"] == "Fielding chart"
+    team = labels(pages["sets/BBL_2024-25/team-perth-scorchers.html"])
+    assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet"
+

@@ -157,7 +157,7 @@ def _read_teams(folder: Path) -> dict[str, TeamDownloads]:
             if root not in target.parents or not target.is_file():
                 continue
             # target is resolved (to refuse paths outside the kit), so relative to the resolved root
-            download = _download(root, target, f"{name} {TEAM_FILE_LABEL.get(key, key)}")
+            download = _paper_download(root, target, f"{name} {TEAM_FILE_LABEL.get(key, key)}")
             downloads.append(download)
             pages = _pdf_pages(target) if target.suffix == ".pdf" else None
             if pages:
@@ -205,6 +205,30 @@ class KitSet:
 
 def _download(folder: Path, path: Path, label: str) -> Download:
     return Download(path.relative_to(folder).as_posix(), label, path.stat().st_size)
+
+
+LETTER_POINTS = (612.0, 792.0)  # 8.5 x 11 in
+
+
+def _is_letter(path: Path) -> bool:
+    """Whether a PDF's first page is US Letter (either way up), read from the file itself."""
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+    try:
+        box = PdfReader(str(path)).pages[0].mediabox
+        size = sorted((float(box.width), float(box.height)))
+    except (PdfReadError, OSError, ValueError, KeyError, TypeError, IndexError):
+        return False
+    return all(abs(got - want) < 2.0 for got, want in zip(size, LETTER_POINTS))
+
+
+def _paper_download(folder: Path, path: Path, label: str) -> Download:
+    """A download whose label names no paper: a kit built with --paper letter writes its sheets
+    under the bare names (fielding-chart.pdf, team-sheet.pdf) that mean A4 beside the -letter
+    files of a two-paper kit, so a Letter page says so rather than pass for A4."""
+    if "(" not in label and path.suffix == ".pdf" and _is_letter(path):
+        label = f"{label} (US Letter)"
+    return _download(folder, path, label)
 
 
 def load_card_set_file(path: Path) -> dict[str, Any]:
@@ -496,7 +520,7 @@ def read_set(folder: Path) -> KitSet:
     """Read one set folder (it must hold card-set.json)."""
     card_set_path = folder / CARD_SET_FILE
     card_set = load_card_set_file(card_set_path)
-    downloads = [_download(folder, folder / name, label)
+    downloads = [_paper_download(folder, folder / name, label)
                  for name, label in KIT_DOWNLOADS if (folder / name).is_file()]
     known = {name for name, _ in KIT_DOWNLOADS}
     # only the deck sheets build writes to tts/ (a player called Potts is not a TTS sheet)
