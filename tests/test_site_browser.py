@@ -252,6 +252,25 @@ def test_a_script_name_renders_as_text_from_disk(browser, tmp_path: Path):
     assert _load_all_images(page) and dialogs == []
 
 
+def test_the_find_a_player_box_shows_its_whole_hint_on_a_phone(browser, tmp_path: Path):
+    """At 390 px the set and team pages' search box, sharing its line with Find and "All players
+    A-Z", was 166 px wide and showed "Name or team, e" of its hint "Name or team, e.g. Short"."""
+    from test_site_generate import make_synthetic_kit
+    from cardgen.site.generate import generate_site
+    make_synthetic_kit(tmp_path / "out")
+    site = generate_site(tmp_path / "out").site_dir
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    for name in ("index.html", "team-perth-scorchers.html", "players.html"):
+        page.goto((site / "sets" / SET / name).as_uri())
+        box = page.locator("#find-player")
+        hint_width = box.evaluate("""e => { const s = getComputedStyle(e);
+            const c = document.createElement('canvas').getContext('2d'); c.font = s.font;
+            return c.measureText(e.placeholder).width + parseFloat(s.paddingLeft) + parseFloat(s.paddingRight); }""")
+        assert box.evaluate("e => e.clientWidth") >= hint_width, name
+        assert _no_sideways_scroll(page), name
+
+
 def test_every_link_and_image_on_the_real_site_resolves(served: str, bbl_out: Path):
     from cardgen.site.linkcheck import check_links
     report = check_links(bbl_out / "site")  # the site `cardgen serve` rendered
