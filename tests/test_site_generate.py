@@ -956,3 +956,23 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
     team = labels(pages["sets/BBL_2024-25/team-perth-scorchers.html"])
     assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet"
 
+
+def test_how_to_print_offers_each_sets_quick_reference_on_both_papers(tmp_path):
+    """How to print's "The rules" listed only quick-reference.pdf of each set: a two-paper kit's
+    US Letter page was missing (a US gamer got A4 only) and a letter-only kit's page was not
+    named as Letter. Each is listed with its paper, and the section links the site's how to play."""
+    out = tmp_path / "out"
+    two_papers = make_synthetic_kit(out, season="2024-25")
+    _pdf(two_papers / "quick-reference-letter.pdf", "quick reference", letter)
+    letter_only = make_synthetic_kit(out, code="HUNDRED", season="2024")
+    _pdf(letter_only / "quick-reference.pdf", "quick reference", letter)
+    page = _pages(generate_site(out).site_dir)["how-to-print.html"]
+    rules = page.split('id="rules"', 1)[1]
+    listed = {href: " ".join(text.split())
+              for href, text in re.findall(r'<a href="([^"]+\.pdf)" download>([^<]+)</a>', rules)}
+    assert listed == {
+        "sets/BBL_2024-25/files/quick-reference.pdf": "Quick reference: Big Bash League 2024-25 (A4)",
+        "sets/BBL_2024-25/files/quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-25 (US Letter)",
+        "sets/HUNDRED_2024/files/quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
+    assert 'href="how-to-play.html"' in rules
+
