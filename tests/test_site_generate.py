@@ -976,3 +976,24 @@ def test_how_to_print_offers_each_sets_quick_reference_on_both_papers(tmp_path):
         "sets/HUNDRED_2024/files/quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
     assert 'href="how-to-play.html"' in rules
 
+
+def test_a_hundred_bowlers_economy_says_runs_per_6_balls(tmp_path):
+    """A 100-ball set is bowled in sets of 5, but economy (the card's Econ, the stats layer's and the
+    calibration's) is runs per 6 balls; the quick reference says so and the player page now does
+    too. A card without the real economy worked it out per 5 balls (139 runs off 120 balls read
+    5.79, not Adil Rashid's 6.95)."""
+    folder = make_synthetic_kit(tmp_path / "out", code="HUNDRED", season="2024")
+    card_set_file = folder / "card-set.json"
+    card_set = json.loads(card_set_file.read_text())
+    card_set["format"] = "100-ball"
+    bowler = next(c for c in card_set["cards"] if c["player"]["id"] == "aa000004")
+    bowler["real"].update(balls=120, runs=139)           # Adil Rashid, The Hundred 2024
+    bowler["real"].pop("economy", None)                  # worked out from the counts
+    bowler["expected"]["economy"] = 6.95
+    card_set_file.write_text(json.dumps(card_set))
+    pages = _pages(generate_site(tmp_path / "out").site_dir)
+    html = pages["sets/HUNDRED_2024/players/aa000004.html"]
+    assert re.search(r'<th scope="row">Economy \(runs per 6 balls\)</th><td>6.95</td><td>6.95</td>', html), html
+    other = pages["sets/HUNDRED_2024/players/aa000001.html"]
+    assert re.search(r'<th scope="row">Economy \(runs per 6 balls\)</th><td>7.34</td>', other)
+

@@ -101,7 +101,7 @@ def _number(value: Any, places: int = 2) -> str:
     return str(value)
 
 
-def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | None:
+def _real_rate(key: str, real: dict[str, Any]) -> float | None:
     """The real-season figure that an `expected` figure estimates, from the card's counts."""
     if isinstance(real.get(key), (int, float)) and not isinstance(real[key], bool) \
             and ("rate" in key or key == "economy"):
@@ -113,7 +113,7 @@ def _real_rate(key: str, real: dict[str, Any], balls_per_over: int) -> float | N
     if key == "strike_rate" and isinstance(runs, (int, float)):
         return 100.0 * runs / balls
     if key == "economy" and isinstance(runs, (int, float)):
-        return runs * balls_per_over / balls
+        return 6.0 * runs / balls   # runs per 6 balls in both formats, as the stats layer and the cards
     if key in ("dismissal_rate", "wicket_rate") and isinstance(outs, (int, float)):
         return outs / balls
     base = key.removesuffix("_per_ball")
@@ -149,6 +149,8 @@ EXPECTED_LABEL = {"fours": "4s /100 balls", "sixes": "6s /100 balls", "dots": "D
 
 # the figures a card's scoring sets (what the attack band's d20 adds to)
 SCORING_LABELS = {EXPECTED_LABEL[k] for k in ("strike_rate", "economy", "fours", "sixes")}
+# 100-ball economy is still runs per 6 balls (as the quick reference and the card's Econ say), not per set
+PER_SIX_BALLS = " (runs per 6 balls)"
 
 
 def _humanise(key: str) -> str:
@@ -277,6 +279,9 @@ def _card_views(kit: KitSet) -> list[CardView]:
                      for k, v in sorted(real.items(), key=lambda kv: (REAL_ORDER.index(kv[0]) if kv[0] in REAL_ORDER
                                                                  else len(REAL_ORDER), kv[0]))
                      if not isinstance(v, (dict, list))]
+        if balls_per_over != 6:
+            real_rows = [(label + PER_SIX_BALLS if label == REAL_LABEL["economy"] else label, value)
+                         for label, value in real_rows]
         if isinstance(real.get("phase_balls"), dict):   # as the team sheet's PP / Mid / Death
             from cardgen.render.teamsheets import phase_shares
             from cardgen.stats.tables import PHASES
@@ -292,7 +297,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
         for key, exp in sorted(expected.items(), key=lambda kv: (kv[0] not in ("strike_rate", "economy"), kv[0])):
             if not isinstance(exp, (int, float)) or isinstance(exp, bool):
                 continue
-            got = _real_rate(key, real, balls_per_over)
+            got = _real_rate(key, real)
             factor, places = _scale(key)
 
             def shown(value: float | None) -> str:
@@ -302,7 +307,10 @@ def _card_views(kit: KitSet) -> list[CardView]:
             # a rate cannot be negative: the normal interval's lower end is clipped at 0
             interval = f"{shown(max(0.0, lo))} – {shown(hi)}" if lo is not None and hi is not None else "—"
             inside = {"True": "inside", "False": "outside"}.get(checks.get(f"ok_{key}", ""), "—")
-            versus.append(Versus(EXPECTED_LABEL.get(key, _humanise(key)), shown(got), shown(float(exp)),
+            label = EXPECTED_LABEL.get(key, _humanise(key))
+            if key == "economy" and balls_per_over != 6:
+                label += PER_SIX_BALLS
+            versus.append(Versus(label, shown(got), shown(float(exp)),
                                  shown(sim), interval, inside))
         verdict, verdict_ok = _verdict(checks, versus, card)
         png = kit.card_pngs.get(index)
@@ -343,7 +351,7 @@ def _verdict(checks: dict[str, str], versus: list[Versus],
         return ("At the game's limit on: " + ", ".join(missed or ["the overall check"]) + ". No printed "
                 f"card could reach the real figure: {why}. The set's check leaves this card out."), None
     text = "Plays differently from the real season on: " + ", ".join(missed or ["the overall check"]) + "."
-    if in_attack and set(missed) & SCORING_LABELS:
+    if in_attack and {label.removesuffix(PER_SIX_BALLS) for label in missed} & SCORING_LABELS:
         text += f" Why: {in_attack}."
     return text, False
 
