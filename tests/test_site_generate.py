@@ -994,6 +994,22 @@ def test_a_hundred_bowlers_economy_says_runs_per_6_balls(tmp_path):
     pages = _pages(generate_site(tmp_path / "out").site_dir)
     html = pages["sets/HUNDRED_2024/players/aa000004.html"]
     assert re.search(r'<th scope="row">Economy \(runs per 6 balls\)</th><td>6.95</td><td>6.95</td>', html), html
+    assert "average balls an innings bowled (A+\u00a0=\u00a020" in html   # the usage legend counts balls too
     other = pages["sets/HUNDRED_2024/players/aa000001.html"]
     assert re.search(r'<th scope="row">Economy \(runs per 6 balls\)</th><td>7.34</td>', other)
+
+
+def test_a_bowlers_usage_says_what_its_letter_and_number_mean(built_site):
+    """A bowler page showed "Usage A/11" and nothing more; the team sheets and quick reference say
+    what the letter and the number mean, and the page now prints the team sheets' own legend."""
+    from cardgen.render.teamsheets import usage_legend
+    _, _, site = built_site
+    pages = _pages(site)
+    bowler = pages["sets/BBL_2024-25/players/aa000004.html"]
+    assert "<dt>Usage</dt><dd>A/11</dd>" in bowler
+    # the team sheets' legend, its bands kept whole on a line (a non-breaking hyphen: "B = 10-" broke from "15")
+    assert f'<p class="meta">{usage_legend(hundred=False).replace("-", chr(0x2011))}</p>' in bowler
+    assert "average overs an innings bowled" in bowler
+    striker_only = pages["sets/BBL_2024-25/players/aa000002.html"]
+    assert "average overs an innings bowled" not in striker_only
 

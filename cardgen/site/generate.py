@@ -204,6 +204,7 @@ class CardView:
     thumb_size: tuple[int, int] | None
     alt: str
     ratings: list[tuple[str, str]] = field(default_factory=list)
+    ratings_note: str = ""  # what a bowler's Usage letter/number means, as the team sheets print it
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
     versus: list[Versus] = field(default_factory=list)
@@ -257,6 +258,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
         name = str(player.get("name", ""))
         team = str(card.get("team", ""))
         ratings: list[tuple[str, str]] = []
+        ratings_note = ""
         if kind == "striker":
             for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO"), ("keeper", "Keeper")):
                 if isinstance(player.get(key), int):
@@ -264,6 +266,9 @@ def _card_views(kit: KitSet) -> list[CardView]:
         usage = card.get("usage")
         if isinstance(usage, dict) and usage.get("letter"):
             ratings.append(("Usage", f"{usage['letter']}/{usage.get('innings', '')}"))
+            from cardgen.render.teamsheets import usage_legend
+            # a band never breaks at its hyphen either ("B = 10-" at a line's end, "15" on the next)
+            ratings_note = re.sub(r"(\d)-(\d)", "\\1\u2011\\2", usage_legend(hundred=balls_per_over != 6))
         chart = []
         for row in card.get("chart", []):
             lo, hi, code = row.get("lo"), row.get("hi"), str(row.get("result"))
@@ -321,7 +326,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
             position=card.get("position") if isinstance(card.get("position"), int) else None,
             player_page=f"players/{player_slugs[pid]}.html",
             png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
-            alt=f"{kind_label} card: {name}, {team}", ratings=ratings, chart=chart,
+            alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, chart=chart,
             real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
             card=card))
     _set_anchors(views)
