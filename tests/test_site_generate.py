@@ -957,17 +957,21 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
     assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet"
 
 
-def test_how_to_print_offers_each_sets_quick_reference_on_both_papers(tmp_path):
+def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(tmp_path):
     """How to print's "The rules" listed only quick-reference.pdf of each set: a two-paper kit's
     US Letter page was missing (a US gamer got A4 only) and a letter-only kit's page was not
-    named as Letter. Each is listed with its paper, and the section links the site's how to play."""
+    named as Letter. Each is listed with its paper, and the section links the site's how to play,
+    whose own quick-reference link was also A4 only."""
     out = tmp_path / "out"
     two_papers = make_synthetic_kit(out, season="2024-25")
     _pdf(two_papers / "quick-reference-letter.pdf", "quick reference", letter)
+    card_set = json.loads((two_papers / "card-set.json").read_text())
+    card_set["fielding_chart"]["cells"][5][19] = "catch_chance"   # so how to play walks a ball of this kit
+    (two_papers / "card-set.json").write_text(json.dumps(card_set))
     letter_only = make_synthetic_kit(out, code="HUNDRED", season="2024")
     _pdf(letter_only / "quick-reference.pdf", "quick reference", letter)
-    page = _pages(generate_site(out).site_dir)["how-to-print.html"]
-    rules = page.split('id="rules"', 1)[1]
+    pages = _pages(generate_site(out).site_dir)
+    rules = pages["how-to-print.html"].split('id="rules"', 1)[1]
     listed = {href: " ".join(text.split())
               for href, text in re.findall(r'<a href="([^"]+\.pdf)" download>([^<]+)</a>', rules)}
     assert listed == {
@@ -975,6 +979,11 @@ def test_how_to_print_offers_each_sets_quick_reference_on_both_papers(tmp_path):
         "sets/BBL_2024-25/files/quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-25 (US Letter)",
         "sets/HUNDRED_2024/files/quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
     assert 'href="how-to-play.html"' in rules
+    # how to play offers its example kit's quick reference on both papers too (it linked the A4 one only)
+    play = pages["how-to-play.html"]
+    offered = re.findall(r'<a href="(sets/BBL_2024-25/files/quick-reference[^"]*)" download>([^<]+)</a>', play)
+    assert offered == [("sets/BBL_2024-25/files/quick-reference.pdf", "A4"),
+                       ("sets/BBL_2024-25/files/quick-reference-letter.pdf", "US Letter")]
 
 
 def test_a_hundred_bowlers_economy_says_runs_per_6_balls(tmp_path):
