@@ -1022,3 +1022,20 @@ def test_a_bowlers_usage_says_what_its_letter_and_number_mean(built_site):
     striker_only = pages["sets/BBL_2024-25/players/aa000002.html"]
     assert "average overs an innings bowled" not in striker_only
 
+
+def test_how_to_play_says_where_the_bowlers_card_goes_after_a_single_and_an_over(tmp_path):
+    """The bowler's card marks the striker (rules 2.2 and 3.5.3): the walked ball said only that
+    "at the end of the over the bowler's card moves to the other batter", as if the same bowler
+    bowled on, and not what a single does to it."""
+    import html
+    folder = make_synthetic_kit(tmp_path / "out")
+    card_set = json.loads((folder / "card-set.json").read_text())
+    card_set["fielding_chart"]["cells"][5][19] = "catch_chance"   # so how to play walks a ball of this kit
+    (folder / "card-set.json").write_text(json.dumps(card_set))
+    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+    steps = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.split('class="steps"', 1)[1].split("</ol>")[0])).split())
+    assert "The bowler's card lies beside the batter on strike" in steps
+    assert "after one run (or three) the batters change ends, so move it beside the other batter" in steps
+    assert "put the next bowler's card in its place" in steps
+    assert "the bowler's card moves to the other batter" not in steps
+
