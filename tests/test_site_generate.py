@@ -1039,3 +1039,20 @@ def test_how_to_play_says_where_the_bowlers_card_goes_after_a_single_and_an_over
     assert "put the next bowler's card in its place" in steps
     assert "the bowler's card moves to the other batter" not in steps
 
+
+def test_how_to_play_walks_a_hundred_ball_in_sets_of_5(tmp_path):
+    """A site of 100-ball kits only walks its ball with a Hundred card: the last step spoke of the
+    over and of the ends changing at its end, where The Hundred changes ends every 10 balls and a
+    bowler bowls 5 or 10 in a row."""
+    import html
+    folder = make_synthetic_kit(tmp_path / "out", code="HUNDRED", season="2024")
+    card_set = json.loads((folder / "card-set.json").read_text())
+    card_set["format"] = "100-ball"
+    card_set["fielding_chart"]["cells"][5][19] = "catch_chance"   # so how to play walks a ball of this kit
+    (folder / "card-set.json").write_text(json.dumps(card_set))
+    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+    steps = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page.split('class="steps"', 1)[1].split("</ol>")[0])).split())
+    assert "under the current set of 5" in steps and "After every 10 balls the strike changes too" in steps
+    assert "A bowler bowls 5 or 10 balls in a row" in steps
+    assert "over" not in steps
+
