@@ -208,6 +208,18 @@ def test_quick_reference_names_the_fielders_deck_one_way_and_says_what_a_dot_sco
     assert "no run" in dot and "printed" not in dot  # says what it scores, not how it looks
 
 
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_quick_reference_says_no_he_or_his(card_sets, fmt):
+    """One quick reference serves the women's leagues too (WPL, the women's Super Smash): the
+    stand-in line said 'the card his team sheet names' (helper-34)."""
+    import re
+
+    from cardgen.render.teamsheets import quick_reference_text
+    text = quick_reference_text(card_sets[fmt])
+    assert not re.findall(r"\b(he|his|him|himself|batsman|batsmen)\b", text, re.IGNORECASE)
+    assert "bats with the card the team sheet names" in text
+
+
 def test_team_sheets_explain_every_mark_their_tables_use(card_sets):
     # a gamer reading "*" in the Role column (the rules' "primarily used as a bowler") or the
     # dagger finds what it means on the same page
