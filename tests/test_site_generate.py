@@ -359,6 +359,25 @@ def test_site_command(built_site, tmp_path):
     assert "--port" in help_text and "127.0.0.1" in help_text
 
 
+def test_the_404_page_links_from_where_the_site_is_served(built_site, tmp_path):
+    """A static host answers a missing address anywhere with 404.html, so its links cannot be
+    relative; they started at '/', which loses the styling and every link on a project site
+    (user.github.io/<repo>/). --base-url says where the site lives; other pages do not change."""
+    out, _, default_site = built_site
+    assert 'href="/assets/site.css"' in (default_site / "404.html").read_text()
+    for given, root in (("/cardgen/", "/cardgen/"), ("cardgen", "/cardgen/"),
+                        ("https://fan.github.io/kits", "https://fan.github.io/kits/")):
+        site = tmp_path / _slug(given)
+        result = CliRunner().invoke(main, ["site", "--out", str(out), "--site-dir", str(site),
+                                           "--base-url", given])
+        assert result.exit_code == 0, result.output
+        page = (site / "404.html").read_text()
+        assert f'href="{root}assets/site.css"' in page and f'href="{root}index.html"' in page
+        assert f'href="{root}sets/BBL_2024-25/index.html"' in page
+        assert 'href="/assets' not in page.replace(f'href="{root}assets', "")
+        assert (site / "index.html").read_bytes() == (default_site / "index.html").read_bytes()
+
+
 @pytest.fixture
 def served_site(built_site):
     """(base URL, kit folder): the built site served by `make_server` on a free loopback port."""

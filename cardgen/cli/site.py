@@ -34,11 +34,15 @@ SITE_OUT_HELP = "Folder of built kits the site is made from (as `cardgen build -
 @click.command("site")
 @out_option(must_write=False, help_text=SITE_OUT_HELP)
 @SITE_DIR_OPTION
+@click.option("--base-url", default="/", show_default=True, metavar="PATH|URL",
+              help="Where the site will be served from, for the links of its 404 page: '/' at a "
+                   "domain's root, '/cardgen/' for a project site such as user.github.io/cardgen/. "
+                   "Every other page links relatively and works anywhere.")
 @friendly_errors
-def site(out_dir: Path, site_dir: Path | None) -> None:
+def site(out_dir: Path, site_dir: Path | None, base_url: str) -> None:
     """Render the download site (static HTML) from every set built in OUT."""
     from cardgen.site.generate import generate_site
-    _report(generate_site(out_dir, site_dir))
+    _report(generate_site(out_dir, site_dir, base_url=base_url))
 
 
 @click.command("serve")

@@ -923,11 +923,21 @@ def _check_site_dir(out_dir: Path, site_dir: Path, set_folders: list[Path]) -> N
         raise SiteError(f"{site_dir} is a file, not a folder")
 
 
-def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
+def site_root(base_url: str) -> str:
+    """The address the site is served from, as the 404 page's links start: '/' at a domain's
+    root, '/cardgen/' for a project site (user.github.io/cardgen/), or a whole URL."""
+    url = base_url.strip()
+    if "://" not in url and not url.startswith("/"):
+        url = "/" + url
+    return url if url.endswith("/") else url + "/"
+
+
+def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "/") -> SiteReport:
     """Render the site for every set built under `out_dir` into `site_dir` (default OUT/site).
 
     A set whose card-set.json cannot be read is skipped and named in the report; the other sets
-    are still published.
+    are still published. `base_url` is where the site will be served from (`site_root`): only
+    the 404 page needs it, every other page links relatively.
     """
     out_dir = Path(out_dir)
     site_dir = Path(site_dir) if site_dir is not None else default_site_dir(out_dir)
@@ -971,7 +981,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:
                     fielding=_fielding_words(), rule=rule_kit["rule"] if rule_kit else _default_rule(),
                     rule_kit=rule_kit)
         # served for any missing address at any depth, so its links start at the site's root
-        writer.page(NOT_FOUND_PAGE, "404.html.j2", root="/", sets=sets)
+        writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(base_url), sets=sets)
         _assets(build_root)
         written = [rel for rel in relative_files(build_root) if rel != STAGING_MARKER]
         atomic_write_bytes(build_root / SITE_MARKER, (json.dumps(
