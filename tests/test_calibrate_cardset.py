@@ -87,6 +87,24 @@ def test_c_connolly_striker_card(bbl_set):
     assert card["player"]["name"] == "Cooper Connolly"
 
 
+def test_every_card_carries_its_real_dot_balls(bbl_set, bbl_stats):
+    """The site showed '—' for every player's real dot balls beside the card's expected ones: the
+    set kept no real count. Each card's `real.dots` is its player's, from the stats tables."""
+    bat = bbl_stats.batting.groupby(["player_id", "team"])["dots"].sum()
+    bowl = bbl_stats.bowling.groupby(["player_id", "team"])["dots"].sum()
+    checked = 0
+    for card in bbl_set["cards"]:
+        table = bat if card["kind"] == "striker" else bowl
+        key = (card["player"]["id"], card["team"])
+        if key in table.index:
+            assert card["real"]["dots"] == int(table.loc[key]), (card["player"]["name"], card["kind"])
+            assert 0 <= card["real"]["dots"] <= card["real"]["balls"]
+            checked += 1
+    assert checked > 200
+    connolly = _card(bbl_set, "C Connolly", "striker")["real"]
+    assert 0.2 < connolly["dots"] / connolly["balls"] < 0.5  # a T20 batter's share of dots
+
+
 def test_write_and_load_round_trip(bbl_set, tmp_path):
     path = write_card_set(bbl_set, tmp_path)
     assert path == tmp_path / "BBL_2024-25" / "card-set.json"
