@@ -378,6 +378,23 @@ def test_the_404_page_links_from_where_the_site_is_served(built_site, tmp_path):
         assert (site / "index.html").read_bytes() == (default_site / "index.html").read_bytes()
 
 
+def test_the_site_command_names_the_one_team_kits_it_does_not_list(built_site, tmp_path):
+    """`build --team` writes <CODE>_<season>_<team>/; the site publishes whole sets, and said
+    nothing of the team kit a fan had just printed."""
+    import shutil
+    out, folder, _ = built_site
+    mixed = tmp_path / "out"
+    shutil.copytree(folder, mixed / folder.name)
+    shutil.copytree(folder, mixed / f"{folder.name}_sydney-sixers")
+    result = CliRunner().invoke(main, ["site", "--out", str(mixed)])
+    assert result.exit_code == 0, result.output
+    assert "1 set(s) (BBL_2024-25)" in result.output
+    assert ("not listed: 1 one-team kit(s) (BBL_2024-25_sydney-sixers); the site publishes whole "
+            "sets: build without --team to add the season") in result.output
+    plain = CliRunner().invoke(main, ["site", "--out", str(out), "--site-dir", str(tmp_path / "s")])
+    assert "not listed" not in plain.output
+
+
 @pytest.fixture
 def served_site(built_site):
     """(base URL, kit folder): the built site served by `make_server` on a free loopback port."""

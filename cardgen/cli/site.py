@@ -22,6 +22,9 @@ def _report(report) -> None:  # a SiteReport
     games = f", {len(report.games)} other game kit(s)" if report.games else ""
     click.echo(f"site: {len(report.sets)} set(s) ({sets}){games}, {report.pages} pages, "
                f"{report.files} files -> {report.site_dir}")
+    if report.team_kits:  # a fan who printed one team looks for it on the site
+        click.echo(f"not listed: {len(report.team_kits)} one-team kit(s) ({', '.join(report.team_kits)}); "
+                   "the site publishes whole sets: build without --team to add the season")
     if report.kept:
         click.echo(f"kept {len(report.kept)} file(s) in {report.site_dir} that cardgen did not write "
                    f"({', '.join(report.kept[:3])}{', ...' if len(report.kept) > 3 else ''})")

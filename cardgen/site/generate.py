@@ -40,7 +40,7 @@ from cardgen.paths import templates_dir
 from cardgen.staging import MARKER as STAGING_MARKER
 from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
 from cardgen.site.kit import (KIT_DOWNLOADS, GameKit, KitSet, SiteError, find_game_kits, find_sets,
-                              read_game_kit, read_set)
+                              find_team_kits, read_game_kit, read_set)
 
 TEMPLATE_DIR = templates_dir() / "site"  # shipped with the package (cardgen.paths)
 THUMB_WIDTH = 240  # px; a 63 x 88 mm card is then 335 px tall
@@ -226,6 +226,7 @@ class SiteReport:
     skipped: list[str]  # set folders left out
     problems: list[str] = field(default_factory=list)  # why, and anything else left out
     kept: list[str] = field(default_factory=list)  # files of the old site cardgen did not write
+    team_kits: list[str] = field(default_factory=list)  # build --team folders, not listed
 
 
 def _environment() -> jinja2.Environment:
@@ -996,7 +997,8 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
     return SiteReport(site_dir=site_dir, sets=[s["name"] for s in sets],
                       games=[g["path"].removeprefix("games/").removesuffix("/index.html") for g in games],
                       pages=writer.pages,
-                      files=files, skipped=skipped, problems=writer.problems, kept=kept)
+                      files=files, skipped=skipped, problems=writer.problems, kept=kept,
+                      team_kits=find_team_kits(out_dir))
 
 
 def refresh_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:

@@ -558,6 +558,18 @@ def find_sets(out_dir: Path, skip: Path | None = None) -> list[Path]:
                   and p.resolve() != skip_resolved)
 
 
+TEAM_KIT_FOLDER = re.compile(r"^[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?_.+$")  # build --team's folders
+
+
+def find_team_kits(out_dir: Path) -> list[str]:
+    """The one-team kits under `out_dir` (`build --team`: `<CODE>_<season>_<team>/`), which the
+    site does not list: it publishes whole sets."""
+    if not out_dir.is_dir():
+        return []
+    return sorted(p.name for p in out_dir.iterdir()
+                  if p.is_dir() and TEAM_KIT_FOLDER.match(p.name) and (p / CARD_SET_FILE).is_file())
+
+
 GAME_MANIFEST = "kit.json"  # written by every other game system (cardgen/games/) beside its files
 
 
