@@ -111,7 +111,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                   f"{summary.outside_gate} outside the family-wise gate "
                   f"(|z| > {summary.gate_z} over {summary.gate_checks} checks); "
                   if summary.judged else
-                  f"No card to judge: {_judged_words(summary.qualified, limit, QUALIFY_BALLS)}; "
+                  f"No card to judge: {_judged_words(summary.qualified, QUALIFY_BALLS)}; "
                   "only the engine was checked: ")
         lines = [f"{judged}"
                  f"{summary.engine_disagreements} disagreements with the analytic expectation "
@@ -134,7 +134,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                  + (f"; {limit} outside at the game's limit, left out" if limit else "") + "); "
                  f"{summary.outside_gate} outside the family-wise gate")
     else:  # an early season: a pass of 0 of 0 cards would claim what was never checked
-        cards = (f"no card to judge: {_judged_words(summary.qualified, limit, QUALIFY_BALLS)}, "
+        cards = (f"no card to judge: {_judged_words(summary.qualified, QUALIFY_BALLS)}, "
                  "so only the engine was checked")
     click.echo(f"{comp.code} {season}: {cards}; engine vs analytic disagreements: "
                f"{summary.engine_disagreements}")
@@ -159,7 +159,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
         raise SystemExit(1)
 
 
-def _judged_words(qualified: int, at_limit: int, qualify_balls: int) -> str:
+def _judged_words(qualified: int, qualify_balls: int) -> str:
     """Why no card was judged: an early season has none with enough balls."""
     if not qualified:
         return f"none has {qualify_balls} real balls yet (too few matches)"

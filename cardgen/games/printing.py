@@ -48,7 +48,8 @@ def bowled(legal_balls: int, balls_per_over: int = 6) -> str:
     whose 5-ball sets beside an economy per 6 balls would not agree (as on the Quicket cards)."""
     if balls_per_over != 6:
         return counted(legal_balls, "ball")
-    return f"{legal_balls // 6}.{legal_balls % 6} ov"
+    from cardgen.stats.tables import overs_text
+    return f"{overs_text(legal_balls, 6)} ov"
 
 
 def check_papers(papers: Sequence[str]) -> None:

@@ -118,13 +118,13 @@ def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
     """One line per XI player with no striker card of his team ("Cards: B"), naming the card he
     bats with: without it the kit printed no way for him to bat (Sydney Thunder's No. 11)."""
     team = deck["team"]["name"]
+    stand_in = stand_in_card(card_set, team)  # the team's: the same card for every such batter
+    if stand_in is None:
+        return []
     lines = []
     for pid in deck["xi"]:
         info = deck["players"].get(pid)
-        if info is None or (team, "striker") in info["cards"]:
-            continue
-        stand_in = stand_in_card(card_set, team)
-        if stand_in is not None:
+        if info is not None and (team, "striker") not in info["cards"]:
             lines.append(f"{upper(info['player']['name'])} has no striker card: bats with "
                          f"{upper(stand_in['player']['name'])}'s striker card (the team's last-placed batter).")
     return lines

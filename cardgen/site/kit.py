@@ -17,7 +17,9 @@ from cardgen.errors import CardgenError
 
 CARD_SET_FILE = "card-set.json"
 TTS_FOLDER = "tts"
-SET_FOLDER = re.compile(r"^[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?$")
+_SET_NAME = r"[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?"  # <CODE>_<season>, as build names a set's folder
+SET_FOLDER = re.compile(f"^{_SET_NAME}$")
+TEAM_KIT_FOLDER = re.compile(f"^{_SET_NAME}_.+$")  # build --team: <CODE>_<season>_<team>
 
 # The kit's fixed downloads, in the order the pages list them, with a label for people.
 KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
@@ -207,19 +209,17 @@ def _download(folder: Path, path: Path, label: str) -> Download:
     return Download(path.relative_to(folder).as_posix(), label, path.stat().st_size)
 
 
-LETTER_POINTS = (612.0, 792.0)  # 8.5 x 11 in
-
-
 def _is_letter(path: Path) -> bool:
     """Whether a PDF's first page is US Letter (either way up), read from the file itself."""
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
+    from reportlab.lib.pagesizes import letter
     try:
         box = PdfReader(str(path)).pages[0].mediabox
         size = sorted((float(box.width), float(box.height)))
     except (PdfReadError, OSError, ValueError, KeyError, TypeError, IndexError):
         return False
-    return all(abs(got - want) < 2.0 for got, want in zip(size, LETTER_POINTS))
+    return all(abs(got - want) < 2.0 for got, want in zip(size, sorted(letter)))
 
 
 def _paper_download(folder: Path, path: Path, label: str) -> Download:
@@ -553,21 +553,19 @@ def find_sets(out_dir: Path, skip: Path | None = None) -> list[Path]:
     if not out_dir.is_dir():
         raise SiteError(f"no output folder at {out_dir}: run `cardgen build` first")
     skip_resolved = skip.resolve() if skip is not None else None
-    return sorted(p for p in out_dir.iterdir()
-                  if p.is_dir() and SET_FOLDER.match(p.name) and (p / CARD_SET_FILE).is_file()
-                  and p.resolve() != skip_resolved)
-
-
-TEAM_KIT_FOLDER = re.compile(r"^[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?_.+$")  # build --team's folders
+    return [p for p in _kit_folders(out_dir, SET_FOLDER) if p.resolve() != skip_resolved]
 
 
 def find_team_kits(out_dir: Path) -> list[str]:
-    """The one-team kits under `out_dir` (`build --team`: `<CODE>_<season>_<team>/`), which the
-    site does not list: it publishes whole sets."""
-    if not out_dir.is_dir():
-        return []
-    return sorted(p.name for p in out_dir.iterdir()
-                  if p.is_dir() and TEAM_KIT_FOLDER.match(p.name) and (p / CARD_SET_FILE).is_file())
+    """The one-team kits under `out_dir` (`build --team`), which the site does not list: it
+    publishes whole sets."""
+    return [p.name for p in _kit_folders(out_dir, TEAM_KIT_FOLDER)] if out_dir.is_dir() else []
+
+
+def _kit_folders(out_dir: Path, name: re.Pattern[str]) -> list[Path]:
+    """The folders under `out_dir` named like `name` that hold a card-set.json, sorted."""
+    return sorted(p for p in out_dir.iterdir()
+                  if p.is_dir() and name.match(p.name) and (p / CARD_SET_FILE).is_file())
 
 
 GAME_MANIFEST = "kit.json"  # written by every other game system (cardgen/games/) beside its files
