@@ -145,3 +145,44 @@ def card_set_file(render_card_sets: dict[str, dict], tmp_path_factory: pytest.Te
     written once), for the tests that feed a card set to other commands."""
     from cardgen.calibrate.cardset import write_card_set
     return write_card_set(render_card_sets["BBL"], tmp_path_factory.mktemp("bbl-card-set"))
+
+
+def _shipped_rule_set(name: str) -> dict:
+    """The shipped card set of one season with the rule (stats_cache/card-sets/, as cardgen reads
+    it when a build reuses it): read, not calibrated."""
+    import gzip
+    from cardgen.calibrate.reuse import FOLDER
+    from cardgen.paths import bundled_tables_dir
+    for path in sorted((bundled_tables_dir() / FOLDER).glob(f"{name}-*.json.gz")):
+        card_set = json.loads(gzip.decompress(path.read_bytes()))
+        if card_set.get("rule") == "wickets-in-hand":
+            return card_set
+    raise AssertionError(f"no shipped {name} set with the rule")
+
+
+def _ratings_width(card: dict) -> float:
+    """The printed width (mm at 1 pt) of a striker card's fielding ratings line."""
+    from cardgen.render.card import card_views
+    from cardgen.render.fonts import text_width_mm
+    [view] = card_views({"competition": {"code": "X"}, "season": "2024", "cards": [card]})
+    return text_width_mm(view.ratings, "bold", 1.0)
+
+
+@pytest.fixture(scope="session")
+def defence_card_sets() -> dict[str, dict]:
+    """{"T20": BBL 2024-25, "100-ball": The Hundred 2024}: the shipped sets with the rule, every
+    Defence rating (R13) they carry taken off, then put on three striker cards: 20 on the card
+    with the widest fielding ratings line (a WK(x) beside C / RO: the line most likely not to fit),
+    1 on the narrowest and 7 on a wicketkeeper's. Shared: a test that changes one takes a copy."""
+    sets = {}
+    for fmt, name in (("T20", "BBL_2024-25"), ("100-ball", "HUNDRED_2024")):
+        card_set = _shipped_rule_set(name)
+        for card in card_set["cards"]:
+            card.pop("defence", None)
+        strikers = sorted((c for c in card_set["cards"] if c["kind"] == "striker"),
+                          key=lambda c: (_ratings_width(c), c["player"]["id"]))
+        keeper = next(c for c in strikers[1:-1] if c["player"].get("batting_role") == "Wicketkeeper")
+        for card, rating in ((strikers[-1], 20), (strikers[0], 1), (keeper, 7)):
+            card["defence"] = rating
+        sets[fmt] = card_set
+    return sets

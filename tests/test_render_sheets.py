@@ -537,3 +537,74 @@ def test_the_second_innings_target_box_says_the_total_plus_one(card_sets, fmt):
                                                                                          CREDIT))]
         assert "Target" not in pages[0]
         assert "Target (1st total + 1)" in pages[1]
+
+
+def _without_defence(card_set: dict) -> dict:
+    import copy
+    plain = copy.deepcopy(card_set)
+    for card in plain["cards"]:
+        card.pop("defence", None)
+    return plain
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_quick_reference_of_a_set_with_defence_ratings_explains_r13_on_one_page(defence_card_sets, fmt,
+                                                                                  paper):
+    import re
+    from cardgen import ATTRIBUTION
+    card_set = defence_card_sets[fmt]
+    pages = _pages(render_quick_reference_pdf(card_set, paper, ATTRIBUTION))
+    assert len(pages) == 1
+    text = " ".join(pages[0].extract_text().split())
+    assert ("Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out (\u2022)."
+            in text)
+    assert "a few a Defence rating" in text
+    assert not re.findall(r"\b(he|his|him)\b", text, re.IGNORECASE)  # women's leagues read it too
+    # a set none of whose cards has a rating prints the page as before, no word of it
+    plain = " ".join(_pages(render_quick_reference_pdf(_without_defence(card_set), paper, ATTRIBUTION))[0]
+                     .extract_text().split())
+    assert "Defence" not in plain and "R13" not in plain
+
+
+def test_the_quick_reference_keeps_to_one_page_by_shrinking_rather_than_spilling(defence_card_sets):
+    # a page that would run over (here: a competition name long enough to wrap the title into
+    # four lines) shrinks a little rather than putting the credit alone on a second page
+    import copy
+    card_set = copy.deepcopy(defence_card_sets["100-ball"])
+    card_set["competition"]["name"] = "The Hundred of a Very Long Name " * 6
+    pages = _pages(render_quick_reference_pdf(card_set, "a4", CREDIT))
+    assert len(pages) == 1
+    text = " ".join(pages[0].extract_text().split())
+    assert CREDIT in text and "Defence N (R13" in text
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defence_card_sets, paper):
+    card_set = defence_card_sets["T20"]
+    names = {c["player"]["name"].upper(): c for c in card_set["cards"]}
+    pages = _pages(render_team_sheets_pdf(card_set, paper, CREDIT))
+    assert len(pages) == len(card_set["teams"])
+    found = []
+    for team, page in zip(card_set["teams"], pages):
+        cells: list[tuple[str, float, float]] = []  # (text, x, y) of every string on the page
+
+        def cell(text, cm, tm, font, size) -> None:  # type: ignore[no-untyped-def]
+            if text.strip():  # the text's origin on the page (a table is drawn translated)
+                x, y = float(tm[4]), float(tm[5])
+                cells.append((text.strip(), cm[0] * x + cm[2] * y + cm[4], cm[1] * x + cm[3] * y + cm[5]))
+
+        page.extract_text(visitor_text=cell)
+        text = " ".join(" ".join(t for t, _, _ in cells).split())
+        assert "Defence (R13, striker cards): on a W off the bowler's card roll a d20" in text
+        headers = [(x, y) for t, x, y in cells if t == "Defence"]
+        assert len(headers) == 2  # the column of both decks' tables
+        # what stands in the Defence column, with the player's name on the same row
+        for t, x, y in cells:
+            if t != "Defence" and any(abs(x - hx) < 0.5 and y < hy for hx, hy in headers):
+                [name] = [n.rstrip(" \u2020") for n, nx, ny in cells if abs(ny - y) < 0.5 and n.rstrip(" \u2020") in names]
+                found.append((team["name"], name, t))
+    expected = [(c["team"], c["player"]["name"].upper(), str(c["defence"])) for c in card_set["cards"] if c.get("defence")]
+    assert sorted(found) == sorted(expected) and len(found) == 3
+    plain = _pages(render_team_sheets_pdf(_without_defence(card_set), paper, CREDIT))
+    assert not any("Defence" in page.extract_text() for page in plain)

@@ -1,8 +1,9 @@
 """One player card: the printed strings (CardView) and the drawing (draw_card, draw_back).
 
 The strings follow the rules' "How to read a card": competition line, name upper-cased, season
-and team, role and home nation, BOWLER/STRIKER, C(x) / RO(y) on strikers, the 1-100 chart in two
-columns, usage and stats, and the data credit.
+and team, role and home nation, BOWLER/STRIKER, C(x) / RO(y) on strikers (and "Defence N" on the
+few that carry one, docs/rules.md R13), the 1-100 chart in two columns, usage and stats, and the
+data credit.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 from cardgen import ATTRIBUTION
 from cardgen.competitions import get_competition, season_label
-from cardgen.errors import CardgenError, UnknownCompetition
+from cardgen.errors import CardgenError, CardSetError, UnknownCompetition
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
@@ -40,10 +41,11 @@ class CardView:
     small_sample: bool = False
     credit: str = ATTRIBUTION
     sort_key: tuple = field(default=(), compare=False)
+    defence: str = ""  # striker with a Defence rating (R13): "Defence 7"; else ""
 
     def all_text(self) -> list[str]:
         """Every figure printed on the card (what a reader of the PDF must find)."""
-        items = [self.name, self.team_code, self.role_bar, self.usage, self.ratings]
+        items = [self.name, self.team_code, self.role_bar, self.usage, self.ratings, self.defence]
         items += [i for line in self.stats for i in line]
         items += [r for r, _ in self.chart]
         return [i for i in items if i]
@@ -112,6 +114,21 @@ def team_codes(team_names: list[str]) -> dict[str, str]:
             code, n = f"{base}{n}", n + 1
         codes[name] = code
     return codes
+
+
+def defence_rating(card: dict[str, Any]) -> int | None:
+    """A striker card's Defence rating (docs/rules.md R13): an int 1-20, or None when the card
+    has none (absent, null or 0, as the spec reads them). Anything else is a broken card set."""
+    value = card.get("defence")
+    if value is None or (value == 0 and not isinstance(value, bool)):
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20:
+        raise CardSetError(f"{card.get('player', {}).get('name', '?')}'s {card.get('kind', '')} card has "
+                           f"defence {value!r}: a Defence rating is a whole number from 1 to 20")
+    if card.get("kind") != "striker":
+        raise CardSetError(f"{card.get('player', {}).get('name', '?')}'s bowler card has a defence rating: "
+                           "only striker cards carry one")
+    return value
 
 
 def _role(card: dict[str, Any]) -> str:
@@ -194,6 +211,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             if player.get("keeper") and player.get("batting_role") != "Wicketkeeper":
                 parts.append(f"WK({player['keeper']})")
             ratings = " / ".join(parts)
+        defence = defence_rating(card)
         usage = ""
         if card["kind"] == "bowler" and card.get("usage"):
             usage = f"{card['usage'].get('letter', '')}/{card['usage'].get('innings', 0)}"
@@ -209,6 +227,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             ratings=ratings, chart=chart, usage=usage, stats=_stats(card, balls_per_over),
             small_sample=bool(card.get("small_sample")),
             credit=card_set.get("attribution") or ATTRIBUTION,
+            defence=f"Defence {defence}" if defence else "",
             sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
                       0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
     return sorted(views, key=lambda v: v.sort_key)
@@ -294,10 +313,8 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         if bowler:  # ink-saver bowler: a second, inner outline instead of the fill
             p.rect(m + 0.9, bar_y + 0.9, inner - 1.8, bar_h - 1.8, stroke=BLACK, width=0.25)
         p.text(W / 2, baseline, view.role_bar, rb["font"], rb["pt"], BLACK, "centre")
-    # F (striker): defensive ratings
-    if view.ratings:
-        _fitted_line(p, view.ratings, W / 2, L["ratings"]["baseline_mm"], inner, L["ratings"],
-                     BLACK, "centre")
+    # F (striker): fielding ratings, and the batter's Defence rating (R13) when the card has one
+    _draw_ratings(p, view, L)
     _draw_chart(p, view, L, ink_saver)
     _draw_stats(p, view, L)
     # credit line
@@ -307,6 +324,26 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     top = cs["bottom_mm"] - step * (len(credit.lines) - 1)
     for i, line in enumerate(credit.lines):
         p.text(W / 2, top + i * step, line, cs["font"], credit.size_pt, "#333333", "centre")
+
+
+def _draw_ratings(p: Painter, view: CardView, L: dict) -> None:
+    """The ratings line: C / RO (/ WK) centred, as every card without a Defence rating prints it.
+    With one, the fielding ratings go left and "Defence N" right (as the role and nation line
+    above), both at one size: the line's full size unless the two do not fit, then shrunk together
+    (a C(20) / RO(20) / WK(20) beside a Defence 20 is 62 mm at 8.5 pt on a 56.6 mm line)."""
+    rs = L["ratings"]
+    W, m = L["width_mm"], L["margin_mm"]
+    inner = W - 2 * m
+    if not view.defence or not view.ratings:
+        text = view.ratings or view.defence
+        if text:
+            _fitted_line(p, text, W / 2, rs["baseline_mm"], inner, rs, BLACK, "centre")
+        return
+    gap = 3.0  # at least this much space between the fielding ratings and Defence
+    natural = text_width_mm(view.ratings, rs["font"], 1.0) + text_width_mm(view.defence, rs["font"], 1.0)
+    size = max(rs["min_pt"], min(rs["max_pt"], (inner - gap) / natural))
+    p.text(m, rs["baseline_mm"], view.ratings, rs["font"], size, BLACK)
+    p.text(W - m, rs["baseline_mm"], view.defence, rs["font"], size, BLACK, "right")
 
 
 def chart_slots(view: CardView) -> list[tuple[int, int, str, str]]:

@@ -13,7 +13,7 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepInFrame, PageBreak, 
 from xml.sax.saxutils import escape
 
 from cardgen.calibrate.cardset import stand_in_striker
-from cardgen.render.card import card_views, printed_season
+from cardgen.render.card import card_views, defence_rating, printed_season
 from cardgen.render.common import page_size_mm, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
@@ -130,10 +130,17 @@ def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
     return lines
 
 
-def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
+def has_defence(card_set: dict[str, Any]) -> bool:
+    """Whether any striker card of the set carries a Defence rating (docs/rules.md R13)."""
+    return any(defence_rating(card) for card in card_set["cards"])
+
+
+def _player_row(pid: str, deck: dict, position: int | None, defence: bool = False) -> list[str]:
+    """One deck row; `defence`: the set has Defence ratings, so a last column gives this player's
+    (his striker card's for this team, blank without one)."""
     info = deck["players"].get(pid)
     if info is None:
-        return [str(position or ""), pid, "", "", "", ""]
+        return [str(position or ""), pid, "", "", "", ""] + ([""] if defence else [])
     player = info["player"]
     name = upper(player["name"])
     # written as the card's ratings line writes it, beside C(x) / RO(y): "WK(20)"
@@ -142,8 +149,17 @@ def _player_row(pid: str, deck: dict, position: int | None) -> list[str]:
         name += " \u2020"  # the usual XI's keeper; a reserve keeper still shows the rating
         mark = f"WK({player.get('keeper') or '-'})"
     kinds = "+".join(k[0].upper() for (t, k) in sorted(info["cards"]) if t == deck["team"]["name"])
-    return [str(position or ""), name, player.get("batting_role") or "", mark,
-            f"C({player.get('catch', '-')}) / RO({player.get('run_out', '-')})", kinds]
+    row = [str(position or ""), name, player.get("batting_role") or "", mark,
+           f"C({player.get('catch', '-')}) / RO({player.get('run_out', '-')})", kinds]
+    if defence:
+        striker = info["cards"].get((deck["team"]["name"], "striker"))
+        rating = defence_rating(striker) if striker else None
+        row.append(str(rating) if rating else "")
+    return row
+
+
+DEFENCE_LEGEND = (" Defence (R13, striker cards): on a W off the bowler's card roll a d20; at or under the "
+                  "striker's Defence the batter is not out (a \u2022).")
 
 
 def usage_legend(hundred: bool) -> str:
@@ -183,7 +199,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     doc, buf = _document(paper, title, credit, spec["margin_mm"])
     season = printed_season(card_set)
     story: list = []
-    widths = [8, 62, 28, 20, 28, 14]
+    defence = has_defence(card_set)
+    # a set with Defence ratings (R13) gets their column; the player column gives it the room
+    widths = [8, 58, 28, 20, 28, 14, 18] if defence else [8, 62, 28, 20, 28, 14]
+    header = ["Player", "Role", "Keeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
     decks = team_decks(card_set)
     for i, deck in enumerate(decks):
         team = deck["team"]
@@ -197,10 +216,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         story.append(Paragraph("Deck 1: batting order (usual XI)", st["heading"]))
         # the marks in the tables below, "*" as the rules' player roles use it
         story.append(Paragraph("\u2020 = the XI's wicketkeeper. Role * = mainly a bowler. Cards: S = striker, "
-                               "B = bowler.", st["body"]))
+                               "B = bowler." + (DEFENCE_LEGEND if defence else ""), st["body"]))
         story.append(Spacer(1, 1.5 * MM))
-        rows = [["#", "Player", "Role", "Keeper", "Fielding", "Cards"]]
-        rows += [_player_row(pid, deck, n) for n, pid in enumerate(deck["xi"], 1)]
+        rows = [["#"] + header]
+        rows += [_player_row(pid, deck, n, defence) for n, pid in enumerate(deck["xi"], 1)]
         story.append(_table(rows, widths, spec["text_pt"]))
         for n, line in enumerate(no_striker_card_lines(card_set, deck)):
             if not n:
@@ -210,8 +229,8 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         # a squad member who neither batted nor bowled has no card, so cannot join a deck
         reserves = [pid for pid in deck["reserves"] if pid in deck["players"]]
         if reserves:
-            rows = [["", "Player", "Role", "Keeper", "Fielding", "Cards"]]
-            rows += [_player_row(pid, deck, None) for pid in reserves]
+            rows = [[""] + header]
+            rows += [_player_row(pid, deck, None, defence) for pid in reserves]
             story.append(_table(rows, widths, spec["text_pt"]))
         else:
             story.append(Paragraph("(none in this set)", st["body"]))
@@ -275,7 +294,7 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
         competition=competition, season=escape(str(card_set["season"])), format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
-        **wickets_in_hand_context(card_set))
+        defence=has_defence(card_set), **wickets_in_hand_context(card_set))
 
 
 def wickets_in_hand_context(card_set: dict[str, Any]) -> dict[str, Any]:
@@ -318,5 +337,8 @@ def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str
             story.append(Paragraph(text, st["body"]))
     story.append(Spacer(1, 4 * MM))
     story.append(Paragraph(escape(credit), st["small"]))
-    doc.build(story)
+    # one page whatever the set prints (a set with Defence ratings has a line more, R13): a page
+    # that would spill shrinks a little instead; one that fits is drawn as before
+    doc.build([KeepInFrame(doc.width - 2 * FRAME_PADDING_PT, doc.height - 2 * FRAME_PADDING_PT, story,
+                           mode="shrink")])
     return buf.getvalue()

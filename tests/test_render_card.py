@@ -1,0 +1,167 @@
+"""A striker card's Defence rating (docs/rules.md R13) as the card prints it: "Defence N" on the
+ratings line, at the fielding ratings' size, inside the card, on every paper and style; a card
+without one prints exactly what it printed before."""
+from __future__ import annotations
+
+import copy
+import io
+
+import numpy as np
+import pypdf
+import pytest
+
+from cardgen.errors import CardSetError
+from cardgen.render.card import card_views, defence_rating, draw_card
+from cardgen.render.fonts import text_width_mm
+from cardgen.render.layout import load_layout
+from cardgen.render.preflight import check_pdf
+from cardgen.render.sheets import render_cards_pdf
+
+PT = 25.4 / 72  # mm per point
+
+
+def _rated(card_set: dict) -> list:
+    return [v for v in card_views(card_set) if v.defence]
+
+
+def _texts(data: bytes) -> list[tuple[int, str, float, float, float]]:
+    """(page, text, font size, x, y) of every string drawn, as a PDF reader finds them."""
+    found: list[tuple[int, str, float, float, float]] = []
+    for n, page in enumerate(pypdf.PdfReader(io.BytesIO(data)).pages):
+        page.extract_text(visitor_text=lambda text, cm, tm, font, size, n=n: found.append(
+            (n, text.strip(), float(size), float(tm[4]), float(tm[5]))) if text.strip() else None)
+    return found
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+@pytest.mark.parametrize("paper, bleed, ink_saver", [("a4", False, False), ("letter", False, False),
+                                                     ("a4", True, True), ("letter", True, False)])
+def test_a_rated_striker_card_prints_defence_n_beside_its_fielding_ratings(defence_card_sets, fmt, paper,
+                                                                              bleed, ink_saver):
+    card_set = defence_card_sets[fmt]
+    views = _rated(card_set)
+    ratings = {c["player"]["name"].upper(): c["defence"] for c in card_set["cards"] if c.get("defence")}
+    assert sorted(ratings.values()) == [1, 7, 20] and len(views) == 3
+    data = render_cards_pdf(views, paper, "Defence", "credit", bleed=bleed, ink_saver=ink_saver)
+    texts = _texts(data)
+    spec = load_layout("card")["ratings"]
+    for view in views:
+        [(page, _, size, x, y)] = [t for t in texts if t[1] == view.defence]
+        assert view.defence == f"Defence {ratings[view.name]}"
+        # the fielding ratings on the same baseline of the same card, at the same size
+        [(_, _, fielding_size, fx, _)] = [t for t in texts if t[0] == page and t[1] == view.ratings
+                                          and abs(t[4] - y) < 0.01 and t[3] < x]
+        assert size == fielding_size and size >= spec["min_pt"]
+        right_of_fielding = fx + text_width_mm(view.ratings, spec["font"], size) / PT
+        assert x - right_of_fielding >= 3.0 / PT - 0.01  # they never run into each other
+        # right-aligned on the card's right margin (the fielding ratings start on its left one):
+        # inside the card, nothing cut
+        L = load_layout("card")
+        right = x + text_width_mm(view.defence, spec["font"], size) / PT
+        assert abs(right - (fx + (L["width_mm"] - 2 * L["margin_mm"]) / PT)) < 0.05
+    # the two narrow lines keep the full size; only the widest (C(20) / RO(20) / WK(20)-like)
+    # line may shrink, and then both halves together
+    full = [t for t in texts if t[1].startswith("Defence ") and t[2] == spec["max_pt"]]
+    assert len(full) >= 2
+    assert check_pdf(data, "cards.pdf") == []  # preflight: margins, overlaps, fonts
+
+
+def test_a_card_without_defence_prints_exactly_what_it_printed_before(defence_card_sets):
+    card_set = defence_card_sets["T20"]
+    unrated = copy.deepcopy(card_set)
+    for card in unrated["cards"]:
+        card.pop("defence", None)
+    zero = copy.deepcopy(unrated)
+    for card in zero["cards"]:
+        if card["kind"] == "striker":
+            card["defence"] = 0  # the spec's "no rating"
+    views = card_views(unrated)
+    assert card_views(zero) == views and not any(v.defence for v in views)
+    data = render_cards_pdf(views[:9], "a4", "t", "c")
+    assert render_cards_pdf(card_views(zero)[:9], "a4", "t", "c") == data
+    assert "Defence" not in " ".join(t[1] for t in _texts(data))
+    # a rated card differs from its unrated self by the rating only (and a reader of the PDF
+    # must find it)
+    from dataclasses import replace
+    for rated in _rated(card_set):
+        plain = next(v for v in views if v.sort_key == rated.sort_key)
+        assert replace(rated, defence="") == plain
+        assert [t for t in rated.all_text() if t != rated.defence] == plain.all_text()
+        assert rated.defence in rated.all_text()
+
+
+def test_on_the_card_image_the_rating_changes_only_the_ratings_line(defence_card_sets):
+    # the PNG and Tabletop Simulator images draw through Pillow: the rating appears there too,
+    # and nothing else on the card moves
+    from cardgen.render.images import card_image
+    card_set = defence_card_sets["100-ball"]
+    L = load_layout("card")
+    dpi = 150
+    for rated in _rated(card_set):
+        unrated_card_set = copy.deepcopy(card_set)
+        for card in unrated_card_set["cards"]:
+            card.pop("defence", None)
+        plain = next(v for v in card_views(unrated_card_set) if v.sort_key == rated.sort_key)
+        for ink_saver in (False, True):
+            a = np.asarray(card_image(plain, dpi, ink_saver).convert("L"), dtype=int)
+            b = np.asarray(card_image(rated, dpi, ink_saver).convert("L"), dtype=int)
+            rows = np.where((a != b).any(axis=1))[0] / dpi * 25.4
+            assert rows.size, rated.name  # the rating is drawn
+            # between the role bar's foot and the chart's first rule
+            assert rows.min() >= L["role_bar"]["top_mm"] + L["role_bar"]["height_mm"]
+            assert rows.max() <= L["chart"]["top_mm"]
+            columns = np.where((a != b).any(axis=0))[0] / dpi * 25.4
+            assert columns.max() <= L["width_mm"] - L["margin_mm"] + 0.2  # inside the margin
+
+
+@pytest.mark.parametrize("value, words", [(25, "defence 25"), (-1, "defence -1"), ("7", "defence '7'"),
+                                          (True, "defence True"), (7.5, "defence 7.5")])
+def test_a_defence_rating_that_is_not_1_to_20_is_a_clear_card_set_error(defence_card_sets, value, words):
+    card = copy.deepcopy(next(c for c in defence_card_sets["T20"]["cards"] if c.get("defence")))
+    card["defence"] = value
+    with pytest.raises(CardSetError, match=words) as caught:
+        defence_rating(card)
+    assert card["player"]["name"] in str(caught.value) and "1 to 20" in str(caught.value)
+
+
+def test_a_bowler_card_never_carries_defence(defence_card_sets):
+    bowler = copy.deepcopy(next(c for c in defence_card_sets["T20"]["cards"] if c["kind"] == "bowler"))
+    assert defence_rating(bowler) is None
+    bowler["defence"] = 5
+    with pytest.raises(CardSetError, match="only striker cards"):
+        defence_rating(bowler)
+
+
+class _RecordingPainter:
+    """A Painter that records the text it is asked to draw: (x, y, text, style, size, align)."""
+
+    def __init__(self) -> None:
+        self.texts: list[tuple[float, float, str, str, float, str]] = []
+
+    def rect(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def line(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def text(self, x, y, text, style, size_pt, colour="#000000", align="left") -> None:  # type: ignore[no-untyped-def]
+        self.texts.append((x, y, text, style, size_pt, align))
+
+
+def test_the_widest_line_a_card_can_have_shrinks_as_one_and_stays_on_the_card(defence_card_sets):
+    # every rating at 20 and a WK beside C / RO: 62 mm at full size on a 56.6 mm line. Both
+    # halves shrink to one size (never under the layout's minimum) rather than run off the card
+    from dataclasses import replace
+    L = load_layout("card")
+    spec, W, m = L["ratings"], L["width_mm"], L["margin_mm"]
+    view = replace(_rated(defence_card_sets["T20"])[0], ratings="C(20) / RO(20) / WK(20)", defence="Defence 20")
+    painter = _RecordingPainter()
+    draw_card(painter, view)
+    [fielding] = [t for t in painter.texts if t[2] == view.ratings]
+    [defence] = [t for t in painter.texts if t[2] == view.defence]
+    size = fielding[4]
+    assert defence[4] == size and spec["min_pt"] <= size < spec["max_pt"]
+    assert (fielding[0], fielding[5]) == (m, "left") and (defence[0], defence[5]) == (W - m, "right")
+    assert fielding[1] == defence[1] == spec["baseline_mm"]
+    gap = (W - m - text_width_mm(view.defence, spec["font"], size)) - (m + text_width_mm(view.ratings, spec["font"], size))
+    assert gap >= 3.0 - 1e-9
