@@ -1095,3 +1095,44 @@ def test_how_to_play_walks_a_hundred_ball_in_sets_of_5(tmp_path):
     assert "A bowler bowls 5 or 10 balls in a row" in steps
     assert "over" not in steps
 
+
+
+def test_a_rated_strikers_page_shows_his_defence_and_how_to_play_explains_it(tmp_path):
+    """A striker card's Defence rating (docs/rules.md R13) on the player page, with a line on what
+    it does and a link to the how-to-play page's R13 section, which names the set's rated cards."""
+    from bs4 import BeautifulSoup
+    folder = make_synthetic_kit(tmp_path / "out")
+    card_set_file = folder / "card-set.json"
+    card_set = json.loads(card_set_file.read_text())
+    connolly = next(c for c in card_set["cards"] if c["player"]["id"] == "aa000002")
+    connolly["defence"] = 9
+    green = next(c for c in card_set["cards"] if c["player"]["id"] == "aa000001" and c["kind"] == "striker")
+    green["defence"] = "nine"  # a hand-edited set the kit could not print: shown without it
+    card_set_file.write_text(json.dumps(card_set))
+    site = generate_site(tmp_path / "out").site_dir
+    pages = _pages(site)
+    rated = BeautifulSoup(pages["sets/BBL_2024-25/players/aa000002.html"], "html.parser")
+    facts = {dt.get_text(): dt.find_next_sibling("dd").get_text() for dt in rated.select(".card-data dt")}
+    assert facts == {"Catching C": "10", "Run-out RO": "8", "Defence": "9"}
+    note = " ".join(rated.find("a", string="how Defence works").parent.get_text().split())
+    assert note == ("Defence 9: when the bowler's card shows W, roll a d20; at or under 9 the batter is not out "
+                    "and the ball is a dot (how Defence works).")
+    assert rated.find("a", string="how Defence works")["href"] == "../../../how-to-play.html#defence"
+    for pid in ("aa000001", "aa000003"):  # no rating, and a rating that is not one: nothing shown
+        assert "Defence" not in pages[f"sets/BBL_2024-25/players/{pid}.html"], pid
+    play = BeautifulSoup(pages["how-to-play.html"], "html.parser")
+    section = play.find("section", attrs={"aria-labelledby": "defence"})
+    text = " ".join(section.get_text().split())
+    assert play.find(id="defence").get_text() == "Defence (some striker cards)"
+    assert "When the d6 sends you to the bowler's card and it shows W" in text
+    assert "at or under the rating the batter survives and the ball is a dot" in text
+    assert "In Big Bash League 2024-25: Cooper Connolly (Defence 9)." in text
+    assert section.find("a", string="Cooper Connolly")["href"] == "sets/BBL_2024-25/players/aa000002.html"
+    assert check_links(site).broken == []  # the link to #defence (an id there) and the player link resolve
+
+
+def test_how_to_play_explains_defence_without_naming_cards_when_no_set_has_one(built_site):
+    _, _, site = built_site
+    play = _pages(site)["how-to-play.html"]
+    assert 'id="defence"' in play and "the W stands" in play
+    assert "(Defence " not in play

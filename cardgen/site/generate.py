@@ -36,6 +36,7 @@ from pypdf.errors import PdfReadError
 from cardgen import ATTRIBUTION
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
+from cardgen.errors import CardSetError
 from cardgen.paths import templates_dir
 from cardgen.staging import MARKER as STAGING_MARKER
 from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
@@ -205,6 +206,7 @@ class CardView:
     alt: str
     ratings: list[tuple[str, str]] = field(default_factory=list)
     ratings_note: str = ""  # what a bowler's Usage letter/number means, as the team sheets print it
+    defence: int | None = None  # a striker card's Defence rating (docs/rules.md R13), else None
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
     versus: list[Versus] = field(default_factory=list)
@@ -242,6 +244,7 @@ def _environment() -> jinja2.Environment:
 
 
 def _card_views(kit: KitSet) -> list[CardView]:
+    from cardgen.render.card import defence_rating  # read as the card prints it (R13)
     card_set = kit.card_set
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     teams = [t.get("name") for t in card_set.get("teams", []) if isinstance(t, dict) and t.get("name")]
@@ -260,10 +263,17 @@ def _card_views(kit: KitSet) -> list[CardView]:
         team = str(card.get("team", ""))
         ratings: list[tuple[str, str]] = []
         ratings_note = ""
+        defence = None
         if kind == "striker":
             for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO"), ("keeper", "Keeper")):
                 if isinstance(player.get(key), int):
                     ratings.append((label, str(player[key])))
+            try:
+                defence = defence_rating(card)
+            except CardSetError:  # a hand-edited set the kit could not print: leave it out, as a bad rating above
+                defence = None
+            if defence:
+                ratings.append(("Defence", str(defence)))
         usage = card.get("usage")
         if isinstance(usage, dict) and usage.get("letter"):
             ratings.append(("Usage", f"{usage['letter']}/{usage.get('innings', '')}"))
@@ -327,7 +337,8 @@ def _card_views(kit: KitSet) -> list[CardView]:
             position=card.get("position") if isinstance(card.get("position"), int) else None,
             player_page=f"players/{player_slugs[pid]}.html",
             png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
-            alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, chart=chart,
+            alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, defence=defence,
+            chart=chart,
             real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
             card=card))
     _set_anchors(views)
@@ -828,6 +839,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     summary["kit_preview_of"] = {link["href"]: pv for pv in summary["kit_previews"] for link in pv["links"]}
     summary["example"] = _example_ball(kit, views, info)
     summary["fielding_table"] = _fielding_table(kit)
+    summary["defence"] = [v for v in views if v.defence]  # the rated striker cards (R13), in card order
 
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
@@ -978,9 +990,12 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
         # the attack die's faces follow the league: shown as the example kit (or else the first kit
         # made for the rule) prints them
         rule_kit = example if example and example.get("rule") else next((s for s in sets if s.get("rule")), None)
+        # the Defence rating's example cards (R13): the example kit's, else the first kit with any
+        defence_kit = example if example and example.get("defence") else next((s for s in sets if s.get("defence")),
+                                                                              None)
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
                     fielding=_fielding_words(), rule=rule_kit["rule"] if rule_kit else _default_rule(),
-                    rule_kit=rule_kit)
+                    rule_kit=rule_kit, defence_kit=defence_kit)
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(base_url), sets=sets)
         _assets(build_root)
