@@ -165,3 +165,16 @@ def test_the_widest_line_a_card_can_have_shrinks_as_one_and_stays_on_the_card(de
     assert fielding[1] == defence[1] == spec["baseline_mm"]
     gap = (W - m - text_width_mm(view.defence, spec["font"], size)) - (m + text_width_mm(view.ratings, spec["font"], size))
     assert gap >= 3.0 - 1e-9
+
+
+def test_a_rating_on_a_card_without_fielding_ratings_is_centred_as_the_line_was(defence_card_sets):
+    # a hand-made set may leave C and RO out (docs/rules.md R9): the rating alone takes the line's
+    # usual place, centred at full size
+    from dataclasses import replace
+    L = load_layout("card")
+    view = replace(_rated(defence_card_sets["T20"])[0], ratings="", defence="Defence 12")
+    painter = _RecordingPainter()
+    draw_card(painter, view)
+    [defence] = [t for t in painter.texts if t[2] == "Defence 12"]
+    assert (defence[0], defence[1], defence[4], defence[5]) == (L["width_mm"] / 2, L["ratings"]["baseline_mm"],
+                                                                L["ratings"]["max_pt"], "centre")
