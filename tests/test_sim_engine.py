@@ -102,6 +102,19 @@ STRESS_CHART = [["no_ball", "no_ball", "no_ball", "run_out", "run_out_chance", "
                  "leg_bye", "bye", "1", "1", "2", "4", "6"]] * 6
 
 
+DEFENCE_CYCLE = (0, 5, 12, 20)   # R13 ratings handed round the striker cards (0: none)
+
+
+def give_defence(raw: dict, cycle: tuple[int, ...] = DEFENCE_CYCLE) -> dict:
+    """`raw` with Defence ratings on its striker cards, in turn from `cycle` (0: left without
+    one), as a card set carries them (`"defence": N` on a striker card)."""
+    strikers = [c for c in raw["cards"] if c["kind"] == "striker"]
+    for k, card in enumerate(strikers):
+        if cycle[k % len(cycle)]:
+            card["defence"] = cycle[k % len(cycle)]
+    return raw
+
+
 class KeyedRng:
     """Answers the reference engine's rolls from given dice, by which die is asked for."""
 
@@ -124,15 +137,19 @@ class KeyedRng:
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 @pytest.mark.parametrize("with_rule", [False, True])
-def test_fast_resolve_matches_reference_delivery(fmt, with_rule):
+@pytest.mark.parametrize("with_defence", [False, True])
+def test_fast_resolve_matches_reference_delivery(fmt, with_rule, with_defence):
     """The same dice give the same result in both engines, delivery by delivery (and with the
-    wickets-in-hand rule, in random bands, with the same extra d20)."""
+    wickets-in-hand rule, in random bands, with the same extra d20; and with Defence ratings,
+    R13, whose d20 is the fast engine's chance die: unused on a card's W)."""
     from cardgen.wickets_in_hand import RULE
     from cardgen.sim import model as m
     from cardgen.sim.reference import Dice, _deliver, keeper_rating_of
     rng = np.random.default_rng(8)
     raw = example_card_set(fmt, rng=rng)
     raw["fielding_chart"]["cells"] = [list(rng.permutation(STRESS_CHART[0])) for _ in range(6)]
+    if with_defence:
+        give_defence(raw)
     cs, (a, b) = sides_for(raw, 4)
     n = 20_000
     card_d6, roll = rng.integers(0, 6, n), rng.integers(0, 100, n)
@@ -154,12 +171,14 @@ def test_fast_resolve_matches_reference_delivery(fmt, with_rule):
         chart_d6, chart_d20, chance, catcher_c=cs.catch[fielders[pick11]],
         fielder_ro=cs.run_out[fielders[ro_fielder]], keeper_ro=cs.run_out[fielders[ks]],
         keeper_rating=keeper_rating_of(cs, b), with_keeper=with_keeper,
-        rule=rule, band=band if rule else None, rule_d20=rule_d20 if rule else None)
+        rule=rule, band=band if rule else None, rule_d20=rule_d20 if rule else None,
+        defence=cs.striker_defence[striker] if with_defence else None)
     kinds = {"wide": m.WIDE, "no_ball": m.NO_BALL, "bye": m.BYE, "leg_bye": m.LEG_BYE}
     seen = set()
     for k in range(n):
         dice = Dice(KeyedRng(card_d6[k], roll[k], chart_d6[k], chart_d20[k], pick[k], chance[k]))
         dice.rule_d20 = lambda k=k: int(rule_d20[k])
+        dice.defence_d20 = lambda k=k: int(chance[k])
         ball = _deliver(cs, dice, int(bowler[k]), int(striker[k]), 0, 1, bool(free_hit[k]),
                         b.players, ks, keeper_rating_of(cs, b), rule,
                         int(band[k]) if rule else None)
@@ -176,6 +195,11 @@ def test_fast_resolve_matches_reference_delivery(fmt, with_rule):
         seen.add((ball.how_out, ball.extra_kind, bool(free_hit[k])))
         if "attack" in ball.result or "consolidate" in ball.result:
             seen.add(ball.result.split("(")[-1])
+        if "defence" in ball.result:   # a W survived: with the rule, then attacked or not
+            seen.add(("defence", ball.band, ball.how_out, bool(free_hit[k])))
+        elif ball.card == "bowler" and ball.result.startswith("W") and cs.striker_defence[
+                striker[k]]:
+            seen.add(("defence failed", ball.how_out))
     # every kind of result came up, on and off free hits
     assert {("run out", "", True), ("caught", "", False), ("stumped", "", False),
             ("", "no_ball", True), ("", "wide", True), ("bowled", "", False),
@@ -183,6 +207,16 @@ def test_fast_resolve_matches_reference_delivery(fmt, with_rule):
     if with_rule:   # every branch of the rule came up
         assert {"attack: bowled)", "attack: caught)", "attack: four)", "attack: six)",
                 "consolidate: not out)"} <= seen
+    defended = {x for x in seen if x[0] == "defence"}
+    if not with_defence:
+        assert not defended and ("defence failed", "caught") not in seen
+    elif with_rule:   # survived in every band, and a survived dot attacked (bowled) or not
+        assert {x[1] for x in defended} == {"attack", "normal", "consolidate"}
+        assert ("defence", "attack", "bowled", False) in defended
+        assert ("defence failed", "caught") in seen and ("defence failed", "") in seen
+    else:             # survived on and off free hits; failed: caught, or void on a free hit
+        assert {x[3] for x in defended} == {False, True}
+        assert {("defence failed", "caught"), ("defence failed", "")} <= seen
 
 
 def _means(samples: dict[str, np.ndarray]) -> dict[str, tuple[float, float, int]]:
@@ -282,15 +316,18 @@ class DeliveryDice:
 
             def rule_d20(self) -> int:
                 return int(feed.rule[self.k])
+
+            def defence_d20(self) -> int:   # the fast engine's chance die (unused on a W)
+                return int(feed.chance[self.k])
         return Scripted()
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
-@pytest.mark.parametrize("with_rule", [False, True])
-def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
+@pytest.mark.parametrize("with_rule, with_defence", [(False, False), (True, False), (True, True)])
+def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule, with_defence):
     """Ball-for-ball equality of whole innings: strike changes, ends, new batters, free hits,
-    bowler changes, chase endings and the wickets-in-hand bands are the same state machine in
-    both engines."""
+    bowler changes, chase endings, the wickets-in-hand bands and Defence ratings (R13: a
+    survived W then played as a dot in its band) are the same state machine in both engines."""
     from cardgen.sim.reference import play_innings
     from cardgen.wickets_in_hand import RULE
     rule = RULE if with_rule else None
@@ -299,10 +336,14 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
     rng = np.random.default_rng(21)
     raw = example_card_set(fmt, rng=rng)
     raw["fielding_chart"]["cells"] = STRESS_CHART
+    w = 38 if with_defence else 34    # (more W faces with Defence, so that many are rolled for)
     for card in raw["cards"]:   # a third of all rolls go to the (stress) fielding chart
         card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
-            (1, 33, "F"), (34, 34, "W"), (35, 60, "0"), (61, 85, "1"), (86, 92, "2"),
+            (1, 33, "F"), (34, w, "W"), (w + 1, 60, "0"), (61, 85, "1"), (86, 92, "2"),
             (93, 97, "4"), (98, 100, "6"))]
+    if with_defence:
+        give_defence(raw)
+    defended: dict[str, int] = {}
     cs, (a, b) = sides_for(raw, 6)
     table = fast.SideTable.build(cs, [a, b])
     for k in range(80):
@@ -312,6 +353,9 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
         ref = play_innings(cs, a, b, dice.for_reference(), plan=b.plans[0], target=target,
                            rule=rule)
         bands_seen |= {ball.band for ball in ref.balls}
+        for ball in ref.balls:
+            if "defence" in ball.result:
+                defended[ball.band] = defended.get(ball.band, 0) + 1
         down = legal = 0
         for ball in ref.balls:   # attacking where the table alone would not: the chase clause
             if rule and target and ball.band == "attack" and rule.band(
@@ -326,6 +370,8 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule):
         assert_same_innings(quick, 0, ref, b.plans[0])
     assert bands_seen == ({"attack", "normal", "consolidate"} if with_rule else {""})
     assert (chase_attacks > 0) == with_rule
+    # Ws survived in every band (none without ratings)
+    assert set(defended) == (bands_seen if with_defence else set()), defended
 
 
 def assert_same_innings(quick: fast.InningsBatch, lane: int, ref, plan: list[int]) -> None:
@@ -383,7 +429,8 @@ class LaneFeed:
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 @pytest.mark.parametrize("with_rule", [False, True])
-def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule):
+@pytest.mark.parametrize("with_defence", [False, True])
+def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule, with_defence):
     """60 innings in one batch, each on its own dice, ball for ball the reference engine's:
     innings end at different deliveries (all out, the last over, a chase won) and leave the
     batch while the rest play on, overs end at different deliveries, free hits carry on as
@@ -398,6 +445,8 @@ def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule):
         card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
             (1, 20, "F"), (21, 23, "W"), (24, 52, "0"), (53, 80, "1"), (81, 90, "2"),
             (91, 96, "4"), (97, 100, "6"))]
+    if with_defence:
+        give_defence(raw)
     cs, (a, b) = sides_for(raw, 7)
     table = fast.SideTable.build(cs, [a, b])
     n = 60
@@ -407,6 +456,8 @@ def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule):
             for d, t in zip(dice, targets)]
     lengths = [len(ref.balls) for ref in refs]
     assert len(set(lengths)) > n // 2     # the innings really end at different deliveries
+    survived = sum("defence" in ball.result for ref in refs for ball in ref.balls)
+    assert (survived > 10) == with_defence, survived
     lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int),
                         np.array([fast.BIG if t is None else t for t in targets]))
     quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, with_rule), rule=rule)
@@ -416,10 +467,12 @@ def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule):
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
-def test_fast_super_overs_equal_reference_innings_by_innings(fmt):
+@pytest.mark.parametrize("with_defence", [False, True])
+def test_fast_super_overs_equal_reference_innings_by_innings(fmt, with_defence):
     """Super overs (R8) in one batch, each on its own dice, ball for ball the reference's: one
     over (6 balls, the Hundred's 5) by the side's super-over bowler, its three chosen batters,
-    over at two wickets; the second innings chases the first's runs."""
+    over at two wickets; the second innings chases the first's runs. Defence ratings (R13) play
+    there too."""
     from cardgen.sim.reference import play_innings
     rng = np.random.default_rng(44)
     raw = example_card_set(fmt, rng=rng)
@@ -428,6 +481,8 @@ def test_fast_super_overs_equal_reference_innings_by_innings(fmt):
         card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
             (1, 25, "F"), (26, 40, "W"), (41, 55, "0"), (56, 75, "1"), (76, 85, "2"),
             (86, 93, "4"), (94, 100, "6"))]
+    if with_defence:
+        give_defence(raw, (5, 12, 20))   # (every super-over batter has a rating)
     cs, (a, b) = sides_for(raw, 8)
     table = fast.SideTable.build(cs, [a, b])
     balls = cs.fmt.balls_per_over
@@ -439,6 +494,8 @@ def test_fast_super_overs_equal_reference_innings_by_innings(fmt):
             for d, t in zip(dice, targets)]
     lengths = [len(ref.balls) for ref in refs]
     assert {ref.wickets for ref in refs} >= {0, 1, 2} and len(set(lengths)) > 3
+    survived = sum("defence" in ball.result for ref in refs for ball in ref.balls)
+    assert (survived > 10) == with_defence, survived
     lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int),
                         np.array([fast.BIG if t is None else t for t in targets]), super_over=True)
     quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, False),
@@ -446,3 +503,74 @@ def test_fast_super_overs_equal_reference_innings_by_innings(fmt):
     assert quick.deliveries == sum(lengths)
     for k, ref in enumerate(refs):
         assert_same_innings(quick, k, ref, [b.super_over_bowler])
+
+
+# --- R13 on the shipped card sets ---------------------------------------------------------------
+
+def shipped_with_defence(mirror, code: str, season: str, ratings: tuple[int, ...] = (6, 12, 20),
+                         classic: bool = False) -> tuple[dict, list[int]]:
+    """A shipped card set (stats_cache/card-sets, read by cardgen's own loader: build_card_set
+    reuses the set that ships for these inputs) with Defence ratings on its most-used striker
+    cards, one each from `ratings` (any rating the set already carries removed first, so the
+    test decides them), as the calibration is to write them. Returns the set and the striker
+    rows (compile_card_set's order) that carry the ratings."""
+    import copy
+
+    from cardgen.calibrate.cardset import build_card_set
+    from cardgen.competitions import get_competition
+    card_set = copy.deepcopy(build_card_set(get_competition(code), season, str(mirror),
+                                            reuse=True, classic=classic))
+    strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
+    for card in strikers:
+        card.pop("defence", None)
+    by_balls = sorted(range(len(strikers)), key=lambda k: -int(strikers[k]["real"]["balls"]))
+    rows = by_balls[:len(ratings)]
+    for row, rating in zip(rows, ratings):
+        strikers[row]["defence"] = rating
+    return card_set, rows
+
+
+def expected_dismissal_rate(card_set: dict, card: dict, rating: int) -> float:
+    """The exact expectation (cardgen.calibrate.expect) of a striker card's dismissals per ball
+    faced against the league-average bowler, with R13 worked in by hand as DEFENCE.md states it:
+    on the bowler's half, W x (1 - p) stays W and W x p becomes a dot (p = rating / 20), before
+    the rule's matrix. (Written here from the slots because expect.delivery's own `defence=` is
+    the lead's change, not on main when this test was written.)"""
+    from cardgen.calibrate.expect import (delivery, model_from_card_set, rule_matrix_of,
+                                          striker_figures)
+    from cardgen.calibrate.model import CARD_INDEX, card_where, chart_to_slots
+    model = model_from_card_set(card_set)
+    bowler = model.mean_bowler.copy()
+    w = bowler[CARD_INDEX["W"]]
+    bowler[CARD_INDEX["W"]] = w * (1 - rating / 20)
+    bowler[CARD_INDEX["0"]] += w * rating / 20
+    p = delivery(bowler, chart_to_slots(card["chart"], card_where(card)), model.a,
+                 model.free_hit, rule_matrix_of(card_set, card))
+    return float(striker_figures(p, 0.0)["dismissal_rate"])
+
+
+@pytest.mark.parametrize("code, season, classic", [("BBL", "2024-25", False),
+                                                   ("HUNDRED", "2024", True)])
+def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season, classic):
+    """Monte Carlo of the engine's deliveries (validate's streams: each card against the
+    league-average bowler, its player's bands under the rule, free hits) for three striker cards
+    given Defence 6, 12 and 20: each is dismissed at the expected rate with its rating, and
+    measurably less often than the same card without one."""
+    from cardgen.sim.validate import _ratio_stats, simulate_deliveries
+    ratings = (6, 12, 20)
+    card_set, rows = shipped_with_defence(mirror, code, season, ratings, classic)
+    cs = compile_card_set(card_set)
+    assert [int(cs.striker_defence[r]) for r in rows] == list(ratings)
+    sums = simulate_deliveries(cs, card_set, "striker", np.array(rows), 120_000,
+                               np.random.default_rng(13))
+    rate, var = _ratio_stats(sums, "out")
+    se = np.sqrt(var / sums["y"])
+    for k, (row, rating) in enumerate(zip(rows, ratings)):
+        card = cs.striker_cards[row]
+        with_it = expected_dismissal_rate(card_set, card, rating)
+        without = expected_dismissal_rate(card_set, card, 0)
+        # ~120,000 balls: the SE of a ~5% dismissal rate is ~0.0006 (1.3% of it); 4 SE (the
+        # delta-method SE of the ratio) is exceeded by chance with probability 6e-5, seed fixed
+        assert abs(rate[k] - with_it) <= 4 * se[k], (card["player"]["name"], rate[k], with_it, se[k])
+        # Defence 6 already moves the rate by over 6 SE: the check tells the rating from none
+        assert without - with_it > 6 * se[k], (card["player"]["name"], without, with_it, se[k])

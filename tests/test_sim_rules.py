@@ -15,6 +15,7 @@ from cardgen.sim.example import (FIELDING_ROW, example_bowling, example_card_set
                                  example_lineups)
 from cardgen.sim.model import CardSetError, Side, compile_card_set
 from cardgen.sim.reference import Dice, play_innings, play_match, play_super_over
+from cardgen.wickets_in_hand import RULE
 
 DEFAULTS = {(1, 7): 1, (1, 101): 7, (1, 21): 20}
 
@@ -295,3 +296,135 @@ def test_bad_card_sets_are_named_errors():
     with pytest.raises(CardSetError):
         Side(team="x", players=[1] * 10, batters=[1] * 10, keeper_slot=0, plans=[[0]],
              super_over_bowler=0)
+
+
+# --- R13: the Defence rating ------------------------------------------------------------------
+
+def defended_setup(rating: int, fmt: str = "T20"):
+    """The rules' example set with a Defence rating on every Sydney Thunder striker card (the
+    side that bats in `innings`); Perth Scorchers' cards carry none."""
+    raw = example_card_set(fmt)
+    for card in raw["cards"]:
+        if card["kind"] == "striker" and card["team"] == "Sydney Thunder":
+            card["defence"] = rating
+    cs = compile_card_set(raw)
+    cap = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(0))
+    return cs, cap.usual_side("Sydney Thunder"), cap.usual_side("Perth Scorchers")
+
+
+def defended_innings(rolls: list[int], rating: int = 12, **kw):
+    cs, bat, bowl = defended_setup(rating)
+    rng = ScriptedRng(rolls)
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], **kw)
+    return inn, rng
+
+
+D6, D100, D20 = (1, 7), (1, 101), (1, 21)
+
+
+def test_defence_turns_the_bowler_cards_w_into_a_dot_at_or_under_the_rating():
+    """Defence 12: the d20 after the card's roll; 12 survives (a dot, no fielder drawn), 13 and
+    the W stands (then the catcher is drawn)."""
+    rolls = BOWLER_SAYS["W"] + [12] + BOWLER_SAYS["W"] + [13, 7]
+    inn, rng = defended_innings(rolls, max_balls=2)
+    saved, out = inn.balls
+    assert (saved.out_slot, saved.bat_runs, saved.legal, saved.fielders) == (None, 0, True, ())
+    assert "defence" in saved.result
+    assert (out.how_out, out.out_slot, out.fielders) == ("caught", 0, (7,))
+    assert rng.calls == [D6, D100, D20, D6, D100, D20, (0, 11)] and not rng.rolls
+    assert inn.batters[0].balls == 2 and inn.wickets == 1
+    assert inn.bowlers[out.bowler].wickets == 1 and inn.bowlers[out.bowler].legal_balls == 2
+
+
+@pytest.mark.parametrize("rating", [0, 20])
+def test_defence_leaves_b_the_strikers_own_w_and_the_fielding_chart_alone(rating):
+    """Only a W read from the bowler's card rolls the Defence die: B, the striker card's own W
+    and the chart's catch are out whatever the rating (Defence 20 would save any W it met); a
+    card with no rating (0) rolls no die at all, as before R13."""
+    rolls = (BOWLER_SAYS["B"] + STRIKER_SAYS["W"] + [3] + field("caught", 3) + [5]
+             + BOWLER_SAYS["W"] + ([1] if rating else []) + ([] if rating else [6]))
+    inn, rng = defended_innings(rolls, rating, max_balls=4)
+    assert [b.how_out for b in inn.balls] == ["bowled", "caught", "caught",
+                                              "" if rating else "caught"]
+    # the Defence d20 is the only d20 outside the fielding chart's (D20 after the card's roll)
+    card_rolls = [k for k, call in enumerate(rng.calls) if call == D100]
+    after_card = [rng.calls[k + 1] if k + 1 < len(rng.calls) else None for k in card_rolls]
+    assert after_card.count(D20) == (1 if rating else 0) and not rng.rolls
+
+
+def test_defence_in_the_attack_band_a_survived_w_is_an_attacking_dot():
+    """Chasing 250 (attack from the first ball, R12): the Defence d20 first, then the dot it
+    leaves rolls the attack d20 (9: six; 1: bowled going for it); a W that stands is caught,
+    and in attack a catch rolls nothing more."""
+    rolls = (BOWLER_SAYS["W"] + [5, 9]          # saved (5 <= 12) ... attack d20 9: six
+             + BOWLER_SAYS["W"] + [5, 1]        # saved ... attack d20 1: bowled
+             + BOWLER_SAYS["W"] + [13, 3])      # W stands (13 > 12): caught by fielder 3
+    cs, bat, bowl = defended_setup(12)
+    rng = ScriptedRng(rolls)
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=RULE, target=250,
+                       max_balls=3)
+    assert [b.band for b in inn.balls] == ["attack"] * 3
+    assert [(b.bat_runs, b.how_out) for b in inn.balls] == [(6, ""), (0, "bowled"), (0, "caught")]
+    assert "defence" in inn.balls[0].result and "attack: six" in inn.balls[0].result
+    assert "attack: bowled" in inn.balls[1].result and inn.balls[2].fielders == (3,)
+    assert rng.calls == [D6, D100, D20, D20] * 2 + [D6, D100, D20, (0, 11)] and not rng.rolls
+
+
+def test_defence_in_the_consolidate_band_a_w_that_stands_still_rolls_the_catch_die():
+    """First over, 0 down (consolidate, R12): a W above the rating is a catch, so the catch d20
+    follows (12: kept on the ground, 13: out); a W survived is a dot: no catch die."""
+    rolls = (BOWLER_SAYS["W"] + [13, 4, 12]     # W stands, fielder 4, catch d20 12: not out
+             + BOWLER_SAYS["W"] + [13, 4, 13]   # ... catch d20 13: out
+             + BOWLER_SAYS["W"] + [12])         # saved: a dot, nothing more in consolidate
+    cs, bat, bowl = defended_setup(12)
+    rng = ScriptedRng(rolls)
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=RULE, max_balls=3)
+    assert [b.band for b in inn.balls] == ["consolidate"] * 3
+    assert [b.how_out for b in inn.balls] == ["", "caught", ""]
+    assert "consolidate: not out" in inn.balls[0].result and "defence" in inn.balls[2].result
+    assert inn.wickets == 1 and not rng.rolls
+
+
+def test_defence_is_rolled_on_a_free_hit_too():
+    """A free hit voids dismissals last (R6): the Defence die is rolled all the same (the same
+    dice in the same order whatever the free hit)."""
+    rolls = (field("no_ball", 1) + BOWLER_SAYS["W"] + [3]           # free hit: saved
+             + field("no_ball", 1) + BOWLER_SAYS["W"] + [13, 5]     # free hit: W stands, void
+             + BOWLER_SAYS["W"] + [13, 2])                          # no free hit: out
+    inn, rng = defended_innings(rolls, max_balls=3)
+    assert [b.free_hit for b in inn.balls] == [False, True, False, True, False]
+    assert "defence" in inn.balls[1].result and "free hit: not out" in inn.balls[3].result
+    assert [b.how_out for b in inn.balls] == ["", "", "", "", "caught"]
+    assert inn.wickets == 1 and not rng.rolls
+
+
+def test_defence_plays_in_super_overs():
+    """A super over (R8, played as printed) reads the same cards: the rating is part of them."""
+    cs, bat, bowl = defended_setup(12)
+    rng = ScriptedRng(BOWLER_SAYS["W"] + [12] + BOWLER_SAYS["W"] + [13, 2])
+    a, b = play_super_over(cs, bat, bowl, Dice(rng))
+    assert [x.how_out for x in a.balls[:2]] == ["", "caught"] and "defence" in a.balls[0].result
+    assert a.wickets == 1 and not rng.rolls
+    assert b.batting == bowl.team and b.wickets == 0    # (Perth's cards: no rating, no die)
+
+
+@pytest.mark.parametrize("value, error", [
+    (None, None), (0, None), (1, None), (20, None), (21, "defence"), (-1, "defence"),
+    ("12", "defence"), (12.0, "defence"), (True, "defence")])
+def test_a_striker_cards_defence_is_a_whole_number_to_20(value, error):
+    raw = example_card_set()
+    striker = next(c for c in raw["cards"] if c["kind"] == "striker")
+    striker["defence"] = value
+    if error:
+        with pytest.raises(CardSetError, match=error):
+            compile_card_set(raw)
+    else:
+        assert compile_card_set(raw).striker_defence[0] == (value or 0)
+
+
+def test_a_defence_rating_on_a_bowler_card_is_an_error():
+    raw = example_card_set()
+    next(c for c in raw["cards"] if c["kind"] == "bowler")["defence"] = 8
+    with pytest.raises(CardSetError, match="striker card only"):
+        compile_card_set(raw)
+    assert not compile_card_set(example_card_set()).has_defence

@@ -2,7 +2,9 @@
 thousands of innings at once (numpy arrays across matches, one "lane" per innings).
 
 It draws the same dice (d6 card choice, 1-100 roll, chart d6 + d20, a fielder, a d20 chance) from
-the one Generator, in bulk per step, and resolves them as the reference engine does: given the
+the one Generator, in bulk per step, and resolves them as the reference engine does (the chance
+d20 doubles as R13's Defence d20: that is rolled only on a W read from the bowler's card, a ball
+on which no chance is read, so a card set with Defence ratings draws the same dice): given the
 same dice, an innings goes ball for ball the same (tested); with one Generator shared by every
 innings the two engines' results agree in distribution. Fielders are tracked only as far as the rules
 need them (ratings); scorecards keep batters, bowlers per over/set, extras and phases.
@@ -128,16 +130,20 @@ def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: 
             catcher_c: np.ndarray, fielder_ro: np.ndarray, keeper_ro: np.ndarray,
             keeper_rating: np.ndarray, with_keeper: np.ndarray,
             rule: WicketsInHand | None = None, band: np.ndarray | None = None,
-            rule_d20: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+            rule_d20: np.ndarray | None = None,
+            defence: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Dice (0-based d6/roll/d20 except `chance` and `rule_d20` 1-20) -> final result code and
-    run-out flag. With `rule`, `band` is each lane's wickets-in-hand band (R12).
+    run-out flag. With `rule`, `band` is each lane's wickets-in-hand band (R12); `defence` the
+    striker card's Defence rating by lane (R13, 0 = none; None: no card has one).
 
     Run-outs come back as DOT with the flag set (R4: no runs); the chart d6 (`chart_d6 < 3`)
-    says whether the striker or the non-striker is out.
+    says whether the striker or the non-striker is out. The Defence d20 is `chance`: only a
+    fielding-chart result reads the chance die, and a Defence roll comes only with a W read from
+    the bowler's card, never with an F, so on its balls the die is unused and independent.
     """
     row = np.where(card_d6 < 3, bowler, n_bowler_cards + s_card)
-    code = lut[row * 100 + roll]
-    code = np.where(code == m.FIELD, fielding[chart_d6 * 20 + chart_d20], code)
+    card_code = lut[row * 100 + roll]
+    code = np.where(card_code == m.FIELD, fielding[chart_d6 * 20 + chart_d20], card_code)
     cc = code == m.CATCH_CHANCE
     if cc.any():                                            # 4.3.7: d20 <= C, else one run
         code = np.where(cc, np.where(chance <= catcher_c, m.CAUGHT, m.ONE), code)
@@ -150,6 +156,9 @@ def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: 
         made = (chance <= fielder_ro) & (~with_keeper | (chance <= keeper_ro))
         run_out |= roc & made
         code = np.where(roc & ~made, m.ONE, code)
+    if defence is not None:                                 # R13: the bowler card's W, survived
+        saved = (card_d6 < 3) & (card_code == m.CARD_W) & (chance <= defence)
+        code = np.where(saved, m.DOT, code)                 # -> a dot (and R12 plays a dot)
     if rule is not None:
         code = apply_rule(rule, code, band, rule_d20)
     code = np.where(free_hit, FREE_HIT[code], code)         # R6: only a run-out stands
@@ -296,7 +305,7 @@ def draw_dice(rng, n, with_rule, no_dice):
 
 def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,
                    rule: WicketsInHand | None, *, lut: np.ndarray, fielding: np.ndarray,
-                   n_bowler_cards: int, edge_overs: list[int],
+                   n_bowler_cards: int, defence_of_row: np.ndarray | None, edge_overs: list[int],
                    max_balls: int, max_wickets: int) -> InningsBatch | None:
     """play_innings_batch's loop with the bookkeeping compiled: the same dice from `rng` (the
     same calls, sizes and order as the numpy path), each step's handed to the kernel, which
@@ -363,7 +372,9 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     bat_out8 = np.zeros(L * SLOTS, np.int8)
     codes = kernel.code_table(BAT_WORD_DELTA, OVER_WORD_DELTA, TOTAL, SWAP_MASK, LEGAL64,
                               OUT_CODE, FREE_HIT_MAP)
-    tables = (lut, fielding, catch, ro, keeper_slot, keeper_rating,
+    with_defence = defence_of_row is not None
+    defence_of = np.ascontiguousarray(defence_of_row if with_defence else np.zeros(1), np.int8)
+    tables = (lut, fielding, catch, ro, keeper_slot, keeper_rating, with_defence, defence_of,
               batter_rows, plan_by_over, codes, over_events,
               rule is not None, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
               chase_rule, chase_above, fmt.balls_per_innings,
@@ -439,6 +450,10 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         raise ValueError("phase edges must fall at the end of an over")
     edge_overs = [e // bpo for e in edges]
     over_end = np.int64(bpo) << OVER_BALLS_SHIFT
+    # R13: each chart row's Defence rating (bowler cards' rows 0), read by the striker's word
+    with_defence = cs.has_defence
+    defence_of_row = np.concatenate([np.zeros(n_bowler_cards, np.int64),
+                                     cs.striker_defence.astype(np.int64)])
     if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
         per_row = fmt.balls_per_innings + 1
         band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
@@ -449,7 +464,8 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     if compiled is not None:
         played = _play_compiled(
             compiled, fmt, lanes, rng, rule, lut=lut, fielding=fielding,
-            n_bowler_cards=n_bowler_cards, edge_overs=edge_overs,
+            n_bowler_cards=n_bowler_cards, defence_of_row=defence_of_row if with_defence else None,
+            edge_overs=edge_overs,
             max_balls=max_balls, max_wickets=max_wickets)
         if played is not None:
             return played
@@ -543,6 +559,17 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
                         & (~with_keeper | (ch[c] <= ro.take(lj + ks))))
                 fc[c] = np.where(made, m.RUN_OUT, m.ONE)
             code[fi] = fc     # a run-out stays RUN_OUT until the rule and free hits are done
+        defended = False
+        if with_defence:                                    # R13: a W from the bowler's card
+            w = rare[rare_code == m.CARD_W]                 # against a striker's Defence (the
+            w = w[card_d6.take(w) < 3]                      # chance d20: unused on a card's W)
+            if len(w):
+                rating = defence_of_row.take((E0.take(w) >> CHART_SHIFT) // 100)
+                saved = w[chance.take(w) <= rating]
+                if len(saved):                              # survived: a dot, for R12 too
+                    code[saved] = m.DOT
+                    rare = rare[code.take(rare) >= m.BOWLED]
+                    defended = True
         if rule is not None:                                # R12: the wickets-in-hand bands
             band = band_of.take(wickets * per_row + legal)
             if chase_rule:                                  # chasing: runs needed v balls left
@@ -557,7 +584,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
             rare = np.flatnonzero(code >= m.BOWLED)         # the attack's wickets too
         if len(free_hits):                                  # R6: only a run-out stands
             code[free_hits] = FREE_HIT_MAP.take(code[free_hits])
-        if len(fi) or len(free_hits) or rule is not None:
+        if len(fi) or len(free_hits) or rule is not None or defended:
             rare_code = code.take(rare)
         # the innings' rare results: wickets (run-outs score nothing, R4), no-balls, extras
         run_out = rare_code == m.RUN_OUT

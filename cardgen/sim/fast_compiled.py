@@ -38,7 +38,7 @@ IS_OUT, IS_RUN_OUT, NEXT_FREE_HIT = 1, 2, 4
 LAST_OVER, ENDS_CHANGE, EDGE_BIT = 1, 2, 2
 
 # result codes (cardgen.sim.model; asserted equal in fast.py)
-DOT, ONE, FIELD, RUN_OUT, CAUGHT, STUMPED = 0, 1, 12, 14, 15, 16
+DOT, ONE, CARD_W, FIELD, RUN_OUT, CAUGHT, STUMPED = 0, 1, 11, 12, 14, 15, 16
 CATCH_CHANCE, RUN_OUT_CHANCE, STUMPING_CHANCE, WIDE, NO_BALL = 17, 18, 19, 22, 23
 ATTACK, CONSOLIDATE = 0, 2   # cardgen.wickets_in_hand's bands
 BIG = 2**30 - 1   # a target when batting first (fast.BIG)
@@ -54,6 +54,7 @@ SIGNATURE = numba.int64(
     _i64, _m64,                                  # live innings, state
     _v64, _v64, _v64, _v64, _vf, _v64, _v64,     # dice: card d6, 2d10, chart d6, d20, pick, chance, rule d20
     _v64, _v64, _v8, _v8, _v8, _v8,              # lut, fielding, catch, run out, keeper slot, rating
+    _b, _v8,                                     # R13: any Defence, the rating by chart row
     numba.int32[::1], _m64, _m64, _v64,          # batters' chart rows, bowlers', code table, over events
     _b, numba.int8[::1], _i64, _v64, _v64, _i64, _b, _f64, _i64,  # the rule
     _i64, _i64,                                  # over end, max wickets
@@ -105,6 +106,7 @@ def code_table(bat_delta: np.ndarray, over_delta: np.ndarray, total: np.ndarray,
 @numba.njit(SIGNATURE, cache=True, nogil=True)
 def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
               lut, fielding, catch, run_out, keeper_slot, keeper_rating,
+              with_defence, defence_of,
               batter_rows, plan_rows, codes, over_events,
               with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
               chase_rule, chase_above, balls_per_innings,
@@ -154,6 +156,11 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
                 made = ch <= run_out[fielding12 + fielder] and (
                     not with_keeper or ch <= run_out[fielding12 + ks])
                 code = RUN_OUT if made else ONE
+        elif with_defence and code == CARD_W and bowler_card == 1:
+            # R13: the striker card's Defence against the bowler card's W, on the chance d20
+            # (read only by a fielding-chart result, so unused on this ball): survived, a dot
+            if chance[i] <= defence_of[(striker >> CHART_SHIFT) // 100]:
+                code = DOT
         if with_rule:                                   # R12: the wickets-in-hand bands
             band = band_of[wickets * per_row + legal]
             target = st[i, TARGET]
@@ -249,6 +256,7 @@ draw_dice = numba.njit(cache=True, nogil=True)(fast.draw_dice)
 
 @numba.njit(numba.int64(numba.types.npy_rng, _m64, *SIGNATURE.args[9:]), cache=True, nogil=True)
 def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rating,
+                 with_defence, defence_of,
                  batter_rows, plan_rows, codes, over_events,
                  with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
                  chase_rule, chase_above, balls_per_innings,
@@ -267,6 +275,7 @@ def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rat
             rng, n, with_rule, no_dice)
         n = play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
                       lut, fielding, catch, run_out, keeper_slot, keeper_rating,
+                      with_defence, defence_of,
                       batter_rows, plan_rows, codes, over_events,
                       with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
                       chase_rule, chase_above, balls_per_innings,

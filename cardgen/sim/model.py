@@ -117,11 +117,37 @@ class CompiledSet:
     teams: dict[str, dict[str, Any]]     # name -> team entry of the card set
     striker_cards: list[dict[str, Any]]
     bowler_cards: list[dict[str, Any]]
+    # (n_striker_cards,) the card's Defence rating (R13), 0 = none: the d20 that can turn a W
+    # read from the bowler's card into a dot
+    striker_defence: np.ndarray
     raw: dict[str, Any] = field(repr=False, default_factory=dict)
+
+    @property
+    def has_defence(self) -> bool:
+        """Does any striker card carry a Defence rating? (none: no Defence die is ever rolled)"""
+        return bool(self.striker_defence.any())
 
 
 def _rating(value: Any, default: int) -> int:
     return int(value) if isinstance(value, (int, np.integer)) and 1 <= int(value) <= 20 else default
+
+
+MAX_DEFENCE = 20
+
+
+def _defence(card: dict[str, Any], where: str) -> int:
+    """A striker card's Defence rating (R13): an integer 1..20, 0 when absent (or written as 0
+    or null). A bad value, or one on a bowler card, is an error rather than a silent 'none': the
+    printed card would say something the engine does not play."""
+    value = card.get("defence")
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+            0 <= int(value) <= MAX_DEFENCE):
+        raise CardSetError(f"{where}: defence must be a whole number 1..{MAX_DEFENCE}, got {value!r}")
+    if int(value) and card.get("kind") != "striker":
+        raise CardSetError(f"{where}: a Defence rating belongs on a striker card only")
+    return int(value)
 
 
 def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
@@ -156,6 +182,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
     b_of: dict[tuple[str, str], int] = {}
     s_cards: list[dict] = []
     b_cards: list[dict] = []
+    s_defence: list[int] = []
     for card in cards:
         player = card["player"]
         key = (str(player["id"]), str(card["team"]))
@@ -178,6 +205,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
                 keeper[p] = _rating(player.get("keeper"), keeper[p])
         p = player_of[key]
         table = chart_table(card["chart"], where)
+        defence = _defence(card, where)
         if card["kind"] == "striker":
             if (table == BOWLED).any():
                 raise CardSetError(f"{where}: B (bowled) appears only on bowler cards")
@@ -185,6 +213,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
             s_rows.append(table)
             s_player.append(p)
             s_cards.append(card)
+            s_defence.append(defence)
         elif card["kind"] == "bowler":
             b_of[key] = len(b_rows)
             b_rows.append(table)
@@ -203,7 +232,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
         catch=np.array(catch, dtype=np.int16), run_out=np.array(run_out, dtype=np.int16),
         keeper=np.array(keeper, dtype=np.int16), striker_card_of=s_of, bowler_card_of=b_of,
         player_of=player_of, teams=teams, striker_cards=s_cards, bowler_cards=b_cards,
-        raw=card_set)
+        striker_defence=np.array(s_defence, dtype=np.int16), raw=card_set)
 
 
 @dataclass

@@ -43,6 +43,11 @@ class Dice:
         """The wickets-in-hand rule's extra d20 (a method of its own so tests can script it)."""
         return self.d20()
 
+    def defence_d20(self) -> int:
+        """R13's Defence d20, rolled only for a W read from the bowler's card against a striker
+        card with a Defence rating (a method of its own so tests can script it)."""
+        return self.d20()
+
     def pick(self, n: int) -> int:
         """Shuffle the deck and take one card: index 0..n-1."""
         return int(self.rng.integers(0, n))
@@ -222,6 +227,11 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
     if code == m.FIELD:                      # 4.2: d6 + d20 on the fielding chart
         chart_d6 = dice.d6()
         code = int(cs.fielding[chart_d6 - 1, dice.d20() - 1])
+    defended = False
+    if on_bowler and code == m.CARD_W:       # R13: the striker card's Defence against the
+        defence = int(cs.striker_defence[striker_card])   # bowler card's W (no rating: no roll)
+        if defence and dice.defence_d20() <= defence:
+            code, defended = m.DOT, True     # survived: a dot, played on as any dot (R12 too)
     ball = Ball(legal_no=0, bowler=bowler, striker=striker_slot,
                 card="bowler" if on_bowler else "striker", result="", free_hit=free_hit)
     if code in (m.DOT, m.ONE, m.TWO, m.THREE, m.FOUR, m.SIX):
@@ -276,6 +286,8 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
     else:  # pragma: no cover - compile_card_set rejects unknown codes
         raise ValueError(f"unhandled result code {code}")
     ball.result = m.CODE_NAMES.get(code, str(code))
+    if defended:
+        ball.result = "W (defence: not out, a dot)"
     if rule is not None and band is not None:
         _apply_rule(rule, band, ball, dice, len(fielders))
     if free_hit and ball.out_slot is not None and ball.how_out != "run out":

@@ -141,7 +141,8 @@ def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, ro
             chance, catcher_c=20 * odds.catch,
             fielder_ro=np.where(with_keeper, 20 * odds.run_out_with_keeper, 20 * odds.run_out_single),
             keeper_ro=20.0, keeper_rating=20 * odds.stumping, with_keeper=with_keeper,
-            rule=rule, band=band, rule_d20=rule_d20)
+            rule=rule, band=band, rule_d20=rule_d20,
+            defence=cs.striker_defence[striker] if cs.has_defence else None)   # R13
         bat = fast.BAT_RUNS[code]
         if kind == "striker":
             y = fast.FACED[code]
