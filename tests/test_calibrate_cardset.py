@@ -158,7 +158,8 @@ def test_expected_figures_are_reproducible_from_the_written_set(bbl_set):
     """What the simulator's `validate` compares with: the set alone gives back every card's
     expected figures (league means re-derived from the charts and real balls; the wickets-in-hand
     rule over each card's real situations)."""
-    from cardgen.calibrate.expect import model_from_card_set, pairing_figures, rule_matrix_of
+    from cardgen.calibrate.expect import (defence_of, model_from_card_set, pairing_figures,
+                                          rule_matrix_of)
     doc = json.loads(json.dumps(bbl_set))
     model = model_from_card_set(doc)
     assert doc["rule"] in ("wickets-in-hand", "classic")
@@ -166,7 +167,7 @@ def test_expected_figures_are_reproducible_from_the_written_set(bbl_set):
         slots = chart_to_slots(card["chart"]).astype(float)
         rule = rule_matrix_of(doc, card)
         if card["kind"] == "striker":
-            got = model.striker(slots, rule)
+            got = model.striker(slots, rule, defence_of(card))
             assert got["strike_rate"] == pytest.approx(card["expected"]["strike_rate"], abs=2e-3)
             assert got["dismissal_rate"] == pytest.approx(card["expected"]["dismissal_rate"], abs=2e-5)
         else:

@@ -37,6 +37,48 @@ def test_cards_only_exact_figures():
     assert b["economy"] == pytest.approx(6 * 2.5)
 
 
+def test_defence_saves_only_the_bowler_cards_w_at_rating_over_20():
+    """R13: against Defence d a W read from the bowler's card is a dot with probability d / 20;
+    the striker's own W and either card's B stand."""
+    a = card_matrix(fielding_vector([["wide"] * 20] * 6, SKILL))
+    bowler, striker = card(W=40, B=10, _0=50), card(W=20, B=10, _1=70)
+    for rating in (0, 5, 20):
+        p = delivery(bowler, striker, a, defence=rating / 20)
+        assert p[OUT["caught"]] == pytest.approx(0.5 * 0.40 * (1 - rating / 20) + 0.5 * 0.20)
+        assert p[OUT["bowled"]] == pytest.approx(0.5 * 0.10 + 0.5 * 0.10)
+        assert p[OUT["0"]] == pytest.approx(0.5 * (0.50 + 0.40 * rating / 20))
+    # a stack of strikers, each with his own rating, against one bowler card
+    stack = delivery(bowler, np.stack([striker, striker]), a, defence=np.array([0.0, 0.5]))
+    assert stack[1, OUT["caught"]] == pytest.approx(0.5 * 0.40 * 0.5 + 0.5 * 0.20)
+    assert stack[0, OUT["caught"]] == pytest.approx(0.5 * 0.40 + 0.5 * 0.20)
+
+
+def test_a_written_sets_defence_ratings_reach_its_pairings_and_league_model(defence_card_sets):
+    """A striker card's `defence` (R13) is in `pairing_figures` (validate's reference) and in the
+    league model's mean Defence, weighted by real balls as the mean cards are."""
+    import copy
+
+    from cardgen.calibrate.expect import model_from_card_set, pairing_figures
+    doc = copy.deepcopy(defence_card_sets["T20"])
+    for c in doc["cards"]:
+        c.pop("defence", None)
+    strikers = [c for c in doc["cards"] if c["kind"] == "striker"]
+    bowler = next(c for c in doc["cards"] if c["kind"] == "bowler")
+    star = max(strikers, key=lambda c: c["real"]["balls"])
+    ids = (bowler["player"]["id"], star["player"]["id"])
+    before = pairing_figures(doc, *ids)
+    assert model_from_card_set(doc).mean_defence == 0.0
+    star["defence"] = 10
+    after = pairing_figures(doc, *ids)
+    w_half = 0.5 * chart_to_slots(bowler["chart"])[CARD_INDEX["W"]] / 100
+    saved = before["outcomes"]["caught"] - after["outcomes"]["caught"]
+    free = 1 - before["outcomes"]["no_ball"] / (1 - before["outcomes"]["wide"])  # not a free hit
+    assert saved == pytest.approx(w_half * 0.5 * free, rel=1e-9)
+    balls = sum(c["real"]["balls"] for c in strikers)
+    assert model_from_card_set(doc).mean_defence == pytest.approx(
+        0.5 * star["real"]["balls"] / balls)
+
+
 def test_fielding_chart_probabilities_sum_to_one_and_follow_rows():
     cells = [["run_out_chance"] * 20 for _ in range(6)]
     v = fielding_vector(cells, SKILL)

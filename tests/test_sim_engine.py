@@ -531,21 +531,15 @@ def shipped_with_defence(mirror, code: str, season: str, ratings: tuple[int, ...
 
 
 def expected_dismissal_rate(card_set: dict, card: dict, rating: int) -> float:
-    """The exact expectation (cardgen.calibrate.expect) of a striker card's dismissals per ball
-    faced against the league-average bowler, with R13 worked in by hand as DEFENCE.md states it:
-    on the bowler's half, W x (1 - p) stays W and W x p becomes a dot (p = rating / 20), before
-    the rule's matrix. (Written here from the slots because expect.delivery's own `defence=` is
-    the lead's change, not on main when this test was written.)"""
+    """The exact expectation (cardgen.calibrate.expect, R13 in `delivery(..., defence=)`) of a
+    striker card's dismissals per ball faced against the league-average bowler (as the stream
+    counts them: the striker's own, no run-out backing up)."""
     from cardgen.calibrate.expect import (delivery, model_from_card_set, rule_matrix_of,
                                           striker_figures)
-    from cardgen.calibrate.model import CARD_INDEX, card_where, chart_to_slots
+    from cardgen.calibrate.model import card_where, chart_to_slots
     model = model_from_card_set(card_set)
-    bowler = model.mean_bowler.copy()
-    w = bowler[CARD_INDEX["W"]]
-    bowler[CARD_INDEX["W"]] = w * (1 - rating / 20)
-    bowler[CARD_INDEX["0"]] += w * rating / 20
-    p = delivery(bowler, chart_to_slots(card["chart"], card_where(card)), model.a,
-                 model.free_hit, rule_matrix_of(card_set, card))
+    p = delivery(model.mean_bowler, chart_to_slots(card["chart"], card_where(card)), model.a,
+                 model.free_hit, rule_matrix_of(card_set, card), rating / 20)
     return float(striker_figures(p, 0.0)["dismissal_rate"])
 
 

@@ -1131,8 +1131,8 @@ def test_a_rated_strikers_page_shows_his_defence_and_how_to_play_explains_it(tmp
     assert check_links(site).broken == []  # the link to #defence (an id there) and the player link resolve
 
 
-def test_how_to_play_explains_defence_without_naming_cards_when_no_set_has_one(built_site):
+def test_how_to_play_says_nothing_of_defence_when_no_set_has_a_rated_card(built_site):
+    """R13 applies only to a rated card: a site of kits without one does not teach it."""
     _, _, site = built_site
     play = _pages(site)["how-to-play.html"]
-    assert 'id="defence"' in play and "the W stands" in play
-    assert "(Defence " not in play
+    assert 'id="defence"' not in play and "Defence" not in play

@@ -4,8 +4,9 @@ One delivery: d6 1-3 reads the bowler's card, 4-6 the striker's (each half the t
 is 1/100; `F` reads one of the fielding chart's 120 cells (d6 row x d20 column), and a chance
 there succeeds with probability rating/20 (catch: a random fielder's C; run-out by one fielder:
 his RO; run-out with the keeper: min(fielder RO, keeper RO); stumping: the keeper's rating).
-A no-ball makes the next delivery a free hit, on which only run-outs dismiss (a dismissal roll
-becomes a dot); wides keep the free hit pending, so the free-hit share of deliveries is
+A striker card's Defence rating d (rules R13) survives a W read from the bowler's card with
+probability d/20 (the W is read as a dot). A no-ball makes the next delivery a free hit, on
+which only run-outs dismiss (a dismissal roll becomes a dot); wides keep the free hit pending, so the free-hit share of deliveries is
 P(no-ball) / (1 - P(wide)).
 
 Everything is linear in the two cards except the free-hit correction, so "against the
@@ -95,13 +96,33 @@ def card_matrix(field_vec: np.ndarray) -> np.ndarray:
     return a
 
 
+def defended(bowler_slots: np.ndarray, defence: float | np.ndarray) -> np.ndarray:
+    """The bowler card's slots as a striker with Defence survival probability `defence` (his
+    rating / 20, rules R13) meets them: that share of its W slots reads as a dot."""
+    b = np.array(bowler_slots, float)
+    d = np.asarray(defence, float)
+    if not np.any(d):
+        return b
+    w, dot = CARD_INDEX["W"], CARD_INDEX["0"]
+    if b.ndim == 1 and d.ndim > 0:
+        b = np.broadcast_to(b, d.shape + b.shape).copy()
+    saved = b[..., w] * d
+    b[..., w] -= saved
+    b[..., dot] += saved
+    return b
+
+
 def delivery(bowler_slots: np.ndarray, striker_slots: np.ndarray, a: np.ndarray,
-             free_hit: bool = True, rule: np.ndarray | None = None) -> np.ndarray:
+             free_hit: bool = True, rule: np.ndarray | None = None,
+             defence: float | np.ndarray = 0.0) -> np.ndarray:
     """Outcome probabilities of one delivery (broadcasts over leading axes of the slot arrays).
 
     `rule`: the wickets-in-hand rule as an outcome matrix (`WicketsInHand.mixture`: the bands
-    averaged over a player's situations), applied before the free hit as the engines do (R12)."""
-    p = (0.5 * (np.asarray(bowler_slots, float) + np.asarray(striker_slots, float)) / SLOTS) @ a
+    averaged over a player's situations), applied before the free hit as the engines do (R12).
+    `defence`: the striker's Defence rating / 20 (R13; against the league-average striker, the
+    ball-weighted mean of it), rolled on the bowler card's W before the rule's die."""
+    bowler = defended(bowler_slots, defence)
+    p = (0.5 * (bowler + np.asarray(striker_slots, float)) / SLOTS) @ a
     if rule is not None:
         p = p @ rule
     if free_hit:
@@ -173,6 +194,7 @@ class LeagueModel:
     mean_bowler: np.ndarray
     mean_striker: np.ndarray
     free_hit: bool = True
+    mean_defence: float = 0.0   # the league-average striker's Defence survival share (R13)
 
     @property
     def non_striker_run_out(self) -> float:
@@ -180,18 +202,21 @@ class LeagueModel:
         return float(self.average_delivery()[OUT["run_out_non_striker"]])
 
     def average_delivery(self, rule: np.ndarray | None = None) -> np.ndarray:
-        return delivery(self.mean_bowler, self.mean_striker, self.a, self.free_hit, rule)
+        return delivery(self.mean_bowler, self.mean_striker, self.a, self.free_hit, rule,
+                        self.mean_defence)
 
-    def striker(self, slots: np.ndarray, rule: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    def striker(self, slots: np.ndarray, rule: np.ndarray | None = None,
+                defence: float | np.ndarray = 0.0) -> dict[str, np.ndarray]:
         """A striker card (or stack of cards) against the league-average bowler (`rule`: the
         wickets-in-hand rule's matrix over his situations; run-outs, and so the non-striker's,
-        are untouched by it)."""
-        return striker_figures(delivery(self.mean_bowler, slots, self.a, self.free_hit, rule),
-                               self.non_striker_run_out)
+        are untouched by it; `defence`: his Defence rating / 20)."""
+        return striker_figures(delivery(self.mean_bowler, slots, self.a, self.free_hit, rule,
+                                        defence), self.non_striker_run_out)
 
     def bowler(self, slots: np.ndarray, rule: np.ndarray | None = None) -> dict[str, np.ndarray]:
-        """A bowler card (or stack) against the league-average striker."""
-        return bowler_figures(delivery(slots, self.mean_striker, self.a, self.free_hit, rule))
+        """A bowler card (or stack) against the league-average striker (his mean Defence too)."""
+        return bowler_figures(delivery(slots, self.mean_striker, self.a, self.free_hit, rule,
+                                       self.mean_defence))
 
     def league(self, rule: np.ndarray | None = None) -> dict:
         return league_figures(self.average_delivery(rule))
@@ -208,7 +233,15 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
         w = np.array([max(c.get("real", {}).get("balls", 0), 0) for c in cards], float)
         slots = np.array([chart_to_slots(c["chart"], card_where(c)) for c in cards], float)
         means[kind] = (w @ slots) / w.sum() if w.sum() > 0 else slots.mean(axis=0)
-    return LeagueModel(a, means["bowler"], means["striker"])
+        if kind == "striker":
+            d = np.array([defence_of(c) for c in cards])
+            mean_defence = float(w @ d / w.sum()) if w.sum() > 0 else float(d.mean())
+    return LeagueModel(a, means["bowler"], means["striker"], mean_defence=mean_defence)
+
+
+def defence_of(card: dict) -> float:
+    """A written card's Defence survival probability (its rating / 20; 0 without one, R13)."""
+    return int(card.get("defence") or 0) / 20
 
 
 def rule_matrix_of(card_set: dict, card: dict) -> np.ndarray | None:
@@ -228,7 +261,7 @@ def pairing_figures(card_set: dict, bowler_id: str, striker_id: str) -> dict:
     bowler, striker = by[(bowler_id, "bowler")], by[(striker_id, "striker")]
     b = chart_to_slots(bowler["chart"], card_where(bowler))
     s = chart_to_slots(striker["chart"], card_where(striker))
-    p = delivery(b, s, model.a, model.free_hit)
+    p = delivery(b, s, model.a, model.free_hit, defence=defence_of(striker))
     return {"outcomes": dict(zip(OUTCOMES, map(float, p))),
             "striker": {k: float(v) for k, v in striker_figures(p, 0.0).items()},
             "bowler": {k: float(v) for k, v in bowler_figures(p).items()}}

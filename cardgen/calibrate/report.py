@@ -22,7 +22,7 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
     own wides and no-balls (on a striker card, the league's split of the chart), B by the
     league's bowled share, and the dots by his dot-ball rate (under the rule a dot is also where
     the attack band's runs and dismissals come from, so a card with no dots could shave a wicket
-    rate a little; that is not his card).
+    rate a little; that is not his card); a striker's Defence rating (R13) stays as calibrated.
 
     With F fixed a delivery's outcome probabilities are affine in the other slots (wides and
     no-balls, hence free hits, come only through F, and the rule acts on outcomes), and each
@@ -33,7 +33,8 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
     figures within tolerance (a card within tolerance always does: itself)."""
     from scipy.optimize import linprog
 
-    from cardgen.calibrate.expect import delivery, model_from_card_set, rule_matrix_of
+    from cardgen.calibrate.expect import (defence_of, delivery, model_from_card_set,
+                                          rule_matrix_of)
     from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CHARGED_TO_BOWLER,
                                          FACED, LEGAL, SLOTS, STRIKER_OUT, card_where,
                                          chart_to_slots)
@@ -55,14 +56,16 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
         vertices[i, CARD_INDEX[r]] += spend
     # per figure: numerator and denominator at each vertex, real value, expected, tolerance
     if striker:
-        p = delivery(model.mean_bowler, vertices, model.a, model.free_hit, rule)
+        p = delivery(model.mean_bowler, vertices, model.a, model.free_hit, rule,
+                     defence_of(card))
         ns = model.non_striker_run_out
         figures = ((p @ BAT_RUNS, p @ FACED, real["runs"] / balls, exp["strike_rate"] / 100,
                     SR_TOL),
                    (p @ STRIKER_OUT + ns, p @ FACED, real["dismissals"] / balls,
                     exp["dismissal_rate"], RATE_TOL))
     else:
-        p = delivery(vertices, model.mean_striker, model.a, model.free_hit, rule)
+        p = delivery(vertices, model.mean_striker, model.a, model.free_hit, rule,
+                     model.mean_defence)
         figures = ((p @ (BAT_RUNS + CHARGED_TO_BOWLER), p @ LEGAL, real["runs"] / balls,
                     exp["economy"] / 6, ECON_TOL),
                    (p @ BOWLER_WICKET, p @ LEGAL, real["dismissals"] / balls,
