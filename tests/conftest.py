@@ -5,7 +5,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 try:
     import fcntl
@@ -186,3 +186,35 @@ def defence_card_sets() -> dict[str, dict]:
             card["defence"] = rating
         sets[fmt] = card_set
     return sets
+
+
+class DrawnText(NamedTuple):
+    x: float          # mm, rounded to 0.001 mm so equal places compare equal
+    y: float
+    text: str
+    style: str
+    size_pt: float
+    colour: str
+    align: str
+
+
+class RecordingPainter:
+    """A render Painter that draws nothing and records the text it is asked to draw."""
+
+    def __init__(self) -> None:
+        self.texts: list[DrawnText] = []
+
+    def rect(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def line(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        pass
+
+    def text(self, x, y, text, style, size_pt, colour="#000000", align="left") -> None:  # type: ignore[no-untyped-def]
+        self.texts.append(DrawnText(round(x, 3), round(y, 3), text, style, size_pt, colour, align))
+
+
+@pytest.fixture
+def recording_painter() -> type[RecordingPainter]:
+    """The class: call it for a fresh painter (a test may draw several cards)."""
+    return RecordingPainter

@@ -132,49 +132,35 @@ def test_a_bowler_card_never_carries_defence(defence_card_sets):
         defence_rating(bowler)
 
 
-class _RecordingPainter:
-    """A Painter that records the text it is asked to draw: (x, y, text, style, size, align)."""
-
-    def __init__(self) -> None:
-        self.texts: list[tuple[float, float, str, str, float, str]] = []
-
-    def rect(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        pass
-
-    def line(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        pass
-
-    def text(self, x, y, text, style, size_pt, colour="#000000", align="left") -> None:  # type: ignore[no-untyped-def]
-        self.texts.append((x, y, text, style, size_pt, align))
-
-
-def test_the_widest_line_a_card_can_have_shrinks_as_one_and_stays_on_the_card(defence_card_sets):
+def test_the_widest_line_a_card_can_have_shrinks_as_one_and_stays_on_the_card(defence_card_sets,
+                                                                             recording_painter):
     # every rating at 20 and a WK beside C / RO: 62 mm at full size on a 56.6 mm line. Both
     # halves shrink to one size (never under the layout's minimum) rather than run off the card
     from dataclasses import replace
     L = load_layout("card")
     spec, W, m = L["ratings"], L["width_mm"], L["margin_mm"]
     view = replace(_rated(defence_card_sets["T20"])[0], ratings="C(20) / RO(20) / WK(20)", defence="Defence 20")
-    painter = _RecordingPainter()
+    painter = recording_painter()
     draw_card(painter, view)
-    [fielding] = [t for t in painter.texts if t[2] == view.ratings]
-    [defence] = [t for t in painter.texts if t[2] == view.defence]
-    size = fielding[4]
-    assert defence[4] == size and spec["min_pt"] <= size < spec["max_pt"]
-    assert (fielding[0], fielding[5]) == (m, "left") and (defence[0], defence[5]) == (W - m, "right")
-    assert fielding[1] == defence[1] == spec["baseline_mm"]
+    [fielding] = [t for t in painter.texts if t.text == view.ratings]
+    [defence] = [t for t in painter.texts if t.text == view.defence]
+    size = fielding.size_pt
+    assert defence.size_pt == size and spec["min_pt"] <= size < spec["max_pt"]
+    assert (fielding.x, fielding.align) == (m, "left") and (defence.x, defence.align) == (W - m, "right")
+    assert fielding.y == defence.y == spec["baseline_mm"]
     gap = (W - m - text_width_mm(view.defence, spec["font"], size)) - (m + text_width_mm(view.ratings, spec["font"], size))
     assert gap >= 3.0 - 1e-9
 
 
-def test_a_rating_on_a_card_without_fielding_ratings_is_centred_as_the_line_was(defence_card_sets):
+def test_a_rating_on_a_card_without_fielding_ratings_is_centred_as_the_line_was(defence_card_sets,
+                                                                              recording_painter):
     # a hand-made set may leave C and RO out (docs/rules.md R9): the rating alone takes the line's
     # usual place, centred at full size
     from dataclasses import replace
     L = load_layout("card")
     view = replace(_rated(defence_card_sets["T20"])[0], ratings="", defence="Defence 12")
-    painter = _RecordingPainter()
+    painter = recording_painter()
     draw_card(painter, view)
-    [defence] = [t for t in painter.texts if t[2] == "Defence 12"]
-    assert (defence[0], defence[1], defence[4], defence[5]) == (L["width_mm"] / 2, L["ratings"]["baseline_mm"],
+    [defence] = [t for t in painter.texts if t.text == "Defence 12"]
+    assert (defence.x, defence.y, defence.size_pt, defence.align) == (L["width_mm"] / 2, L["ratings"]["baseline_mm"],
                                                                 L["ratings"]["max_pt"], "centre")

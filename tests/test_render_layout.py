@@ -142,23 +142,7 @@ def test_team_badges_are_unique_initials():
     assert len(set(codes.values())) == len(names)
 
 
-class _RecordingPainter:
-    """A Painter that records the text it is asked to draw: (x, y, text, style, size, colour)."""
-
-    def __init__(self) -> None:
-        self.texts: list[tuple[float, float, str, str, float, str]] = []
-
-    def rect(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        pass
-
-    def line(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        pass
-
-    def text(self, x, y, text, style, size_pt, colour="#000000", align="left") -> None:  # type: ignore[no-untyped-def]
-        self.texts.append((round(x, 3), round(y, 3), text, style, size_pt, colour))
-
-
-def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger():
+def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger(recording_painter):
     from dataclasses import replace
     from cardgen.render.card import chart_slots, draw_card
     views = card_views(rules_example_card_set())
@@ -173,7 +157,7 @@ def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger():
     sparse = replace(green, chart=(("1-40", "W"), ("41-99", "1"), ("100", "6")))
     places = []
     for view in (green, connolly, sparse):
-        painter = _RecordingPainter()
+        painter = recording_painter()
         draw_card(painter, view)
         glyphs = {t[2]: (t[0], t[1]) for t in painter.texts if t[2] in "BWF\u20221246" and t[3] == "bold"}
         places.append(glyphs)
@@ -183,17 +167,17 @@ def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger():
     assert places[0] == places[1] == places[2]
 
 
-def test_a_long_nation_is_not_cut_when_the_line_has_room():
+def test_a_long_nation_is_not_cut_when_the_line_has_room(recording_painter):
     from dataclasses import replace
     from cardgen.render.card import draw_card
     view = replace(card_views(rules_example_card_set())[0], nation="United States of America")
-    painter = _RecordingPainter()
+    painter = recording_painter()
     draw_card(painter, view)
     assert any(t[2] == "United States of America" for t in painter.texts)
     assert not any(t[2].endswith("\u2026") for t in painter.texts)
 
 
-def test_a_three_gets_an_extra_row_and_the_quick_reference_lists_only_results_cards_have():
+def test_a_three_gets_an_extra_row_and_the_quick_reference_lists_only_results_cards_have(recording_painter):
     import copy
     from dataclasses import replace
     from cardgen.render.card import chart_slots, draw_card
@@ -205,7 +189,7 @@ def test_a_three_gets_an_extra_row_and_the_quick_reference_lists_only_results_ca
     # the eight fixed places stay where they are; the 3 goes in a fifth row
     assert [(c, r, res) for c, r, _, res in slots[:8]] == [(c, r, res) for c, r, _, res in chart_slots(green)]
     assert (0, 4, "97-99", "3") in slots
-    draw_card(_RecordingPainter(), with_three)  # draws without error
+    draw_card(recording_painter(), with_three)  # draws without error
     assert "Three runs" not in quick_reference_text(card_set)  # no card of the set has a 3
     three = copy.deepcopy(card_set)
     chart = three["cards"][0]["chart"]

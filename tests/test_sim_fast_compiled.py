@@ -74,14 +74,19 @@ def test_compiled_plays_the_numpy_matches_on_real_sets(kernel, monkeypatch, rend
     n_sides = len(table.teams)
     supers = 0
     for seed, way in ((1, rule), (2, None), (3, rule)):
-        pairs = np.random.default_rng(seed)
-        home = pairs.integers(0, n_sides, 2000)
-        away = (home + pairs.integers(1, n_sides, 2000)) % n_sides
+        home, away = random_fixtures(seed, n_sides, 2000)
         a, b = both_engines(monkeypatch, lambda: fast.play_matches(
             cs, table, home, away, np.random.default_rng(seed), rule=way))
         assert_same_matches(a, b)
         supers += int((a.super_overs > 0).sum())
     assert supers > 0
+
+
+def random_fixtures(seed: int, n_sides: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """`n` matches between random pairs of different sides (home, away side indices)."""
+    pairs = np.random.default_rng(seed)
+    home = pairs.integers(0, n_sides, n)
+    return home, (home + pairs.integers(1, n_sides, n)) % n_sides
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
@@ -132,9 +137,7 @@ def test_compiled_plays_the_numpy_matches_with_defence(kernel, monkeypatch, mirr
     outs = {"rated": 0, "plain": 0}
     balls = {"rated": 0, "plain": 0}
     for seed, way in ((21, rule_of(card_set)), (22, None)):
-        pairs = np.random.default_rng(seed)
-        home = pairs.integers(0, n_sides, 1500)
-        away = (home + pairs.integers(1, n_sides, 1500)) % n_sides
+        home, away = random_fixtures(seed, n_sides, 1500)
         a, b = both_engines(monkeypatch, lambda: fast.play_matches(
             cs, table, home, away, np.random.default_rng(seed), rule=way))
         assert_same_matches(a, b)
