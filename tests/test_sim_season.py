@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -344,3 +345,24 @@ def test_validate_says_when_the_attack_band_scores_a_card(tmp_path):
     lines = [line for line in output.splitlines() if line.startswith("  outside:")]
     assert any("Matheesha Pathirana" in line and "85% in the attack band" in line for line in lines), output
     assert any("attack band" not in line for line in lines), output
+
+
+def test_validate_judges_a_hand_rated_set_by_its_printed_cards(real_sets):
+    """A set rated by hand (R13 Defence on its three most-used strikers, their stored `expected`
+    blocks left as calibrated) validates: the engine is judged against the expectation of the
+    cards as printed, ratings included, not the stale stored figures."""
+    import copy
+    card_set = copy.deepcopy(real_sets["BBL"][0])
+    strikers = sorted((c for c in card_set["cards"] if c["kind"] == "striker"),
+                      key=lambda c: -c["real"]["balls"])[:3]
+    for card, rating in zip(strikers, (8, 14, 20)):
+        card["defence"] = rating
+    table = validate_cards(card_set, 4_000, np.random.default_rng(3))
+    s = summarise(table)
+    assert s.engine_disagreements == 0
+    rows = table.set_index("player_id")
+    for card in strikers:
+        row = rows.loc[card["player"]["id"]]
+        row = row[row["kind"] == "striker"].iloc[0] if isinstance(row, pd.DataFrame) else row
+        # the rating lowers the expectation the engine is held to, below the stored figure
+        assert row["expected_dismissal_rate"] < 0.97 * card["expected"]["dismissal_rate"]

@@ -214,6 +214,7 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
     for kind, cards, metrics in (("striker", cs.striker_cards, STRIKER_METRICS),
                                  ("bowler", cs.bowler_cards, BOWLER_METRICS)):
         rows = np.arange(len(cards))
+        analytic = analytic_figures(card_set, cards, kind)
         s = simulate_deliveries(cs, card_set, kind, rows, n_balls, rng, progress)
         if kind == "striker":
             # add non-striker run-outs to the striker's dismissals, per delivery at the other end
@@ -228,7 +229,7 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
                    "team": card["team"], "real_balls": n_real,
                    "sim_balls": int(s["y"][i]), "qualified": n_real >= QUALIFY_BALLS}
             ok_all = True
-            expected = card.get("expected") or {}
+            expected = analytic[i]
             for metric in metrics:
                 num = {"strike_rate": "runs", "economy": "runs", "dismissal_rate": "out",
                        "wicket_rate": "out", "fours": "fours", "sixes": "sixes"}[metric]
@@ -265,6 +266,25 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
 
 
 HEADLINE = {"striker": ("strike_rate", "dismissal_rate"), "bowler": ("economy", "wicket_rate")}
+
+
+def analytic_figures(card_set: dict[str, Any], cards: list[dict[str, Any]],
+                     kind: str) -> list[dict[str, float]]:
+    """Each card's exact expectation against the league-average opponent, worked out from the
+    set as printed (charts, fielding chart, ratings, Defence, the rule over the player's bands):
+    what the engine must reproduce. The set's stored `expected` block is the same figure for a
+    set as calibrated, but not for one edited by hand (a chart or a Defence rating changed)."""
+    from cardgen.calibrate.expect import defence_of, model_from_card_set, rule_matrix_of
+    from cardgen.calibrate.model import card_where, chart_to_slots
+    model = model_from_card_set(card_set)
+    out = []
+    for card in cards:
+        slots = chart_to_slots(card["chart"], card_where(card)).astype(float)
+        rule = rule_matrix_of(card_set, card)
+        fig = (model.striker(slots, rule, defence_of(card)) if kind == "striker"
+               else model.bowler(slots, rule))
+        out.append({k: float(v) for k, v in fig.items()})
+    return out
 
 
 def _at_its_limit(card_set: dict[str, Any], card: dict[str, Any], kind: str, row: dict) -> bool:
