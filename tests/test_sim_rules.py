@@ -425,6 +425,6 @@ def test_a_striker_cards_defence_is_a_whole_number_to_20(value, error):
 def test_a_defence_rating_on_a_bowler_card_is_an_error():
     raw = example_card_set()
     next(c for c in raw["cards"] if c["kind"] == "bowler")["defence"] = 8
-    with pytest.raises(CardSetError, match="striker card only"):
+    with pytest.raises(CardSetError, match="only striker cards"):
         compile_card_set(raw)
     assert not compile_card_set(example_card_set()).has_defence

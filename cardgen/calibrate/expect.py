@@ -23,7 +23,8 @@ import numpy as np
 from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
                                      CHARGED_TO_BOWLER, FACED, FIELD_COLS, FIELD_ROWS,
                                      FREE_HIT_VOID, KIND_OF_OUTCOME, LEGAL, N_OUT, OUT, OUTCOMES,
-                                     SLOTS, STRIKER_OUT, card_where, chart_to_slots)
+                                     SLOTS, STRIKER_OUT, card_defence, card_where,
+                                     chart_to_slots)
 
 # run-out rows of the fielding chart (rules 4.3.3 / 4.3.8): d6 -> (who is out, keeper involved)
 RUN_OUT_ROWS = {1: ("striker", True), 2: ("striker", False), 3: ("striker", True),
@@ -241,7 +242,7 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
 
 def defence_of(card: dict) -> float:
     """A written card's Defence survival probability (its rating / 20; 0 without one, R13)."""
-    return int(card.get("defence") or 0) / 20
+    return card_defence(card) / 20
 
 
 def rule_matrix_of(card_set: dict, card: dict) -> np.ndarray | None:

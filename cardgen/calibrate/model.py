@@ -117,3 +117,24 @@ def card_where(card: dict) -> str:
     player = card.get("player") or {}
     return (f"card {player.get('name', player.get('id', '?'))} "
             f"({card.get('team', '?')}, {card.get('kind', '?')})")
+
+
+MAX_DEFENCE = 20
+
+
+def card_defence(card: dict) -> int:
+    """A card's Defence rating (docs/rules.md R13): 1..20 on a striker card, 0 when it has none
+    (absent, null or 0). Anything else, or a rating on a bowler card, is a broken card set: the
+    printed card would say what the engines do not play. The one reading of the field, for
+    the expectation, the engines and the printed kit."""
+    value = card.get("defence")
+    if value is None or (value == 0 and not isinstance(value, bool)):
+        return 0
+    name = (card.get("player") or {}).get("name", "?")
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+            or not 1 <= int(value) <= MAX_DEFENCE:
+        raise CardSetError(f"{name}'s {card.get('kind', '')} card has defence {value!r}: a Defence "
+                           f"rating is a whole number from 1 to {MAX_DEFENCE}")
+    if card.get("kind") != "striker":
+        raise CardSetError(f"{name}'s bowler card has a defence rating: only striker cards carry one")
+    return int(value)

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen import ATTRIBUTION
+from cardgen.calibrate.model import card_defence
 from cardgen.competitions import get_competition, season_label
-from cardgen.errors import CardgenError, CardSetError, UnknownCompetition
+from cardgen.errors import CardgenError, UnknownCompetition
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
@@ -117,18 +118,9 @@ def team_codes(team_names: list[str]) -> dict[str, str]:
 
 
 def defence_rating(card: dict[str, Any]) -> int | None:
-    """A striker card's Defence rating (docs/rules.md R13): an int 1-20, or None when the card
-    has none (absent, null or 0, as the spec reads them). Anything else is a broken card set."""
-    value = card.get("defence")
-    if value is None or (value == 0 and not isinstance(value, bool)):
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 20:
-        raise CardSetError(f"{card.get('player', {}).get('name', '?')}'s {card.get('kind', '')} card has "
-                           f"defence {value!r}: a Defence rating is a whole number from 1 to 20")
-    if card.get("kind") != "striker":
-        raise CardSetError(f"{card.get('player', {}).get('name', '?')}'s bowler card has a defence rating: "
-                           "only striker cards carry one")
-    return value
+    """A striker card's Defence rating (docs/rules.md R13), None when it has none; a bad one is a
+    CardSetError (`cardgen.calibrate.model.card_defence`, the one reading of the field)."""
+    return card_defence(card) or None
 
 
 def _role(card: dict[str, Any]) -> str:

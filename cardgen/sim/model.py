@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from cardgen.calibrate.model import CARD_RESULTS, card_where, chart_results
+from cardgen.calibrate.model import CARD_RESULTS, card_defence, card_where, chart_results
 from cardgen.errors import CardSetError
 from cardgen.stats.tables import phase_ranges
 
@@ -132,24 +132,6 @@ def _rating(value: Any, default: int) -> int:
     return int(value) if isinstance(value, (int, np.integer)) and 1 <= int(value) <= 20 else default
 
 
-MAX_DEFENCE = 20
-
-
-def _defence(card: dict[str, Any], where: str) -> int:
-    """A striker card's Defence rating (R13): an integer 1..20, 0 when absent (or written as 0
-    or null). A bad value, or one on a bowler card, is an error rather than a silent 'none': the
-    printed card would say something the engine does not play."""
-    value = card.get("defence")
-    if value is None:
-        return 0
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
-            0 <= int(value) <= MAX_DEFENCE):
-        raise CardSetError(f"{where}: defence must be a whole number 1..{MAX_DEFENCE}, got {value!r}")
-    if int(value) and card.get("kind") != "striker":
-        raise CardSetError(f"{where}: a Defence rating belongs on a striker card only")
-    return int(value)
-
-
 def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
     """Check a card set is playable and turn it into lookup tables."""
     try:
@@ -205,7 +187,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
                 keeper[p] = _rating(player.get("keeper"), keeper[p])
         p = player_of[key]
         table = chart_table(card["chart"], where)
-        defence = _defence(card, where)
+        defence = card_defence(card)
         if card["kind"] == "striker":
             if (table == BOWLED).any():
                 raise CardSetError(f"{where}: B (bowled) appears only on bowler cards")
