@@ -218,3 +218,15 @@ class RecordingPainter:
 def recording_painter() -> type[RecordingPainter]:
     """The class: call it for a fresh painter (a test may draw several cards)."""
     return RecordingPainter
+
+
+def _pdf_words(path: Path) -> str:
+    """A PDF's text, every page, as a reader finds it: whitespace runs read as one space."""
+    from pypdf import PdfReader
+    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+
+
+@pytest.fixture
+def pdf_words() -> Callable[[Path], str]:
+    """The function: pdf_words(path) -> the document's text, whitespace collapsed."""
+    return _pdf_words

@@ -376,15 +376,13 @@ def test_ink_saver_cards_have_no_filled_areas(tmp_path: Path, mirror: Path) -> N
     assert "CONFIDENCE" in PdfReader(cards).pages[0].extract_text()
 
 
-def test_hundred_cards_count_bowling_in_balls(tmp_path: Path, mirror: Path, hundred_stats) -> None:
+def test_hundred_cards_count_bowling_in_balls(tmp_path: Path, mirror: Path, hundred_stats, pdf_words) -> None:
     """Gamer's audit: The Hundred's compatible cards printed bowling as 6-ball overs ("6.5 ov" for
     41 balls), which a Hundred player reads as sets of five; the Quicket kit prints balls there."""
     import re
 
-    from pypdf import PdfReader
     SYSTEM.build(BuildRequest(tmp_path, get_competition("HUNDRED"), "2024", str(mirror), ("a4",), seed=1))
-    reader = PdfReader(tmp_path / "cricket-the-game" / "HUNDRED_2024" / "player-cards-a4.pdf")
-    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    text = pdf_words(tmp_path / "cricket-the-game" / "HUNDRED_2024" / "player-cards-a4.pdf")
     assert not re.search(r"\d+\.\d ov", text)
     printed = Counter(int(n) for n in re.findall(r"Bowling: \d+ wkts?, (\d+) balls?, econ", text))
     real = Counter(p.player.legal_balls for squad in season_squads(hundred_stats).values() for p in squad

@@ -410,17 +410,16 @@ def test_quick_reference_headings_stand_clear_of_the_text_column() -> None:
     assert len(gaps) == 11 and min(gaps.values()) >= 3 * mm, gaps
 
 
-def test_hundred_team_edition_counts_bowling_in_balls(tmp_path: Path, mirror: Path, hundred_stats) -> None:
+def test_hundred_team_edition_counts_bowling_in_balls(tmp_path: Path, mirror: Path, hundred_stats,
+                                                      pdf_words) -> None:
     """Gamer's audit: The Hundred's squad cards printed bowling as 6-ball overs ("6.5 ov" for 41
     balls), which a Hundred player reads as sets of five; the Quicket kit prints balls there. Each
     bowler's card now gives his real legal balls, and no card an over figure."""
     import re
     from collections import Counter
 
-    from pypdf import PdfReader
     SYSTEM.build(BuildRequest(tmp_path, get_competition("HUNDRED"), "2024", str(mirror), ("a4",), seed=1))
-    reader = PdfReader(tmp_path / "roll-and-play" / "HUNDRED_2024" / "team-deck-a4.pdf")
-    text = " ".join(" ".join(page.extract_text().split()) for page in reader.pages)
+    text = pdf_words(tmp_path / "roll-and-play" / "HUNDRED_2024" / "team-deck-a4.pdf")
     assert not re.search(r"\d+\.\d ov", text)
     printed = Counter(int(n) for n in re.findall(r"Bowl: \d+ wkts? in (\d+) balls?, econ", text))
     real = Counter(c.player.legal_balls for cards in team_decks(hundred_stats).values() for c in cards

@@ -429,7 +429,8 @@ def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tm
     assert not any("potts" in d.relpath for d in kit.tts_sheets)
 
 
-def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, browser, tmp_path: Path):
+def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, browser, tmp_path: Path,
+                                                    pdf_words):
     """Home -> the team's page -> its A4 cards: the PDF holds exactly that team's cards."""
     import pypdf
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
@@ -445,8 +446,7 @@ def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, 
         page.get_by_role("link", name=f"{team} cards (A4)").click()  # click 2
     saved = tmp_path / "team-cards-a4.pdf"
     download_info.value.save_as(saved)
-    reader = pypdf.PdfReader(saved)
-    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    text = pdf_words(saved)
     ours = [c for c in card_set["cards"] if c["team"] == team]
     ours_names = {c["player"]["name"].upper() for c in ours}
     theirs = {c["player"]["name"].upper() for c in card_set["cards"] if c["team"] != team} - ours_names

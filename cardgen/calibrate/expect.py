@@ -6,8 +6,8 @@ there succeeds with probability rating/20 (catch: a random fielder's C; run-out 
 his RO; run-out with the keeper: min(fielder RO, keeper RO); stumping: the keeper's rating).
 A striker card's Defence rating d (rules R13) survives a W read from the bowler's card with
 probability d/20 (the W is read as a dot). A no-ball makes the next delivery a free hit, on
-which only run-outs dismiss (a dismissal roll becomes a dot); wides keep the free hit pending, so the free-hit share of deliveries is
-P(no-ball) / (1 - P(wide)).
+which only run-outs dismiss (a dismissal roll becomes a dot); wides keep the free hit pending,
+so the free-hit share of deliveries is P(no-ball) / (1 - P(wide)).
 
 Everything is linear in the two cards except the free-hit correction, so "against the
 league-average opponent" is simply against the ball-weighted mean card of the opposite kind.
@@ -228,16 +228,16 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
     from cardgen.calibrate.ratings import skill_from_card_set
     skill = skill_from_card_set(card_set)
     a = card_matrix(fielding_vector(card_set["fielding_chart"]["cells"], skill))
-    means = {}
-    for kind in ("bowler", "striker"):
+    def ball_weighted_mean(kind: str, of) -> np.ndarray:
         cards = [c for c in card_set["cards"] if c["kind"] == kind]
         w = np.array([max(c.get("real", {}).get("balls", 0), 0) for c in cards], float)
-        slots = np.array([chart_to_slots(c["chart"], card_where(c)) for c in cards], float)
-        means[kind] = (w @ slots) / w.sum() if w.sum() > 0 else slots.mean(axis=0)
-        if kind == "striker":
-            d = np.array([defence_of(c) for c in cards])
-            mean_defence = float(w @ d / w.sum()) if w.sum() > 0 else float(d.mean())
-    return LeagueModel(a, means["bowler"], means["striker"], mean_defence=mean_defence)
+        x = np.array([of(c) for c in cards], float)
+        return (w @ x) / w.sum() if w.sum() > 0 else x.mean(axis=0)
+
+    def slots(c: dict) -> np.ndarray:
+        return chart_to_slots(c["chart"], card_where(c))
+    return LeagueModel(a, ball_weighted_mean("bowler", slots), ball_weighted_mean("striker", slots),
+                       mean_defence=float(ball_weighted_mean("striker", defence_of)))
 
 
 def defence_of(card: dict) -> float:

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 import pandas as pd
@@ -46,6 +46,9 @@ from cardgen import wickets_in_hand as wih
 from cardgen.sim import fast
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet
+
+if TYPE_CHECKING:
+    from cardgen.calibrate.expect import LeagueModel
 
 QUALIFY_BALLS = 60
 Z95 = 1.959964
@@ -210,11 +213,13 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
     avg = simulate_deliveries(cs, card_set, "striker", avg_rows, 200, rng)
     nsro_per_delivery = avg["non_striker_out"].sum() / avg["deliveries"].sum()
 
+    from cardgen.calibrate.expect import model_from_card_set
+    model = model_from_card_set(card_set)   # the expectation the engine is held to
     frames = []
     for kind, cards, metrics in (("striker", cs.striker_cards, STRIKER_METRICS),
                                  ("bowler", cs.bowler_cards, BOWLER_METRICS)):
         rows = np.arange(len(cards))
-        analytic = analytic_figures(card_set, cards, kind)
+        analytic = analytic_figures(card_set, cards, kind, model)
         s = simulate_deliveries(cs, card_set, kind, rows, n_balls, rng, progress)
         if kind == "striker":
             # add non-striker run-outs to the striker's dismissals, per delivery at the other end
@@ -268,15 +273,14 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
 HEADLINE = {"striker": ("strike_rate", "dismissal_rate"), "bowler": ("economy", "wicket_rate")}
 
 
-def analytic_figures(card_set: dict[str, Any], cards: list[dict[str, Any]],
-                     kind: str) -> list[dict[str, float]]:
+def analytic_figures(card_set: dict[str, Any], cards: list[dict[str, Any]], kind: str,
+                     model: LeagueModel) -> list[dict[str, float]]:
     """Each card's exact expectation against the league-average opponent, worked out from the
     set as printed (charts, fielding chart, ratings, Defence, the rule over the player's bands):
     what the engine must reproduce. The set's stored `expected` block is the same figure for a
     set as calibrated, but not for one edited by hand (a chart or a Defence rating changed)."""
-    from cardgen.calibrate.expect import defence_of, model_from_card_set, rule_matrix_of
+    from cardgen.calibrate.expect import defence_of, rule_matrix_of
     from cardgen.calibrate.model import card_where, chart_to_slots
-    model = model_from_card_set(card_set)
     out = []
     for card in cards:
         slots = chart_to_slots(card["chart"], card_where(card)).astype(float)
