@@ -8,7 +8,7 @@ balls (empirical Bayes with a beta/Dirichlet prior centred on the league rate): 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,8 +20,9 @@ from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
 from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
 from cardgen.calibrate.ratings import Ratings, compute_ratings, rating_scales
-from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares,
-                                          measure_factors, repair_outside_tolerance)
+from cardgen.calibrate.defence import assign_defences, resolve_bowlers
+from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares, measure_factors,
+                                          repair_outside_tolerance)
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
 from cardgen.wickets_in_hand import RULE, WicketsInHand
@@ -75,6 +76,7 @@ class CardFit:
     small_sample: bool
     target: Target
     slots: np.ndarray = field(default_factory=lambda: np.zeros(len(CARD_RESULTS), int))
+    defence: int = 0   # striker cards: the Defence rating (rules R13), 0 for none
 
 
 @dataclass
@@ -231,7 +233,8 @@ def chart_share_correction(expected: dict, league: dict) -> float:
 
 
 def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: list[np.ndarray],
-                     b_int: list[np.ndarray], a: np.ndarray, league: dict) -> LeagueModel:
+                     b_int: list[np.ndarray], a: np.ndarray, league: dict,
+                     mean_defence: float = 0.0) -> LeagueModel:
     """Put the share of deliveries reaching the fielding chart where `chart_share_correction`
     wants it, by trading single `0` and `F` slots on small-sample cards (in place).
 
@@ -243,7 +246,8 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
     f_i, dot_i = CARD_INDEX["F"], CARD_INDEX["0"]
     w_s = float(sum(max(f.balls, 0) for f in strikers))
     w_b = float(sum(max(f.balls, 0) for f in bowlers))
-    model = LeagueModel(a, _weighted_mean(bowlers, b_int), _weighted_mean(strikers, s_int))
+    model = LeagueModel(a, _weighted_mean(bowlers, b_int), _weighted_mean(strikers, s_int),
+                        mean_defence=mean_defence)
     for _ in range(TRIM_ROUNDS):
         factor = chart_share_correction(model.league(), league)
         need = (factor - 1) * float(model.mean_bowler[f_i] + model.mean_striker[f_i])
@@ -270,7 +274,8 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
                 break
         if left == abs(need):
             break
-        model = LeagueModel(a, _weighted_mean(bowlers, b_int), _weighted_mean(strikers, s_int))
+        model = replace(model, mean_bowler=_weighted_mean(bowlers, b_int),
+                        mean_striker=_weighted_mean(strikers, s_int))
     return model
 
 
@@ -297,8 +302,17 @@ def retune_fielding(stats: SeasonStats, plan: ChartPlan, model: LeagueModel, rat
         ro_factor, st_factor = ro_factor * ro_fix, st_factor * st_fix
         ratings, _, cells = build_chart(stats, ro_factor, st_factor, plan)
         a = card_matrix(fielding_vector(cells, ratings.skill()))
-        model = LeagueModel(a, model.mean_bowler, model.mean_striker)
+        model = replace(model, a=a)
     return ratings, cells, model
+
+
+# Figures whose recentring shift a small sample takes in proportion to its balls, so the
+# shortest stays (the tail-enders) keep nearly their shrunk figure. The dismissal rate is one:
+# what the Defence ratings (calibrate.defence) save on the stars must come back on the small
+# samples (the bowler cards are solved to their real wickets), and spread evenly it would put
+# the tail-enders' cards out far more often than the replays can carry (docs/calibration.md
+# section 10).
+BALL_WEIGHTED_SHIFT = {"striker": ("dismissal_rate",), "bowler": ()}
 
 
 def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) -> None:
@@ -308,19 +322,22 @@ def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) 
     league (short stays are unlike the rest: tail-enders score slowly, part-time bowlers go for
     plenty), and then the bowler and striker sides no longer describe the same deliveries, so the
     league means have no fixed point. The difference is spread over the small samples in
-    proportion to their balls; qualified players keep their real figures."""
+    proportion to their balls (each card's figure moves by the same amount), or for
+    BALL_WEIGHTED_SHIFT's figures by an amount itself in proportion to the card's balls;
+    qualified players keep their real figures."""
     small = [f for f in fits if f.small_sample and f.balls > 0]
-    w_small = sum(f.balls for f in small)
     w_all = sum(f.balls for f in fits)
-    if not small or w_small <= 0 or w_all <= 0:
+    if not small or w_all <= 0:
         return
     for name, league_value in league_rates.items():
         if name not in fits[0].target.figures:
             continue
         mean = sum(f.balls * f.target.figures[name] for f in fits) / w_all
-        shift = (league_value - mean) * w_all / w_small
-        for f in small:
-            f.target.figures[name] = max(f.target.figures[name] + shift, 0.0)
+        by_balls = name in BALL_WEIGHTED_SHIFT[fits[0].kind]
+        moves = [f.balls / SMALL_SAMPLE_BALLS if by_balls else 1.0 for f in small]
+        shift = (league_value - mean) * w_all / sum(f.balls * m for f, m in zip(small, moves))
+        for f, m in zip(small, moves):
+            f.target.figures[name] = max(f.target.figures[name] + shift * m, 0.0)
 
 
 def _qualified_rates(fits: list[CardFit], name: str) -> np.ndarray:
@@ -457,9 +474,16 @@ def calibrate(stats: SeasonStats, rule: WicketsInHand | None = RULE) -> Calibrat
         f.slots = continuous_card(f.target, start.model)
     cal = Calibration(stats, start.ratings, plan_counts(stats.league), start.cells, start.model,
                       start.strikers, start.bowlers)
-    for _ in range(RULE_ROUNDS):
+    defences = None
+    for n in range(RULE_ROUNDS):
         factors = measure_factors(cal, rule, shares, stats.situations)
         cal = _calibrate_season(stats, factors)
+        # the Defence ratings (R13) are chosen on the first pass's cards and held while the
+        # bowlers settle against them, then chosen again on the last pass's strikers
+        defences = assign_defences(cal, rule, shares, factors,
+                                   held=defences if 0 < n < RULE_ROUNDS - 1 else None)
+    if defences:
+        resolve_bowlers(cal, rule, shares, factors, stats.situations)
     repair_outside_tolerance(cal, rule, shares, factors)
     cal.rule, cal.shares = rule, shares
     cal.league_shares = {k: league_shares(stats.situations, k) for k in ("striker", "bowler")}
@@ -506,9 +530,9 @@ def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: L
                        rounds: int) -> LeagueModel:
     for i in range(rounds):
         s_cards = [continuous_card(f.target, model) for f in strikers]
-        model = LeagueModel(model.a, model.mean_bowler, _weighted_mean(strikers, s_cards))
+        model = replace(model, mean_striker=_weighted_mean(strikers, s_cards))
         b_cards = [continuous_card(f.target, model) for f in bowlers]
-        model = LeagueModel(model.a, _weighted_mean(bowlers, b_cards), model.mean_striker)
+        model = replace(model, mean_bowler=_weighted_mean(bowlers, b_cards))
     return model
 
 
@@ -571,7 +595,7 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         plan = with_bowled_cells(base_plan, n_bowled)
         cells = layout(plan.counts)
         a = card_matrix(fielding_vector(cells, ratings.skill()))
-        model = continuous_rounds(LeagueModel(a, model.mean_bowler, model.mean_striker),
+        model = continuous_rounds(replace(model, a=a),
                                   FIXED_POINT_ROUNDS // 2)
         gained = float(model.average_delivery()[OUT["bowled"]]) - p_before
         gain = float(np.clip(gained / (step * p_field / 120), 0.1, 1.0))
@@ -587,13 +611,13 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         st_factor = ((kinds.get("stumped", 0) / real_total) / shares["stumped"]) ** DILUTION_DAMPING
         ratings, _, cells = build_chart(stats, ro_factor, st_factor, plan)
         a = card_matrix(fielding_vector(cells, ratings.skill()))
-        model = continuous_rounds(LeagueModel(a, model.mean_bowler, model.mean_striker),
+        model = continuous_rounds(replace(model, a=a),
                                   FIXED_POINT_ROUNDS // 2)
     for i in range(INTEGER_ROUNDS):
         s_int = [exact_card(f.target, model) for f in strikers]
-        model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
+        model = replace(model, a=a, mean_striker=_weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]
-        model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
+        model = replace(model, a=a, mean_bowler=_weighted_mean(bowlers, b_int))
     # Bowlers near their wicket floor trim F (and so their wides) a little; put the league's
     # wides and no-balls back on target by scaling every bowler's extras target once.
     # The same pass moves the B/W split so the league's bowled share lands too.
@@ -608,14 +632,15 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
             f.target.figures["extras"] *= correction
             f.target.figures["bowled"] *= bowled_fix
         b_int = [exact_card(f.target, model) for f in bowlers]
-        model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
+        model = replace(model, a=a, mean_bowler=_weighted_mean(bowlers, b_int))
         s_int = [exact_card(f.target, model) for f in strikers]
-        model = LeagueModel(a, model.mean_bowler, _weighted_mean(strikers, s_int))
+        model = replace(model, a=a, mean_striker=_weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]
-        model = LeagueModel(a, _weighted_mean(bowlers, b_int), model.mean_striker)
+        model = replace(model, a=a, mean_bowler=_weighted_mean(bowlers, b_int))
     s_int = [np.array(x, int) for x in s_int]
     b_int = [np.array(x, int) for x in b_int]
-    model = trim_chart_share(strikers, bowlers, s_int, b_int, a, stats.league)
+    model = trim_chart_share(strikers, bowlers, s_int, b_int, a, stats.league,
+                             model.mean_defence)
     ratings, cells, model = retune_fielding(stats, plan, model, ratings, cells, ro_factor, st_factor)
     for f, x in zip(strikers, s_int):
         f.slots = np.asarray(x, int)

@@ -106,9 +106,10 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
     for fit in cal.strikers:
         s = bat[(fit.player_id, fit.team)]
         where, rule = situations(fit)
-        exp = model.striker(fit.slots.astype(float), rule)
+        exp = model.striker(fit.slots.astype(float), rule, fit.defence / 20)
         card = {
             **card_head(fit),
+            **({"defence": int(fit.defence)} if fit.defence else {}),
             "real": {"innings": int(s["innings"]), "balls": int(s["balls"]), "runs": int(s["runs"]),
                      "dismissals": int(s["dismissals"]), "fours": int(s["fours"]),
                      "sixes": int(s["sixes"]), "dots": int(s["dots"]), "high_score": int(s["high_score"]),

@@ -113,6 +113,17 @@ def defended(bowler_slots: np.ndarray, defence: float | np.ndarray) -> np.ndarra
     return b
 
 
+def defended_matrix(a: np.ndarray, defence: float) -> np.ndarray:
+    """The chart matrix as the bowler's half reads it against Defence `defence` (R13): slots @
+    defended_matrix(a, d) == defended(slots, d) @ a."""
+    if not defence:
+        return a
+    out = np.array(a, float)
+    w, dot = CARD_INDEX["W"], CARD_INDEX["0"]
+    out[w] = (1 - defence) * a[w] + defence * a[dot]
+    return out
+
+
 def delivery(bowler_slots: np.ndarray, striker_slots: np.ndarray, a: np.ndarray,
              free_hit: bool = True, rule: np.ndarray | None = None,
              defence: float | np.ndarray = 0.0) -> np.ndarray:
@@ -196,6 +207,11 @@ class LeagueModel:
     mean_striker: np.ndarray
     free_hit: bool = True
     mean_defence: float = 0.0   # the league-average striker's Defence survival share (R13)
+
+    @property
+    def a_bowler(self) -> np.ndarray:
+        """The chart matrix of a bowler card's half against the league-average striker."""
+        return defended_matrix(self.a, self.mean_defence)
 
     @property
     def non_striker_run_out(self) -> float:

@@ -114,19 +114,31 @@ def _ratios(ruled: dict[str, np.ndarray], plain: dict[str, np.ndarray]) -> dict[
 def measure_factors(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
                     situations) -> RuleFactors:
     """The rule's factors on every solved card of `cal` (a `Calibration`) and on the league."""
+    from dataclasses import replace
+
     from cardgen.calibrate.solve import Scorer
+    # The strikers' Defence ratings (R13) are in the factors: a bowler meets their ball-weighted
+    # mean (`LeagueModel.mean_defence`), and the league's outcomes all of them. A striker's own
+    # rating is chosen after his card is solved (`calibrate.defence`), so his dismissal factor
+    # leaves it out (it would feed back into the card it corrects), while the dots and runs it
+    # makes (a W read as a dot, rolled again in the attack band) count.
     factors = RuleFactors()
+    plain_model = replace(cal.model, mean_defence=0.0)
     for fit in list(cal.strikers) + list(cal.bowlers):
         key = (fit.kind, fit.player_id, fit.team)
         if key not in shares:
             continue
-        scorer = Scorer(fit.target, cal.model)
         slots = np.asarray(fit.slots, float)
-        factors.cards[key] = _ratios(scorer.figures(slots, rule.mixture(shares[key], OUTCOMES)),
-                                     scorer.figures(slots))
+        scorer = Scorer(fit.target, cal.model)
+        mix = rule.mixture(shares[key], OUTCOMES)
+        ruled = scorer.figures(slots, mix, fit.defence / 20)
+        if fit.defence:
+            ruled.update({n: v for n, v in scorer.figures(slots, mix).items()
+                          if n in DEFENCE_HELD})
+        factors.cards[key] = _ratios(ruled, Scorer(fit.target, plain_model).figures(slots))
     mix = league_shares(situations, "striker")
     if mix is not None:   # outcome by outcome, on the league-average delivery over all real balls
-        plain = cal.model.average_delivery()
+        plain = plain_model.average_delivery()
         ruled = cal.model.average_delivery(rule.mixture(mix, OUTCOMES))
         factors.outcomes = {o: float(ruled[i] / plain[i]) if plain[i] > 1e-12 else 1.0
                             for i, o in enumerate(OUTCOMES)}
@@ -174,7 +186,7 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
 
     from cardgen.calibrate.calibrate import _weighted_mean
     from cardgen.calibrate.model import CARD_INDEX
-    from cardgen.calibrate.solve import Scorer, Target, _subset_error
+    from cardgen.calibrate.solve import Scorer, _subset_error
     allowed = [CARD_INDEX[r] for r in REPAIR_RESULTS]
     moved = 0
     for fits in (cal.strikers, cal.bowlers):
@@ -182,18 +194,15 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
             key = (f.kind, f.player_id, f.team)
             if f.small_sample or key not in shares:
                 continue
-            k = factors.cards.get(key, {})
-            t = f.target
-            real = Target(t.kind, {n: v * k.get(n, 1.0) for n, v in t.figures.items()},
-                          t.weights, {n: v * k.get(n, 1.0) for n, v in t.scales.items()})
-            judged = JUDGED[t.kind]
+            real = real_target(f, factors)
+            judged = JUDGED[f.kind]
             if any(real.figures.get(n, 0) <= 0 for n, _ in judged):
                 continue
             rule_t = rule.mixture(shares[key], OUTCOMES)
             scorer = Scorer(real, cal.model)
 
             def excess(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                fig = scorer.figures(cards, rule_t)
+                fig = scorer.figures(cards, rule_t, f.defence / 20)
                 over = [np.maximum(np.abs(fig[n] / real.figures[n] - 1) / tol - 1, 0.0)
                         for n, tol in judged]
                 shape = _subset_error(real, cal.model, cards,
@@ -222,3 +231,18 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
                         mean_bowler=_weighted_mean(cal.bowlers, [f.slots for f in cal.bowlers]),
                         mean_striker=_weighted_mean(cal.strikers, [f.slots for f in cal.strikers]))
     return moved
+
+
+def real_target(fit, factors: RuleFactors):
+    """A card's target as the rule plays it: its neutral figures times its factors (the real
+    season's figures, where the factors are the card's own)."""
+    from cardgen.calibrate.solve import Target
+    k = factors.cards.get((fit.kind, fit.player_id, fit.team), {})
+    t = fit.target
+    return Target(t.kind, {n: v * k.get(n, 1.0) for n, v in t.figures.items()},
+                  t.weights, {n: v * k.get(n, 1.0) for n, v in t.scales.items()})
+
+
+# figures a rated striker's factors take without his own rating (it is chosen after his card
+# is solved, calibrate.defence, and would feed back into the card it corrects)
+DEFENCE_HELD = ("dismissal_rate", "field_outs")

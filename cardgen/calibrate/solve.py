@@ -128,8 +128,9 @@ def _continuous_setup(model: LeagueModel, kind: str) -> tuple:
     if ("continuous", kind) not in cache:
         opponent = model.mean_bowler if kind == "striker" else model.mean_striker
         allowed = STRIKER_RESULTS if kind == "striker" else BOWLER_RESULTS
-        half = model.a / (2 * SLOTS)  # d p / d slot
-        const = opponent @ half        # opponent's half of the delivery
+        # d p / d slot (a bowler's W meets the league's mean Defence, R13)
+        half = (model.a if kind == "striker" else model.a_bowler) / (2 * SLOTS)
+        const = opponent @ (model.a / (2 * SLOTS))   # opponent's half of the delivery
         ub = np.array([SLOTS if r in allowed else 1e-9 for r in CARD_RESULTS], float)
         cache["continuous", kind] = (half, const, _ratio_terms(kind, model), ub)
     return cache["continuous", kind]
@@ -229,19 +230,23 @@ class Scorer:
         self.target = target
         self.model = model
 
-    def figures(self, slots: np.ndarray, rule: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    def figures(self, slots: np.ndarray, rule: np.ndarray | None = None,
+                defence: float | np.ndarray = 0.0) -> dict[str, np.ndarray]:
         """Every figure the error can weigh, for a stack of cards (depends on the model only;
-        `rule`: the wickets-in-hand rule's outcome matrix, see `expect.delivery`)."""
+        `rule`: the wickets-in-hand rule's outcome matrix, see `expect.delivery`; `defence`: a
+        striker's Defence rating / 20; a bowler meets the model's mean Defence)."""
         from cardgen.calibrate.expect import delivery
         if self.target.kind == "striker":
-            p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit, rule)
+            p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit, rule,
+                         defence)
             faced = p @ FACED
             ns = self.model.non_striker_run_out
             return {"runs": p @ BAT_RUNS / faced, "dismissal_rate": (p @ STRIKER_OUT + ns) / faced,
                     "fours": p[..., OUT["4"]] / faced, "sixes": p[..., OUT["6"]] / faced,
                     "dots": p @ DOTS / faced, "ones": p[..., OUT["1"]] / faced,
                     "field_outs": (p @ F_DISMISSAL + ns) / faced}
-        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit, rule)
+        p = delivery(slots, self.model.mean_striker, self.model.a, self.model.free_hit, rule,
+                     self.model.mean_defence)
         legal = p @ LEGAL
         return {"bat": p @ BAT_RUNS / legal,
                 "conceded": p @ (BAT_RUNS + CHARGED_TO_BOWLER) / legal,
@@ -389,7 +394,8 @@ _MODEL_CACHE_SIZE = 2
 
 def _model_cache(model: LeagueModel) -> dict:
     key = (np.asarray(model.a, float).tobytes(), np.asarray(model.mean_bowler, float).tobytes(),
-           np.asarray(model.mean_striker, float).tobytes(), bool(model.free_hit))
+           np.asarray(model.mean_striker, float).tobytes(), bool(model.free_hit),
+           float(model.mean_defence))
     if key not in _MODEL_CACHE:
         while len(_MODEL_CACHE) >= _MODEL_CACHE_SIZE:
             del _MODEL_CACHE[next(iter(_MODEL_CACHE))]
@@ -440,10 +446,10 @@ def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, n
     the delivery straight onto what they need: equal to `Scorer.figures` up to rounding (the
     free hit voids bowled/caught/lbw/stumped only, so it scales the wickets by 1 - q and leaves
     legal balls and extras alone). Used only where `_clear_minimum` guards the choice."""
-    projections = model.a @ _GRID_PROJECTIONS
-    opponent = np.asarray(model.mean_striker, float) @ projections
+    projections = model.a_bowler @ _GRID_PROJECTIONS
+    opponent = np.asarray(model.mean_striker, float) @ (model.a @ _GRID_PROJECTIONS)
     legal, wickets, extras, bowled, no_ball, wide = \
-        (0.5 / SLOTS * (_projected_grid(model.a, cards, projections) + opponent)).T
+        (0.5 / SLOTS * (_projected_grid(model.a_bowler, cards, projections) + opponent)).T
     kept = 1.0 - no_ball / (1.0 - wide) if model.free_hit else 1.0  # not on a free hit
     return {"wicket_rate": wickets * kept / legal, "extras": extras / legal,
             "bowled": bowled * kept / legal}
@@ -465,7 +471,8 @@ def _stage2_figures(model: LeagueModel, kind: str, base: np.ndarray,
         fixed = delivery(model.mean_bowler, rest, model.a, model.free_hit)
         balls = FACED  # per ball faced (every run slot is faced)
     else:
-        fixed = delivery(rest, model.mean_striker, model.a, model.free_hit)
+        fixed = delivery(rest, model.mean_striker, model.a, model.free_hit,
+                         defence=model.mean_defence)
         balls = LEGAL  # per legal ball (every run slot is legal)
     runs = 0.5 * splits / SLOTS  # P(each run outcome) from the card's half
     per = fixed @ balls + runs.sum(axis=1)
@@ -557,7 +564,8 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
     else:
         # economy is the judged figure: the runs make up whatever the F slots' wides and
         # no-balls leave of the real runs conceded
-        p = delivery(base, model.mean_striker, model.a, model.free_hit)
+        p = delivery(base, model.mean_striker, model.a, model.free_hit,
+                     defence=model.mean_defence)
         per = p @ LEGAL
         goal = target.figures["conceded"]
         r_star = 2 * SLOTS * (goal * per - p @ (BAT_RUNS + CHARGED_TO_BOWLER))
