@@ -1126,9 +1126,50 @@ def test_a_rated_strikers_page_shows_his_defence_and_how_to_play_explains_it(tmp
     assert play.find(id="defence").get_text() == "Defence (some striker cards)"
     assert "When the d6 sends you to the bowler's card and it shows W" in text
     assert "at or under the rating the batter survives and the ball is a dot" in text
-    assert "In Big Bash League 2024-25: Cooper Connolly (Defence 9)." in text
+    assert "Big Bash League 2024-25: 1 rated card, Defence 9; highest: Cooper Connolly (9)." in text
     assert section.find("a", string="Cooper Connolly")["href"] == "sets/BBL_2024-25/players/aa000002.html"
     assert check_links(site).broken == []  # the link to #defence (an id there) and the player link resolve
+
+
+def test_how_to_play_sums_up_each_kits_defence_ratings_and_names_its_highest(tmp_path):
+    """A calibrated season rates up to 22 strikers (IPL): how-to-play gives each kit with ratings
+    one line (how many, their range, the three highest, equal ratings by balls faced: the names a
+    reader knows) and leaves out a kit with none; the team sheets list every rated card."""
+    from bs4 import BeautifulSoup
+    out = tmp_path / "out"
+    ratings = {"2024-25": {"aa000002": 9}, "2023-24": {"aa000001": 20, "aa000002": 20, "bb000001": 12,
+                                                       "bb000002": 5}}
+    for season in ("2024-25", "2023-24", "2022-23"):
+        card_set_file = make_synthetic_kit(out, season=season) / "card-set.json"
+        card_set = json.loads(card_set_file.read_text())
+        connolly = next(c for c in card_set["cards"] if c["player"]["id"] == "aa000002")
+        for pid, name, balls in (("bb000001", "Ashton Turner", 400), ("bb000002", "Josh Inglis", 500)):
+            extra = json.loads(json.dumps(connolly))
+            extra["player"].update(id=pid, name=name, full_name=name)
+            extra["real"]["balls"] = balls
+            card_set["cards"].append(extra)
+        green = next(c for c in card_set["cards"] if c["player"]["id"] == "aa000001" and c["kind"] == "striker")
+        green["real"]["balls"] = 100  # Connolly faced 246: he is named first of the two 20s
+        for card in card_set["cards"]:
+            if card["kind"] == "striker" and card["player"]["id"] in ratings.get(season, {}):
+                card["defence"] = ratings[season][card["player"]["id"]]
+        card_set_file.write_text(json.dumps(card_set))
+    site = generate_site(out).site_dir
+    play = BeautifulSoup(_pages(site)["how-to-play.html"], "html.parser")
+    section = play.find("section", attrs={"aria-labelledby": "defence"})
+    lines = [" ".join(li.get_text().split()) for li in section.find_all("li")]
+    assert lines == [
+        "Big Bash League 2024-25: 1 rated card, Defence 9; highest: Cooper Connolly (9).",
+        "Big Bash League 2023-24: 4 rated cards, Defence 5–20; highest: Cooper Connolly (20), Chris Green (20), "
+        "Ashton Turner (12).",
+    ]
+    assert "Every rated card is on its kit's team sheets (the Defence column)." in " ".join(section.get_text().split())
+    links = {a.get_text(): a["href"] for a in section.find_all("li")[1].find_all("a")}
+    assert links == {"Big Bash League 2023-24": "sets/BBL_2023-24/index.html",
+                     "Cooper Connolly": "sets/BBL_2023-24/players/aa000002.html",
+                     "Chris Green": "sets/BBL_2023-24/players/aa000001.html",
+                     "Ashton Turner": "sets/BBL_2023-24/players/bb000001.html"}
+    assert check_links(site).broken == []
 
 
 def test_how_to_play_says_nothing_of_defence_when_no_set_has_a_rated_card(built_site):

@@ -243,6 +243,20 @@ def _environment() -> jinja2.Environment:
     return env
 
 
+DEFENCE_NAMED = 3  # rated cards the how-to-play page names per kit: an IPL season rates 22
+
+
+def highest_defence(views: list[CardView]) -> list[CardView]:
+    """The kit's highest Defence ratings (R13), the few the how-to-play page names for the kit
+    (every one is on the kit's team sheets): highest first, and among equal ratings (a season has
+    several 20s) the batter who faced most balls, the name a reader knows, then card order."""
+    def balls(view: CardView) -> int:
+        real = view.card.get("real")
+        faced = real.get("balls") if isinstance(real, dict) else None
+        return faced if isinstance(faced, int) and not isinstance(faced, bool) else 0
+    return sorted((v for v in views if v.defence), key=lambda v: (-int(v.defence or 0), -balls(v)))[:DEFENCE_NAMED]
+
+
 def _card_views(kit: KitSet) -> list[CardView]:
     from cardgen.render.card import defence_rating  # read as the card prints it (R13)
     card_set = kit.card_set
@@ -840,6 +854,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     summary["example"] = _example_ball(kit, views, info)
     summary["fielding_table"] = _fielding_table(kit)
     summary["defence"] = [v for v in views if v.defence]  # the rated striker cards (R13), in card order
+    summary["defence_highest"] = highest_defence(views)
 
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
@@ -990,12 +1005,11 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
         # the attack die's faces follow the league: shown as the example kit (or else the first kit
         # made for the rule) prints them
         rule_kit = example if example and example.get("rule") else next((s for s in sets if s.get("rule")), None)
-        # the Defence rating's example cards (R13): the example kit's, else the first kit with any
-        defence_kit = example if example and example.get("defence") else next((s for s in sets if s.get("defence")),
-                                                                              None)
+        # the Defence rating (R13): every kit with rated cards gets a line (how many, the highest)
+        defence_kits = [s for s in sets if s.get("defence")]
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
                     fielding=_fielding_words(), rule=rule_kit["rule"] if rule_kit else _default_rule(),
-                    rule_kit=rule_kit, defence_kit=defence_kit)
+                    rule_kit=rule_kit, defence_kits=defence_kits)
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(base_url), sets=sets)
         _assets(build_root)
