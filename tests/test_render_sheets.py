@@ -559,7 +559,7 @@ def test_the_quick_reference_of_a_set_with_defence_ratings_explains_r13_on_one_p
     text = " ".join(pages[0].extract_text().split())
     assert ("Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out (\u2022)."
             in text)
-    assert "a few a Defence rating" in text
+    assert "ratings (1-20), some a Defence rating (above)" in text
     assert not re.findall(r"\b(he|his|him)\b", text, re.IGNORECASE)  # women's leagues read it too
     # a set none of whose cards has a rating prints the page as before, no word of it
     plain = " ".join(_pages(render_quick_reference_pdf(_without_defence(card_set), paper, ATTRIBUTION))[0]
@@ -608,3 +608,42 @@ def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defe
     assert sorted(found) == sorted(expected) and len(found) == 3
     plain = _pages(render_team_sheets_pdf(_without_defence(card_set), paper, CREDIT))
     assert not any("Defence" in page.extract_text() for page in plain)
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(defence_card_sets, fmt, paper):
+    """The scorer rolls the Defence die mid-ball (R13): a set with rated cards says how on each
+    scoresheet page, a line of its own between the last grid's numbers and the marks note, as
+    big as that note, inside the margins; the grids give it the room (still 4 a page, rows >= 4 mm)."""
+    from test_render_layout import pdf_texts
+    spec = load_layout("sheets")["scoresheet"]
+    card_set = defence_card_sets[fmt]
+    pdf = render_scoresheet_pdf(card_set, paper, CREDIT)
+    assert len(_pages(pdf)) == 2
+    width = 210.0 if paper == "a4" else 215.9
+    for page in (0, 1):
+        texts = [(text.strip(), size, box) for text, size, box in pdf_texts(pdf, page)]
+        label = [t for t in texts if t[0] == "Defence N"]
+        rule = [t for t in texts if t[0].startswith("(R13")]
+        notes = [t for t in texts if "wide (wd)" in t[0]]
+        assert len(label) == len(rule) == len(notes) == 1, (paper, page)
+        assert f"{label[0][0]} {rule[0][0]}" == ("Defence N (R13, some striker cards): on a W off the bowler's card roll a "
+                                            "d20: 1-N not out (a \u2022, played as any dot), above N out.")
+        (_, size, (left, top, _, bottom)), (_, rule_size, (rule_left, _, right, _)) = label[0], rule[0]
+        assert size == rule_size == notes[0][1] >= 6.0  # one block with the note, at its size
+        assert left == pytest.approx(spec["margin_mm"], abs=0.3) and right <= width - spec["margin_mm"]
+        assert rule_left >= label[0][2][2] - 0.05  # the rule follows the bold label, not over it
+        numbers = [box for text, _, box in texts if text in ("balls bowled", "balls remaining")]
+        assert len(numbers) == 4
+        assert top > max(b[3] for b in numbers) + 1.0  # clear of the last grid's numbers row
+        assert bottom < notes[0][2][1]  # and above the note, not touching it
+    # no rating in the set: no line, and the rows keep the room they had
+    plain = render_scoresheet_pdf(_without_defence(card_set), paper, CREDIT)
+    for page in (0, 1):
+        assert not [t for t in pdf_texts(plain, page) if "Defence" in t[0] or "R13" in t[0]]
+    rows = {name: sorted(box[1] for text, _, box in pdf_texts(pdf_, 0) if text.strip() == "11")
+            for name, pdf_ in (("rated", pdf), ("plain", plain))}
+    step_rated = (rows["rated"][-1] - rows["rated"][0]) / 3  # grid to grid
+    step_plain = (rows["plain"][-1] - rows["plain"][0]) / 3
+    assert step_plain - step_rated == pytest.approx(spec["defence_line_mm"] / 4, abs=0.01)

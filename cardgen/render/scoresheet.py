@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardgen.render.common import new_canvas, set_title
-from cardgen.render.fonts import fit_text
+from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
 from cardgen.wickets_in_hand import face_range
@@ -39,6 +39,21 @@ ATTACK_MARKS = {"bowled": "B", "caught": "W", "four": "four", "six": "six", "dot
 
 
 CONSOLIDATE_SAVES = {("caught",): "catch", ("caught", "bowled", "lbw"): "catch, B or LBW"}
+
+
+# R13 as the quick reference says it: the scorer rolls the Defence die mid-ball, so the sheet says
+# it too, on a line of its own under the grids, only for a set with a rated card
+DEFENCE_LABEL = "Defence N"
+DEFENCE_RULE = (" (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out "
+                "(a \u2022, played as any dot), above N out.")
+
+
+def defence_line(p: PdfPainter, x: float, baseline: float, width: float, pt: float) -> None:
+    """The R13 line: "Defence N" in bold, then the rule, one size for both, fitted to the width."""
+    natural = text_width_mm(DEFENCE_LABEL, "bold", 1.0) + text_width_mm(DEFENCE_RULE, "regular", 1.0)
+    size = max(6.0, min(pt, width / natural))
+    p.text(x, baseline, DEFENCE_LABEL, "bold", size, "#202020")
+    p.text(x + text_width_mm(DEFENCE_LABEL, "bold", size), baseline, DEFENCE_RULE, "regular", size, "#202020")
 
 
 def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float, pt: float) -> None:
@@ -92,7 +107,9 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
                f"{card_set['season']} ({fmt})")
     rows = 1 + BATTING_ROWS
     top_block = spec["title_block_mm"]
-    bottom_block = spec["bottom_block_mm"]
+    from cardgen.render.teamsheets import has_defence
+    defence = has_defence(card_set)  # R13's line under the grids takes its room from the rows
+    bottom_block = spec["bottom_block_mm"] + (spec["defence_line_mm"] if defence else 0.0)
     footer_h, gap = spec["footer_row_mm"], spec["grid_gap_mm"]
     free = H - 2 * m - top_block - bottom_block - GRIDS_PER_INNINGS * (footer_h + gap)
     row_h = min(spec["row_mm"], free / (GRIDS_PER_INNINGS * rows))
@@ -146,6 +163,9 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
                          f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}.",
                          "regular", W - 2 * m, pt, 6.0)
         p.text(m, H - m - 4.5, notes.lines[0], "regular", notes.size_pt, "#202020")
+        if defence:
+            # at the notes' size: two lines of one block
+            defence_line(p, m, H - m - 4.5 - spec["defence_line_mm"], W - 2 * m, notes.size_pt)
         foot = fit_text(f"{title} \u00b7 page {innings} of 2 \u00b7 {credit}", "regular", W - 2 * m, 6.5, 5.0)
         p.text(W / 2, H - m, foot.lines[0], "regular", foot.size_pt, "#404040", "centre")
         canvas.showPage()
