@@ -1163,7 +1163,9 @@ def test_how_to_play_sums_up_each_kits_defence_ratings_and_names_its_highest(tmp
         "Big Bash League 2023-24: 4 rated cards, Defence 5–20; highest: Cooper Connolly (20), Chris Green (20), "
         "Ashton Turner (12).",
     ]
-    assert "Every rated card is on its kit's team sheets (the Defence column)." in " ".join(section.get_text().split())
+    words = " ".join(section.get_text().split())
+    assert words.startswith("Defence (some striker cards) Some striker cards print a Defence rating (1–20)")
+    assert "Every rated card is on its kit's team sheets (the Defence column). In each kit:" in words
     links = {a.get_text(): a["href"] for a in section.find_all("li")[1].find_all("a")}
     assert links == {"Big Bash League 2023-24": "sets/BBL_2023-24/index.html",
                      "Cooper Connolly": "sets/BBL_2023-24/players/aa000002.html",
