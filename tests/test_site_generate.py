@@ -885,6 +885,24 @@ def test_validation_headline_names_the_cards_at_the_games_limit():
     assert _headline(old)[0].startswith("3 of 4 qualified cards (75%) play like the real season: did not pass.")
 
 
+def test_validation_table_gives_the_same_share_as_the_headline():
+    """The BBL 2024-25 site's validation panel (docs/images/site-validation.png) read "116 of 117
+    qualified cards (99.1%)" over a table row "Share that play like the real season: 99.2%": the
+    row rounded the summary's pass_share, itself rounded to 4 places (0.9915), a second time."""
+    from cardgen.site.kit import _headline, _validate_items
+    doc = {"qualified_cards": 117, "passed": 116, "pass_share": round(116 / 117, 4), "ok": True}
+    assert _headline(doc)[0].startswith("116 of 117 qualified cards (99.1%) play like the real season")
+    assert ("Share that play like the real season", "99.1%") in _validate_items(doc)
+    # with cards at the game's limit the share is of the cards judged, in both places
+    limited = {"qualified_cards": 79, "passed": 74, "judged_cards": 75, "pass_share": round(74 / 75, 4),
+               "at_its_limit": [{"kind": "striker", "name": "Kate Anderson"}, {"kind": "bowler", "name": "B"},
+                                {"kind": "bowler", "name": "C"}, {"kind": "bowler", "name": "D"}]}
+    assert "(98.7%)" in _headline(limited)[0]
+    assert ("Share that play like the real season", "98.7%") in _validate_items(limited)
+    # a summary without the counts shows its own share
+    assert ("Share that play like the real season", "75%") in _validate_items({"pass_share": 0.75})
+
+
 def test_a_card_at_the_games_limit_says_so_on_its_page():
     """validate's at-its-limit cards (no printed card reaches the real figure) are neither called
     a pass nor a failure of the set on the player's page; the figure that is off is named."""

@@ -335,7 +335,11 @@ def _validate_items(doc: dict[str, Any]) -> list[tuple[str, str]]:
         items.append(("At the game's limit, left out of the share (no printed card could reach "
                       "their real figure)", ", ".join(limit)))
     if "pass_share" in doc:
-        items.append(("Share that play like the real season", _percent(doc.get("pass_share"))))
+        # the exact share, as the headline says it: the summary's pass_share is rounded to 4
+        # places, and rounded again it read 99.2% under a headline of 116 of 117 (99.1%)
+        exact = _exact_share(doc)
+        items.append(("Share that play like the real season",
+                      _share(exact) if exact is not None else _percent(doc.get("pass_share"))))
     shares = doc.get("metric_pass_share")
     if isinstance(shares, dict):
         for key, share in sorted(shares.items(), key=lambda kv: METRIC_WORDS.get(kv[0], kv[0])):
@@ -393,16 +397,31 @@ def _share(fraction: float) -> str:
     return f"{100 * fraction:.1f}".removesuffix(".0") + "%"
 
 
+def _judged_cards(doc: dict[str, Any]) -> int | None:
+    """The cards validate's share counts: the qualified ones, less any at the game's limit."""
+    qualified = doc.get("qualified_cards")
+    if not isinstance(qualified, int):
+        return None
+    return doc["judged_cards"] if _at_limit_names(doc) and isinstance(doc.get("judged_cards"), int) else qualified
+
+
+def _exact_share(doc: dict[str, Any]) -> float | None:
+    """passed / judged, as the simulator prints it; None when the summary lacks the counts."""
+    judged, passed = _judged_cards(doc), doc.get("passed")
+    return passed / judged if isinstance(passed, int) and judged else None
+
+
 def _headline(doc: dict[str, Any]) -> tuple[str, bool | None]:
     """The card check in one sentence, from the simulator's validate summary."""
     qualified, passed, share = doc.get("qualified_cards"), doc.get("passed"), doc.get("pass_share")
     if not isinstance(qualified, int) or not isinstance(passed, int):
         return "", None
     limit = _at_limit_names(doc)
-    judged = doc.get("judged_cards") if limit and isinstance(doc.get("judged_cards"), int) else qualified
+    judged = _judged_cards(doc) or 0
     text = f"{passed} of {judged} qualified cards"
-    if judged > 0:  # the exact share, as the simulator prints it
-        text += f" ({_share(passed / judged)})"
+    exact = _exact_share(doc)
+    if exact is not None:  # the exact share, as the simulator prints it
+        text += f" ({_share(exact)})"
     elif isinstance(share, (int, float)):
         text += f" ({_share(share)})"
     text += " play like the real season"
