@@ -19,12 +19,11 @@ from dataclasses import replace
 
 import numpy as np
 
-from cardgen.calibrate.model import CARD_INDEX, OUTCOMES
+from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE, OUTCOMES
 from cardgen.calibrate.situations import Key, RuleFactors, _ratios, league_shares, real_target
 from cardgen.calibrate.solve import Scorer, exact_card
 from cardgen.wickets_in_hand import WicketsInHand
 
-MAX_DEFENCE = 20
 DEFENCE_FROM = 0.05   # a card out this much more often than its player, or more, gets a rating
 RESOLVE_FROM = 0.015  # a qualified bowler this far off his real wicket rate is solved again
 PIN_WEIGHT = 10.0     # per slot: how firmly the re-solve keeps a bowler's F and B slots

@@ -6,6 +6,7 @@ import statistics
 import numpy as np
 
 from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS, game_dismissals
+from cardgen.calibrate.model import MAX_DEFENCE, card_defence
 
 SR_TOL, ECON_TOL, RATE_TOL = 0.02, 0.02, 0.05
 LEAGUE_TOL = 0.02
@@ -181,6 +182,12 @@ def _why(card: dict, what: str, real: float, expected: float) -> str:
     opponent = "bowler" if card["kind"] == "striker" else "striker"
     rate = "dismissal" in what or "wicket" in what
     if rate and expected > real and slots.get("W", 0) == 0 and slots.get("B", 0) == 0:
+        defence = card_defence(card)
+        if defence:   # R13: the rating saves only the bowler card's W
+            return (f"{what} {gap}: unreachable, the card is at 0 W/B slots and Defence {defence}, "
+                    f"and the outs a rating cannot save (the fielding chart's, the attack die's"
+                    f"{'' if defence == MAX_DEFENCE else ', the W it lets stand'}) alone dismiss "
+                    f"more often")
         return (f"{what} {gap}: unreachable, the card is at 0 W/B slots and the league-average "
                 f"{opponent}'s half of each delivery alone dismisses more often")
     scoring = sum(slots.get(r, 0) for r in ("1", "2", "3", "4", "6"))
