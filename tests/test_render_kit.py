@@ -542,3 +542,24 @@ def test_build_refuses_a_folder_that_is_not_a_kit(card_set_file: Path, tmp_path:
     assert clash.exit_code == 2 and "cards-a4.pdf, which cardgen did not write" in clash.output
     assert (out / "BBL_2024-25" / "cards-a4.pdf").read_bytes() == b"%PDF my own cards"
     assert sorted(p.name for p in out.iterdir()) == ["BBL_2024-25"]  # no staging left behind
+
+
+def test_a_one_team_kit_says_r13_on_its_match_sheets_when_the_season_rates_other_sides(defence_card_sets,
+                                                                                      tmp_path, pdf_words):
+    """A --team kit is played against another team's kit: a side with no rated striker still
+    meets the season's rated ones, so its quick reference and scoresheet say R13 as the whole kit's
+    do; its own team sheet has no Defence column (none of its cards has one)."""
+    card_set = defence_card_sets["T20"]
+    rated_teams = {c["team"] for c in card_set["cards"] if c.get("defence")}
+    plain_team = next(t["name"] for t in card_set["teams"] if t["name"] not in rated_teams)
+    options = KitOptions(team=plain_team, papers=("a4",), images=False, progress=False, workers=1)
+    folder = build_kit(card_set, tmp_path / "rated", options).folder
+    quick_reference = pdf_words(folder / "quick-reference.pdf")
+    assert "Defence N (R13, some striker cards): on a W off the bowler's card" in quick_reference
+    assert pdf_words(folder / "scoresheet.pdf").count("Defence N (R13, some striker cards)") == 2  # both innings
+    assert "Defence" not in pdf_words(folder / "team-sheets.pdf")
+    # a season with no rating: nothing of R13 in the one-team kit either
+    plain_set = {**card_set, "cards": [{k: v for k, v in c.items() if k != "defence"} for c in card_set["cards"]]}
+    folder = build_kit(plain_set, tmp_path / "plain", options).folder
+    for name in ("quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"):
+        assert "R13" not in pdf_words(folder / name) and "Defence" not in pdf_words(folder / name), name

@@ -30,7 +30,7 @@ from cardgen.render.preflight import REPORT_FOLDERS, Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.sheets import render_cards_pdf
 from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_page_ranges
-from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
+from cardgen.render.teamsheets import has_defence, render_quick_reference_pdf, render_team_sheets_pdf
 
 PAPERS = ("a4", "letter")
 # written last into every kit: the files the build wrote and the card set they were printed from
@@ -284,15 +284,19 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     # the one-page sheets in every paper asked for: the first paper keeps the plain name
     # (scoresheet.pdf), each other one gets its own (scoresheet-letter.pdf)
     sheets = {}
+    # a match sheet says R13 when the season has rated strikers, even in a one-team kit whose
+    # own side has none: its opponents' cards (another team's kit) may carry one
+    season_defence = has_defence(card_set)
     for paper in options.papers:
         suffix = "" if paper == options.papers[0] else f"-{paper}"
         sheets.update({
             f"fielding-chart{suffix}.pdf":
                 lambda paper=paper: render_fielding_pdf(printed, paper, credit, options.ink_saver),
-            f"scoresheet{suffix}.pdf": lambda paper=paper: render_scoresheet_pdf(printed, paper, credit),
+            f"scoresheet{suffix}.pdf":
+                lambda paper=paper: render_scoresheet_pdf(printed, paper, credit, season_defence),
             f"team-sheets{suffix}.pdf": lambda paper=paper: render_team_sheets_pdf(printed, paper, credit),
             f"quick-reference{suffix}.pdf":
-                lambda paper=paper: render_quick_reference_pdf(printed, paper, credit),
+                lambda paper=paper: render_quick_reference_pdf(printed, paper, credit, season_defence),
         })
     renders: dict[str, Callable[[], bytes]] = {}
     # each team's pages in the whole-set card sheets: their bookmarks and teams/teams.json

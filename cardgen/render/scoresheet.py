@@ -91,7 +91,9 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
         p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4 + k * 2.7, fitted.lines[0], "regular", fitted.size_pt)
 
 
-def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None) -> bytes:
+    """Both innings' pages. `defence`: whether to print R13's line (a one-team kit's season may
+    rate the other sides' strikers); None: whether this set has a rated card."""
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
     title = f"{set_title(card_set)} scoresheet"
@@ -108,7 +110,8 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> 
     rows = 1 + BATTING_ROWS
     top_block = spec["title_block_mm"]
     from cardgen.render.teamsheets import has_defence
-    defence = has_defence(card_set)  # R13's line under the grids takes its room from the rows
+    if defence is None:
+        defence = has_defence(card_set)  # R13's line under the grids takes its room from the rows
     bottom_block = spec["bottom_block_mm"] + (spec["defence_line_mm"] if defence else 0.0)
     footer_h, gap = spec["footer_row_mm"], spec["grid_gap_mm"]
     free = H - 2 * m - top_block - bottom_block - GRIDS_PER_INNINGS * (footer_h + gap)

@@ -274,7 +274,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     return buf.getvalue()
 
 
-def quick_reference_text(card_set: dict[str, Any]) -> str:
+def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) -> str:
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=False,
                              keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     words = load_layout("fielding")
@@ -294,7 +294,7 @@ def quick_reference_text(card_set: dict[str, Any]) -> str:
         competition=competition, season=escape(str(card_set["season"])), format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
-        defence=has_defence(card_set), **wickets_in_hand_context(card_set))
+        defence=has_defence(card_set) if defence is None else defence, **wickets_in_hand_context(card_set))
 
 
 def wickets_in_hand_context(card_set: dict[str, Any]) -> dict[str, Any]:
@@ -305,15 +305,18 @@ def wickets_in_hand_context(card_set: dict[str, Any]) -> dict[str, Any]:
     return {"rule": rule, "band_rows": rule.thresholds(100 if hundred else 120) if rule else []}
 
 
-def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str,
+                               defence: bool | None = None) -> bytes:
     """One page: dice procedure, card and chart codes, format rules. Text from a jinja2 template:
-    lines starting '# ' are headings, '- ' bullets, anything else a paragraph."""
+    lines starting '# ' are headings, '- ' bullets, anything else a paragraph. `defence`: whether
+    to say R13 (a one-team kit plays a season whose other cards may be rated); None: whether
+    this set has a rated card."""
     spec = load_layout("sheets")["quick_reference"]
     st = _styles(spec)
     title = f"{set_title(card_set)} quick reference"
     doc, buf = _document(paper, title, credit, spec["margin_mm"])
     story: list = []
-    for n, line in enumerate(quick_reference_text(card_set).splitlines()):
+    for n, line in enumerate(quick_reference_text(card_set, defence).splitlines()):
         text = line.rstrip()
         if not text:
             continue
