@@ -647,3 +647,28 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
     step_rated = (rows["rated"][-1] - rows["rated"][0]) / 3  # grid to grid
     step_plain = (rows["plain"][-1] - rows["plain"][0]) / 3
     assert step_plain - step_rated == pytest.approx(spec["defence_line_mm"] / 4, abs=0.01)
+
+
+@pytest.mark.parametrize("season", ["BBL_2023-24", "BBL_2024-25", "HUNDRED_2024", "IPL_2024", "IPL_2025",
+                                    "SMASH_2024-25"])
+def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season):
+    """The calibration rates 6-22 strikers a season, so every shipped kit's quick reference
+    carries the R13 line; the page must still fit unshrunk (its KeepInFrame would shrink the whole
+    page to keep one: a longer R13 line tried on Letter wrapped and shrank IPL 2025's to 98%)."""
+    from conftest import _shipped_rule_set
+    from test_render_layout import pdf_texts
+
+    from cardgen.render.teamsheets import has_defence
+    card_set = _shipped_rule_set(season)
+
+    def heading_width(pdf: bytes) -> float:  # a shrunk page draws every word narrower
+        [(left, _, right, _)] = [box for text, _, box in pdf_texts(pdf) if text.strip() == "Each ball"]
+        return right - left
+
+    for paper in ("a4", "letter"):
+        pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
+        assert len(_pages(pdf)) == 1
+        assert any(text.startswith("Defence N") for text, _, _ in pdf_texts(pdf)) == has_defence(card_set)
+        # the same page without the R13 line has 17-22 mm to spare (no shrinking): the same size
+        without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
+        assert heading_width(pdf) == pytest.approx(heading_width(without), abs=0.005), paper
