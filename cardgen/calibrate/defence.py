@@ -16,6 +16,7 @@ not land on the tail-enders' cards.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,13 +25,18 @@ from cardgen.calibrate.situations import Key, RuleFactors, _ratios, league_share
 from cardgen.calibrate.solve import Scorer, exact_card
 from cardgen.wickets_in_hand import WicketsInHand
 
+if TYPE_CHECKING:   # calibrate imports this module
+    import pandas as pd
+
+    from cardgen.calibrate.calibrate import Calibration
+
 DEFENCE_FROM = 0.05   # a card out this much more often than its player, or more, gets a rating
 RESOLVE_FROM = 0.015  # a qualified bowler this far off his real wicket rate is solved again
 PIN_WEIGHT = 10.0     # per slot: how firmly the re-solve keeps a bowler's F and B slots
 BOWLED_ROUNDS = 3     # rounds putting the league's bowled share back after the re-solve
 
 
-def assign_defences(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
+def assign_defences(cal: Calibration, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
                     factors: RuleFactors, held: dict[Key, int] | None = None) -> dict[Key, int]:
     """Set each qualified striker's `defence` (in place) and the model's ball-weighted mean
     Defence (what a bowler meets); `held`: keep these ratings instead of choosing (the last
@@ -60,8 +66,8 @@ def assign_defences(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]
     return {(f.kind, f.player_id, f.team): f.defence for f in cal.strikers if f.defence}
 
 
-def resolve_bowlers(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
-                    factors: RuleFactors, situations) -> None:
+def resolve_bowlers(cal: Calibration, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
+                    factors: RuleFactors, situations: pd.DataFrame | None) -> None:
     """Solve the qualified bowler cards once more for the strikers' final mean Defence (in place;
     `factors` take the bowlers' new factors, the league means follow).
 
