@@ -105,3 +105,19 @@ def test_the_report_says_a_rated_card_still_out_too_often_is_past_what_its_ratin
     for name, reason in said:
         assert "Defence" in reason and "bowler's half" not in reason, (name, reason)
     assert any(name == "Steve Smith" and "Defence 20" in reason for name, reason in said), said
+
+
+def test_the_calibration_report_marks_each_rated_card(render_card_sets):
+    """`cardgen calibrate --report` names every rated card's rating on its line and counts them,
+    so a reader sees which strikers the ratings hold to their real seasons."""
+    from cardgen.calibrate.report import format_report
+    card_set = render_card_sets["BBL"]
+    report = format_report(card_set)
+    rated = [c for c in card_set["cards"] if c.get("defence")]
+    lines = report.splitlines()
+    for card in rated:
+        [line] = [ln for ln in lines if ln.startswith("striker") and card["player"]["name"][:25] in ln
+                  and f" {card['real']['balls']:>5} " in ln]
+        assert line.endswith(f"Defence {card['defence']}"), line
+    assert sum(ln.startswith("striker") and " Defence " in ln for ln in lines) == len(rated)
+    assert f"Defence ratings (rules R13): {len(rated)} striker cards" in report

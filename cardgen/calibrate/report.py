@@ -116,7 +116,8 @@ def card_rows(card_set: dict) -> list[dict]:
                "real_fours": real["fours"] / balls if balls else None,
                "expected_fours": exp["fours"],
                "real_sixes": real["sixes"] / balls if balls else None,
-               "expected_sixes": exp["sixes"], "small_sample": c.get("small_sample", False)}
+               "expected_sixes": exp["sixes"], "small_sample": c.get("small_sample", False),
+               "defence": card_defence(c)}
         reasons = []
         if balls >= SMALL_SAMPLE_BALLS:
             tol_main = SR_TOL if c["kind"] == "striker" else ECON_TOL
@@ -262,7 +263,8 @@ def format_report(card_set: dict) -> str:
             f"{f(_pct(r['expected_fours'], r['real_fours']), '+6.1f')} | "
             f"{f(r['real_sixes'], '.3f')} {f(r['expected_sixes'], '.3f')} "
             f"{f(_pct(r['expected_sixes'], r['real_sixes']), '+6.1f')}"
-            + (" small_sample" if r["small_sample"] else ""))
+            + (" small_sample" if r["small_sample"] else "")
+            + (f" Defence {r['defence']}" if r["defence"] else ""))
     s = summary(card_set)
     lines.append("")
     for kind, label in (("striker", "SR"), ("bowler", "economy")):
@@ -271,6 +273,10 @@ def format_report(card_set: dict) -> str:
                      f"+/-2%: {k['main_within']}; rate within +/-5%: {k['rate_within']}; median |error| "
                      f"{label} {100 * (k['median_main_error'] or 0):.2f}%, rate "
                      f"{100 * (k['median_rate_error'] or 0):.2f}%")
+    rated = [r for r in rows if r["defence"]]
+    if rated:
+        lines.append(f"Defence ratings (rules R13): {len(rated)} striker cards, "
+                     f"{min(r['defence'] for r in rated)}-{max(r['defence'] for r in rated)}")
     lines.append("league: " + ", ".join(f"{k} {100 * v:+.2f}%" for k, v in s["league"].items()))
     outside = [r for r in rows if r["outside"]]
     lines.append(f"cards outside tolerance: {len(outside)}")
