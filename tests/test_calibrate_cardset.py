@@ -137,7 +137,8 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     cells = row.replace("|", " ").split()
     assert cells[3:5] == ["267", "131.46"], row
     assert cells[cells.index("131.46") + 3] == "0.0262"  # 7 outs in 267 balls
-    assert "0.075" in cells and "0.071" in cells and len(cells) == 16, row
+    assert "0.075" in cells and "0.071" in cells and len(cells) == 18, row
+    assert cells[-2:] == ["Defence", "9"], row   # his card's rating (rules R13)
     # same inputs, byte-identical output: what this process calibrated is the set committed
     # from another (tests/test_calibrate_reuse.py, the shipped sets)
     from cardgen.calibrate.cardset import dumps
