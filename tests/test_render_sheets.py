@@ -11,7 +11,7 @@ from pypdf.generic import ContentStream
 
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.layout import MM, load_layout
-from cardgen.render.scoresheet import render_scoresheet_pdf
+from cardgen.render.scoresheet import footer_numbers, render_scoresheet_pdf
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
 
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
@@ -41,6 +41,51 @@ def _vertical_lines(page: pypdf.PageObject) -> list[tuple[float, float, bool]]:
             if math.isclose(start[0], x2) and not math.isclose(start[1], y2):
                 found.append((x2 / MM, width, dashed))
     return found
+
+
+def _horizontal_rules(page: pypdf.PageObject, width_mm: float) -> list[tuple[float, float]]:
+    """The page's full-width horizontal lines (a grid's row rules) as (y from the top in mm, line width in mm)."""
+    height = float(page.mediabox[3]) / MM
+    width, start, found = 0.0, None, []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"w":
+            width = float(operands[0]) / MM
+        elif op == b"m":
+            start = [float(v) for v in operands]
+        elif op == b"l" and start is not None:
+            x2, y2 = (float(v) for v in operands)
+            if math.isclose(start[1], y2) and abs(x2 - start[0]) / MM > width_mm / 2:
+                found.append((height - y2 / MM, width))
+    return found
+
+
+@pytest.mark.parametrize("paper, least_mm", [("a4", 5.0), ("letter", 4.6)])
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_scoresheet_rows_are_tall_enough_to_write_in_with_a_pencil(defence_card_sets, fmt, paper, least_mm):
+    """Print audit: the rows were 4.49 mm on A4 and 4.13 on Letter (a set with Defence ratings),
+    small for a pencilled 4, W or dot. Read back from the drawn rules: every row of the 4 grids
+    (bowler row and 11 batters) at least 5.0 mm on A4 and 4.6 on Letter, with and without the R13
+    line, and every printed text above the first grid's top or below the last grid's bottom
+    (apart from the grids' own labels and counts) so the room was not taken from the header."""
+    from test_render_layout import pdf_texts
+    width = 210.0 if paper == "a4" else 215.9
+    for card_set in (defence_card_sets[fmt], _without_defence(defence_card_sets[fmt])):
+        pdf = render_scoresheet_pdf(card_set, paper, CREDIT)
+        for index, page in enumerate(_pages(pdf)):
+            ys = sorted(y for y, _ in _horizontal_rules(page, width))
+            assert len(ys) == 4 * 13, (paper, index)  # 4 grids of 13 rules: bowler row + 11 batters
+            rows = [b - a for g in range(4) for a, b in zip(ys[13 * g:13 * g + 12], ys[13 * g + 1:13 * g + 13])]
+            assert min(rows) >= least_mm, (fmt, paper, index, min(rows))
+            texts = pdf_texts(pdf, index)
+            grid_texts = [box for text, _, box in texts if ys[0] < box[1] < ys[-1]]
+            assert len(grid_texts) == 4 * (1 + 11 + 1 + 5)  # Bowler, 1-11, R(B), the 5 counts
+            # the balls bowled (remaining) at each over's end stand inside its grid's bowler row
+            for grid in range(4):
+                top, bottom = ys[13 * grid], ys[13 * grid + 1]
+                counts = [int(text) for text, _, box in texts
+                          if text.strip().isdigit() and top < box[1] and box[3] < bottom]
+                bpo, bpi = (6, 120) if fmt == "T20" else (5, 100)
+                assert counts == footer_numbers(index + 1, grid, bpo, bpi), (paper, index, grid)
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -344,7 +389,7 @@ def test_the_scoresheet_says_sets_on_the_hundred_throughout(card_sets, fmt, unit
     text = " ".join(page.extract_text() for page in _pages(render_scoresheet_pdf(card_sets[fmt], "a4", CREDIT)))
     text = " ".join(text.split())
     assert f"Bowler ({unit}s)" in text
-    assert f"Write the bowler and their {unit} count above each {unit}." in text
+    assert f"Write the bowler and their {unit} count above each {unit};" in text
     other = "set" if unit == "over" else "over"
     assert f"each {other}" not in text and f"{other} count" not in text and f"Bowler ({other}s)" not in text
 
@@ -490,18 +535,22 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
 def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, unit):
     """An over has one box per legal ball; a hand-played BBL over of 2 wides, a bye and six
     legal balls had nowhere to write the wides. The note under the grids says where, whole, on
-    one line at 6 pt or more, on A4 and Letter."""
+    one line at 6 pt or more, on A4 and Letter; the next line says what the numbers printed in
+    the bowler row count (balls bowled, then remaining), at the same size."""
     from test_render_layout import pdf_texts
     for paper in ("a4", "letter"):
         pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
-        for page in (0, 1):
-            notes = [(text, size) for text, size, _ in pdf_texts(pdf, page) if "wide (wd)" in text]
-            assert len(notes) == 1, (paper, page)
+        for page, counted in ((0, "bowled"), (1, "remaining")):
+            texts = pdf_texts(pdf, page)
+            notes = [(text, size) for text, size, _ in texts if "wide (wd)" in text]
+            counts = [(text, size) for text, size, _ in texts if text.startswith("Write the bowler")]
+            assert len(notes) == len(counts) == 1, (paper, page)
             text, size = notes[0]
-            assert text.startswith("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; "
-                                   "wide (wd) or no-ball (nb): in the next ball's box.")
-            assert text.endswith(f"Write the bowler and their {unit} count above each {unit}.")
-            assert size >= 6.0
+            assert text == ("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; "
+                            "wide (wd) or no-ball (nb): in the next ball's box.")
+            assert counts[0][0] == (f"Write the bowler and their {unit} count above each {unit}; the printed "
+                                    f"number at its end: balls {counted} after it.")
+            assert size == counts[0][1] >= 6.0
 
 
 def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(card_sets):
@@ -614,8 +663,8 @@ def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defe
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(defence_card_sets, fmt, paper):
     """The scorer rolls the Defence die mid-ball (R13): a set with rated cards says how on each
-    scoresheet page, a line of its own between the last grid's numbers and the marks note, as
-    big as that note, inside the margins; the grids give it the room (still 4 a page, rows >= 4 mm)."""
+    scoresheet page, a line of its own between the last grid and the marks note, as big as that
+    note, inside the margins; the grids give it the room (still 4 a page)."""
     from test_render_layout import pdf_texts
     spec = load_layout("sheets")["scoresheet"]
     card_set = defence_card_sets[fmt]
@@ -634,9 +683,8 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
         assert size == rule_size == notes[0][1] >= 6.0  # one block with the note, at its size
         assert left == pytest.approx(spec["margin_mm"], abs=0.3) and right <= width - spec["margin_mm"]
         assert rule_left >= label[0][2][2] - 0.05  # the rule follows the bold label, not over it
-        numbers = [box for text, _, box in texts if text in ("balls bowled", "balls remaining")]
-        assert len(numbers) == 4
-        assert top > max(b[3] for b in numbers) + 1.0  # clear of the last grid's numbers row
+        last_grid_bottom = max(y for y, _ in _horizontal_rules(_pages(pdf)[page], width))
+        assert top > last_grid_bottom + 0.8  # clear of the last grid's bottom rule
         assert bottom < notes[0][2][1]  # and above the note, not touching it
     # no rating in the set: no line, and the rows keep the room they had
     plain = render_scoresheet_pdf(_without_defence(card_set), paper, CREDIT)
@@ -646,7 +694,8 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
             for name, pdf_ in (("rated", pdf), ("plain", plain))}
     step_rated = (rows["rated"][-1] - rows["rated"][0]) / 3  # grid to grid
     step_plain = (rows["plain"][-1] - rows["plain"][0]) / 3
-    assert step_plain - step_rated == pytest.approx(spec["defence_line_mm"] / 4, abs=0.01)
+    # a grid is 12 rows: each gives a 48th of the line's step
+    assert step_plain - step_rated == pytest.approx(spec["line_step_mm"] / 4, abs=0.01)
 
 
 @pytest.mark.parametrize("season", ["BBL_2023-24", "BBL_2024-25", "HUNDRED_2024", "IPL_2024", "IPL_2025",

@@ -3,8 +3,9 @@
 The rules' sheet splits an innings into 50- or 60-ball grids; at a writable size (ball boxes at
 least 5 mm wide, labels at least 7 pt) an innings fills a page, so each innings has its own page
 of four grids: T20 four grids of 5 overs x 6 balls, 100-ball four grids of 5 sets x 5. Each grid:
-the bowler row on top, 11 batting rows, solid over dividers over dashed ball boxes, balls bowled
-(first innings) or remaining (second innings) under each divider, and an R(B) column.
+the bowler row on top, 11 batting rows, solid over dividers over dashed ball boxes and an R(B)
+column. The balls bowled (first innings) or remaining (second innings) at the end of each over
+stand in the bowler row against its divider, not in a row of their own: the rows get that room.
 """
 from __future__ import annotations
 
@@ -27,12 +28,12 @@ def innings_shape(card_set: dict[str, Any]) -> tuple[int, int]:
 
 
 def footer_numbers(innings: int, grid: int, balls_per_over: int, balls_per_innings: int) -> list[int]:
-    """Numbers under the over dividers: balls bowled (innings 1) or balls remaining (innings 2)."""
+    """Numbers at the over dividers: balls bowled (innings 1) or balls remaining (innings 2)."""
     ends = [(grid * OVERS_PER_GRID + o + 1) * balls_per_over for o in range(OVERS_PER_GRID)]
     return ends if innings == 1 else [balls_per_innings - e for e in ends]
 
 
-BAND_LABEL_MM, BAND_COL_MM, BAND_ROW_MM = 21.0, 4.9, 3.1
+BAND_LABEL_MM, BAND_COL_MM = 21.0, 4.9
 
 
 ATTACK_MARKS = {"bowled": "B", "caught": "W", "four": "four", "six": "six", "dot": "•"}
@@ -56,7 +57,8 @@ def defence_line(p: PdfPainter, x: float, baseline: float, width: float, pt: flo
     p.text(x + text_width_mm(DEFENCE_LABEL, "bold", size), baseline, DEFENCE_RULE, "regular", size, "#202020")
 
 
-def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float, pt: float) -> None:
+def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float, pt: float,
+               spec: dict[str, Any]) -> None:
     """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block:
     per wickets down, attack while balls left <= a, consolidate while balls left >= c; and
     the d20 of each band. Drawn only for a set calibrated for the rule."""
@@ -68,12 +70,13 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
     rows = rule.thresholds(bpi)
     size = min(pt, 6.5)
     x = right - BAND_LABEL_MM - BAND_COL_MM * len(rows)
+    step = spec["band_row_mm"]
     p.text(x, top, "Wickets in hand (balls left before the ball)", "bold", size)
     lines = (("wkts down", [str(d) for d, _, _ in rows]),
              ("attack if ≤", [str(a) for _, a, _ in rows]),
              ("consolidate if ≥", [str(c) for _, _, c in rows]))
     for r, (label, cells) in enumerate(lines):
-        yy = top + 1.0 + (r + 1) * BAND_ROW_MM
+        yy = top + 1.0 + (r + 1) * step
         p.text(x, yy, label, "bold" if r == 0 else "regular", size)
         for c, cell in enumerate(cells):
             p.text(x + BAND_LABEL_MM + (c + 0.5) * BAND_COL_MM, yy, cell,
@@ -84,11 +87,12 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
     consolidate = (f"Consolidate, on a {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')}: d20 "
                    f"1-{rule.consolidate_safe} • (not out), {face_range(rule.consolidate_safe + 1, 20)} out.")
     said = [attack, consolidate] + ([rule.chase_words()] if rule.chase_words() else [])
-    # 6 pt on a 2.7 mm step: three lines clear of each other and of the grid below
+    # 6 pt on a band_face_step_mm step: three lines clear of each other and of the grid below
     line_pt = min(fit_text(line, "regular", right - x, min(size, 6.0), 5.0).size_pt for line in said)
     for k, line in enumerate(said):   # one size for all the lines
         fitted = fit_text(line, "regular", right - x, line_pt, 5.0)
-        p.text(x, top + 1.0 + 4 * BAND_ROW_MM + 0.4 + k * 2.7, fitted.lines[0], "regular", fitted.size_pt)
+        p.text(x, top + 1.0 + 4 * step + 0.4 + k * spec["band_face_step_mm"], fitted.lines[0], "regular",
+               fitted.size_pt)
 
 
 def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None) -> bytes:
@@ -108,29 +112,32 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
     heading = (f"Quicket Cricket scoresheet \u2014 {card_set['competition'].get('name', '')} "
                f"{card_set['season']} ({fmt})")
     rows = 1 + BATTING_ROWS
-    top_block = spec["title_block_mm"]
     from cardgen.render.teamsheets import has_defence
     if defence is None:
-        defence = has_defence(card_set)  # R13's line under the grids takes its room from the rows
-    bottom_block = spec["bottom_block_mm"] + (spec["defence_line_mm"] if defence else 0.0)
-    footer_h, gap = spec["footer_row_mm"], spec["grid_gap_mm"]
-    free = H - 2 * m - top_block - bottom_block - GRIDS_PER_INNINGS * (footer_h + gap)
-    row_h = min(spec["row_mm"], free / (GRIDS_PER_INNINGS * rows))
+        defence = has_defence(card_set)  # R13's line over the notes takes its room from the rows
+    step = spec["line_step_mm"]
+    # under the grids, up from the credit line: two lines of notes (and the R13 line)
+    bottom_lines = 2 + (1 if defence else 0)
+    bottom_block = bottom_lines * step + spec["bottom_clear_mm"]
+    top_block, gap = spec["title_block_mm"], spec["grid_gap_mm"]
+    free = H - 2 * m - top_block - bottom_block - (GRIDS_PER_INNINGS - 1) * gap
+    row_h = min(spec["row_max_mm"], free / (GRIDS_PER_INNINGS * rows))
+    title_y, match_y, innings_y, team_y, extras_y = (m + b for b in spec["header_baselines_mm"])
     for innings in (1, 2):
         p = PdfPainter(canvas, 0, H * 72 / 25.4)
         fitted = fit_text(heading, "bold", W - 2 * m, spec["title_pt"], head_pt)
-        p.text(m, m + 4.2, fitted.lines[0], "bold", fitted.size_pt)
-        p.text(m, m + 10, "Match ______________________________   Date ______________   "
+        p.text(m, title_y, fitted.lines[0], "bold", fitted.size_pt)
+        p.text(m, match_y, "Match ______________________________   Date ______________   "
                "Result ________________________", "regular", pt)
         side = "First batting side" if innings == 1 else "First bowling side (bats second)"
-        p.text(m, m + 16, f"Innings {innings}: {side}", "bold", head_pt)
-        p.text(m, m + 21.5, "Team ____________________________   Wicketkeeper (\u2020) ____________________",
+        p.text(m, innings_y, f"Innings {innings}: {side}", "bold", head_pt)
+        p.text(m, team_y, "Team ____________________________   Wicketkeeper (\u2020) ____________________",
                "regular", pt)
         # the chase counts from the target, the first innings' total + 1 (the engines' target and
         # the wickets-in-hand chase line); a blank "Target" was filled with the total by hand
-        p.text(m, m + 26.5, "Extras ________   Total ________ / ________   Balls ________"
+        p.text(m, extras_y, "Extras ________   Total ________ / ________   Balls ________"
                + ("   Target (1st total + 1) ______" if innings == 2 else ""), "regular", pt)
-        band_table(p, card_set, W - m, m + 8.6, pt)
+        band_table(p, card_set, W - m, m + spec["band_title_mm"], pt, spec)
         y = m + top_block
         x0 = m + name_w
         for grid in range(GRIDS_PER_INNINGS):
@@ -152,23 +159,24 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
                            dash=spec["dash"])
             p.line(m, top, m, top + rows * row_h, width=0.35)
             p.line(W - m, top, W - m, top + rows * row_h, width=0.35)
-            # balls bowled / remaining under each divider
-            base = top + rows * row_h + footer_h * 0.8
+            # balls bowled / remaining at each over's end: in the bowler row, against the divider
+            # (the bowler's name is written from the row's left)
             for o, number in enumerate(footer_numbers(innings, grid, bpo, bpi)):
-                xx = x0 + (o + 1) * bpo * cell_w
-                p.text(xx, base, str(number), "bold", pt, align="centre")
-            p.text(m + 1, base, "balls bowled" if innings == 1 else "balls remaining", "italic", pt)
-            y = top + rows * row_h + footer_h + gap
+                xx = x0 + (o + 1) * bpo * cell_w - spec["count_pad_mm"]
+                p.text(xx, top + row_h * 0.72, str(number), "bold", spec["count_pt"], align="right")
+            y = top + rows * row_h + gap
         # an over has a box per legal ball: a played match put 2 wides and a no-ball into 6
         # boxes, so the sheet says where an extra goes
-        notes = fit_text("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; wide (wd) or "
-                         "no-ball (nb): in the next ball's box. "
-                         f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}.",
-                         "regular", W - 2 * m, pt, 6.0)
-        p.text(m, H - m - 4.5, notes.lines[0], "regular", notes.size_pt, "#202020")
+        notes = [("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; wide (wd) or "
+                  "no-ball (nb): in the next ball's box."),
+                 (f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}; the printed number "
+                  f"at its end: balls {'bowled' if innings == 1 else 'remaining'} after it.")]
+        notes_pt = min(fit_text(line, "regular", W - 2 * m, pt, 6.0).size_pt for line in notes)
+        for k, line in enumerate(notes):  # one size for both lines
+            p.text(m, H - m - (len(notes) - k) * step, line, "regular", notes_pt, "#202020")
         if defence:
-            # at the notes' size: two lines of one block
-            defence_line(p, m, H - m - 4.5 - spec["defence_line_mm"], W - 2 * m, notes.size_pt)
+            # at the notes' size: one block with them
+            defence_line(p, m, H - m - bottom_lines * step, W - 2 * m, notes_pt)
         foot = fit_text(f"{title} \u00b7 page {innings} of 2 \u00b7 {credit}", "regular", W - 2 * m, 6.5, 5.0)
         p.text(W / 2, H - m, foot.lines[0], "regular", foot.size_pt, "#404040", "centre")
         canvas.showPage()
