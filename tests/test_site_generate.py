@@ -1197,3 +1197,45 @@ def test_how_to_play_says_nothing_of_defence_when_no_set_has_a_rated_card(built_
     _, _, site = built_site
     play = _pages(site)["how-to-play.html"]
     assert 'id="defence"' not in play and "Defence" not in play
+
+
+def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_from(tmp_path):
+    """MS Dhoni's IPL 2025 card (shipped set) is dots and singles, yet he hit 12 fours and 12
+    sixes in 145 balls: his player page says the card's boundaries come from the bowler's card
+    and the attack die, with what the card hits a 100 balls against the real figure. A card with
+    both faces says nothing; a short stay gets the reason without the rates."""
+    import gzip
+
+    from cardgen.calibrate.reuse import FOLDER
+    from cardgen.paths import bundled_tables_dir
+    from cardgen.site.generate import boundary_note
+    [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
+              if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
+    card_set = json.loads(gzip.decompress(path.read_bytes()))
+    dhoni = next(c for c in card_set["cards"] if c["player"]["name"] == "MS Dhoni" and c["kind"] == "striker")
+    assert {r["result"] for r in dhoni["chart"]}.isdisjoint({"4", "6"})
+    note = boundary_note(dhoni, attack_die=True)
+    assert note.startswith("No 4 or 6 on this card, yet 12 fours and 12 sixes in 145 real balls")
+    assert "attack die" in note
+    sixes = f"{100 * dhoni['expected']['sixes']:.1f} sixes (real {100 * 12 / 145:.1f})"
+    assert sixes in note and note.endswith("a 100 balls.")
+    assert "attack die" not in boundary_note(dhoni, attack_die=False)   # the printed rules
+    hitter = next(c for c in card_set["cards"] if c["kind"] == "striker"
+                  and {"4", "6"} <= {r["result"] for r in c["chart"]})
+    assert boundary_note(hitter, attack_die=True) == ""
+    short = dict(dhoni, real={**dhoni["real"], "balls": 7, "fours": 1, "sixes": 0})
+    assert boundary_note(short, attack_die=True) == ("No 4 on this card, yet 1 four in 7 real balls: a card's "
+                                                     "boundaries also come from the bowler's card (half of "
+                                                     "every ball is read from it) and from the attack die of "
+                                                     "the wickets-in-hand rule, which turns dots into fours "
+                                                     "and sixes.")
+    # and on the page: the synthetic kit's striker card without a 6 face
+    folder = make_synthetic_kit(tmp_path / "out")
+    doc = json.loads((folder / "card-set.json").read_text())
+    striker = next(c for c in doc["cards"] if c["kind"] == "striker")
+    striker["chart"] = [dict(r, result="0") if r["result"] == "6" else r for r in striker["chart"]]
+    striker["real"]["sixes"], striker["expected"]["sixes"] = 3, 0.02
+    (folder / "card-set.json").write_text(json.dumps(doc))
+    pid = striker["player"]["id"]
+    html = _pages(generate_site(tmp_path / "out").site_dir)[f"sets/BBL_2024-25/players/{pid}.html"]
+    assert "No 6 on this card, yet 3 sixes in" in html

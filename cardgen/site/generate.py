@@ -207,6 +207,7 @@ class CardView:
     ratings: list[tuple[str, str]] = field(default_factory=list)
     ratings_note: str = ""  # what a bowler's Usage letter/number means, as the team sheets print it
     defence: int | None = None  # a striker card's Defence rating (docs/rules.md R13), else None
+    boundary_note: str = ""  # where a striker card with no 4 or 6 face gets its player's boundaries
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
     versus: list[Versus] = field(default_factory=list)
@@ -255,6 +256,44 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
         faced = real.get("balls") if isinstance(real, dict) else None
         return faced if isinstance(faced, int) and not isinstance(faced, bool) else 0
     return sorted((v for v in views if v.defence), key=lambda v: (-int(v.defence or 0), -balls(v)))[:DEFENCE_NAMED]
+
+
+BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
+
+
+def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
+    """For a striker card with no 4 (or 6) face whose player hit some in the season: where its
+    boundaries come from, so a reader does not take the card for a mistake (MS Dhoni, IPL 2025:
+    12 sixes in 145 balls, a card of dots and singles that plays to his real sixes). `attack_die`:
+    the set is made for the wickets-in-hand rule, whose attack die turns dots into boundaries."""
+    if card.get("kind") != "striker":
+        return ""
+    faces = {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+    real = card.get("real") if isinstance(card.get("real"), dict) else {}
+    expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
+    balls = real.get("balls")
+    if not _is_count(balls) or balls <= 0:
+        return ""
+    missing = [(face, key, word) for face, key, word in BOUNDARY_FACES
+               if face not in faces and _is_count(real.get(key)) and real[key] > 0
+               and isinstance(expected.get(key), (int, float)) and expected[key] > 0]
+    if not missing:
+        return ""
+    hit = " and ".join(f"{real[key]} {word if real[key] == 1 else key}" for _, key, word in missing)
+    source = ("from the bowler's card (half of every ball is read from it) and from the attack die "
+              "of the wickets-in-hand rule, which turns dots into fours and sixes"
+              if attack_die else "from the bowler's card (half of every ball is read from it)")
+    played = " and ".join(f"{100 * expected[key]:.1f} {key} (real {100 * real[key] / balls:.1f})"
+                          for _, key, _ in missing)
+    note = (f"No {' or '.join(face for face, _, _ in missing)} on this card, yet {hit} in {balls} "
+            f"real ball{'' if balls == 1 else 's'}: a card's boundaries also come {source}.")
+    # rates per 100 balls say something only for a season of some length (the qualified cards')
+    return note + (f" Played against the league's bowlers, the card hits {played} a 100 balls."
+                   if balls >= qualify_balls() else "")
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _card_views(kit: KitSet) -> list[CardView]:
@@ -354,7 +393,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, defence=defence,
             chart=chart,
             real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
-            card=card))
+            boundary_note=boundary_note(card, card_set.get("rule") == "wickets-in-hand"), card=card))
     _set_anchors(views)
     return views
 
