@@ -15,6 +15,7 @@ from cardgen.render.common import new_canvas, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
+from cardgen.render.teamsheets import has_defence
 from cardgen.wickets_in_hand import face_range
 
 GRIDS_PER_INNINGS = 4
@@ -112,7 +113,6 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
     heading = (f"Quicket Cricket scoresheet \u2014 {card_set['competition'].get('name', '')} "
                f"{card_set['season']} ({fmt})")
     rows = 1 + BATTING_ROWS
-    from cardgen.render.teamsheets import has_defence
     if defence is None:
         defence = has_defence(card_set)  # R13's line over the notes takes its room from the rows
     step = spec["line_step_mm"]
