@@ -721,3 +721,39 @@ def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season
         # the same page without the R13 line has 17-22 mm to spare (no shrinking): the same size
         without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
         assert heading_width(pdf) == pytest.approx(heading_width(without), abs=0.005), paper
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt, monkeypatch):
+    """Gamer's audit (helper-41, WPL 2023 on Letter): cards print the rules' role "*" in their
+    role corner, on striker cards (Jess Jonassen, Pooja Vastrakar: mainly a bowler) and on bowler
+    cards (Amanjot Kaur, a middle-order batter who bowled 3 overs: mainly a batter), and only the
+    team sheets' batting column said what it meant. The quick reference says both meanings, in
+    the spare end of its Decks line: the page stays one page at full size (no shrinking)."""
+    from cardgen.render import teamsheets
+    from cardgen.render.card import card_views
+    from test_render_layout import pdf_texts
+    card_set = card_sets[fmt]
+    # the star is really printed: on striker cards in both seasons, on bowler cards too in BBL
+    # 2024-25 (The Hundred 2024's bowling batters are all all-rounders, whose card hides it)
+    stars = {view.kind for view in card_views(card_set) if view.role == "*"}
+    assert stars == ({"striker", "bowler"} if fmt == "T20" else {"striker"}), stars
+    line = "Role *: mainly a bowler (on a bowler card: mainly a batter)."
+
+    def heading_width(pdf: bytes) -> float:  # a shrunk page draws every word narrower
+        [(left, _, right, _)] = [box for text, _, box in pdf_texts(pdf) if text.strip() == "Each ball"]
+        return right - left
+
+    for paper in ("a4", "letter"):
+        pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
+        assert len(_pages(pdf)) == 1
+        text = " ".join(_pages(pdf)[0].extract_text().replace("\u00a0", " ").split())
+        assert line in text, paper
+        with monkeypatch.context() as m:  # the same page without the sentence
+            plain = teamsheets.quick_reference_text
+            m.setattr(teamsheets, "quick_reference_text",
+                      lambda *a, **k: plain(*a, **k).replace(" Role <b>*</b>: mainly a bowler (on a bowler card: "
+                                                             "mainly a batter).", ""))
+            without = render_quick_reference_pdf(card_set, paper, CREDIT)
+        assert line not in " ".join(_pages(without)[0].extract_text().split())
+        assert heading_width(pdf) == pytest.approx(heading_width(without), abs=0.005), paper
