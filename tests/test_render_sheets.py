@@ -757,3 +757,45 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
             without = render_quick_reference_pdf(card_set, paper, CREDIT)
         assert line not in " ".join(_pages(without)[0].extract_text().split())
         assert heading_width(pdf) == pytest.approx(heading_width(without), abs=0.005), paper
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_sets, bbl_stats, hundred_stats,
+                                                                        fmt):
+    """Gamer's audit (helper-41, PSL 2021): the quick reference says a batter with no striker card
+    "bats with the card the team sheet names", but the sheet named it only for the XI, and
+    reserves with only a bowler card are common (Peshawar Zalmi's Abrar Ahmed and Waqar
+    Salamkheil; Sydney Thunder's Tanveer Sangha and Mohammad Hasnain, BBL 2024-25). Each team's
+    page names them under the reserves with the card the engines bat such a reserve with when
+    picked (docs/rules.md R9), one page a team still."""
+    import numpy as np
+
+    from cardgen.render.teamsheets import team_decks
+    from cardgen.sim.captain import Captain
+    from cardgen.sim.model import compile_card_set
+    card_set = card_sets[fmt]
+    stats = bbl_stats if fmt == "T20" else hundred_stats
+    captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
+    strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
+    for paper in ("a4", "letter"):
+        pages = _pages(render_team_sheets_pdf(card_set, paper, CREDIT))
+        assert len(pages) == len(card_set["teams"])
+        named = 0
+        for deck, page in zip(team_decks(card_set), pages):
+            team = deck["team"]["name"]
+            text = " ".join(page.extract_text().split())
+            xi, keeper = captain.usual_xi(team)
+            for pid in deck["reserves"]:
+                if pid not in deck["players"] or (pid, team) in strikers:
+                    continue
+                # the engine's card for this reserve, picked at No. 11
+                side = captain.side(team, xi[:10] + [pid], keeper)
+                card = captain.cs.striker_cards[side.batters[10]]
+                name = deck["players"][pid]["player"]["name"].upper()
+                line = next(s for s in text.split("(the team's last-placed batter).") if name in s
+                            and "no striker card" in s and "picked for the XI" in s)
+                assert f" with {card['player']['name'].upper()}'s striker card" in line, (team, name)
+                named += 1
+        # BBL 2024-25: Whitney, Stow, Kellaway and two each at the Sixers and the Thunder; The
+        # Hundred 2024: ten, four of them at the Northern Superchargers
+        assert named >= (7 if fmt == "T20" else 10), paper

@@ -130,6 +130,25 @@ def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
     return lines
 
 
+def reserves_without_striker_card_line(card_set: dict[str, Any], deck: dict) -> str | None:
+    """One line naming the reserves with no striker card of their team ("Cards: B") and the card
+    they bat with if picked (the same stand-in as the XI's, docs/rules.md R9): the quick reference
+    sends such a batter to the team sheet, which named the card only for the XI (gamer's audit,
+    PSL 2021: Peshawar Zalmi's Abrar Ahmed and Waqar Salamkheil). None when there is none."""
+    team = deck["team"]["name"]
+    stand_in = stand_in_card(card_set, team)
+    if stand_in is None:
+        return None
+    names = [upper(deck["players"][pid]["player"]["name"]) for pid in deck["reserves"]
+             if pid in deck["players"] and (team, "striker") not in deck["players"][pid]["cards"]]
+    if not names:
+        return None
+    who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return (f"{who} {'has' if len(names) == 1 else 'have'} no striker card: picked for the XI, "
+            f"{'bats' if len(names) == 1 else 'they bat'} with {upper(stand_in['player']['name'])}'s striker card "
+            "(the team's last-placed batter).")
+
+
 def has_defence(card_set: dict[str, Any]) -> bool:
     """Whether any striker card of the set carries a Defence rating (docs/rules.md R13)."""
     return any(defence_rating(card) for card in card_set["cards"])
@@ -234,6 +253,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             story.append(_table(rows, widths, spec["text_pt"]))
         else:
             story.append(Paragraph("(none in this set)", st["body"]))
+        reserve_line = reserves_without_striker_card_line(card_set, deck)
+        if reserve_line:
+            story.append(Spacer(1, 1 * MM))
+            story.append(Paragraph(escape(reserve_line), st["body"]))
         if len(reserves) < len(deck["reserves"]):
             missing = len(deck["reserves"]) - len(reserves)
             story.append(Paragraph(f"{missing} more squad player{'s' if missing > 1 else ''} without a card "
