@@ -536,7 +536,9 @@ def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, 
     """An over has one box per legal ball; a hand-played BBL over of 2 wides, a bye and six
     legal balls had nowhere to write the wides. The note under the grids says where, whole, on
     one line at 6 pt or more, on A4 and Letter; the next line says what the numbers printed in
-    the bowler row count (balls bowled, then remaining), at the same size."""
+    the bowler row count (balls bowled, then remaining), at the same size. It starts by saying
+    where the batters go: the name column's only heading is the bowler row's "Bowler (overs)"
+    (gamer's audit, helper-41: a first-time scorer read it as the bowlers' column)."""
     from test_render_layout import pdf_texts
     for paper in ("a4", "letter"):
         pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
@@ -546,7 +548,7 @@ def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, 
             counts = [(text, size) for text, size, _ in texts if text.startswith("Write the bowler")]
             assert len(notes) == len(counts) == 1, (paper, page)
             text, size = notes[0]
-            assert text == ("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; "
+            assert text == ("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot; "
                             "wide (wd) or no-ball (nb): in the next ball's box.")
             assert counts[0][0] == (f"Write the bowler and their {unit} count above each {unit}; the printed "
                                     f"number at its end: balls {counted} after it.")

@@ -167,7 +167,9 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
             y = top + rows * row_h + gap
         # an over has a box per legal ball: a played match put 2 wides and a no-ball into 6
         # boxes, so the sheet says where an extra goes
-        notes = [("Mark the keeper \u2020. W = wicket (outline the box), \u2022 = dot; wide (wd) or "
+        # the name column is headed by the bowler row's "Bowler (overs)": a played match asked
+        # where the batters go (helper-41), so the note says it
+        notes = [("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot; wide (wd) or "
                   "no-ball (nb): in the next ball's box."),
                  (f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}; the printed number "
                   f"at its end: balls {'bowled' if innings == 1 else 'remaining'} after it.")]
