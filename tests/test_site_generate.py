@@ -1239,3 +1239,23 @@ def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_fro
     pid = striker["player"]["id"]
     html = _pages(generate_site(tmp_path / "out").site_dir)[f"sets/BBL_2024-25/players/{pid}.html"]
     assert "No 6 on this card, yet 3 sixes in" in html
+
+
+def test_how_to_play_says_who_bats_without_a_striker_card_and_what_a_role_star_is(tmp_path):
+    """Gamer's audit (helper-41, WPL 2023 / PSL 2021): cards print the rules' role "*" (Jess
+    Jonassen's striker card, Amanjot Kaur's bowler card) and many squads have bowler-only
+    players (Peshawar Zalmi's Abrar Ahmed); the printed quick reference says both, the site's
+    setup said neither."""
+    import html
+
+    from cardgen.render.teamsheets import quick_reference_text
+    make_synthetic_kit(tmp_path / "out")
+    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
+    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
+    reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
+                                      "format": "T20"})
+    reference = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", reference)).split())
+    assert "A batter with no striker card (Cards: B) bats with the card the team sheet names." in reference
+    assert "A player with only a bowler card (Cards: B) bats with the striker card the team sheet names." in text
+    assert "Role * : mainly a bowler (on a bowler card: mainly a batter)." in reference
+    assert "A role of * means mainly a bowler on a striker card, mainly a batter on a bowler card." in text
