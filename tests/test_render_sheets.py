@@ -700,6 +700,14 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
     assert step_plain - step_rated == pytest.approx(spec["line_step_mm"] / 4, abs=0.01)
 
 
+def _heading_width(pdf: bytes) -> float:
+    """The quick reference's "Each ball" heading, in mm: a page KeepInFrame shrank draws every
+    word narrower, so an unchanged width says the page is at full size."""
+    from test_render_layout import pdf_texts
+    [(left, _, right, _)] = [box for text, _, box in pdf_texts(pdf) if text.strip() == "Each ball"]
+    return right - left
+
+
 @pytest.mark.parametrize("season", ["BBL_2023-24", "BBL_2024-25", "HUNDRED_2024", "IPL_2024", "IPL_2025",
                                     "SMASH_2024-25"])
 def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season):
@@ -712,17 +720,13 @@ def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season
     from cardgen.render.teamsheets import has_defence
     card_set = _shipped_rule_set(season)
 
-    def heading_width(pdf: bytes) -> float:  # a shrunk page draws every word narrower
-        [(left, _, right, _)] = [box for text, _, box in pdf_texts(pdf) if text.strip() == "Each ball"]
-        return right - left
-
     for paper in ("a4", "letter"):
         pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
         assert len(_pages(pdf)) == 1
         assert any(text.startswith("Defence N") for text, _, _ in pdf_texts(pdf)) == has_defence(card_set)
         # the same page without the R13 line has 17-22 mm to spare (no shrinking): the same size
         without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
-        assert heading_width(pdf) == pytest.approx(heading_width(without), abs=0.005), paper
+        assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
@@ -734,18 +738,12 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
     the spare end of its Decks line: the page stays one page at full size (no shrinking)."""
     from cardgen.render import teamsheets
     from cardgen.render.card import card_views
-    from test_render_layout import pdf_texts
     card_set = card_sets[fmt]
     # the star is really printed: on striker cards in both seasons, on bowler cards too in BBL
     # 2024-25 (The Hundred 2024's bowling batters are all all-rounders, whose card hides it)
     stars = {view.kind for view in card_views(card_set) if view.role == "*"}
     assert stars == ({"striker", "bowler"} if fmt == "T20" else {"striker"}), stars
     line = "Role *: mainly a bowler (on a bowler card: mainly a batter)."
-
-    def heading_width(pdf: bytes) -> float:  # a shrunk page draws every word narrower
-        [(left, _, right, _)] = [box for text, _, box in pdf_texts(pdf) if text.strip() == "Each ball"]
-        return right - left
-
     for paper in ("a4", "letter"):
         pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
         assert len(_pages(pdf)) == 1
@@ -758,7 +756,7 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
                                                              "mainly a batter).", ""))
             without = render_quick_reference_pdf(card_set, paper, CREDIT)
         assert line not in " ".join(_pages(without)[0].extract_text().split())
-        assert heading_width(pdf) == pytest.approx(heading_width(without), abs=0.005), paper
+        assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])

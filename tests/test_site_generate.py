@@ -949,20 +949,28 @@ def test_how_to_play_settles_what_the_printed_quick_reference_settles(tmp_path):
         assert said in text, said
 
 
-def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_reference_does(tmp_path):
-    """The fielding chart on the page is mostly Wide, No-ball, Bye and Leg bye cells (51, 7, 6 and
-    33 of BBL 2024-25's 120), and the printed quick reference says what wides and no-balls are
-    worth, when the innings ends and how the catcher is drawn; the site's rules in short said none
-    of it, so a gamer reading the site alone could not score a wide."""
+def _how_to_play_and_quick_reference(tmp_path: Path) -> tuple[str, str]:
+    """The site's how-to-play page (a synthetic kit's site) and a T20 quick reference's text,
+    each as plain words, for comparing what the site and the printed page say."""
     import html
 
     from cardgen.render.teamsheets import quick_reference_text
     make_synthetic_kit(tmp_path / "out")
     page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
     reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
                                       "format": "T20"})
-    reference = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", reference)).split())
+
+    def words(markup: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
+    return words(page), words(reference)
+
+
+def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_reference_does(tmp_path):
+    """The fielding chart on the page is mostly Wide, No-ball, Bye and Leg bye cells (51, 7, 6 and
+    33 of BBL 2024-25's 120), and the printed quick reference says what wides and no-balls are
+    worth, when the innings ends and how the catcher is drawn; the site's rules in short said none
+    of it, so a gamer reading the site alone could not score a wide."""
+    text, reference = _how_to_play_and_quick_reference(tmp_path)
     for printed, on_the_site in (
             ("Wides and no-balls add a run and do not count as one of the 6 balls",
              "Wides and no-balls add a run and do not count as one of the over's balls"),
@@ -1246,15 +1254,7 @@ def test_how_to_play_says_who_bats_without_a_striker_card_and_what_a_role_star_i
     Jonassen's striker card, Amanjot Kaur's bowler card) and many squads have bowler-only
     players (Peshawar Zalmi's Abrar Ahmed); the printed quick reference says both, the site's
     setup said neither."""
-    import html
-
-    from cardgen.render.teamsheets import quick_reference_text
-    make_synthetic_kit(tmp_path / "out")
-    page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
-    text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
-                                      "format": "T20"})
-    reference = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", reference)).split())
+    text, reference = _how_to_play_and_quick_reference(tmp_path)
     assert "A batter with no striker card (Cards: B) bats with the card the team sheet names." in reference
     assert "A player with only a bowler card (Cards: B) bats with the striker card the team sheet names." in text
     assert "Role * : mainly a bowler (on a bowler card: mainly a batter)." in reference

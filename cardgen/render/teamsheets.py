@@ -114,20 +114,22 @@ def stand_in_card(card_set: dict[str, Any], team: str) -> dict[str, Any] | None:
     return None if index is None else strikers[index]
 
 
+def _without_striker_card(deck: dict, pids: list[str]) -> list[str]:
+    """The printed names of these players of the deck with no striker card of its team
+    ("Cards: B"): they bat with the team's stand-in card (docs/rules.md R9)."""
+    team = deck["team"]["name"]
+    return [upper(deck["players"][pid]["player"]["name"]) for pid in pids
+            if pid in deck["players"] and (team, "striker") not in deck["players"][pid]["cards"]]
+
+
 def no_striker_card_lines(card_set: dict[str, Any], deck: dict) -> list[str]:
     """One line per XI player with no striker card of his team ("Cards: B"), naming the card he
     bats with: without it the kit printed no way for him to bat (Sydney Thunder's No. 11)."""
-    team = deck["team"]["name"]
-    stand_in = stand_in_card(card_set, team)  # the team's: the same card for every such batter
+    stand_in = stand_in_card(card_set, deck["team"]["name"])  # the same card for every such batter
     if stand_in is None:
         return []
-    lines = []
-    for pid in deck["xi"]:
-        info = deck["players"].get(pid)
-        if info is not None and (team, "striker") not in info["cards"]:
-            lines.append(f"{upper(info['player']['name'])} has no striker card: bats with "
-                         f"{upper(stand_in['player']['name'])}'s striker card (the team's last-placed batter).")
-    return lines
+    return [f"{name} has no striker card: bats with {upper(stand_in['player']['name'])}'s striker card "
+            "(the team's last-placed batter)." for name in _without_striker_card(deck, deck["xi"])]
 
 
 def reserves_without_striker_card_line(card_set: dict[str, Any], deck: dict) -> str | None:
@@ -135,12 +137,8 @@ def reserves_without_striker_card_line(card_set: dict[str, Any], deck: dict) -> 
     they bat with if picked (the same stand-in as the XI's, docs/rules.md R9): the quick reference
     sends such a batter to the team sheet, which named the card only for the XI (gamer's audit,
     PSL 2021: Peshawar Zalmi's Abrar Ahmed and Waqar Salamkheil). None when there is none."""
-    team = deck["team"]["name"]
-    stand_in = stand_in_card(card_set, team)
-    if stand_in is None:
-        return None
-    names = [upper(deck["players"][pid]["player"]["name"]) for pid in deck["reserves"]
-             if pid in deck["players"] and (team, "striker") not in deck["players"][pid]["cards"]]
+    stand_in = stand_in_card(card_set, deck["team"]["name"])
+    names = _without_striker_card(deck, deck["reserves"]) if stand_in is not None else []
     if not names:
         return None
     who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -254,7 +254,7 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
     def balls(view: CardView) -> int:
         real = view.card.get("real")
         faced = real.get("balls") if isinstance(real, dict) else None
-        return faced if isinstance(faced, int) and not isinstance(faced, bool) else 0
+        return faced if _is_count(faced) else 0
     return sorted((v for v in views if v.defence), key=lambda v: (-int(v.defence or 0), -balls(v)))[:DEFENCE_NAMED]
 
 
@@ -283,7 +283,7 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     source = ("from the bowler's card (half of every ball is read from it) and from the attack die "
               "of the wickets-in-hand rule, which turns dots into fours and sixes"
               if attack_die else "from the bowler's card (half of every ball is read from it)")
-    played = " and ".join(f"{100 * expected[key]:.1f} {key} (real {100 * real[key] / balls:.1f})"
+    played = " and ".join(f"{100 * expected[key]:.1f} {key} (real {100 * (_real_rate(key, real) or 0):.1f})"
                           for _, key, _ in missing)
     note = (f"No {' or '.join(face for face, _, _ in missing)} on this card, yet {hit} in {balls} "
             f"real ball{'' if balls == 1 else 's'}: a card's boundaries also come {source}.")
