@@ -793,7 +793,7 @@ def test_how_to_print_describes_the_sheets_the_kit_really_prints(tmp_path):
     card_set = rules_example_card_set()
     scoresheet = PdfReader(io.BytesIO(render_scoresheet_pdf(card_set, "a4", "c")))
     box = scoresheet.pages[0].mediabox
-    assert float(box.height) > float(box.width) and len(scoresheet.pages) == 2
+    assert float(box.height) > float(box.width) and len(scoresheet.pages) == 4  # + scorecards
     grid_ends = re.findall(r"\b(30|60|90|120)\b", scoresheet.pages[0].extract_text())
     assert sorted(set(grid_ends)) == ["120", "30", "60", "90"]  # four grids of 30 balls
     packed = PdfReader(io.BytesIO(render_cards_pdf(card_views(card_set), "a4", "t", "c")))

@@ -6,6 +6,10 @@ of four grids: T20 four grids of 5 overs x 6 balls, 100-ball four grids of 5 set
 the bowler row on top, 11 batting rows, solid over dividers over dashed ball boxes and an R(B)
 column. The balls bowled (first innings) or remaining (second innings) at the end of each over
 stand in the bowler row against its divider, not in a row of their own: the rows get that room.
+
+After the two grid pages come two scorecard pages, one per innings, for what a scorebook sums up
+and the grid cannot hold: each batter's how out, bowler, runs, balls, 4s and 6s; extras and the
+total; the fall of wickets; the bowling figures (layout: templates/sheets.json "scorecard").
 """
 from __future__ import annotations
 
@@ -21,6 +25,8 @@ from cardgen.wickets_in_hand import face_range
 GRIDS_PER_INNINGS = 4
 OVERS_PER_GRID = 5
 BATTING_ROWS = 11
+WICKETS = 10
+PAGES = 4  # the two innings' grid pages, then their two scorecard pages
 
 
 def innings_shape(card_set: dict[str, Any]) -> tuple[int, int]:
@@ -179,8 +185,155 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
         if defence:
             # at the notes' size: one block with them
             defence_line(p, m, H - m - bottom_lines * step, W - 2 * m, notes_pt)
-        foot = fit_text(f"{title} \u00b7 page {innings} of 2 \u00b7 {credit}", "regular", W - 2 * m, 6.5, 5.0)
-        p.text(W / 2, H - m, foot.lines[0], "regular", foot.size_pt, "#404040", "centre")
+        footer(p, title, innings, credit, W, H, m)
+        canvas.showPage()
+    for innings in (1, 2):
+        scorecard_page(PdfPainter(canvas, 0, H * 72 / 25.4), card_set, innings, title, credit, W, H)
         canvas.showPage()
     canvas.save()
     return buf.getvalue()
+
+
+def footer(p: PdfPainter, title: str, page: int, credit: str, W: float, H: float, m: float) -> None:
+    """The set's title, "page N of PAGES" and the Cricsheet credit, centred on the bottom margin."""
+    foot = fit_text(f"{title} \u00b7 page {page} of {PAGES} \u00b7 {credit}", "regular", W - 2 * m, 6.5, 5.0)
+    p.text(W / 2, H - m, foot.lines[0], "regular", foot.size_pt, "#404040", "centre")
+
+
+def column_edges(columns: list[list[Any]], left: float, right: float) -> list[float]:
+    """The x of each column's left edge and of the last one's right edge: the columns' widths in
+    mm, the one without a width (None) takes what the others leave."""
+    fixed = sum(width for _, width in columns if width is not None)
+    edges = [left]
+    for _, width in columns:
+        edges.append(edges[-1] + (right - left - fixed if width is None else width))
+    return edges
+
+
+def ruled_table(p: PdfPainter, edges: list[float], top: float, headings: list[str], rows: int,
+                row_h: float, spec: dict[str, Any], short: frozenset[int] = frozenset(), short_rows: int = 0) -> float:
+    """A heading row of `headings` (bold; a figure's column's centred) over `rows`
+    blank writing rows, ruled across and down; the dividers at the edges in `short` run down the
+    first `short_rows` writing rows only. Returns the table's bottom."""
+    head_h = spec["column_row_mm"]
+    bottom = top + head_h + rows * row_h
+    pad, size = spec["cell_pad_mm"], spec["column_pt"]
+    for k, heading in enumerate(headings):
+        left, right = edges[k], edges[k + 1]
+        fitted = fit_text(heading, "bold", right - left - 2 * pad, size, 6.0)
+        if right - left < spec["number_column_mm"]:   # a figure's column: its heading over the figure
+            p.text((left + right) / 2, top + head_h * 0.7, fitted.lines[0], "bold", fitted.size_pt, align="centre")
+        else:
+            p.text(left + pad, top + head_h * 0.7, fitted.lines[0], "bold", fitted.size_pt)
+    ys = [top, top + head_h] + [top + head_h + r * row_h for r in range(1, rows + 1)]
+    for k, y in enumerate(ys):
+        p.line(edges[0], y, edges[-1], y, width=0.35 if k in (0, 1, len(ys) - 1) else spec["cell_line_mm"])
+    for k, x in enumerate(edges):
+        end = top + head_h + short_rows * row_h if k in short else bottom
+        p.line(x, top, x, end, width=0.35 if k in (0, len(edges) - 1) else spec["cell_line_mm"])
+    return bottom
+
+
+def labelled_cells(p: PdfPainter, left: float, right: float, top: float, row_h: float, labels: list[str],
+                   spec: dict[str, Any]) -> None:
+    """One writing row's span split into equal cells, each with a small label at its top left
+    (the figure is written after it)."""
+    width = (right - left) / len(labels)
+    for k, label in enumerate(labels):
+        x = left + k * width
+        if k:
+            p.line(x, top, x, top + row_h, width=spec["cell_line_mm"])
+        p.text(x + spec["cell_pad_mm"], top + min(row_h * 0.45, 3.2), label, "regular", spec["label_pt"], "#303030")
+
+
+def section_title(p: PdfPainter, x: float, top: float, text: str, spec: dict[str, Any]) -> float:
+    """A section's bold title; returns where its table starts."""
+    p.text(x, top + spec["section_baseline_mm"], text, "bold", spec["heading_pt"])
+    return top + spec["section_title_mm"]
+
+
+def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title: str, credit: str,
+                   W: float, H: float) -> None:
+    """One innings summed up as a scorebook does it: batting, fall of wickets, bowling."""
+    spec = {**load_layout("sheets")["scoresheet"], **load_layout("sheets")["scorecard"]}
+    m = spec["margin_mm"]
+    bpo, bpi = innings_shape(card_set)
+    fmt = "T20" if bpo == 6 else "100-ball"
+    unit = "overs" if bpo == 6 else "balls"
+    fall = spec["fall_of_wickets"]
+    heading = (f"Quicket Cricket scorecard \u2014 {card_set['competition'].get('name', '')} "
+               f"{card_set['season']} ({fmt})")
+    title_y, innings_y, team_y = (m + b for b in spec["header_baselines_mm"])
+    fitted = fit_text(heading, "bold", W - 2 * m, spec["title_pt"], spec["heading_pt"])
+    p.text(m, title_y, fitted.lines[0], "bold", fitted.size_pt)
+    side = "first batting side" if innings == 1 else "first bowling side (bats second)"
+    p.text(m, innings_y, f"Innings {innings} scorecard: {side} (its grids: page {innings})", "bold",
+           spec["heading_pt"])
+    p.text(m, team_y, "Batting ____________________________   Bowling ____________________________   "
+           "Match ______________", "regular", spec["text_pt"])
+    left, right = m, W - m
+    notes = [
+        "How out: b (bowled), c Fielder (caught; c & b: caught by the bowler), lbw, run out (Fielder), st Keeper (stumped).",
+        "Bowler: who took the wicket (none after a run out). Runs: the batter's, off the bat; byes, leg byes, wides, no-balls: Extras.",
+        "Total = the batters' runs + extras. A bowler's Runs: off the bat, wides and no-balls (not byes or leg byes).",
+    ]
+    if bpo == 6:
+        notes.append("Over 1-4: the runs off each of the bowler's overs (4 at most). Overs as 3.4 "
+                     "(3 overs, 4 balls); a maiden: a 6-ball over of 0 runs to the bowler.")
+    else:
+        # The Hundred counts a bowler's work in balls (5 or 10 in a row, 20 at most) and has no
+        # maiden: a 5-ball set of 0 runs is not a thing its figures count. The dot balls are what
+        # its figures give instead, and the grid's • marks count straight into them.
+        notes.append("Set 1-4: the runs off each of the bowler's 5-ball sets (20 balls at most). "
+                     "Balls: legal balls bowled. Dots: balls of 0 runs to the bowler (no maidens).")
+    # the writing rows share what the header, the three tables' titles and heading rows, the
+    # gaps and the notes leave, up to row_max_mm (Letter is 17.6 mm shorter than A4)
+    rows = BATTING_ROWS + 2 + len(fall[fmt]) + spec["bowling_rows"]
+    fixed = spec["title_block_mm"] + 3 * (spec["section_title_mm"] + spec["column_row_mm"]) + 2 * spec["section_gap_mm"]
+    free = H - 2 * m - fixed - len(notes) * spec["note_step_mm"] - spec["notes_clear_mm"]
+    row_h = min(spec["row_max_mm"], free / rows)
+
+    # batting: a row per batter in order, then extras and the total across the name columns
+    y = section_title(p, left, m + spec["title_block_mm"], "Batting", spec)
+    columns = spec["batting"]
+    edges = column_edges(columns, left, right)
+    names = [h for h, _ in columns]
+    runs = names.index("Runs")
+    # under the batters, the extras and total rows: their label across No. and Batter, the
+    # breakdown across How out and Bowler, the figure under Runs; the dividers in those spans (and
+    # between Balls, 4s and 6s, nothing to write there for extras) stop above them
+    short = frozenset({1, 3, *range(runs + 2, len(columns))})
+    bottom = ruled_table(p, edges, y, names, BATTING_ROWS + 2, row_h, spec, short, BATTING_ROWS)
+    first = y + spec["column_row_mm"]
+    for r in range(BATTING_ROWS):
+        p.text(edges[1] - spec["cell_pad_mm"], first + (r + 0.68) * row_h, str(r + 1), "bold", spec["text_pt"],
+               align="right")
+    extras_top, total_top = first + BATTING_ROWS * row_h, first + (BATTING_ROWS + 1) * row_h
+    p.rect(edges[runs + 1] + 0.2, extras_top + 0.2, edges[-1] - edges[runs + 1] - 0.4, row_h - 0.4, fill="#e6e6e6")
+    for top, label, cells in ((extras_top, "Extras", spec["extras"]), (total_top, "Total", ["wickets", unit])):
+        p.text(edges[0] + spec["cell_pad_mm"], top + row_h * 0.68, label, "bold", spec["text_pt"])
+        labelled_cells(p, edges[2], edges[runs], top, row_h, cells, spec)
+    # the total row's balls, 4s and 6s: the batters' sums, a check on the grid's count
+    for k in range(runs + 2, len(columns)):
+        p.line(edges[k], total_top, edges[k], bottom, width=spec["cell_line_mm"])
+
+    # fall of wickets: the score, the over (ball, in the Hundred) and who was out, wickets 1-10
+    y = section_title(p, left, bottom + spec["section_gap_mm"], "Fall of wickets", spec)
+    label_right = left + fall["label_mm"]
+    edges = [left] + [label_right + k * (right - label_right) / WICKETS for k in range(WICKETS + 1)]
+    bottom = ruled_table(p, edges, y, ["Wicket"] + [str(k) for k in range(1, WICKETS + 1)], len(fall[fmt]), row_h, spec)
+    for r, label in enumerate(fall[fmt]):
+        p.text(left + spec["cell_pad_mm"], y + spec["column_row_mm"] + (r + 0.68) * row_h, label, "regular",
+               spec["text_pt"])
+
+    # bowling: a row per bowler, the runs off each of their overs (sets) then the figures
+    y = section_title(p, left, bottom + spec["section_gap_mm"], "Bowling", spec)
+    columns = spec["bowling"][fmt]
+    edges = column_edges(columns, left, right)
+    bottom = ruled_table(p, edges, y, [h for h, _ in columns], spec["bowling_rows"], row_h, spec)
+
+    step = spec["note_step_mm"]
+    notes_pt = min(fit_text(line, "regular", W - 2 * m, spec["text_pt"], 6.0).size_pt for line in notes)
+    for k, line in enumerate(notes):
+        p.text(m, H - m - (len(notes) - k) * step, line, "regular", notes_pt, "#202020")
+    footer(p, title, 2 + innings, credit, W, H, m)
