@@ -164,3 +164,53 @@ def test_a_rating_on_a_card_without_fielding_ratings_is_centred_as_the_line_was(
     [defence] = [t for t in painter.texts if t.text == "Defence 12"]
     assert (defence.x, defence.y, defence.size_pt, defence.align) == (L["width_mm"] / 2, L["ratings"]["baseline_mm"],
                                                                 L["ratings"]["max_pt"], "centre")
+
+
+def _bundled_seasons() -> list[str]:
+    """Every season whose calibrated card sets ship (stats_cache/card-sets/), e.g. "IPL_2025"."""
+    from cardgen.calibrate.reuse import FOLDER
+    from cardgen.paths import bundled_tables_dir
+    # <season>-<code fingerprint>-<tables fingerprint>.json.gz
+    return sorted({path.name.rsplit("-", 2)[0] for path in (bundled_tables_dir() / FOLDER).glob("*.json.gz")})
+
+
+# each season on one paper, the papers in turn: a card is drawn the same on both, only its place
+# on the sheet differs (and every paper holds three of them)
+@pytest.mark.parametrize("season, paper", [(season, ("a4", "letter")[i % 2])
+                                           for i, season in enumerate(_bundled_seasons())])
+def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_every_bundled_season(
+        season: str, paper: str):
+    """Print audit: the credit under each card's stats box printed at 4.6 pt, too small to read
+    on paper. Read back from the PDF, on every card of every bundled season: the credit's lines
+    are 5.5 pt or more and together say the whole credit (nothing cut with an ellipsis), they
+    stay under the stats box and 2.5 mm inside the cut, and the stats box, made 0.6 mm shorter
+    to give them room, still holds every line of its text."""
+    from cardgen import ATTRIBUTION
+    from cardgen.render.sheets import sheet_geometry
+    from tests.conftest import _shipped_rule_set
+    from tests.test_render_layout import pdf_texts
+
+    layout = load_layout("card")
+    stats = layout["stats"]
+    box_bottom = stats["bottom_mm"] + stats["box_width_mm"] / 2
+    views = card_views(_shipped_rule_set(season))
+    pdf = render_cards_pdf(views, paper, f"{season} cards", ATTRIBUTION)
+    xs, ys = sheet_geometry(paper).cut_lines()
+    credits_read: list[str] = []
+    for page in range(len(pypdf.PdfReader(io.BytesIO(pdf)).pages)):
+        cards: dict[tuple[float, float], list] = {}
+        for text, size, (left, top, right, bottom) in pdf_texts(pdf, page):
+            cx, cy = (left + right) / 2, (top + bottom) / 2
+            if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]) or not text.strip():
+                continue  # the sheet's header and footer
+            x0, y0 = max(x for x in xs if x <= cx), max(y for y in ys if y <= cy)
+            cards.setdefault((x0, y0), []).append((text.strip(), size, top - y0, bottom - y0))
+        for texts in cards.values():
+            credit = [t for t in texts if (t[2] + t[3]) / 2 > box_bottom]  # centred below the box
+            assert credit and min(size for _, size, _, _ in credit) >= 5.5, (page, credit)
+            assert min(top for _, _, top, _ in credit) > box_bottom, (page, credit)
+            assert max(bottom for _, _, _, bottom in credit) <= layout["height_mm"] - 2.5, (page, credit)
+            credits_read.append(" ".join(text for text, _, _, _ in credit))
+            in_box = [t for t in texts if stats["top_mm"] < (t[2] + t[3]) / 2 < box_bottom]
+            assert in_box and max(bottom for _, _, _, bottom in in_box) < stats["bottom_mm"], (page, in_box)
+    assert credits_read == [ATTRIBUTION] * len(views), set(credits_read)
