@@ -3,8 +3,8 @@
     PYTHONPATH=. python3 docs/make_print_images.py [--source DIR]
 
 Builds the BBL 2024-25 kit (A4 + Letter, and A4 with bleed) and The Hundred 2024 scoresheet
-into a temporary folder and renders them with pypdfium2; a maintainer script, not part of the
-product.
+into a temporary folder and renders them with pypdfium2 (the scoresheets' scorecard, page 3, too);
+a maintainer script, not part of the product.
 """
 from __future__ import annotations
 
@@ -26,9 +26,9 @@ IMAGES = Path(__file__).resolve().parent / "images"
 DPI = 100
 
 
-def page_one(pdf: Path, png: Path) -> None:
+def page_one(pdf: Path, png: Path, index: int = 0) -> None:
     doc = pdfium.PdfDocument(str(pdf))
-    doc[0].render(scale=DPI / 72).to_pil().save(png, optimize=True)
+    doc[index].render(scale=DPI / 72).to_pil().save(png, optimize=True)
     doc.close()
     print(png.relative_to(IMAGES.parent.parent))
 
@@ -53,6 +53,9 @@ def main() -> None:
             page_one(kit / pdf, IMAGES / png)
         page_one(bleed / "cards-a4.pdf", IMAGES / "cards-a4-bleed.png")
         page_one(hkit / "scoresheet.pdf", IMAGES / "scoresheet-100-ball.png")
+        # the scoresheet's first scorecard page (page 3: the first innings summed up)
+        page_one(kit / "scoresheet.pdf", IMAGES / "scorecard.png", 2)
+        page_one(hkit / "scoresheet.pdf", IMAGES / "scorecard-100-ball.png", 2)
     # two cards side by side at 150 dpi: the rules' own examples, Chris Green and Cooper Connolly
     views = card_views(bbl)
     pick = [next(v for v in views if v.kind == "bowler" and v.name.endswith("GREEN") and "Sydney" in v.team),

@@ -134,6 +134,8 @@ def test_scorecard_rows_are_handwriting_rows_11_batters_and_9_bowlers(card_sets,
         for title, heights in rows.items():
             assert heights[0] >= 5.0 - 1e-6, (title, heights[0])  # the column headings
             assert min(heights[1:]) >= 5.0, (fmt, paper, title, min(heights[1:]))
+            # the rows share the page up to 8 mm: the README quotes 8.0 on A4 and 7.7 on Letter
+            assert round(min(heights[1:]), 1) == (8.0 if paper == "a4" else 7.7), (paper, title)
         texts = _texts(pdf, index)
         batting = tables["Batting"]
         for r in range(11):  # the batters' numbers, each inside its own row, in order

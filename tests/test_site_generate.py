@@ -796,6 +796,8 @@ def test_how_to_print_describes_the_sheets_the_kit_really_prints(tmp_path):
     assert float(box.height) > float(box.width) and len(scoresheet.pages) == 4  # + scorecards
     grid_ends = re.findall(r"\b(30|60|90|120)\b", scoresheet.pages[0].extract_text())
     assert sorted(set(grid_ends)) == ["120", "30", "60", "90"]  # four grids of 30 balls
+    for innings in (1, 2):  # pages 3 and 4: each innings' scorecard
+        assert f"Innings {innings} scorecard" in scoresheet.pages[1 + innings].extract_text()
     packed = PdfReader(io.BytesIO(render_cards_pdf(card_views(card_set), "a4", "t", "c")))
     assert "PS 1, ST 2" in packed.pages[0].extract_text()  # two teams on one sheet
 
@@ -805,6 +807,9 @@ def test_how_to_print_describes_the_sheets_the_kit_really_prints(tmp_path):
     said = re.search(r"Scoresheet\s*:\s*(.*?)\s*Team sheets", text).group(1)
     assert "portrait" in said and "landscape" not in said and "a page per innings" in said
     assert "4 grids" in said and "30-ball grids for T20" in said and "25-ball grids for 100-ball" in said
+    from cardgen.render.layout import load_layout
+    bowlers = load_layout("sheets")["scorecard"]["bowling_rows"]  # test_render_scoresheet counts them drawn
+    assert "then a scorecard page per innings" in said and f"and {bowlers} rows of bowling figures" in said
     assert "start on a new sheet" not in text and "Each team's cards start" not in text
     assert "whose cards sit where" in text
 
@@ -829,6 +834,8 @@ def test_how_to_play_gives_the_rule_the_cards_are_made_for_as_the_quick_referenc
     assert f"roll a d20: {attack}." in text and f"roll a d20: {consolidate}." in text
     assert "Chasing, needing over 2 a ball: always attack." in text
     assert "batting side on top" not in text and "its own innings page of the scoresheet" in text
+    # the scorecard pages follow the two grid pages (test_how_to_print_... reads them there)
+    assert "on its scorecard page of the scoresheet (page 3 for the first innings, 4 for the second)" in text
 
 
 def test_how_to_play_gives_the_example_kits_own_attack_faces(tmp_path):

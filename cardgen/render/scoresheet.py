@@ -281,9 +281,10 @@ def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title:
         notes.append("Over 1-4: the runs off each of the bowler's overs (4 at most). Overs as 3.4 "
                      "(3 overs, 4 balls); a maiden: a 6-ball over of 0 runs to the bowler.")
     else:
-        # The Hundred counts a bowler's work in balls (5 or 10 in a row, 20 at most) and has no
-        # maiden: a 5-ball set of 0 runs is not a thing its figures count. The dot balls are what
-        # its figures give instead, and the grid's • marks count straight into them.
+        # The Hundred counts a bowler's work in balls (5 or 10 in a row, 20 at most), not overs, so
+        # an over's maiden has nothing to stand on: a set of 5 is not an over, and a spell of 10
+        # spans two sets. Dot balls say what maidens say (balls nobody scored off, to the bowler),
+        # count the same for any spell, and the grid's • marks count straight into them.
         notes.append("Set 1-4: the runs off each of the bowler's 5-ball sets (20 balls at most). "
                      "Balls: legal balls bowled. Dots: balls of 0 runs to the bowler (no maidens).")
     # the writing rows share what the header, the three tables' titles and heading rows, the

@@ -706,9 +706,12 @@ CHANCE_ORDER = ("catch_chance", "run_out_chance", "stumping_chance", "leg_bye", 
 
 def _scoresheet_shape() -> dict[str, int]:
     """What the printed scoresheet is, for the pages that describe it: grids an innings page and
-    balls a grid, per format (from the renderer, so the words cannot drift from the sheet)."""
+    balls a grid, per format, and the scorecard's bowling rows (from the renderer and its layout,
+    so the words cannot drift from the sheet)."""
+    from cardgen.render.layout import load_layout
     from cardgen.render.scoresheet import GRIDS_PER_INNINGS, OVERS_PER_GRID
-    return {"grids": GRIDS_PER_INNINGS, "t20_balls": OVERS_PER_GRID * 6, "hundred_balls": OVERS_PER_GRID * 5}
+    return {"grids": GRIDS_PER_INNINGS, "t20_balls": OVERS_PER_GRID * 6, "hundred_balls": OVERS_PER_GRID * 5,
+            "scorecard_bowlers": load_layout("sheets")["scorecard"]["bowling_rows"]}
 
 
 def _default_rule() -> Any:
