@@ -91,7 +91,8 @@ def _widest_printed_name() -> str:
 def test_each_innings_has_a_scorecard_page_after_the_grids(card_sets, fmt, paper):
     """A hand-played WPL game had nowhere to write each batter's how out, runs and balls, the
     fall of wickets or the bowling figures. Pages 3 and 4 are the two innings' scorecards, with
-    the set's title line, and every page of the four says "page N of 4" and the Cricsheet credit."""
+    the set's title line, every page of the four says "page N of 4" and the Cricsheet credit, and
+    each grid page names its innings' scorecard page."""
     pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
     pages = list(pypdf.PdfReader(io.BytesIO(pdf)).pages)
     assert len(pages) == 4
@@ -100,6 +101,8 @@ def test_each_innings_has_a_scorecard_page_after_the_grids(card_sets, fmt, paper
         text = " ".join(page.extract_text().split())
         assert f"page {number} of 4 · {CREDIT}" in text, (paper, number)
         assert ("Quicket Cricket scorecard" in text) == (number > 2)
+        if number <= 2:  # each grid page says where its innings is summed up
+            assert f"its scorecard: page {number + 2}" in text
     for innings in (1, 2):
         texts = {text for text, _, _ in _texts(pdf, innings + 1)}
         assert f"Quicket Cricket scorecard \u2014 {name} {card_sets[fmt]['season']} ({fmt})" in texts

@@ -137,6 +137,9 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
                "Result ________________________", "regular", pt)
         side = "First batting side" if innings == 1 else "First bowling side (bats second)"
         p.text(m, innings_y, f"Innings {innings}: {side}", "bold", head_pt)
+        # where this innings is summed up: its scorecard comes after both grid pages, not overleaf
+        p.text(m + text_width_mm(f"Innings {innings}: {side}", "bold", head_pt) + spec["scorecard_pointer_gap_mm"],
+               innings_y, f"its scorecard: page {2 + innings}", "regular", pt)
         p.text(m, team_y, "Team ____________________________   Wicketkeeper (\u2020) ____________________",
                "regular", pt)
         # the chase counts from the target, the first innings' total + 1 (the engines' target and
