@@ -609,7 +609,7 @@ def test_the_quick_reference_of_a_set_with_defence_ratings_explains_r13_on_one_p
     pages = _pages(render_quick_reference_pdf(card_set, paper, ATTRIBUTION))
     assert len(pages) == 1
     text = " ".join(pages[0].extract_text().split())
-    assert ("Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out (\u2022)."
+    assert ("Defence N (R13, some striker cards): a W off the bowler's card, d20 1-N: not out, played as a \u2022."
             in text)
     assert "ratings (1-20), some a Defence rating (above)" in text
     assert not re.findall(r"\b(he|his|him)\b", text, re.IGNORECASE)  # women's leagues read it too
@@ -800,3 +800,36 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
         # BBL 2024-25: Whitney, Stow, Kellaway and two each at the Sixers and the Thunder; The
         # Hundred 2024: ten, four of them at the Northern Superchargers
         assert named >= (7 if fmt == "T20" else 10), paper
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, fmt):
+    """Gamer's audit (helper-43: IPL 2025 on A4, The Hundred 2024 on Letter, two overs played
+    from the printed kit alone) met four points the quick reference left to a guess, each of
+    which the engines settle (docs/rules.md): who faces after the ends change (the other batter:
+    the engines swap strike at each change of ends); a dismissal other than a run-out on a free
+    hit (R6: a dot); a Defence save (R13: a dot and played as one, so the attack band's die
+    follows); and a keeper with no printed rating (R9: 10; the reserve keepers of every bundled
+    season, Adam Rossington of London Spirit among them, print none). The page also printed the
+    data credit twice, in its text and its footer: a credit the footer holds now prints there
+    only, which makes the room; a long one still prints whole in the text, where it wraps."""
+    from cardgen import ATTRIBUTION
+    from cardgen.sim import model
+    from cardgen.sim.model import compile_card_set
+    card_set = card_sets[fmt]
+    hundred = fmt == "100-ball"
+    ends = "every 10 balls (2 sets)" if hundred else "every over"
+    assert compile_card_set(card_set).fmt.balls_per_end == (10 if hundred else 6)
+    assert model.DEFAULT_KEEPER == 10
+    for paper in ("a4", "letter"):
+        pages = _pages(render_quick_reference_pdf(card_set, paper, ATTRIBUTION))
+        assert len(pages) == 1
+        text = " ".join(pages[0].extract_text().replace("\u00a0", " ").split())
+        assert f"Change ends after {ends}: the other batter faces next." in text
+        assert ("the striker can be out only run out (any other out is a dot; a wide in between keeps it)."
+                in text)
+        assert "out if the d20 <= the keeper's WK(z) rating (team sheet; none: 10), else a dot." in text
+        assert text.count(ATTRIBUTION) == 1, paper  # the footer's
+        long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
+        text = " ".join(_pages(render_quick_reference_pdf(card_set, paper, long_credit))[0].extract_text().split())
+        assert " ".join(long_credit.split()) in text

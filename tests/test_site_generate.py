@@ -940,7 +940,9 @@ def test_a_card_at_the_games_limit_says_so_on_its_page():
 def test_how_to_play_settles_what_the_printed_quick_reference_settles(tmp_path):
     """The site's rules in short say what the kit's quick reference says after a match played by
     hand from the printed kit (helper-32): the keeper's partner in a run-out, where the new batter
-    stands, the free hit, the target, the super over and the missed stumping chance in attack."""
+    stands, the free hit, the target, the super over and the missed stumping chance in attack;
+    and after two overs played by helper-43, what any out but a run-out is on a free hit (a dot,
+    R6) and what a keeper with no printed rating keeps at (10, R9)."""
     import html
     make_synthetic_kit(tmp_path / "out")
     page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
@@ -948,10 +950,10 @@ def test_how_to_play_settles_what_the_printed_quick_reference_settles(tmp_path):
     for said in ("another player: draw again if you draw the keeper",
                  "the new batter takes the out batter's end (on strike, unless the non-striker was run out)",
                  "a run-out scores no run", "A leg bye or bye is a run to the extras, not the batter's",
-                 "the next ball is a free hit : the striker can be out only run out",
+                 "the next ball is a free hit : the striker can be out only run out (any other out is a dot",
                  "The target is the first innings' total + 1",
                  "a super over of one over (6 balls; 5 in The Hundred), three batters a side, two wickets end it",
-                 "wicketkeeper's WK rating, else a dot", "on a • (a missed stumping chance too) roll a d20",
+                 "wicketkeeper's WK rating (a keeper with none printed keeps at 10), else a dot", "on a • (a missed stumping chance too) roll a d20",
                  "Runs needed = target \u2212 total.", "Super overs are played with the cards as printed."):
         assert said in text, said
 
@@ -981,7 +983,7 @@ def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_refer
     for printed, on_the_site in (
             ("Wides and no-balls add a run and do not count as one of the 6 balls",
              "Wides and no-balls add a run and do not count as one of the over's balls"),
-            ("the striker can be out only run out (a wide in between keeps it)",) * 2,
+            ("the striker can be out only run out (any other out is a dot; a wide in between keeps it)",) * 2,
             ("The innings ends after 120 legal balls or 10 wickets",
              "The innings ends after its legal balls (120 in T20, 100 in The Hundred) or 10 wickets"),
             ("the side batting second wins on reaching it",) * 2,

@@ -47,6 +47,13 @@ def _styles(spec: dict) -> dict[str, ParagraphStyle]:
     }
 
 
+FOOTER_PT = 6.5
+
+
+def _footer_line(title: str, page: int, credit: str) -> str:
+    return f"{title} \u00b7 page {page} \u00b7 {credit}"
+
+
 def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseDocTemplate, io.BytesIO]:
     buf = io.BytesIO()
     w, h = page_size_mm(paper)
@@ -56,9 +63,9 @@ def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseD
 
     def footer(canvas, _doc) -> None:
         canvas.saveState()
-        canvas.setFont(PDF_NAMES["regular"], 6.5)
+        canvas.setFont(PDF_NAMES["regular"], FOOTER_PT)
         canvas.setFillColorRGB(0.25, 0.25, 0.25)
-        canvas.drawCentredString(w * MM / 2, 6 * MM, f"{title} \u00b7 page {canvas.getPageNumber()} \u00b7 {credit}")
+        canvas.drawCentredString(w * MM / 2, 6 * MM, _footer_line(title, canvas.getPageNumber(), credit))
         canvas.restoreState()
 
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
@@ -359,8 +366,13 @@ def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str
             story.append(table)
         else:
             story.append(Paragraph(text, st["body"]))
-    story.append(Spacer(1, 4 * MM))
-    story.append(Paragraph(escape(credit), st["small"]))
+    # the footer prints the credit in one line; a credit too long for it (a custom attribution)
+    # is printed whole under the text as well, where it wraps
+    page_w, _ = page_size_mm(paper)
+    footer_mm = stringWidth(_footer_line(title, 1, credit), PDF_NAMES["regular"], FOOTER_PT) / MM
+    if footer_mm > page_w - 2 * spec["margin_mm"]:
+        story.append(Spacer(1, 4 * MM))
+        story.append(Paragraph(escape(credit), st["small"]))
     # one page whatever the set prints (a set with Defence ratings has a line more, R13): a page
     # that would spill shrinks a little instead; one that fits is drawn as before
     doc.build([KeepInFrame(doc.width - 2 * FRAME_PADDING_PT, doc.height - 2 * FRAME_PADDING_PT, story,
