@@ -488,21 +488,32 @@ def test_intervals_are_clipped_at_zero_and_each_card_has_a_verdict(tmp_path):
     assert not re.search(r"<td>-\d", green + morris)
 
 
-def test_a_star_role_is_said_in_words(tmp_path):
+def test_a_star_role_is_said_in_words_and_said_to_be_on_the_card_only_where_a_card_prints_it(tmp_path):
+    """A "*" role is said in words. Gamer's audit (helper-43, The Hundred 2024): Adam Rossington's
+    page said his bowling role was "shown as * on the card", but he has only a striker card, whose
+    role line prints his batting role (Wicketkeeper): the "*" is printed nowhere. The page says
+    where the star is only for a card that prints it (as card_views draws the role line)."""
+    from cardgen.render.card import card_views
     folder = make_synthetic_kit(tmp_path)
     doc = json.loads((folder / "card-set.json").read_text())
     for card in doc["cards"]:
-        if card["player"]["id"] == "aa000004":
+        if card["player"]["id"] in ("aa000004", "aa000001"):  # a bowler card only; both cards
             card["player"]["batting_role"] = "*"
-        if card["player"]["id"] == "aa000002":
+        if card["player"]["id"] in ("aa000002", "aa000001"):  # a striker card only; both cards
             card["player"]["bowling_role"] = "*"
     (folder / "card-set.json").write_text(json.dumps(doc))
+    printed = {(v.name, v.kind): v.role for v in card_views(doc)}
+    assert printed[("CHRIS GREEN", "striker")] == printed[("CHRIS GREEN", "bowler")] == "*"
+    assert printed[("LANCE MORRIS", "bowler")] != "*" and printed[("COOPER CONNOLLY", "striker")] != "*"
     site = generate_site(tmp_path).site_dir
     bowler = (site / "sets/BBL_2024-25/players/aa000004.html").read_text()
     batter = (site / "sets/BBL_2024-25/players/aa000002.html").read_text()
-    assert "<dt>Batting role</dt><dd>Mainly a bowler (shown as * on the card)</dd>" in bowler
-    assert "<dt>Bowling role</dt><dd>Mainly a batter, rarely bowls (shown as * on the card)</dd>" in batter
-    assert "<dd>*</dd>" not in bowler + batter
+    both = (site / "sets/BBL_2024-25/players/aa000001.html").read_text()
+    assert "<dt>Batting role</dt><dd>Mainly a bowler</dd>" in bowler
+    assert "<dt>Bowling role</dt><dd>Mainly a batter, rarely bowls</dd>" in batter
+    assert "<dt>Batting role</dt><dd>Mainly a bowler (shown as * on the card)</dd>" in both
+    assert "<dt>Bowling role</dt><dd>Mainly a batter, rarely bowls (shown as * on the card)</dd>" in both
+    assert "<dd>*</dd>" not in bowler + batter + both
 
 
 def test_serve_reports_a_busy_port_in_one_line(built_site):

@@ -159,8 +159,7 @@ def _humanise(key: str) -> str:
 
 
 # the card's roles as printed; "*" is the rules' mark for "not this side's job"
-ROLE_STAR = {"batting_role": "Mainly a bowler (shown as * on the card)",
-             "bowling_role": "Mainly a batter, rarely bowls (shown as * on the card)"}
+ROLE_STAR = {"batting_role": "Mainly a bowler", "bowling_role": "Mainly a batter, rarely bowls"}
 
 
 def table_caption(relpath: str) -> str:
@@ -171,9 +170,18 @@ def table_caption(relpath: str) -> str:
     return f"{words.capitalize()} ({name})"
 
 
-def role_words(key: str, value: Any) -> str:
-    text = str(value or "").strip()
-    return ROLE_STAR[key] if text == "*" else text
+def role_words(key: str, player: dict[str, Any], kinds: Iterable[str]) -> str:
+    """A player's batting or bowling role in words; a "*" also says where it is printed: the
+    striker card's role line shows the batting role, the bowler card's the bowling role (unless
+    it says All-Rounder). A player with no such card sees no "*" anywhere."""
+    text = str(player.get(key) or "").strip()
+    if text != "*":
+        return text
+    if key == "batting_role":
+        shown = "striker" in kinds
+    else:
+        shown = "bowler" in kinds and player.get("batting_role") != "All-Rounder"
+    return ROLE_STAR[key] + (" (shown as * on the card)" if shown else "")
 
 
 @dataclass
