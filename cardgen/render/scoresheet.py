@@ -103,8 +103,9 @@ def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float
 
 
 def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None) -> bytes:
-    """Both innings' pages. `defence`: whether to print R13's line (a one-team kit's season may
-    rate the other sides' strikers); None: whether this set has a rated card."""
+    """Both innings' grid pages, then their scorecard pages. `defence`: whether to print R13's
+    line on the grid pages (a one-team kit's season may rate the other sides' strikers); None:
+    whether this set has a rated card."""
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
     title = f"{set_title(card_set)} scoresheet"
@@ -258,9 +259,10 @@ def section_title(p: PdfPainter, x: float, top: float, text: str, spec: dict[str
 def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title: str, credit: str,
                    W: float, H: float) -> None:
     """One innings summed up as a scorebook does it: batting, fall of wickets, bowling."""
+    # the grid pages' margin and line widths, with the scorecard's own sizes over them
     spec = {**load_layout("sheets")["scoresheet"], **load_layout("sheets")["scorecard"]}
     m = spec["margin_mm"]
-    bpo, bpi = innings_shape(card_set)
+    bpo, _ = innings_shape(card_set)
     fmt = "T20" if bpo == 6 else "100-ball"
     unit = "overs" if bpo == 6 else "balls"
     fall = spec["fall_of_wickets"]
