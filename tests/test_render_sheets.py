@@ -833,3 +833,48 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
         long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
         text = " ".join(_pages(render_quick_reference_pdf(card_set, paper, long_credit))[0].extract_text().split())
         assert " ".join(long_credit.split()) in text
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank(card_sets, bbl_stats,
+                                                                                hundred_stats, fmt):
+    """Gamer's audit (helper-43, IPL 2025 on A4): picking each over's bowler from "Bowlers by
+    usage", the table mixed the XI's bowlers with the reserves' (Chennai: Sam Curran, Jamie
+    Overton, Mukesh Choudhary and Nathan Ellis among Noor Ahmad and Khaleel Ahmed), and a reserve
+    bowls only if picked: the engines bowl the XI's. The first column now gives each XI bowler's
+    place in the XI (as Deck 1 numbers it) and leaves a reserve's blank; the page stays one page."""
+    import numpy as np
+
+    from cardgen.render.teamsheets import XI_COLUMN_LEGEND, team_decks
+    from cardgen.sim.captain import Captain
+    from cardgen.sim.model import compile_card_set
+    card_set = card_sets[fmt]
+    stats = bbl_stats if fmt == "T20" else hundred_stats
+    cs = compile_card_set(card_set)
+    captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
+    from test_render_layout import pdf_texts
+    names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
+    decks = team_decks(card_set)
+    pdf = render_team_sheets_pdf(card_set, "a4", CREDIT)
+    assert len(_pages(pdf)) == len(decks)
+    reserves_seen = 0
+    for index, deck in enumerate(decks):
+        texts = [(text.strip(), box) for text, _, box in pdf_texts(pdf, index) if text.strip()]
+        assert XI_COLUMN_LEGEND in " ".join(" ".join(text for text, _ in texts).split())
+        [heading_top] = [box[1] for text, box in texts if text == "Bowlers by usage"]
+        for pid in deck["bowlers"]:
+            if (deck["team"]["name"], "bowler") not in deck["players"][pid]["cards"]:
+                continue
+            [name_box] = [box for text, box in texts if text == names[pid] and box[1] > heading_top]
+            # what the row prints left of the name: the "#" column
+            place = [text for text, box in texts if abs(box[1] - name_box[1]) < 0.5 and box[2] < name_box[0]]
+            if pid in deck["xi"]:
+                assert place == [str(deck["xi"].index(pid) + 1)], (deck["team"]["name"], names[pid], place)
+            else:
+                assert place == [], (deck["team"]["name"], names[pid], place)
+                reserves_seen += 1
+        # the engines bowl the XI's bowlers only
+        side = captain.usual_side(deck["team"]["name"])
+        bowled = {cs.bowler_cards[row]["player"]["id"] for plan in side.plans for row in plan}
+        assert bowled <= set(deck["xi"]), deck["team"]["name"]
+    assert reserves_seen >= 1

@@ -186,6 +186,9 @@ DEFENCE_LEGEND = (" Defence (R13, striker cards): on a W off the bowler's card r
                   "striker's Defence the batter is not out (a \u2022).")
 
 
+XI_COLUMN_LEGEND = "# = place in the XI (blank: a reserve, who bowls only if picked)."
+
+
 def usage_legend(hundred: bool) -> str:
     """What a bowler's Usage "letter/number" means (calibrate.people.usage_letter's bands): the
     Hundred counts balls, not 5-ball sets, as its bowler cards do."""
@@ -268,12 +271,14 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
                                    "(no ball batted or bowled this season).", st["small"]))
         hundred = card_set.get("format") == "100-ball"  # balls, not 5-ball overs, beside Econ per 6
         story.append(Paragraph("Bowlers by usage", st["heading"]))
-        story.append(Paragraph(escape(usage_legend(hundred)), st["body"]))
+        # the table mixes the XI's bowlers and the reserves', who bowl only if picked: the first
+        # column gives an XI bowler's batting place (the deck's number), a reserve's is blank
+        story.append(Paragraph(escape(usage_legend(hundred) + " " + XI_COLUMN_LEGEND), st["body"]))
         phases = any((c.get("real") or {}).get("phase_balls") for c in card_set["cards"])
         if phases:
             story.append(Paragraph(escape(phase_legend(hundred)), st["body"]))
         story.append(Spacer(1, 1.5 * MM))
-        rows = [["", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]
+        rows = [["#", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]
                 + (["PP", "Mid", "Death"] if phases else [])]
         for pid in deck["bowlers"]:
             card = deck["players"].get(pid, {}).get("cards", {}).get((team["name"], "bowler"))
@@ -283,11 +288,12 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             real = card.get("real") or {}
             overs = str(real.get("overs", ""))
             econ = real.get("economy")
-            rows.append(["", upper(card["player"]["name"]), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
+            place = str(deck["xi"].index(pid) + 1) if pid in deck["xi"] else ""
+            rows.append([place, upper(card["player"]["name"]), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
                          str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
                          str(real.get("dismissals", ""))] + (phase_shares(real) if phases else []))
-        story.append(_table(rows, [6, 58, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
+        story.append(_table(rows, [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
                             spec["text_pt"]))
         if i == len(decks) - 1:
             story.append(Spacer(1, 6 * MM))
