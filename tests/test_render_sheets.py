@@ -810,7 +810,8 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
     the engines swap strike at each change of ends); a dismissal other than a run-out on a free
     hit (R6: a dot); a Defence save (R13: a dot and played as one, so the attack band's die
     follows); and a keeper with no printed rating (R9: 10; the reserve keepers of every bundled
-    season, Adam Rossington of London Spirit among them, print none). The page also printed the
+    season, Adam Rossington of London Spirit among them, print none); and it did not know the
+    scoresheet's scorecard pages, added meanwhile (pages 3-4). The page also printed the
     data credit twice, in its text and its footer: a credit the footer holds now prints there
     only, which makes the room; a long one still prints whole in the text, where it wraps."""
     from cardgen import ATTRIBUTION
@@ -829,6 +830,11 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
         assert ("the striker can be out only run out (any other out is a dot; a wide in between keeps it)."
                 in text)
         assert "out if the d20 <= the keeper's WK(z) rating (team sheet; none: 10), else a dot." in text
+        # the scoresheet's scorecard pages (6a3984e), as it prints them
+        assert "each); pages 3-4: each innings' scorecard." in text
+        sheet = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(card_set, paper, CREDIT))]
+        assert len(sheet) == 4
+        assert [f"Innings {n} scorecard" in page for n, page in enumerate(sheet, -1)] == [False, False, True, True]
         assert text.count(ATTRIBUTION) == 1, paper  # the footer's
         long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
         text = " ".join(_pages(render_quick_reference_pdf(card_set, paper, long_credit))[0].extract_text().split())
