@@ -513,7 +513,11 @@ def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_
     letter_pages = len(pypdf.PdfReader(bbl_out / SET / "cards-letter.pdf").pages)
     assert (f"Player cards: A4 ({a4_pages} pages) \u00b7 US Letter ({letter_pages} pages)"
             in previews.all_inner_texts())
-    assert "Scoresheet: A4 (2 pages) \u00b7 US Letter (2 pages)" in previews.all_inner_texts()
+    # two grid pages and two scorecard pages (6a3984e), on each paper
+    sheet_pages = [len(pypdf.PdfReader(bbl_out / SET / name).pages)
+                   for name in ("scoresheet.pdf", "scoresheet-letter.pdf")]
+    assert sheet_pages == [4, 4]
+    assert "Scoresheet: A4 (4 pages) \u00b7 US Letter (4 pages)" in previews.all_inner_texts()
     needs = page.locator("dl.components").inner_text()
     assert f"{a4_pages} sheets of A4 card" in needs
     assert "d6" in needs and "2d10" in needs and "d20" in needs
