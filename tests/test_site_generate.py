@@ -1279,3 +1279,25 @@ def test_how_to_play_says_who_bats_without_a_striker_card_and_what_a_role_star_i
     assert "A player with only a bowler card (Cards: B) bats with the striker card the team sheet names." in text
     assert "Role * : mainly a bowler (on a bowler card: mainly a batter)." in reference
     assert "A role of * means mainly a bowler on a striker card, mainly a batter on a bowler card." in text
+
+
+def test_a_team_page_shows_the_cards_in_the_order_of_the_printed_decks(tmp_path):
+    """Gamer's audit (helper-43, IPL 2025): Mumbai Indians' page showed Ryan Rickelton, then the
+    reserve Jonny Bairstow, then Rohit Sharma, ordered by each player's average batting place,
+    while the printed sheets (and the team sheet's decks) put the usual XI in batting order and
+    then the reserves. The page now follows the printed order, as card_views stacks it."""
+    import html
+
+    from cardgen.render.card import card_views
+    folder = make_synthetic_kit(tmp_path)
+    doc = json.loads((folder / "card-set.json").read_text())
+    perth = next(t for t in doc["teams"] if t["name"] == "Perth Scorchers")
+    # Lance Morris (average place 12) in the XI, Cooper Connolly (place 4) a reserve
+    perth.update({"batting_order": ["aa000004"], "reserves": ["aa000002"]})
+    (folder / "card-set.json").write_text(json.dumps(doc))
+    site = generate_site(tmp_path).site_dir
+    page = (site / "sets/BBL_2024-25/team-perth-scorchers.html").read_text()
+    shown = [(html.unescape(name), kind.lower()) for name, kind in
+             re.findall(r'<span class="name">([^<]+)</span> <span class="kind">([^<]+)</span>', page)]
+    printed = [(v.name.title(), v.kind) for v in card_views(doc) if v.team == "Perth Scorchers"]
+    assert shown == printed == [("Lance Morris", "bowler"), ("Cooper Connolly", "striker")]

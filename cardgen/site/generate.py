@@ -469,9 +469,15 @@ def _team_order(kit: KitSet, views: list[CardView]) -> list[tuple[str, str]]:
     return sorted(order, key=lambda t: declared.index(t[0]) if t[0] in declared else len(declared))
 
 
-def _sorted_cards(views: list[CardView], teams: list[tuple[str, str]]) -> list[CardView]:
+def _sorted_cards(views: list[CardView], teams: list[tuple[str, str]], card_set: dict[str, Any]) -> list[CardView]:
+    """By team, then as the printed card sheets stack into the decks (render.card.card_views): the
+    usual XI in batting order, then the reserves, a player's striker card before his bowler card;
+    a card whose player is in neither deck follows, by batting position."""
+    from cardgen.render.card import deck_order
+    decks = deck_order(card_set)
     team_rank = {name: i for i, (name, _) in enumerate(teams)}
-    return sorted(views, key=lambda v: (team_rank[v.team], v.position if v.position is not None else 99,
+    return sorted(views, key=lambda v: (team_rank[v.team], decks.get((v.team, v.player_id), (2, 0)),
+                                        v.position if v.position is not None else 99,
                                         v.kind != "striker", v.name, v.index))
 
 
@@ -867,7 +873,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
 
     views = _card_views(kit)
     teams = _team_order(kit, views)
-    views = _sorted_cards(views, teams)
+    views = _sorted_cards(views, teams, kit.card_set)
     _set_links(views)
     for view in views:
         if view.png:
