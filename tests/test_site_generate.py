@@ -1120,6 +1120,8 @@ def test_how_to_play_says_where_the_bowlers_card_goes_after_a_single_and_an_over
     assert "after one run (or three) the batters change ends, so move it beside the other batter" in steps
     assert "put the next bowler's card in its place" in steps
     assert "the bowler's card moves to the other batter" not in steps
+    # a team's name as a name: IPL 2025's walked ball said "shuffle Delhi Capitals's XI"
+    assert "shuffle the Perth Scorchers XI and draw a card: Cooper Connolly" in steps
     # on a phone the chart scrolls sideways and the marked cell (column 20) starts out of sight
     caption = re.search(r'<table class="fielding">\s*<caption>([^<]*)</caption>', page).group(1)
     assert caption.endswith("The cell of the example ball is marked: row 6, column 20."), caption
