@@ -10,6 +10,7 @@ import sys
 import numpy as np
 import pytest
 
+from cardgen.calibrate.model import chart_document
 from cardgen.sim import fast
 from cardgen.sim import model as m
 from cardgen.sim.captain import Captain
@@ -22,9 +23,9 @@ from tests.test_sim_engine import give_defence, shipped_with_defence
 numba = pytest.importorskip("numba")
 
 # A fielding chart of chances, run-outs, no-balls and wides (free hits, both ends run out)
-STRESS_ROW = ["no_ball", "no_ball", "wide", "run_out", "run_out_chance", "run_out_chance",
+STRESS_ROW = ["no_ball", "bye_4", "wide", "run_out", "run_out_chance", "run_out_chance",
               "catch_chance", "catch_chance", "stumping_chance", "stumping_chance", "caught",
-              "bowled", "lbw", "stumped", "leg_bye", "bye", "1", "2", "4", "6"]
+              "bowled", "lbw", "stumped", "leg_bye", "bye", "leg_bye_4", "2", "4", "6"]
 
 
 @pytest.fixture(scope="module")
@@ -98,7 +99,7 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
     and with Defence ratings (R13) on three striker cards in four."""
     rng = np.random.default_rng(5)
     raw = example_card_set(fmt, rng=rng, teams=("Alpha", "Bravo", "Charlie"))
-    raw["fielding_chart"]["cells"] = [list(rng.permutation(STRESS_ROW)) for _ in range(6)]
+    raw["fielding_chart"] = chart_document([list(rng.permutation(STRESS_ROW)) for _ in range(6)])
     for card in raw["cards"]:
         card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
             (1, 20, "F"), (21, 24, "W"), (25, 50, "0"), (51, 78, "1"), (79, 88, "2"),

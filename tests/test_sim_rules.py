@@ -160,6 +160,33 @@ def test_leg_byes_and_byes():
     assert sum(line.runs for line in inn.bowlers.values()) == 0   # not the bowler's runs
 
 
+def test_four_leg_byes_and_four_byes_score_four_to_extras_without_changing_ends():
+    """R14: a four of leg byes (byes) is a legal ball, four runs to Extras, not the batter's or
+    the bowler's, and the batters stay where they are."""
+    _, _, bowl, inn = innings(field("leg_bye_4", 1) + field("bye_4", 2) + field("leg_bye", 3),
+                              max_balls=3)
+    assert inn.runs == 9 and inn.leg_byes == 5 and inn.byes == 4 and inn.legal_balls == 3
+    assert [b.striker for b in inn.balls] == [0, 0, 0]        # fours: no crossing
+    assert inn.batters[0].runs == 0 and inn.batters[0].balls == 3
+    assert sum(line.runs for line in inn.bowlers.values()) == 0
+
+
+def test_the_card_set_stores_fours_as_contract_cells_listed_in_fours():
+    """The contract's cell names are fixed: a four is a leg_bye (bye) cell whose (d6, d20) is in
+    fielding_chart.fours, and the engines read it back as a four."""
+    raw = example_card_set()
+    names = {cell for row in raw["fielding_chart"]["cells"] for cell in row}
+    assert "leg_bye_4" not in names and "bye_4" not in names
+    d6, d20 = raw["fielding_chart"]["fours"][0]
+    assert raw["fielding_chart"]["cells"][d6 - 1][d20 - 1] in ("leg_bye", "bye")
+    cs = compile_card_set(raw)
+    assert cs.fielding[d6 - 1, d20 - 1] in (m.LEG_BYE_4, m.BYE_4)
+    bad = example_card_set()
+    bad["fielding_chart"]["fours"] = [[1, 1]]                  # a bowled cell is not a leg bye
+    with pytest.raises(CardSetError, match="not a leg bye or bye"):
+        compile_card_set(bad)
+
+
 def test_wide_is_rebowled_and_not_faced():
     _, _, _, inn = innings(field("wide", 1) + BOWLER_SAYS["4"], max_balls=1)
     assert len(inn.balls) == 2 and inn.legal_balls == 1 and inn.runs == 5

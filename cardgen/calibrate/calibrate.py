@@ -14,8 +14,8 @@ import numpy as np
 
 from cardgen.calibrate.dot_faces import balance_dot_faces, dot_face_floor
 from cardgen.calibrate.expect import FieldingSkill, LeagueModel, card_matrix, fielding_vector
-from cardgen.calibrate.fielding import (ChartPlan, layout, league_event_counts, plan_counts,
-                                       with_bowled_cells)
+from cardgen.calibrate.fielding import (ChartPlan, chart_extra_surplus, layout,
+                                       league_event_counts, plan_counts, with_bowled_cells)
 from cardgen.calibrate.model import CARD_INDEX, CARD_RESULTS, OUT, SLOTS
 from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
@@ -48,6 +48,11 @@ STRIKER_F_BOWLER_QUANTILE = 0.1
 MIN_STRIKER_F = 2.0
 SEED_SHIFT = 0.0
 BOWLED_CELL_STEPS = 3
+# The least gain a bowled cell is credited with when the next step is sized. One cell's measured
+# gain is noisy (the bowlers near their floor answer it by dropping B, or not): WPL 2023 once
+# measured 0.1 on a single cell, and the next step put 11 more on the chart, the bowled share
+# 27% over. At 0.3 a step is at most about three times its face value.
+MIN_BOWLED_CELL_GAIN = 0.5
 EXTRAS_CORRECTION_MIN = 0.005
 # the chart's share of deliveries is re-centred (worst of wides, no-balls, leg byes and the LBW
 # share as small as whole cells allow) unless their measured ratios are this far apart, which
@@ -108,45 +113,52 @@ def game_dismissals(kinds: dict) -> int:
     return sum(kinds.get(k, 0) for k in GAME_DISMISSAL_KINDS)
 
 
-def extra_run_surplus(league: dict) -> dict[str, int]:
-    """Real extra runs beyond one per extra delivery, by kind: a game extra is one ball and one
-    run (a 5-wide, two leg byes off one ball, a Hundred no-ball worth two are each one result).
+def extra_run_surplus(league: dict, chart: dict[str, int] | None = None) -> dict[str, float]:
+    """Real extra runs beyond one per extra delivery, by kind, that the cards carry: a game extra
+    is one ball and one run (a 5-wide, two leg byes off one ball, a Hundred no-ball worth two
+    are each one result).
 
-    The chart plays extras by deliveries (`fielding.league_event_counts`); these runs are
-    carried as runs off the bat instead, so team totals and economies keep every real run:
-    a bowler's own wide and no-ball surplus goes on his card (his economy stays exact), and the
+    The chart plays extras by deliveries (`fielding.league_event_counts`), and with `chart` (its
+    cell counts) its four-leg-bye and four-bye cells carry most of the leg-bye and bye surplus
+    (`fielding.chart_extra_surplus`; what whole cells leave over, either way, stays here). The
+    rest is carried as runs off the bat, so team totals and economies keep every real run: a
+    bowler's own wide and no-ball surplus goes on his card (his economy stays exact), and the
     league's whole surplus is in both sides' league means, so `recentre_small_samples` puts
-    what the qualified cards do not carry (the leg-bye and bye surplus, on the striker side all
-    of it) on the small-sample cards."""
-    return {"wide": max(int(league["wide_runs"]) - int(league["wide_balls"]), 0),
-            "no_ball": max(int(league["no_ball_runs"]) - int(league["no_ball_balls"]), 0),
-            "leg_bye": max(int(league["leg_byes"]) - int(league["leg_bye_balls"]), 0),
-            "bye": max(int(league["byes"]) - int(league["bye_balls"]), 0)}
+    what the qualified cards do not carry (the leg-bye and bye remainder, on the striker side
+    all of it) on the small-sample cards."""
+    carried = chart_extra_surplus(chart, league) if chart is not None else {}
+    return {"wide": float(max(int(league["wide_runs"]) - int(league["wide_balls"]), 0)),
+            "no_ball": float(max(int(league["no_ball_runs"]) - int(league["no_ball_balls"]), 0)),
+            "leg_bye": max(int(league["leg_byes"]) - int(league["leg_bye_balls"]), 0)
+            - carried.get("leg_bye", 0.0),
+            "bye": max(int(league["byes"]) - int(league["bye_balls"]), 0) - carried.get("bye", 0.0)}
 
 
-def league_bat_runs(league: dict) -> float:
-    """Runs off the bat the cards must produce between them: the real ones plus the surplus."""
-    return float(league["runs_batter"] + sum(extra_run_surplus(league).values()))
+def league_bat_runs(league: dict, chart: dict[str, int] | None = None) -> float:
+    """Runs off the bat the cards must produce between them: the real ones plus the surplus the
+    chart (its cell counts, if given) does not carry."""
+    return float(league["runs_batter"] + sum(extra_run_surplus(league, chart).values()))
 
 
-def league_striker_rates(league: dict) -> dict[str, float]:
+def league_striker_rates(league: dict, chart: dict[str, int] | None = None) -> dict[str, float]:
     """League figures the striker targets are centred on (runs include the extras' surplus)."""
     faced = league["balls_faced"]
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"runs": league_bat_runs(league) / faced, "dismissal_rate": league["dismissals"] / faced,
+    return {"runs": league_bat_runs(league, chart) / faced, "dismissal_rate": league["dismissals"] / faced,
             "fours": o["4"] / faced, "sixes": o["6"] / faced, "dots": o["0"] / faced,
             "ones": o["1"] / faced,
             "field_outs": (k.get("lbw", 0) + k.get("stumped", 0) + k.get("run out", 0)) / faced}
 
 
-def league_bowler_rates(league: dict) -> dict[str, float]:
+def league_bowler_rates(league: dict, chart: dict[str, int] | None = None) -> dict[str, float]:
     legal = league["legal_balls"]
+    bat = league_bat_runs(league, chart)
     o = league["outcomes_faced"]
     k = league["dismissal_kinds"]
-    return {"bat": league_bat_runs(league) / legal,
+    return {"bat": bat / legal,
             # what the cards charge to bowlers: bat runs (surplus included) and one per extra
-            "conceded": (league_bat_runs(league) + league["wide_balls"] + league["no_ball_balls"]) / legal,
+            "conceded": (bat + league["wide_balls"] + league["no_ball_balls"]) / legal,
             "wicket_rate": league["bowler_wickets"] / legal, "fours": o["4"] / legal,
             "sixes": o["6"] / legal, "dots": o["0"] / legal, "ones": o["1"] / legal,
             # game extras are deliveries: one run each
@@ -539,7 +551,8 @@ def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: L
 def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = None) -> _Start:
     ratings, plan, cells = build_chart(stats, plan=plan)
     a = card_matrix(fielding_vector(cells, ratings.skill()))
-    ls, lb = league_striker_rates(stats.league), league_bowler_rates(stats.league)
+    ls = league_striker_rates(stats.league, plan.counts)
+    lb = league_bowler_rates(stats.league, plan.counts)
     strikers = [CardFit("striker", r.player_id, r.team, int(r.balls),
                         int(r.balls) < SMALL_SAMPLE_BALLS, striker_target(r, ls))
                 for r in stats.batting.itertuples()]
@@ -598,7 +611,7 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         model = continuous_rounds(replace(model, a=a),
                                   FIXED_POINT_ROUNDS // 2)
         gained = float(model.average_delivery()[OUT["bowled"]]) - p_before
-        gain = float(np.clip(gained / (step * p_field / 120), 0.1, 1.0))
+        gain = float(np.clip(gained / (step * p_field / 120), MIN_BOWLED_CELL_GAIN, 1.0))
     # Players out of reach (below the floor the other half sets) add dismissals, which dilutes
     # the share of every kind the chart alone supplies; lift run-outs and stumpings (through the
     # RO and keeper ratings) to the league's shares of the dismissals the model actually has.

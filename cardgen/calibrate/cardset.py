@@ -10,7 +10,7 @@ import pandas as pd
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import Cache, atomic_write_text
-from cardgen.calibrate.model import slots_to_chart
+from cardgen.calibrate.model import chart_document, slots_to_chart
 from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
                                       team_sheets, usage_letter, usual_positions)
 from cardgen.competitions import Competition, normalise_season, set_name
@@ -53,7 +53,9 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
     # rows by (player, team) as plain dicts: label lookups in a loop are slow in pandas
     bowl = {(r["player_id"], r["team"]): r for r in stats.bowling.to_dict("records")}
     bat = {(r["player_id"], r["team"]): r for r in stats.batting.to_dict("records")}
-    kept = {(r.player_id, r.team) for r in stats.fielding.itertuples() if r.matches_kept > 0}
+    # the side's keeper: kept in at least half his matches (a one-off stand-in is not)
+    kept = {(r.player_id, r.team) for r in stats.fielding.itertuples()
+            if r.matches_kept > 0 and 2 * r.matches_kept >= r.matches}
     names = {}
     for df in (stats.batting, stats.bowling, stats.fielding):
         for r in df.itertuples():
@@ -172,7 +174,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
         **rule_block,
         "generator": f"cardgen {__version__}",
         "attribution": ATTRIBUTION,
-        "fielding_chart": {"cells": cal.cells},
+        "fielding_chart": chart_document(cal.cells),
         "fielding": {"catch": _r(skill.catch, 6), "run_out_single": _r(skill.run_out_single, 6),
                      "run_out_with_keeper": _r(skill.run_out_with_keeper, 6),
                      "stumping": _r(skill.stumping, 6)},

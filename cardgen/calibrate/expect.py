@@ -20,11 +20,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
+from cardgen.calibrate.model import (BAT_RUNS, EXTRA_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
                                      CHARGED_TO_BOWLER, FACED, FIELD_COLS, FIELD_ROWS,
                                      FREE_HIT_VOID, KIND_OF_OUTCOME, LEGAL, N_OUT, OUT, OUTCOMES,
                                      SLOTS, STRIKER_OUT, card_defence, card_where,
-                                     chart_to_slots)
+                                     chart_cells, chart_to_slots)
 
 # run-out rows of the fielding chart (rules 4.3.3 / 4.3.8): d6 -> (who is out, keeper involved)
 RUN_OUT_ROWS = {1: ("striker", True), 2: ("striker", False), 3: ("striker", True),
@@ -67,7 +67,7 @@ def fielding_vector(cells: list[list[str]], skill: FieldingSkill) -> np.ndarray:
         who, with_keeper = RUN_OUT_ROWS[r + 1]
         for cell in row:
             if cell in ("bowled", "lbw", "caught", "stumped", "wide", "no_ball", "leg_bye", "bye",
-                        "0", "1", "2", "3", "4", "6"):
+                        "leg_bye_4", "bye_4", "0", "1", "2", "3", "4", "6"):
                 v[OUT[cell]] += w
             elif cell == "run_out":
                 v[OUT[f"run_out_{who}"]] += w
@@ -187,13 +187,14 @@ def league_figures(p: np.ndarray) -> dict[str, float | dict[str, float]]:
     for o, k in KIND_OF_OUTCOME.items():
         kinds[k] = kinds.get(k, 0.0) + outs[o] / total_outs
     return {
-        "runs_per_ball": float(p @ (BAT_RUNS + np.array([1.0 if o in ("wide", "no_ball", "leg_bye", "bye") else 0.0 for o in OUTCOMES]))) / legal,
+        "runs_per_ball": float(p @ (BAT_RUNS + EXTRA_RUNS)) / legal,
         "strike_rate": 100 * float(p @ BAT_RUNS) / faced,
         "economy": 6 * float(p @ (BAT_RUNS + CHARGED_TO_BOWLER)) / legal,
         "wides_per_ball": float(p[OUT["wide"]]) / legal,
         "no_balls_per_ball": float(p[OUT["no_ball"]]) / legal,
-        "leg_byes_per_ball": float(p[OUT["leg_bye"]]) / legal,
-        "byes_per_ball": float(p[OUT["bye"]]) / legal,
+        # deliveries, as the league counts them (a four of leg byes is one)
+        "leg_byes_per_ball": float(p[OUT["leg_bye"]] + p[OUT["leg_bye_4"]]) / legal,
+        "byes_per_ball": float(p[OUT["bye"]] + p[OUT["bye_4"]]) / legal,
         "dismissals_per_ball": total_outs / legal,
         "dismissal_kinds": kinds,
     }
@@ -243,7 +244,7 @@ def model_from_card_set(card_set: dict) -> LeagueModel:
     """The league model a written card set implies (fielders at the set's average ratings)."""
     from cardgen.calibrate.ratings import skill_from_card_set
     skill = skill_from_card_set(card_set)
-    a = card_matrix(fielding_vector(card_set["fielding_chart"]["cells"], skill))
+    a = card_matrix(fielding_vector(chart_cells(card_set), skill))
     def ball_weighted_mean(kind: str, of) -> np.ndarray:
         cards = [c for c in card_set["cards"] if c["kind"] == kind]
         w = np.array([max(c.get("real", {}).get("balls", 0), 0) for c in cards], float)

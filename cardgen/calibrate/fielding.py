@@ -7,11 +7,14 @@ are rational numbers n_k / n_wide. We pick the number of wide cells whose rounde
 (no-balls, leg byes, byes, LBWs) come closest to the league's ratios, then meet run-outs and
 stumpings exactly with a mix of certain cells and chances (their conversion is tuned through
 the RO and keeper ratings). Extras are counted in deliveries, as the game plays them (one run
-each): a 5-wide or two leg byes off one ball are one chart result, and the real runs beyond one
-per extra ball are carried as runs elsewhere (see `calibrate.extra_run_surplus`), so team totals
-and economies keep every real run. Counting runs instead would need ~20% more wide and leg-bye
-cells, which leaves no room in 120 cells for the league's no-ball : LBW ratio. The remaining
-cells are a few catch chances and fielded balls (dots and singles).
+each): a 5-wide or two leg byes off one ball are one chart result. The leg byes and byes that
+ran to the boundary are the exception: some leg-bye and bye cells are fours ("4 leg byes",
+"4 byes"), so the runs beyond one a delivery that no bowler or batter is charged with stay in
+Extras (`boundary_extras`); the rest of the real runs beyond one per extra ball are carried as
+runs elsewhere (see `calibrate.extra_run_surplus`), so team totals and economies keep every real
+run. Counting runs instead would need ~20% more wide and leg-bye cells, which leaves no room in
+120 cells for the league's no-ball : LBW ratio. The remaining cells are a few catch chances and
+fielded balls (dots and singles).
 """
 from __future__ import annotations
 
@@ -28,6 +31,44 @@ MIN_CATCH_CHANCES = 4
 # (dots and singles in the league's ratio). Few dismissals per F keeps a bowler's F slots (which
 # carry his wides) from dragging his wicket rate, and lets F fine-tune dismissal rates.
 CATCH_CHANCE_SHARE_OF_REST = 0.1
+
+
+# The chart's kinds of leg bye and bye: the plain cell (one run), its four, and the league's runs
+# and deliveries of that kind
+BOUNDARY_EXTRAS = {"leg_bye": ("leg_bye_4", "leg_byes", "leg_bye_balls"),
+                   "bye": ("bye_4", "byes", "bye_balls")}
+
+
+def boundary_extras(counts: dict[str, int], league: dict) -> dict[str, int]:
+    """The plan with some of its leg-bye and bye cells made fours.
+
+    A real leg bye or bye beyond one run a delivery is nearly always a boundary (three runs more),
+    and those runs are charged to neither the bowler nor the batter, so on a card they would land
+    on whoever carries the league's leftover runs (the small samples: part-time bowlers' cards
+    went for about half a run an over more than they did). Here each kind's fours take the
+    share of its cells its surplus runs / 3 make of its deliveries, to the nearest whole cell;
+    `chart_extra_surplus` is what they carry."""
+    out = dict(counts)
+    for kind, (four, runs, balls) in BOUNDARY_EXTRAS.items():
+        n = int(out.get(kind, 0))
+        deliveries = float(league.get(balls, 0) or 0)
+        surplus = max(float(league.get(runs, 0) or 0) - deliveries, 0.0)
+        if n <= 0 or deliveries <= 0:
+            continue
+        fours = int(np.floor(n * min(surplus / (3 * deliveries), 1.0) + 0.5))
+        out[kind], out[four] = n - fours, out.get(four, 0) + fours
+    return out
+
+
+def chart_extra_surplus(counts: dict[str, int], league: dict) -> dict[str, float]:
+    """Runs beyond one a delivery that the chart's four cells give each kind, over the league's
+    own leg-bye (bye) deliveries: 3 x deliveries x (four cells / all that kind's cells)."""
+    out = {}
+    for kind, (four, _, balls) in BOUNDARY_EXTRAS.items():
+        cells = counts.get(kind, 0) + counts.get(four, 0)
+        out[kind] = (3.0 * float(league.get(balls, 0) or 0) * counts.get(four, 0) / cells
+                     if cells else 0.0)
+    return out
 
 
 @dataclass
@@ -94,7 +135,7 @@ def plan_counts(league: dict, run_out_p: float = 0.5, stumping_p: float = 0.7,
             if best is None or key < best[0]:
                 best = (key, counts, errors)
     assert best is not None
-    counts = dict(best[1])
+    counts = boundary_extras(dict(best[1]), league)
     rest = CELLS - sum(counts.values())
     catches = max(MIN_CATCH_CHANCES, int(round(CATCH_CHANCE_SHARE_OF_REST * rest)))
     counts["catch_chance"] = min(catches, rest)
@@ -122,7 +163,7 @@ def layout(counts: dict[str, int]) -> list[list[str]]:
         for _ in range(counts.get(result, 0)):
             put(result, row_cycle[i % FIELD_ROWS])
             i += 1
-    order = ("wide", "no_ball", "leg_bye", "bye", "lbw", "stumped", "stumping_chance",
+    order = ("wide", "no_ball", "leg_bye", "leg_bye_4", "bye", "bye_4", "lbw", "stumped", "stumping_chance",
              "caught", "bowled", "catch_chance", "0", "1", "2", "3", "4", "6")
     rest = [r for r in order for _ in range(counts.get(r, 0))]
     # spread each result across rows: walk the free cells column by column

@@ -16,19 +16,22 @@ SLOTS = 100
 
 FIELDING_RESULTS: tuple[str, ...] = (
     "bowled", "lbw", "run_out", "caught", "stumped", "catch_chance", "run_out_chance",
-    "stumping_chance", "leg_bye", "bye", "wide", "no_ball", "0", "1", "2", "3", "4", "6")
+    "stumping_chance", "leg_bye", "bye", "wide", "no_ball", "0", "1", "2", "3", "4", "6",
+    "leg_bye_4", "bye_4")
 FIELD_ROWS, FIELD_COLS = 6, 20
 
 # Every way a delivery can end in play.
 OUTCOMES: tuple[str, ...] = (
     "0", "1", "2", "3", "4", "6",
     "bowled", "caught", "lbw", "stumped", "run_out_striker", "run_out_non_striker",
-    "wide", "no_ball", "leg_bye", "bye")
+    "wide", "no_ball", "leg_bye", "bye", "leg_bye_4", "bye_4")
 OUT = {o: i for i, o in enumerate(OUTCOMES)}
 N_OUT = len(OUTCOMES)
 
 BAT_RUNS = np.array([{"1": 1, "2": 2, "3": 3, "4": 4, "6": 6}.get(o, 0) for o in OUTCOMES], float)
-EXTRA_RUNS = np.array([1.0 if o in ("wide", "no_ball", "leg_bye", "bye") else 0.0 for o in OUTCOMES])
+# a boundary leg bye or bye (four to Extras) is one delivery worth four runs
+EXTRA_RUNS = np.array([{"wide": 1.0, "no_ball": 1.0, "leg_bye": 1.0, "bye": 1.0, "leg_bye_4": 4.0,
+                        "bye_4": 4.0}.get(o, 0.0) for o in OUTCOMES])
 LEGAL = np.array([0.0 if o in ("wide", "no_ball") else 1.0 for o in OUTCOMES])
 FACED = np.array([0.0 if o == "wide" else 1.0 for o in OUTCOMES])
 CHARGED_TO_BOWLER = np.array([1.0 if o in ("wide", "no_ball") else 0.0 for o in OUTCOMES])
@@ -138,3 +141,40 @@ def card_defence(card: dict) -> int:
     if card.get("kind") != "striker":
         raise CardSetError(f"{name}'s bowler card has a defence rating: only striker cards carry one")
     return int(value)
+
+
+# The chart's boundary extras (docs/rules.md R14) are an extension of the card-set contract,
+# whose cell names are fixed: a four of leg byes is stored as a "leg_bye" cell whose position
+# (d6, d20) is listed in the chart's "fours", so a reader that knows only the contract still
+# finds a leg bye there.
+FOUR_OF = {"leg_bye": "leg_bye_4", "bye": "bye_4"}
+
+
+def chart_cells(card_set: dict) -> list[list[str]]:
+    """The set's fielding chart as the game plays it (6 rows of 20 cell names, fours included).
+    The one reading of the chart, for the expectation, the engines, the printed kit and the site."""
+    chart = card_set.get("fielding_chart")
+    if not isinstance(chart, dict) or not isinstance(chart.get("cells"), list):
+        raise CardSetError("the card set has no fielding chart (fielding_chart.cells)")
+    cells = [list(row) if isinstance(row, list) else row for row in chart["cells"]]
+    for where in chart.get("fours") or []:
+        try:
+            d6, d20 = (int(x) for x in where)
+            cell = cells[d6 - 1][d20 - 1]
+        except (TypeError, ValueError, IndexError):
+            raise CardSetError(f"fielding_chart.fours: {where!r} is not a (d6, d20) cell of the chart")
+        if cell not in FOUR_OF or d6 < 1 or d20 < 1:
+            raise CardSetError(f"fielding_chart.fours: cell {where!r} is {cell!r}, not a leg bye or bye")
+        cells[d6 - 1][d20 - 1] = FOUR_OF[cell]
+    return cells
+
+
+def chart_document(cells: list[list[str]]) -> dict:
+    """The chart as the card set stores it: contract cell names, plus the fours' positions."""
+    plain = {four: kind for kind, four in FOUR_OF.items()}
+    fours = [[r + 1, c + 1] for r, row in enumerate(cells) for c, cell in enumerate(row)
+             if cell in plain]
+    document: dict = {"cells": [[plain.get(cell, cell) for cell in row] for row in cells]}
+    if fours:
+        document["fours"] = fours
+    return document

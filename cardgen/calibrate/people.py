@@ -140,9 +140,21 @@ def inferred_batting_role(position: int | None, balls_bowled: int, innings_bowle
     return "Middle"
 
 
+BATTING_ORDER_ROLES = ("Opening", "Top", "Middle")
+
+
 def batting_role(attrs: dict | None, position: int | None, balls_bowled: int,
                  innings_bowled: int, balls_faced: int, kept: bool) -> str:
+    """The card's batting role. The card is one season, so what the season shows wins over a
+    career attribute where they disagree: a player who kept wicket is the Wicketkeeper, and a
+    batter's place in the order (Opening / Top / Middle) is where he usually batted that season
+    (Yastika Bhatia, WPL 2023: "Middle order Batter" in the attributes, kept and opened). The
+    attributes still decide All-Rounder and bowler (`*`), which one season's figures show less well."""
     from_attr = role_from_attributes(_text((attrs or {}).get("playing_role")))
+    if kept:
+        return "Wicketkeeper"
+    if from_attr in BATTING_ORDER_ROLES and position is not None and position <= 8:
+        return inferred_batting_role(position, 0, 0, balls_faced, False)
     if from_attr is not None:
         return from_attr
     return inferred_batting_role(position, balls_bowled, innings_bowled, balls_faced, kept)

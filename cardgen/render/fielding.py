@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardgen.calibrate.model import chart_cells
 from cardgen.errors import CardSetError
 from cardgen.render.common import new_canvas, set_title
-from cardgen.render.fonts import fit_text
+from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
 
@@ -16,7 +17,7 @@ CHANCES = {"catch_chance", "run_out_chance", "stumping_chance"}
 def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_saver: bool = False) -> bytes:
     spec = load_layout("sheets")["fielding"]
     words = load_layout("fielding")
-    cells = card_set["fielding_chart"]["cells"]
+    cells = chart_cells(card_set)
     if len(cells) != 6 or any(len(row) != 20 for row in cells):
         raise CardSetError("the fielding chart must be 6 rows (d6) of 20 cells (d20)")
     title = f"{set_title(card_set)} fielding chart"
@@ -78,13 +79,15 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
     col_w = (W - 2 * m) / 2
     line_h = 4.3
     per_col = -(-len(entries) // 2)
+    # the words start past the widest bold name ("4 leg byes"), at least 18 mm in
+    indent = max([18.0] + [text_width_mm(short, "bold", spec["legend_pt"]) + 2.5 for short, _ in entries])
     for i, (short, text) in enumerate(entries):
         col, row = divmod(i, per_col)
         x = m + col * col_w
         y = legend_top + 5 + row * line_h
         p.text(x, y, short, "bold", spec["legend_pt"])
-        fitted = fit_text(text, "regular", col_w - 22, spec["legend_pt"], 6.0)
-        p.text(x + 18, y, fitted.lines[0], "regular", fitted.size_pt)
+        fitted = fit_text(text, "regular", col_w - indent - 4, spec["legend_pt"], 6.0)
+        p.text(x + indent, y, fitted.lines[0], "regular", fitted.size_pt)
     rx = m
     legend_top += 5 + per_col * line_h + 6
     p.text(rx, legend_top, "Run-outs: who is out, by d6 row (rules 4.3.3)", "bold", 10)

@@ -9,6 +9,8 @@ from typing import Any
 
 import numpy as np
 
+from cardgen.calibrate.model import chart_document
+
 # The rules text's example cards (Chris Green, bowler; Cooper Connolly, striker C(3)/RO(4))
 GREEN_BOWLER = [(1, 1, "B"), (2, 2, "W"), (3, 6, "F"), (7, 41, "0"), (42, 70, "1"),
                 (71, 89, "2"), (90, 96, "4"), (97, 100, "6")]
@@ -16,8 +18,8 @@ CONNOLLY_STRIKER = [(1, 1, "W"), (2, 3, "F"), (4, 36, "0"), (37, 67, "1"), (68, 
                     (87, 93, "4"), (94, 100, "6")]
 # One row of a plausible fielding chart holding every result; each d6 row is a rotation of it
 FIELDING_ROW = ["bowled", "lbw", "caught", "caught", "catch_chance", "run_out", "run_out_chance",
-                "stumped", "stumping_chance", "leg_bye", "leg_bye", "bye", "wide", "wide",
-                "no_ball", "0", "0", "1", "1", "2"]
+                "stumped", "stumping_chance", "leg_bye", "leg_bye_4", "bye", "wide", "wide",
+                "no_ball", "0", "bye_4", "1", "1", "2"]
 
 
 def example_fielding_chart() -> list[list[str]]:
@@ -77,7 +79,7 @@ def example_card_set(fmt: str = "T20", rng: np.random.Generator | None = None,
         row_pool = FIELDING_ROW
         fielding = [[row_pool[int(k)] for k in rng.integers(0, len(row_pool), 20)] for _ in range(6)]
     return {"schema_version": 1, "competition": {"code": "TEST", "name": "Example"},
-            "season": "2024-25", "format": fmt, "fielding_chart": {"cells": fielding},
+            "season": "2024-25", "format": fmt, "fielding_chart": chart_document(fielding),
             "teams": team_entries, "cards": cards}
 
 

@@ -41,15 +41,16 @@ def _table(pairs: dict[int, int], default: int = 0, dtype=np.int32) -> np.ndarra
 
 
 BAT_RUNS = _table({r: r for r in (m.DOT, m.ONE, m.TWO, m.THREE, m.FOUR, m.SIX)})
-EXTRAS = _table({m.LEG_BYE: 1, m.BYE: 1, m.WIDE: 1, m.NO_BALL: 1})
+EXTRAS = _table({m.LEG_BYE: 1, m.BYE: 1, m.LEG_BYE_4: 4, m.BYE_4: 4, m.WIDE: 1, m.NO_BALL: 1})
 BOWLER_EXTRAS = _table({m.WIDE: 1, m.NO_BALL: 1})
 LEGAL = _table({m.WIDE: 0, m.NO_BALL: 0}, default=1)
 FACED = _table({m.WIDE: 0}, default=1)
 STRIKER_OUT = _table({c: 1 for c in m.BOWLER_CREDITED})
-EXTRA_DELTA = np.zeros(m.N_CODES, np.int64)    # wides, no-balls, byes + leg byes, 16 bits each
+EXTRA_DELTA = np.zeros(m.N_CODES, np.int64)    # wides, no-balls, bye + leg-bye runs, 16 bits each
 EXTRA_DELTA[m.WIDE] = 1
 EXTRA_DELTA[m.NO_BALL] = 1 << 16
 EXTRA_DELTA[m.LEG_BYE] = EXTRA_DELTA[m.BYE] = 1 << 32
+EXTRA_DELTA[m.LEG_BYE_4] = EXTRA_DELTA[m.BYE_4] = 4 << 32
 # runs that make the batters cross: off the bat, or byes / leg byes
 CROSSING_RUNS = BAT_RUNS + _table({m.LEG_BYE: 1, m.BYE: 1})
 

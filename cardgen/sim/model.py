@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from cardgen.calibrate.model import CARD_RESULTS, card_defence, card_where, chart_results
+from cardgen.calibrate.model import (CARD_RESULTS, card_defence, card_where, chart_cells,
+                                     chart_results)
 from cardgen.errors import CardSetError
 from cardgen.stats.tables import phase_ranges
 
@@ -32,14 +33,17 @@ LEG_BYE = 20
 BYE = 21
 WIDE = 22
 NO_BALL = 23
-N_CODES = 24
+LEG_BYE_4 = 24       # four leg byes / four byes (the chart's boundary extras)
+BYE_4 = 25
+N_CODES = 26
 
 CARD_CODES = {"B": BOWLED, "W": CARD_W, "F": FIELD, "0": DOT, "1": ONE, "2": TWO, "3": THREE,
               "4": FOUR, "6": SIX}
 FIELDING_CODES = {"bowled": BOWLED, "lbw": LBW, "run_out": RUN_OUT, "caught": CAUGHT,
                   "stumped": STUMPED, "catch_chance": CATCH_CHANCE,
                   "run_out_chance": RUN_OUT_CHANCE, "stumping_chance": STUMPING_CHANCE,
-                  "leg_bye": LEG_BYE, "bye": BYE, "wide": WIDE, "no_ball": NO_BALL,
+                  "leg_bye": LEG_BYE, "bye": BYE, "leg_bye_4": LEG_BYE_4, "bye_4": BYE_4,
+                  "wide": WIDE, "no_ball": NO_BALL,
                   "0": DOT, "1": ONE, "2": TWO, "3": THREE, "4": FOUR, "6": SIX}
 CODE_NAMES = {v: k for k, v in FIELDING_CODES.items()} | {CARD_W: "W", FIELD: "F"}
 
@@ -136,7 +140,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
     """Check a card set is playable and turn it into lookup tables."""
     try:
         fmt = format_named(card_set["format"])
-        cells = card_set["fielding_chart"]["cells"]
+        cells = chart_cells(card_set)
         cards = card_set["cards"]
     except (KeyError, TypeError) as exc:
         raise CardSetError(f"card set is missing {exc}") from None

@@ -280,6 +280,8 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
             ball.bat_runs = 1
     elif code in (m.LEG_BYE, m.BYE):         # 4.3.9: one run, a legal ball
         ball.extras, ball.extra_kind = 1, "leg_bye" if code == m.LEG_BYE else "bye"
+    elif code in (m.LEG_BYE_4, m.BYE_4):     # R14: four to Extras, a legal ball, no crossing
+        ball.extras, ball.extra_kind = 4, "leg_bye" if code == m.LEG_BYE_4 else "bye"
     elif code in (m.WIDE, m.NO_BALL):        # 4.3.10-11: one run, not a legal ball
         ball.extras, ball.extra_kind = 1, "wide" if code == m.WIDE else "no_ball"
         ball.legal = False

@@ -36,6 +36,7 @@ from pypdf.errors import PdfReadError
 from cardgen import ATTRIBUTION
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
+from cardgen.calibrate.model import chart_cells
 from cardgen.errors import CardSetError
 from cardgen.paths import templates_dir
 from cardgen.staging import MARKER as STAGING_MARKER
@@ -746,7 +747,7 @@ def _dice_2d10(roll: int) -> str:
 
 def _example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """One ball of this set, walked through: a real striker's F result read on the set's fielding chart."""
-    cells = kit.card_set.get("fielding_chart", {}).get("cells") if isinstance(kit.card_set.get("fielding_chart"), dict) else None
+    cells = _chart_cells(kit)
     if not (isinstance(cells, list) and len(cells) == 6 and all(isinstance(r, list) and len(r) == 20 for r in cells)):
         return None
     strikers = [v for v in views if v.kind == "striker" and v.thumb and any(code == "F" for _, code, _ in v.chart)]
@@ -790,8 +791,16 @@ def _example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, 
     }
 
 
+def _chart_cells(kit: KitSet) -> list[list[str]] | None:
+    """The set's fielding chart as the game plays it (fours included), or None if it has none."""
+    try:
+        return chart_cells(kit.card_set)
+    except CardSetError:
+        return None
+
+
 def _fielding_table(kit: KitSet) -> list[list[str]]:
-    cells = kit.card_set.get("fielding_chart", {}).get("cells") if isinstance(kit.card_set.get("fielding_chart"), dict) else None
+    cells = _chart_cells(kit)
     if not isinstance(cells, list):
         return []
     words = _fielding_words()["results"]
