@@ -1303,3 +1303,21 @@ def test_a_team_page_shows_the_cards_in_the_order_of_the_printed_decks(tmp_path)
              re.findall(r'<span class="name">([^<]+)</span> <span class="kind">([^<]+)</span>', page)]
     printed = [(v.name.title(), v.kind) for v in card_views(doc) if v.team == "Perth Scorchers"]
     assert shown == printed == [("Lance Morris", "bowler"), ("Cooper Connolly", "striker")]
+
+
+def test_a_player_with_only_a_bowler_card_is_told_which_striker_card_he_bats_with(tmp_path):
+    """Gamer's audit (helper-41's list, met again by helper-43: Chris Wood of Birmingham Phoenix,
+    The Hundred 2024): the team sheet names the striker card a player with only a bowler card
+    bats with (docs/rules.md R9), and his page said only "Batting role: Mainly a bowler". The
+    page names that card now, linked, as the team sheet chooses it."""
+    from cardgen.render.teamsheets import stand_in_card
+    folder = make_synthetic_kit(tmp_path)
+    doc = json.loads((folder / "card-set.json").read_text())
+    assert stand_in_card(doc, "Perth Scorchers")["player"]["id"] == "aa000002"  # Cooper Connolly
+    site = generate_site(tmp_path).site_dir
+    morris = (site / "sets/BBL_2024-25/players/aa000004.html").read_text()  # Lance Morris: a bowler card
+    assert ('<dt>Bats with</dt><dd>No striker card of their own: <a href="../players/aa000002.html#striker">'
+            "Cooper Connolly</a>'s striker card (the team's last-placed batter), as the team sheet says</dd>"
+            in morris)
+    for pid in ("aa000001", "aa000002"):  # a striker card of their own: not told
+        assert "Bats with" not in (site / f"sets/BBL_2024-25/players/{pid}.html").read_text()

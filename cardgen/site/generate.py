@@ -935,8 +935,26 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     for view in views:
         by_page.setdefault(view.player_page, []).append(view)
     for page, cards in sorted(by_page.items()):
-        writer.page(f"{set_rel}/{page}", "player.html.j2", kit=summary, cards=cards, player=cards[0])
+        writer.page(f"{set_rel}/{page}", "player.html.j2", kit=summary, cards=cards, player=cards[0],
+                    bats_with=_stand_in_strikers(kit, cards, views))
     return summary
+
+
+def _stand_in_strikers(kit: KitSet, cards: list[CardView], views: list[CardView]) -> list[CardView]:
+    """For each team a player has a bowler card but no striker card for: the striker card he bats
+    with, as the team sheet names it (render.teamsheets.stand_in_card, docs/rules.md R9)."""
+    from cardgen.render.teamsheets import stand_in_card
+    strikers = {(v.team, v.player_id): v for v in views if v.kind == "striker"}
+    found = []
+    for team in dict.fromkeys(c.team for c in cards):
+        if (team, cards[0].player_id) in strikers:
+            continue
+        card = stand_in_card(kit.card_set, team)
+        if card is not None:
+            view = strikers.get((team, str(card["player"].get("id") or card["player"]["name"])))
+            if view is not None:
+                found.append(view)
+    return found
 
 
 def _render_game(writer: _Writer, kit: GameKit, site_root: Path) -> dict[str, Any]:
