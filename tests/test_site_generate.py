@@ -1271,6 +1271,37 @@ def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_fro
     assert "No 6 on this card, yet 3 sixes in" in html
 
 
+def test_player_page_says_why_a_consolidating_batters_card_has_many_w_faces():
+    """R12 saves a caught W on the consolidate die, so a batter who faced nearly every ball while
+    his side consolidated prints far more W faces than his rate looks to need (Sam Harper, BBL
+    2023-24, 23 balls: 45): the player page says why and what the card plays to."""
+    import gzip
+
+    from cardgen.calibrate.reuse import FOLDER
+    from cardgen.paths import bundled_tables_dir
+    from cardgen.site.generate import consolidate_note
+    [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
+              if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
+    card_set = json.loads(gzip.decompress(path.read_bytes()))
+    strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
+
+    def w_faces(card: dict) -> int:
+        return sum(r["hi"] - r["lo"] + 1 for r in card["chart"] if r["result"] == "W")
+
+    noted = [c for c in strikers if consolidate_note(c, card_set)]
+    assert noted and all(c["situations"]["consolidate"] >= 0.6 and w_faces(c) >= 25 for c in noted)
+    card = noted[0]
+    note = consolidate_note(card, card_set)
+    assert f"{round(100 * card['situations']['consolidate'])}% of the real balls" in note
+    assert "8 or more balls left for each wicket in hand" in note and "d20 of 1-12" in note
+    assert f"prints {w_faces(card)} W faces" in note
+    real = 100 * card["real"]["dismissals"] / card["real"]["balls"]
+    assert f"out {100 * card['expected']['dismissal_rate']:.1f} times a 100 balls (real {real:.1f}" in note
+    # a card with few W faces, or mostly attacking, says nothing; nor does a set for the printed rules
+    assert all(consolidate_note(c, card_set) == "" for c in strikers if w_faces(c) < 25)
+    assert consolidate_note(card, dict(card_set, rule=None)) == ""
+
+
 def test_how_to_play_says_who_bats_without_a_striker_card_and_what_a_role_star_is(tmp_path):
     """Gamer's audit (helper-41, WPL 2023 / PSL 2021): cards print the rules' role "*" (Jess
     Jonassen's striker card, Amanjot Kaur's bowler card) and many squads have bowler-only

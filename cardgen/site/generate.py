@@ -217,6 +217,7 @@ class CardView:
     ratings_note: str = ""  # what a bowler's Usage letter/number means, as the team sheets print it
     defence: int | None = None  # a striker card's Defence rating (docs/rules.md R13), else None
     boundary_note: str = ""  # where a striker card with no 4 or 6 face gets its player's boundaries
+    consolidate_note: str = ""  # why a striker card batted mostly while consolidating has many W faces
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
     versus: list[Versus] = field(default_factory=list)
@@ -299,6 +300,42 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     # rates per 100 balls say something only for a season of some length (the qualified cards')
     return note + (f" Played against the league's bowlers, the card hits {played} a 100 balls."
                    if balls >= qualify_balls() else "")
+
+
+# A striker card whose player batted mostly while his side consolidated (rules R12: a caught W
+# is saved on the consolidate die) prints more W faces than his real rate looks to need: 10-18
+# striker cards a shipped season have 25 or more (Sam Harper, BBL 2023-24, 23 balls: 45). Said
+# on the player page so the card is not taken for a mistake.
+CONSOLIDATE_NOTE_SHARE = 0.6
+CONSOLIDATE_NOTE_W_FACES = 25
+
+
+def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
+    """For a striker card of a wickets-in-hand set with many W faces whose real balls came mostly
+    in the consolidate band: why, and the dismissal rate it plays to against the real one."""
+    if card.get("kind") != "striker" or card_set.get("rule") != "wickets-in-hand":
+        return ""
+    share = (card.get("situations") or {}).get("consolidate") if isinstance(card.get("situations"), dict) else None
+    safe = (card_set.get("rule_parameters") or {}).get("consolidate_d20_safe")
+    w_faces = sum(int(r["hi"]) - int(r["lo"]) + 1 for r in card.get("chart", [])
+                  if isinstance(r, dict) and r.get("result") == "W" and _is_count(r.get("hi"))
+                  and _is_count(r.get("lo")))
+    if not (isinstance(share, (int, float)) and share >= CONSOLIDATE_NOTE_SHARE
+            and w_faces >= CONSOLIDATE_NOTE_W_FACES and isinstance(safe, list) and len(safe) == 2):
+        return ""
+    real = card.get("real") if isinstance(card.get("real"), dict) else {}
+    expected = (card.get("expected") or {}).get("dismissal_rate")
+    edge = (card_set.get("rule_parameters") or {}).get("consolidate_from_balls_per_wicket")
+    when = f" ({edge:g} or more balls left for each wicket in hand)" if isinstance(edge, (int, float)) else ""
+    note = (f"{round(100 * share)}% of the real balls came while the batting side was consolidating"
+            f"{when}, where a catch is saved on a d20 of {safe[0]}-{safe[1]} (the wickets-in-hand "
+            f"rule). So this card prints {w_faces} W faces")
+    outs, balls = real.get("dismissals"), real.get("balls")
+    if isinstance(expected, (int, float)) and _is_count(outs) and _is_count(balls) and balls > 0:
+        small = "; a short stay, so the card is shrunk toward the league" if balls < qualify_balls() else ""
+        note += (f": played that way it is out {100 * expected:.1f} times a 100 balls "
+                 f"(real {100 * outs / balls:.1f}{small})")
+    return note + "."
 
 
 def _is_count(value: Any) -> bool:
@@ -402,7 +439,8 @@ def _card_views(kit: KitSet) -> list[CardView]:
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, defence=defence,
             chart=chart,
             real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
-            boundary_note=boundary_note(card, card_set.get("rule") == "wickets-in-hand"), card=card))
+            boundary_note=boundary_note(card, card_set.get("rule") == "wickets-in-hand"),
+            consolidate_note=consolidate_note(card, card_set), card=card))
     _set_anchors(views)
     return views
 
