@@ -1008,20 +1008,31 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
     bare names that mean A4 in a two-paper kit (fielding-chart.pdf beside fielding-chart-letter.pdf),
     so the site read the paper from the PDF: its labels said "Fielding chart", "Team sheets" and
     "Perth Scorchers team sheet" for Letter pages, beside "Player cards (US Letter)". A two-paper
-    kit's A4 sheets keep their labels."""
+    kit's A4 sheets keep their labels. Gamer's audit (helper-43): `build --paper a4` (IPL 2025)
+    showed "Player cards (A4)" beside a bare "Fielding chart", "Team sheets" ..., which a US
+    gamer could not tell from a kit with Letter copies: with no -letter twin they say A4."""
     out = tmp_path / "out"
     two_papers = make_synthetic_kit(out, season="2024-25")
     letter_only = make_synthetic_kit(out, code="HUNDRED", season="2024")
-    for name in ("cards-a4.pdf", "fielding-chart.pdf", "scoresheet.pdf", "team-sheets.pdf", "quick-reference.pdf"):
+    a4_only = make_synthetic_kit(out, code="IPL", season="2025")
+    sheets = ("fielding-chart.pdf", "scoresheet.pdf", "team-sheets.pdf", "quick-reference.pdf")
+    for name in ("cards-a4.pdf",) + sheets:
         (letter_only / name).unlink()
         if name != "cards-a4.pdf":
             _pdf(letter_only / name, name, letter)
-    for folder in (two_papers, letter_only):
+    for name in sheets:
+        _pdf(two_papers / name.replace(".pdf", "-letter.pdf"), name, letter)
+    (a4_only / "cards-letter.pdf").unlink()
+    for folder in (two_papers, letter_only, a4_only):
         (folder / "teams" / "perth-scorchers").mkdir(parents=True)
         _pdf(folder / "teams" / "perth-scorchers" / "team-sheet.pdf", "team sheet",
              letter if folder is letter_only else A4)
+        files = {"team-sheet": "teams/perth-scorchers/team-sheet.pdf"}
+        if folder is two_papers:
+            _pdf(folder / "teams" / "perth-scorchers" / "team-sheet-letter.pdf", "team sheet", letter)
+            files["team-sheet-letter"] = "teams/perth-scorchers/team-sheet-letter.pdf"
         (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
-            {"name": "Perth Scorchers", "files": {"team-sheet": "teams/perth-scorchers/team-sheet.pdf"}}]}))
+            {"name": "Perth Scorchers", "files": files}]}))
     pages = _pages(generate_site(out).site_dir)
 
     def labels(html: str) -> dict[str, str]:
@@ -1035,8 +1046,14 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
     team = labels(pages["sets/HUNDRED_2024/team-perth-scorchers.html"])
     assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet (US Letter)"
     assert home["sets/BBL_2024-25/files/fielding-chart.pdf"] == "Fielding chart"
+    assert home["sets/BBL_2024-25/files/fielding-chart-letter.pdf"] == "Fielding chart (US Letter)"
     team = labels(pages["sets/BBL_2024-25/team-perth-scorchers.html"])
     assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet"
+    for name, label in zip(sheets, ("Fielding chart", "Scoresheet", "Team sheets", "Quick reference")):
+        assert home[f"sets/IPL_2025/files/{name}"] == f"{label} (A4)", name
+    assert home["sets/IPL_2025/files/cards-a4.pdf"] == "Player cards (A4)"
+    team = labels(pages["sets/IPL_2025/team-perth-scorchers.html"])
+    assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet (A4)"
 
 
 def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(tmp_path):

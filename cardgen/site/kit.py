@@ -225,9 +225,14 @@ def _is_letter(path: Path) -> bool:
 def _paper_download(folder: Path, path: Path, label: str) -> Download:
     """A download whose label names no paper: a kit built with --paper letter writes its sheets
     under the bare names (fielding-chart.pdf, team-sheet.pdf) that mean A4 beside the -letter
-    files of a two-paper kit, so a Letter page says so rather than pass for A4."""
-    if "(" not in label and path.suffix == ".pdf" and _is_letter(path):
-        label = f"{label} (US Letter)"
+    files of a two-paper kit, so a Letter page says so rather than pass for A4; and an A4 page
+    with no -letter twin (--paper a4) says A4, so a US gamer knows there is no Letter copy (a
+    two-paper kit's A4 pages keep the bare label beside their "(US Letter)" twins)."""
+    if "(" not in label and path.suffix == ".pdf":
+        if _is_letter(path):
+            label = f"{label} (US Letter)"
+        elif not path.with_name(f"{path.stem}-letter.pdf").is_file():
+            label = f"{label} (A4)"
     return _download(folder, path, label)
 
 
