@@ -185,6 +185,10 @@ def test_the_card_set_stores_fours_as_contract_cells_listed_in_fours():
     bad["fielding_chart"]["fours"] = [[1, 1]]                  # a bowled cell is not a leg bye
     with pytest.raises(CardSetError, match="not a leg bye or bye"):
         compile_card_set(bad)
+    for where in ([0, 10], [7, 1], [1, 21], ["a", 1], 5):       # off the chart, or not a pair
+        bad["fielding_chart"]["fours"] = [where]
+        with pytest.raises(CardSetError, match="not a \\(d6, d20\\) cell"):
+            compile_card_set(bad)
 
 
 def test_wide_is_rebowled_and_not_faced():

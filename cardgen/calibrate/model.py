@@ -160,10 +160,12 @@ def chart_cells(card_set: dict) -> list[list[str]]:
     for where in chart.get("fours") or []:
         try:
             d6, d20 = (int(x) for x in where)
+            if not (1 <= d6 <= FIELD_ROWS and 1 <= d20 <= FIELD_COLS):
+                raise IndexError
             cell = cells[d6 - 1][d20 - 1]
         except (TypeError, ValueError, IndexError):
             raise CardSetError(f"fielding_chart.fours: {where!r} is not a (d6, d20) cell of the chart")
-        if cell not in FOUR_OF or d6 < 1 or d20 < 1:
+        if cell not in FOUR_OF:
             raise CardSetError(f"fielding_chart.fours: cell {where!r} is {cell!r}, not a leg bye or bye")
         cells[d6 - 1][d20 - 1] = FOUR_OF[cell]
     return cells
