@@ -527,7 +527,7 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
     joined = " ".join(" ".join(texts).split())
     assert "No-ball: 1 run, not counted but a ball faced; the next ball is a free hit." in joined
     assert "where played" not in joined
-    assert "Free hit: the striker can be out only run out." in joined
+    assert "Free hit: the striker can be out only run out (any other out is a dot)." in joined
     assert "The fielder with the keeper is another player: draw again if you draw the keeper." in joined
     assert "After a wicket the new batter takes the out batter's end." in joined
     assert "Run out: draw a fielder; the d6 row says who is out (below); no run." in joined

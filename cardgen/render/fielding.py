@@ -102,7 +102,8 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
            "if you draw the keeper.", "italic", 8)
     p.text(rx + col_w, legend_top + 5 + 3.5 * line_h, "After a wicket the new batter takes the out batter's end.",
            "italic", 8)
-    p.text(rx + col_w, legend_top + 5 + 4.5 * line_h, "Free hit: the striker can be out only run out.", "italic", 8)
+    p.text(rx + col_w, legend_top + 5 + 4.5 * line_h,
+           "Free hit: the striker can be out only run out (any other out is a dot).", "italic", 8)
     p.text(W / 2, H - 7, credit, "regular", 6.5, "#404040", "centre")
     canvas.showPage()
     canvas.save()
