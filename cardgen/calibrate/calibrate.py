@@ -51,7 +51,7 @@ BOWLED_CELL_STEPS = 3
 # The least gain a bowled cell is credited with when the next step is sized. One cell's measured
 # gain is noisy (the bowlers near their floor answer it by dropping B, or not): WPL 2023 once
 # measured 0.1 on a single cell, and the next step put 11 more on the chart, the bowled share
-# 27% over. At 0.3 a step is at most about three times its face value.
+# 27% over. At 0.5 a step is at most twice its face value.
 MIN_BOWLED_CELL_GAIN = 0.5
 EXTRAS_CORRECTION_MIN = 0.005
 # the chart's share of deliveries is re-centred (worst of wides, no-balls, leg byes and the LBW

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cardgen.calibrate.model import FIELD_COLS, FIELD_ROWS
+from cardgen.calibrate.model import FIELD_COLS, FIELD_ROWS, FOUR_OF
 
 CELLS = FIELD_ROWS * FIELD_COLS
 MIN_CATCH_CHANCES = 4
@@ -33,10 +33,10 @@ MIN_CATCH_CHANCES = 4
 CATCH_CHANCE_SHARE_OF_REST = 0.1
 
 
-# The chart's kinds of leg bye and bye: the plain cell (one run), its four, and the league's runs
-# and deliveries of that kind
-BOUNDARY_EXTRAS = {"leg_bye": ("leg_bye_4", "leg_byes", "leg_bye_balls"),
-                   "bye": ("bye_4", "byes", "bye_balls")}
+# The chart's kinds of leg bye and bye: the plain cell (one run), its four (model.FOUR_OF), and
+# the league's runs and deliveries of that kind
+BOUNDARY_EXTRAS = {"leg_bye": (FOUR_OF["leg_bye"], "leg_byes", "leg_bye_balls"),
+                   "bye": (FOUR_OF["bye"], "byes", "bye_balls")}
 
 
 def boundary_extras(counts: dict[str, int], league: dict) -> dict[str, int]:
@@ -163,8 +163,8 @@ def layout(counts: dict[str, int]) -> list[list[str]]:
         for _ in range(counts.get(result, 0)):
             put(result, row_cycle[i % FIELD_ROWS])
             i += 1
-    order = ("wide", "no_ball", "leg_bye", "leg_bye_4", "bye", "bye_4", "lbw", "stumped", "stumping_chance",
-             "caught", "bowled", "catch_chance", "0", "1", "2", "3", "4", "6")
+    order = ("wide", "no_ball", "leg_bye", "leg_bye_4", "bye", "bye_4", "lbw", "stumped",
+             "stumping_chance", "caught", "bowled", "catch_chance", "0", "1", "2", "3", "4", "6")
     rest = [r for r in order for _ in range(counts.get(r, 0))]
     # spread each result across rows: walk the free cells column by column
     free = [(r, c) for c in range(FIELD_COLS) for r in range(FIELD_ROWS) if c >= fill[r]]

@@ -8,6 +8,8 @@ from collections import Counter
 import numpy as np
 import pandas as pd
 
+from cardgen.stats.attributes import batting_role as order_role
+
 
 BATTING_ROLES = ("Opening", "Top", "Middle", "Wicketkeeper", "All-Rounder", "*")
 ALL_ROUNDER_BALLS_PER_INNINGS = 12  # bowls at least two overs an innings he bowls...
@@ -153,8 +155,8 @@ def batting_role(attrs: dict | None, position: int | None, balls_bowled: int,
     from_attr = role_from_attributes(_text((attrs or {}).get("playing_role")))
     if kept:
         return "Wicketkeeper"
-    if from_attr in BATTING_ORDER_ROLES and position is not None and position <= 8:
-        return inferred_batting_role(position, 0, 0, balls_faced, False)
+    if from_attr in BATTING_ORDER_ROLES and order_role(position) in BATTING_ORDER_ROLES:
+        return str(order_role(position))
     if from_attr is not None:
         return from_attr
     return inferred_batting_role(position, balls_bowled, innings_bowled, balls_faced, kept)

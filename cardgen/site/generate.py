@@ -36,7 +36,7 @@ from pypdf.errors import PdfReadError
 from cardgen import ATTRIBUTION
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
-from cardgen.calibrate.model import chart_cells
+from cardgen.calibrate.model import CARD_INDEX, chart_cells, chart_to_slots
 from cardgen.errors import CardSetError
 from cardgen.paths import templates_dir
 from cardgen.staging import MARKER as STAGING_MARKER
@@ -317,9 +317,10 @@ def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
         return ""
     share = (card.get("situations") or {}).get("consolidate") if isinstance(card.get("situations"), dict) else None
     safe = (card_set.get("rule_parameters") or {}).get("consolidate_d20_safe")
-    w_faces = sum(int(r["hi"]) - int(r["lo"]) + 1 for r in card.get("chart", [])
-                  if isinstance(r, dict) and r.get("result") == "W" and _is_count(r.get("hi"))
-                  and _is_count(r.get("lo")))
+    try:
+        w_faces = int(chart_to_slots(card.get("chart"))[CARD_INDEX["W"]])
+    except CardSetError:
+        return ""
     if not (isinstance(share, (int, float)) and share >= CONSOLIDATE_NOTE_SHARE
             and w_faces >= CONSOLIDATE_NOTE_W_FACES and isinstance(safe, list) and len(safe) == 2):
         return ""
