@@ -614,8 +614,8 @@ def test_the_quick_reference_of_a_set_with_defence_ratings_explains_r13_on_one_p
     pages = _pages(render_quick_reference_pdf(card_set, paper, ATTRIBUTION))
     assert len(pages) == 1
     text = " ".join(pages[0].extract_text().split())
-    assert ("Defence N (R13, some striker cards): a W off the bowler's card, d20 1-N: not out, played as a \u2022."
-            in text)
+    assert ("Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out, played as a "
+            "\u2022; above N the W stands." in text)
     assert "ratings (1-20), some a Defence rating (above)" in text
     assert not re.findall(r"\b(he|his|him)\b", text, re.IGNORECASE)  # women's leagues read it too
     # a set none of whose cards has a rating prints the page as before, no word of it
@@ -653,7 +653,7 @@ def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defe
 
         page.extract_text(visitor_text=cell)
         text = " ".join(" ".join(t for t, _, _ in cells).split())
-        assert "Defence (R13, striker cards): on a W off the bowler's card roll a d20" in text
+        assert "Defence N (R13, some striker cards): on a W off the bowler's card roll a d20" in text
         headers = [(x, y) for t, x, y in cells if t == "Defence"]
         assert len(headers) == 2  # the column of both decks' tables
         # what stands in the Defence column, with the player's name on the same row
@@ -686,7 +686,7 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
         notes = [t for t in texts if "wide (wd)" in t[0]]
         assert len(label) == len(rule) == len(notes) == 1, (paper, page)
         assert f"{label[0][0]} {rule[0][0]}" == ("Defence N (R13, some striker cards): on a W off the bowler's card roll a "
-                                            "d20: 1-N not out (a \u2022, played as any dot), above N out.")
+                                            "d20: 1-N not out, played as a \u2022; above N the W stands.")
         (_, size, (left, top, _, bottom)), (_, rule_size, (rule_left, _, right, _)) = label[0], rule[0]
         assert size == rule_size == notes[0][1] >= 6.0  # one block with the note, at its size
         assert left == pytest.approx(spec["margin_mm"], abs=0.3) and right <= width - spec["margin_mm"]
@@ -889,3 +889,26 @@ def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank
         bowled = {cs.bowler_cards[row]["player"]["id"] for plan in side.plans for row in plan}
         assert bowled <= set(deck["xi"]), deck["team"]["name"]
     assert reserves_seen >= 1
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_quick_reference_scoresheet_and_team_sheets_word_defence_alike(defence_card_sets, paper):
+    """A player with the quick reference and the scoresheet side by side read R13 in two wordings
+    ("d20 1-N: not out, played as a •" and "1-N not out (a •, played as any dot), above N out"),
+    and the team sheets in a third (helper-44): each sheet, read back, says it in the same words,
+    which say what rules.md R13 says of a roll above N: the W stands (in the consolidate band
+    R12's catch die still follows, so not "out")."""
+    import re
+    card_set = defence_card_sets["T20"]
+    sentence = re.compile(r"Defence N \(R13.*?stands\.")
+    said = {}
+    for sheet, pdf in (("quick reference", render_quick_reference_pdf(card_set, paper, CREDIT)),
+                       ("scoresheet", render_scoresheet_pdf(card_set, paper, CREDIT)),
+                       ("team sheets", render_team_sheets_pdf(card_set, paper, CREDIT))):
+        pages = _pages(pdf)[:1]  # the first page of each (every grid page and team page says it)
+        text = " ".join(" ".join(page.extract_text().split()) for page in pages)
+        said[sheet] = sentence.findall(text)
+        assert len(said[sheet]) == 1, (sheet, text[:400])
+    assert said["quick reference"] == said["scoresheet"] == said["team sheets"] == [
+        "Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out, played as a "
+        "\u2022; above N the W stands."]

@@ -10,6 +10,13 @@ from cardgen.render.fonts import register_fonts
 from cardgen.render.layout import MM, load_layout
 
 
+# R13 (docs/rules.md) in the one wording every printed sheet uses (quick reference, scoresheet, team
+# sheets): a player reading two of them mid-ball must not wonder whether they mean two rules.
+# "the W stands" rather than "out": in the consolidate band a standing W still gets R12's catch die
+DEFENCE_LABEL = "Defence N"
+DEFENCE_RULE = (" (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out, "
+                "played as a \u2022; above N the W stands.")
+
 PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}  # the papers (templates/sheets.json) as people name them
 
 

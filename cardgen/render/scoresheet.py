@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.render.common import new_canvas, set_title
+from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, new_canvas, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
@@ -49,11 +49,9 @@ ATTACK_MARKS = {"bowled": "B", "caught": "W", "four": "four", "six": "six", "dot
 CONSOLIDATE_SAVES = {("caught",): "catch", ("caught", "bowled", "lbw"): "catch, B or LBW"}
 
 
-# R13 as the quick reference says it: the scorer rolls the Defence die mid-ball, so the sheet says
-# it too, on a line of its own under the grids, only for a set with a rated card
-DEFENCE_LABEL = "Defence N"
-DEFENCE_RULE = (" (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out "
-                "(a \u2022, played as any dot), above N out.")
+# R13 in the quick reference's words (common.DEFENCE_RULE): the scorer rolls the Defence die
+# mid-ball, so the sheet says it too, on a line of its own under the grids, only for a set with a
+# rated card
 
 
 def defence_line(p: PdfPainter, x: float, baseline: float, width: float, pt: float) -> None:
