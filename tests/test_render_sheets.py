@@ -912,3 +912,46 @@ def test_the_quick_reference_scoresheet_and_team_sheets_word_defence_alike(defen
     assert said["quick reference"] == said["scoresheet"] == said["team sheets"] == [
         "Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out, played as a "
         "\u2022; above N the W stands."]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_sheet(card_sets, paper):
+    """A keeper who kept in no match of the season has no keeping rating in the set: his card
+    printed a bare "Wicketkeeper" and the team sheet a blank Keeper cell (BBL 2024-25: Shai Hope,
+    Jake Doran, Matt Gilkes, Cameron Bancroft), while the quick reference says "Wicketkeepers show
+    their keeping rating" (helper-44). Rules R9: such a keeper keeps at 10. Read back: every
+    striker card whose role is Wicketkeeper prints "Wicketkeeper (N)" and its team page "WK(N)"
+    on his row, N his rating, else 10; the quick reference says what the 10 is."""
+    import re
+
+    import pypdfium2
+    from cardgen.render.card import card_views
+    from cardgen.render.sheets import render_cards_pdf
+    from cardgen.sim.model import DEFAULT_KEEPER
+    card_set = card_sets["T20"]
+    keepers = {(c["team"], c["player"]["name"].upper()): c["player"].get("keeper") or DEFAULT_KEEPER
+               for c in card_set["cards"]
+               if c["kind"] == "striker" and c["player"].get("batting_role") == "Wicketkeeper"}
+    unrated = [c for c in card_set["cards"] if c["kind"] == "striker"
+               and c["player"].get("batting_role") == "Wicketkeeper" and not c["player"].get("keeper")]
+    assert len(unrated) >= 3  # the data's own reserve keepers, not a made-up one
+    views = [v for v in card_views(card_set) if v.kind == "striker" and (v.team, v.name) in keepers]
+    assert len(views) == len(keepers)
+    cards = pypdfium2.PdfDocument(render_cards_pdf(views, paper, "keepers", CREDIT))
+    text = " ".join(" ".join(cards[i].get_textpage().get_text_range().split()) for i in range(len(cards)))
+    for view in views:  # "SHAI HOPE 2024-2025 Hobart Wicketkeeper (10)": name, band, role line
+        assert f"{view.name} {view.season_team} Wicketkeeper ({keepers[(view.team, view.name)]})" in text, view.name
+    assert text.count("Wicketkeeper (") == len(keepers)  # none bare
+    sheets = pypdfium2.PdfDocument(render_team_sheets_pdf(card_set, paper, CREDIT))
+    rows = {}
+    for team, page in zip(card_set["teams"], sheets):
+        for line in page.get_textpage().get_text_range().splitlines():
+            for (kteam, name), rating in keepers.items():
+                # "4 OLLIE POPE \u2020 Wicketkeeper WK(20) ..." (XI) or "ALEX CAREY Wicketkeeper ..." (reserves)
+                if kteam == team["name"] and re.sub(r"^\d+ ", "", line.split(" Wicketkeeper")[0]).rstrip(" \u2020") == name:
+                    rows[(kteam, name)] = line
+    assert set(rows) == set(keepers)
+    for key, line in rows.items():
+        assert f" Wicketkeeper WK({keepers[key]}) " in line, line
+    qr = " ".join(_pages(render_quick_reference_pdf(card_set, paper, CREDIT))[0].extract_text().split())
+    assert "Wicketkeepers show their keeping rating (10 if they kept in no match)." in qr

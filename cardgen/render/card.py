@@ -18,6 +18,7 @@ from cardgen.errors import CardgenError, UnknownCompetition
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
+from cardgen.sim.model import DEFAULT_KEEPER
 
 RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
 BLACK, WHITE = "#000000", "#ffffff"
@@ -123,11 +124,24 @@ def defence_rating(card: dict[str, Any]) -> int | None:
     return card_defence(card) or None
 
 
+def printed_keeper_rating(player: dict[str, Any], keeps: bool = False) -> int | None:
+    """The keeping rating a card, team sheet or player page prints: the player's own, or, for a
+    wicketkeeper (by role, or `keeps`: the XI's keeper) who has none because he kept in no match
+    of the season, the rating the engine keeps him at (docs/rules.md R9), so no sheet leaves a
+    keeper's stumping chance to be guessed; None for anyone else without one."""
+    rating = player.get("keeper")
+    if isinstance(rating, int) and not isinstance(rating, bool) and rating > 0:
+        return rating
+    if keeps or player.get("batting_role") == "Wicketkeeper":
+        return DEFAULT_KEEPER
+    return None
+
+
 def _role(card: dict[str, Any]) -> str:
     player = card["player"]
     batting = player.get("batting_role") or ""
     bowling = player.get("bowling_role") or ""
-    keeper = player.get("keeper")
+    keeper = printed_keeper_rating(player)
     if card["kind"] == "striker":
         if batting == "Wicketkeeper" and keeper:
             return f"Wicketkeeper ({keeper})"

@@ -13,7 +13,7 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepInFrame, PageBreak, 
 from xml.sax.saxutils import escape
 
 from cardgen.calibrate.cardset import stand_in_striker
-from cardgen.render.card import card_views, defence_rating, printed_season
+from cardgen.render.card import card_views, defence_rating, printed_keeper_rating, printed_season
 from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, page_size_mm, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
@@ -167,11 +167,13 @@ def _player_row(pid: str, deck: dict, position: int | None, defence: bool = Fals
         return [str(position or ""), pid, "", "", "", ""] + ([""] if defence else [])
     player = info["player"]
     name = upper(player["name"])
-    # written as the card's ratings line writes it, beside C(x) / RO(y): "WK(20)"
-    mark = f"WK({player['keeper']})" if player.get("keeper") else ""
-    if pid == deck["keeper"]:
+    # written as the card's ratings line writes it, beside C(x) / RO(y): "WK(20)"; a keeper who
+    # kept in no match prints the 10 he keeps at (R9), as his card does
+    keeps = pid == deck["keeper"]
+    rating = printed_keeper_rating(player, keeps=keeps)
+    mark = f"WK({rating})" if rating else ""
+    if keeps:
         name += " \u2020"  # the usual XI's keeper; a reserve keeper still shows the rating
-        mark = f"WK({player.get('keeper') or '-'})"
     kinds = "+".join(k[0].upper() for (t, k) in sorted(info["cards"]) if t == deck["team"]["name"])
     row = [str(position or ""), name, player.get("batting_role") or "", mark,
            f"C({player.get('catch', '-')}) / RO({player.get('run_out', '-')})", kinds]

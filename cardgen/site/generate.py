@@ -344,7 +344,7 @@ def _is_count(value: Any) -> bool:
 
 
 def _card_views(kit: KitSet) -> list[CardView]:
-    from cardgen.render.card import defence_rating  # read as the card prints it (R13)
+    from cardgen.render.card import defence_rating, printed_keeper_rating  # read as the card prints it (R13, R9)
     card_set = kit.card_set
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     teams = [t.get("name") for t in card_set.get("teams", []) if isinstance(t, dict) and t.get("name")]
@@ -365,9 +365,12 @@ def _card_views(kit: KitSet) -> list[CardView]:
         ratings_note = ""
         defence = None
         if kind == "striker":
-            for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO"), ("keeper", "Keeper")):
+            for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO")):
                 if isinstance(player.get(key), int):
                     ratings.append((label, str(player[key])))
+            keeper = printed_keeper_rating(player)  # as the card prints it (R9's 10 for one who kept in no match)
+            if keeper:
+                ratings.append(("Keeper", str(keeper)))
             try:
                 defence = defence_rating(card)
             except CardSetError:  # a hand-edited set the kit could not print: leave it out, as a bad rating above
