@@ -955,3 +955,39 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
         assert f" Wicketkeeper WK({keepers[key]}) " in line, line
     qr = " ".join(_pages(render_quick_reference_pdf(card_set, paper, CREDIT))[0].extract_text().split())
     assert "Wicketkeepers show their keeping rating (10 if they kept in no match)." in qr
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_sets, paper):
+    """Every team page's footer carries the credit, yet the last page printed it a second time
+    under the bowlers, and that extra line made it the page KeepInFrame shrank: BBL 2024-25's
+    Sydney Thunder, last in the kit, was drawn at 90% on Letter, 97% on A4 (helper-44). Read
+    back: each page says the credit once, and the last team's page is as big as the same team's
+    page when it is not last (the teams reversed); a credit too long for the footer is still
+    printed whole on the last page."""
+    import copy
+
+    from test_render_layout import pdf_texts
+    card_set = card_sets["T20"]
+    pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    pages = _pages(pdf)
+    assert len(pages) == len(card_set["teams"])
+    for page in pages:
+        assert " ".join(page.extract_text().split()).count(CREDIT) == 1
+    reversed_set = copy.deepcopy(card_set)
+    reversed_set["teams"] = reversed_set["teams"][::-1]
+    first = render_team_sheets_pdf(reversed_set, paper, CREDIT)
+
+    def heading_width(data: bytes, index: int) -> float:
+        [(left, _, right, _)] = [box for text, _, box in pdf_texts(data, index)
+                                 if text.strip() == "Deck 1: batting order (usual XI)"]
+        return right - left
+
+    assert heading_width(pdf, len(pages) - 1) == pytest.approx(heading_width(first, 0), abs=0.005)
+    long_credit = CREDIT + " Names corrected by the Very Long Named Cricket Club of Somewhere, 2026 edition."
+    from cardgen.render.teamsheets import credit_fits_footer
+    margin = load_layout("sheets")["team_sheet"]["margin_mm"]
+    assert credit_fits_footer(paper, "BBL 2024-25 team sheets", CREDIT, margin)
+    assert not credit_fits_footer(paper, "BBL 2024-25 team sheets", long_credit, margin)
+    last = " ".join(_pages(render_team_sheets_pdf(card_set, paper, long_credit))[-1].extract_text().split())
+    assert long_credit in last

@@ -54,6 +54,14 @@ def _footer_line(title: str, page: int, credit: str) -> str:
     return f"{title} \u00b7 page {page} \u00b7 {credit}"
 
 
+def credit_fits_footer(paper: str, title: str, credit: str, margin: float) -> bool:
+    """Whether the footer line (title, page, credit) holds the whole credit inside the margins;
+    a credit too long for it (a custom attribution) is printed under the text as well."""
+    page_w, _ = page_size_mm(paper)
+    footer_mm = stringWidth(_footer_line(title, 1, credit), PDF_NAMES["regular"], FOOTER_PT) / MM
+    return footer_mm <= page_w - 2 * margin
+
+
 def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseDocTemplate, io.BytesIO]:
     buf = io.BytesIO()
     w, h = page_size_mm(paper)
@@ -297,7 +305,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
                          str(real.get("dismissals", ""))] + (phase_shares(real) if phases else []))
         story.append(_table(rows, [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
                             spec["text_pt"]))
-        if i == len(decks) - 1:
+        # every page's footer carries the credit: the last page printed it again under the
+        # bowlers, and that line made the last team's page the one KeepInFrame shrank (BBL
+        # 2024-25's Sydney Thunder to 90% on Letter, 97% on A4; helper-44)
+        if i == len(decks) - 1 and not credit_fits_footer(paper, title, credit, spec["margin_mm"]):
             story.append(Spacer(1, 6 * MM))
             story.append(Paragraph(escape(credit), st["small"]))
         # one sheet of paper per team: a big squad (an IPL side on US Letter) shrinks a little
@@ -380,9 +391,7 @@ def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str
             story.append(Paragraph(text, st["body"]))
     # the footer prints the credit in one line; a credit too long for it (a custom attribution)
     # is printed whole under the text as well, where it wraps
-    page_w, _ = page_size_mm(paper)
-    footer_mm = stringWidth(_footer_line(title, 1, credit), PDF_NAMES["regular"], FOOTER_PT) / MM
-    if footer_mm > page_w - 2 * spec["margin_mm"]:
+    if not credit_fits_footer(paper, title, credit, spec["margin_mm"]):
         story.append(Spacer(1, 4 * MM))
         story.append(Paragraph(escape(credit), st["small"]))
     # one page whatever the set prints (a set with Defence ratings has a line more, R13): a page
