@@ -555,7 +555,7 @@ def test_a_one_team_kit_says_r13_on_its_match_sheets_when_the_season_rates_other
     options = KitOptions(team=plain_team, papers=("a4",), images=False, progress=False, workers=1)
     folder = build_kit(card_set, tmp_path / "rated", options).folder
     quick_reference = pdf_words(folder / "quick-reference.pdf")
-    assert "Defence N (R13, some striker cards): a W off the bowler's card, d20 1-N" in quick_reference
+    assert "Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N" in quick_reference
     assert pdf_words(folder / "scoresheet.pdf").count("Defence N (R13, some striker cards)") == 2  # both innings
     assert "Defence" not in pdf_words(folder / "team-sheets.pdf")
     # a season with no rating: nothing of R13 in the one-team kit either
