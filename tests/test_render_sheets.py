@@ -525,15 +525,15 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
     page = _pages(render_fielding_pdf(card_sets[fmt], "letter", CREDIT))[0]
     page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
     joined = " ".join(" ".join(texts).split())
-    assert "No-ball: 1 run, not counted but a ball faced; the next ball is a free hit." in joined
+    assert "No-ball: 1 run, a ball faced, not counted; batters stay; next ball a free hit." in joined
     assert "where played" not in joined
     assert "Free hit: the striker can be out only run out (any other out is a dot)." in joined
     assert "The fielder with the keeper is another player: draw again if you draw the keeper." in joined
     assert "After a wicket the new batter takes the out batter's end." in joined
     assert "Run out: draw a fielder; the d6 row says who is out (below); no run." in joined
-    assert "out if d20 <= the keeper's WK rating, else a dot." in joined
+    assert "out if <= the keeper's WK, else a dot." in joined
     if "wide" in {r for row in card_sets[fmt]["fielding_chart"]["cells"] for r in row}:
-        assert f"Wide: 1 run, not counted in the {unit}, not a ball faced." in joined
+        assert f"Wide: 1 run, not counted in the {unit}, not a ball faced; batters stay." in joined
         assert f"in the {'over' if unit == 'set' else 'set'}" not in joined
 
 
@@ -991,3 +991,37 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
     assert not credit_fits_footer(paper, "BBL 2024-25 team sheets", long_credit, margin)
     last = " ".join(_pages(render_team_sheets_pdf(card_set, paper, long_credit))[-1].extract_text().split())
     assert long_credit in last
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_wide(card_sets, fmt, paper):
+    """Two overs played by hand from the BBL 2024-25 Letter kit (helper-44): an F read the chart
+    at d6 5, d20 2, a run-out chance; the chart's header said "chances use the d20", the quick
+    reference "out if the d20 <= their RO(y)", while the run-out row is "the d6 row" already
+    rolled: was the chance decided by the d20 already showing 2 (out against any RO of 2 or more)?
+    The engines roll it again (docs/rules.md, Dice). And a wide's run: "one run: the batters change
+    ends", yet the engines keep them where they are (R7). Read back: the fielding chart's header
+    and its three chance legends, and the quick reference's heading, say roll the d20 again; the
+    wide and no-ball legends and the quick reference say the batters stay; every legend line of
+    the chart at 7.5 pt or more."""
+    from test_render_layout import pdf_texts
+    card_set = card_sets[fmt]
+    chart = render_fielding_pdf(card_set, paper, CREDIT)
+    joined = " ".join(" ".join(_pages(chart)[0].extract_text().split()).split())
+    assert "for a chance roll the d20 again, against C(x), RO(y) or the keeper's rating." in joined
+    cells = {r for row in card_set["fielding_chart"]["cells"] for r in row}
+    said = {"catch_chance": "Catch chance: draw a fielder, roll the d20 again: out if <= C(x), else 1 run.",
+            "run_out_chance": "Run-out chance: draw a fielder, roll the d20 again: out if <= RO(y), else 1 run.",
+            "stumping_chance": "Stumping chance: roll the d20 again: out if <= the keeper's WK, else a dot.",
+            "wide": "not a ball faced; batters stay.",
+            "no_ball": "No-ball: 1 run, a ball faced, not counted; batters stay; next ball a free hit."}
+    assert {"catch_chance", "run_out_chance", "stumping_chance", "wide", "no_ball"} <= cells
+    for result, words in said.items():
+        assert words in joined, result
+    assert "chances use the d20" not in joined
+    legend = [(text, size) for text, size, _ in pdf_texts(chart) if "batters stay" in text or "d20 again" in text]
+    assert len(legend) == 6 and min(size for _, size in legend) >= 7.5, legend
+    qr = " ".join(_pages(render_quick_reference_pdf(card_set, paper, CREDIT))[0].extract_text().split())
+    assert "Fielding chances (roll the d20 again)" in qr
+    assert "Wides and no-balls add a run, batters stay; not one of the" in qr

@@ -992,8 +992,8 @@ def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_refer
     of it, so a gamer reading the site alone could not score a wide."""
     text, reference = _how_to_play_and_quick_reference(tmp_path)
     for printed, on_the_site in (
-            ("Wides and no-balls add a run and do not count as one of the 6 balls",
-             "Wides and no-balls add a run and do not count as one of the over's balls"),
+            ("Wides and no-balls add a run, batters stay; not one of the 6 balls",
+             "Wides and no-balls add a run, batters stay; they do not count as one of the over's balls"),
             ("the striker can be out only run out (any other out is a dot; a wide in between keeps it)",) * 2,
             ("The innings ends after 120 legal balls or 10 wickets",
              "The innings ends after its legal balls (120 in T20, 100 in The Hundred) or 10 wickets"),

@@ -27,7 +27,8 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
     p.text(m, m + 2, f"Fielding chart \u2014 {card_set['competition'].get('name', '')} {card_set['season']}",
            "bold", spec["title_pt"])
     p.text(m, m + 8, "On an F result roll one d6 (row) and one d20 (column). "
-           "Outs in bold, chances in italics; chances use the d20 against C(x), RO(y) or the keeper's rating.",
+           "Outs in bold, chances in italics; for a chance roll the d20 again, against C(x), RO(y) or "
+           "the keeper's rating.",
            "regular", 8.5)
     d6w = spec["d6_column_mm"]
     grid_top = m + 13
