@@ -235,3 +235,35 @@ def test_a_scoring_miss_in_the_attack_band_says_so():
     for name, card_set in _shipped_sets():
         if card_set.get("rule") != "wickets-in-hand":
             assert name not in said, said[name]
+
+
+def _mean_faces(cards: list[dict], result: str) -> float:
+    return statistics.mean(sum(r["hi"] - r["lo"] + 1 for r in c["chart"] if r["result"] == result)
+                           for c in cards)
+
+
+def test_small_sample_cards_keep_a_cricket_shape():
+    """Cards under 60 real balls carry what the league's means need beyond the qualified cards
+    (calibrate.recentre_small_samples), but still look like their kind of card: on average at
+    least half the dot faces and at most twice the 2 faces of the qualified cards of that kind.
+
+    Why these bounds: part-time bowlers and tail-enders really are unlike the rest (they concede
+    and score differently), so some distance from the qualified shape is right; the bounds catch
+    the fault they guard against, the rule passes' centre put 3-4% of the league's dots on a few
+    hundred balls, and Super Smash 2024-25's part-time bowlers printed 8 dot faces and 25 twos
+    on average against the qualified 31 and 5 (IPL 2024: 22 twos against 7)."""
+    problems = []
+    for name, card_set in _shipped_sets():
+        if card_set.get("rule") != "wickets-in-hand":
+            continue
+        for kind in ("striker", "bowler"):
+            cards = [c for c in card_set["cards"] if c["kind"] == kind and c["real"].get("balls")]
+            small = [c for c in cards if c.get("small_sample")]
+            full = [c for c in cards if not c.get("small_sample")]
+            if len(small) < 5:
+                continue
+            dots, twos = _mean_faces(small, "0"), _mean_faces(small, "2")
+            if dots < 0.5 * _mean_faces(full, "0") or twos > 2 * _mean_faces(full, "2"):
+                problems.append((name, kind, f"dots {dots:.1f} / {_mean_faces(full, '0'):.1f}",
+                                 f"twos {twos:.1f} / {_mean_faces(full, '2'):.1f}"))
+    assert not problems, problems

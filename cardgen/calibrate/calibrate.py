@@ -182,12 +182,28 @@ def _ratio(value: float, league_value: float) -> float:
     return value / league_value if league_value > 0 else 0.0
 
 
+def striker_counts(row) -> dict[str, float]:
+    """A striker's season as counts of the figures his card is solved for (per ball faced)."""
+    return {"runs": float(row.runs), "dismissal_rate": float(row.dismissals),
+            "fours": float(row.fours), "sixes": float(row.sixes), "dots": float(row.dots),
+            "ones": float(row.ones),
+            "field_outs": float(row.out_lbw + row.out_stumped + row.out_run_out)}
+
+
+def bowler_counts(row) -> dict[str, float]:
+    """A bowler's season as counts of the figures his card is solved for (per legal ball)."""
+    # the runs of a wide or no-ball beyond the game's one come back as runs off the bat
+    surplus = max(row.wides - row.wide_balls, 0) + max(row.no_balls - row.no_ball_balls, 0)
+    return {"bat": float(row.runs_off_bat + surplus), "conceded": float(row.runs_conceded),
+            "wicket_rate": float(row.wickets), "fours": float(row.conceded_n4),
+            "sixes": float(row.conceded_n6), "dots": float(row.dots),
+            "ones": float(row.conceded_n1), "extras": float(row.wide_balls + row.no_ball_balls),
+            "bowled": float(row.wk_bowled + row.wk_hit_wicket)}
+
+
 def striker_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.balls)
-    counts = {"runs": row.runs, "dismissal_rate": row.dismissals, "fours": row.fours,
-              "sixes": row.sixes, "dots": row.dots, "ones": row.ones,
-              "field_outs": row.out_lbw + row.out_stumped + row.out_run_out}
-    figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
+    figs = {k: _shrink(v, n, league_rates[k]) for k, v in striker_counts(row).items()}
     scales = _error_scales(figs, league_rates)
     return Target("striker", figs, dict(STRIKER_WEIGHTS), scales,
                   dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
@@ -195,14 +211,7 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
 
 def bowler_target(row, league_rates: dict[str, float]) -> Target:
     n = float(row.legal_balls)
-    # the runs of a wide or no-ball beyond the game's one come back as runs off the bat
-    surplus = max(row.wides - row.wide_balls, 0) + max(row.no_balls - row.no_ball_balls, 0)
-    counts = {"bat": row.runs_off_bat + surplus, "conceded": row.runs_conceded,
-              "wicket_rate": row.wickets, "fours": row.conceded_n4, "sixes": row.conceded_n6,
-              "dots": row.dots, "ones": row.conceded_n1,
-              "extras": row.wide_balls + row.no_ball_balls,
-              "bowled": row.wk_bowled + row.wk_hit_wicket}
-    figs = {k: _shrink(float(v), n, league_rates[k]) for k, v in counts.items()}
+    figs = {k: _shrink(v, n, league_rates[k]) for k, v in bowler_counts(row).items()}
     scales = _error_scales(figs, league_rates)
     return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales,
                   dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
@@ -350,6 +359,50 @@ def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) 
         shift = (league_value - mean) * w_all / sum(f.balls * m for f, m in zip(small, moves))
         for f, m in zip(small, moves):
             f.target.figures[name] = max(f.target.figures[name] + shift * m, 0.0)
+
+
+# Figures the two kinds of card share, striker's name first: the same deliveries seen from
+# either end, so their centres move together (each side's own figures move on their own).
+LEAGUE_CENTRED = ("dismissal_rate", "wicket_rate")
+PAIRED_FIGURES = (("runs", "bat"), ("dots", "dots"), ("fours", "fours"), ("sixes", "sixes"),
+                  ("ones", "ones"), ("dismissal_rate", "wicket_rate"))
+
+
+def _neutral_share(fits: list[CardFit], counts: list[dict[str, float]],
+                   factors: RuleFactors) -> dict[str, float]:
+    """Per figure: the players' real counts divided by their own rule factors, over the counts."""
+    real: dict[str, float] = {}
+    neutral: dict[str, float] = {}
+    for f, c in zip(fits, counts):
+        k = factors.cards.get((f.kind, f.player_id, f.team), {})
+        for name, v in c.items():
+            real[name] = real.get(name, 0.0) + v
+            neutral[name] = neutral.get(name, 0.0) + v / k.get(name, 1.0)
+    return {n: neutral[n] / real[n] if real[n] > 0 else 1.0 for n in real}
+
+
+def neutral_centres(factors: RuleFactors, strikers: list[CardFit],
+                    striker_counts: list[dict[str, float]], bowlers: list[CardFit],
+                    bowler_counts: list[dict[str, float]], real_striker: dict[str, float],
+                    real_bowler: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
+    """League figures the small samples are centred on under the rule: each real league figure
+    times the share of it the players' neutral figures keep, summed over the players with their
+    own factors (real counts / k per player, over real counts).
+
+    Dividing the league by the factor of one league-average delivery instead (what the
+    fielding chart is planned on, `RuleFactors.neutral_league`) leaves out how the factors
+    vary with who bowls and bats when: death bowlers and lower-order batters meet the attack
+    band most. The players' own neutral figures then sum to 3-4% more dots and dismissals than
+    that centre (Super Smash 2024-25), and centring on it put the whole difference on the
+    small samples, a few percent of the balls: part-time bowlers' cards went to 5-8 dots and
+    20-38 twos. Centred here, the small samples take only what their shrinkage moved."""
+    keep_s = _neutral_share(strikers, striker_counts, factors)
+    keep_b = _neutral_share(bowlers, bowler_counts, factors)
+    for s_name, b_name in PAIRED_FIGURES:
+        if s_name in keep_s and b_name in keep_b:
+            keep_s[s_name] = keep_b[b_name] = 0.5 * (keep_s[s_name] + keep_b[b_name])
+    return ({n: v * keep_s.get(n, 1.0) for n, v in real_striker.items()},
+            {n: v * keep_b.get(n, 1.0) for n, v in real_bowler.items()})
 
 
 def _qualified_rates(fits: list[CardFit], name: str) -> np.ndarray:
@@ -511,7 +564,7 @@ def _calibrate_season(stats: SeasonStats, factors: RuleFactors | None = None) ->
     if factors is not None:
         stats = dataclasses.replace(stats, league=factors.neutral_league(stats.league))
     pilot_plan = plan_counts(stats.league)
-    pilot = _start(stats, pilot_plan, factors)
+    pilot = _start(stats, pilot_plan, factors, real_stats.league)
     kinds = stats.league["dismissal_kinds"]
     real = game_dismissals(kinds) / stats.league["legal_balls"]
     modelled = pilot.model.league()["dismissals_per_ball"]
@@ -521,7 +574,7 @@ def _calibrate_season(stats: SeasonStats, factors: RuleFactors | None = None) ->
     # cell counts: when the inflated total leaves them unchanged, the main pass starts where the
     # pilot ended (the very same numbers) instead of recomputing them.
     cal = _calibrate(stats, plan, start=pilot if plan.counts == pilot_plan.counts else None,
-                     factors=factors)
+                     factors=factors, real_league=real_stats.league)
     cal.stats = real_stats
     return cal
 
@@ -548,20 +601,30 @@ def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: L
     return model
 
 
-def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = None) -> _Start:
+def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = None,
+           real_league: dict | None = None) -> _Start:
     ratings, plan, cells = build_chart(stats, plan=plan)
     a = card_matrix(fielding_vector(cells, ratings.skill()))
     ls = league_striker_rates(stats.league, plan.counts)
     lb = league_bowler_rates(stats.league, plan.counts)
+    s_rows = list(stats.batting.itertuples())
+    b_rows = [r for r in stats.bowling.itertuples() if r.legal_balls > 0]
     strikers = [CardFit("striker", r.player_id, r.team, int(r.balls),
-                        int(r.balls) < SMALL_SAMPLE_BALLS, striker_target(r, ls))
-                for r in stats.batting.itertuples()]
+                        int(r.balls) < SMALL_SAMPLE_BALLS, striker_target(r, ls)) for r in s_rows]
     bowlers = [CardFit("bowler", r.player_id, r.team, int(r.legal_balls),
                        int(r.legal_balls) < SMALL_SAMPLE_BALLS, bowler_target(r, lb))
-               for r in stats.bowling.itertuples() if r.legal_balls > 0]
+               for r in b_rows]
     if factors is not None:   # solve for neutral figures (calibrate.situations)
         for f in strikers + bowlers:
             factors.neutral((f.kind, f.player_id, f.team), f.target.figures)
+        if real_league is not None:
+            shape_s, shape_b = neutral_centres(
+                factors, strikers, [striker_counts(r) for r in s_rows], bowlers,
+                [bowler_counts(r) for r in b_rows],
+                league_striker_rates(real_league, plan.counts),
+                league_bowler_rates(real_league, plan.counts))
+            ls = dict(shape_s, **{n: ls[n] for n in LEAGUE_CENTRED if n in ls})
+            lb = dict(shape_b, **{n: lb[n] for n in LEAGUE_CENTRED if n in lb})
     kappa = extras_balance(plan, stats.league)
     for f in bowlers:
         f.target.figures["extras"] *= kappa
@@ -580,9 +643,10 @@ def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = No
 
 
 def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
-               start: _Start | None = None, factors: RuleFactors | None = None) -> Calibration:
+               start: _Start | None = None, factors: RuleFactors | None = None,
+               real_league: dict | None = None) -> Calibration:
     """One pass with chart plan `plan` (`start`: its first part, if already computed)."""
-    start = start or _start(stats, plan, factors)
+    start = start or _start(stats, plan, factors, real_league)
     ratings, cells, a = start.ratings, start.cells, start.a
     strikers, bowlers, lb, model = start.strikers, start.bowlers, start.bowler_rates, start.model
     if pilot:
