@@ -49,13 +49,10 @@ ATTACK_MARKS = {"bowled": "B", "caught": "W", "four": "four", "six": "six", "dot
 CONSOLIDATE_SAVES = {("caught",): "catch", ("caught", "bowled", "lbw"): "catch, B or LBW"}
 
 
-# R13 in the quick reference's words (common.DEFENCE_RULE): the scorer rolls the Defence die
-# mid-ball, so the sheet says it too, on a line of its own under the grids, only for a set with a
-# rated card
-
-
 def defence_line(p: PdfPainter, x: float, baseline: float, width: float, pt: float) -> None:
-    """The R13 line: "Defence N" in bold, then the rule, one size for both, fitted to the width."""
+    """The R13 line: "Defence N" in bold, then the rule in the quick reference's words
+    (common.DEFENCE_RULE), one size for both, fitted to the width. The scorer rolls the Defence
+    die mid-ball, so the sheet says it too, under the grids, only for a set with a rated card."""
     natural = text_width_mm(DEFENCE_LABEL, "bold", 1.0) + text_width_mm(DEFENCE_RULE, "regular", 1.0)
     size = max(6.0, min(pt, width / natural))
     p.text(x, baseline, DEFENCE_LABEL, "bold", size, "#202020")
