@@ -554,8 +554,10 @@ def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, 
             counts = [(text, size) for text, size, _ in texts if text.startswith("Write the bowler")]
             assert len(notes) == len(counts) == 1, (paper, page)
             text, size = notes[0]
-            assert text == ("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot; "
-                            "wide (wd) or no-ball (nb): in the next ball's box.")
+            # lb / b: a leg bye is the striker's ball but not his run (helper-44)
+            assert text == ("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot, "
+                            "lb = leg bye, b = bye; wide (wd) or no-ball (nb): in the next ball's box.")
+            assert size >= 7.0, (paper, size)
             assert counts[0][0] == (f"Write the bowler and their {unit} count above each {unit}; the printed "
                                     f"number at its end: balls {counted} after it.")
             assert size == counts[0][1] >= 6.0

@@ -174,8 +174,11 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
         # boxes, so the sheet says where an extra goes
         # the name column is headed by the bowler row's "Bowler (overs)": a played match asked
         # where the batters go (helper-41), so the note says it
-        notes = [("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot; wide (wd) or "
-                  "no-ball (nb): in the next ball's box."),
+        # a leg bye or bye is a legal ball the striker faced whose run is not his: the most common
+        # extra on the chart after wides (BBL 2024-25: 33 and 6 of 120 cells), written as a "1" it
+        # would be added to his runs (helper-44), so the note gives it a mark of its own
+        notes = [("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot, lb = leg bye, "
+                  "b = bye; wide (wd) or no-ball (nb): in the next ball's box."),
                  (f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}; the printed number "
                   f"at its end: balls {'bowled' if innings == 1 else 'remaining'} after it.")]
         notes_pt = min(fit_text(line, "regular", W - 2 * m, pt, 6.0).size_pt for line in notes)
