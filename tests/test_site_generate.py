@@ -1288,6 +1288,43 @@ def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_fro
     assert "No 6 on this card, yet 3 sixes in" in html
 
 
+def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_path):
+    """Rashid Khan's IPL 2025 card (shipped set) has no W or B face, yet he took 9 wickets in 330
+    balls (the batters' half of each delivery already gives more): his player page says where a
+    bowler's wickets come from and what the card takes a 100 balls against the real figure. A
+    card with a W says nothing, nor does a bowler without a wicket."""
+    import gzip
+
+    from cardgen.calibrate.reuse import FOLDER
+    from cardgen.paths import bundled_tables_dir
+    from cardgen.site.generate import wicket_note
+    [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
+              if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
+    card_set = json.loads(gzip.decompress(path.read_bytes()))
+    rashid = next(c for c in card_set["cards"] if c["player"]["name"] == "Rashid Khan" and c["kind"] == "bowler")
+    assert {r["result"] for r in rashid["chart"]}.isdisjoint({"W", "B"})
+    note = wicket_note(rashid, attack_die=True)
+    assert note.startswith("No W or B on this card, yet 9 wickets in 330 real balls")
+    assert "batter's card" in note and "attack die" in note
+    assert f"takes {100 * rashid['expected']['wicket_rate']:.1f} wickets a 100 balls (real {100 * 9 / 330:.1f})" in note
+    assert "attack die" not in wicket_note(rashid, attack_die=False)   # the printed rules
+    taker = next(c for c in card_set["cards"] if c["kind"] == "bowler"
+                 and "W" in {r["result"] for r in c["chart"]})
+    assert wicket_note(taker, attack_die=True) == ""
+    assert wicket_note(dict(rashid, real={**rashid["real"], "dismissals": 0}), attack_die=True) == ""
+    short = dict(rashid, real={**rashid["real"], "balls": 12, "dismissals": 1})
+    assert wicket_note(short, attack_die=True).endswith("on some dots.")   # no rates on a short spell
+    # and on the page: the synthetic kit's bowler card with its W and B faces made dots
+    folder = make_synthetic_kit(tmp_path / "out")
+    doc = json.loads((folder / "card-set.json").read_text())
+    bowler = next(c for c in doc["cards"] if c["kind"] == "bowler" and c["real"].get("dismissals"))
+    bowler["chart"] = [dict(r, result="0") if r["result"] in ("W", "B") else r for r in bowler["chart"]]
+    (folder / "card-set.json").write_text(json.dumps(doc))
+    pid = bowler["player"]["id"]
+    html = _pages(generate_site(tmp_path / "out").site_dir)[f"sets/BBL_2024-25/players/{pid}.html"]
+    assert f"No W or B on this card, yet {bowler['real']['dismissals']} wicket" in html
+
+
 def test_player_page_says_why_a_consolidating_batters_card_has_many_w_faces():
     """R12 saves a caught W on the consolidate die, so a batter who faced nearly every ball while
     his side consolidated prints far more W faces than his rate looks to need (Sam Harper, BBL

@@ -218,6 +218,7 @@ class CardView:
     defence: int | None = None  # a striker card's Defence rating (docs/rules.md R13), else None
     boundary_note: str = ""  # where a striker card with no 4 or 6 face gets its player's boundaries
     consolidate_note: str = ""  # why a striker card batted mostly while consolidating has many W faces
+    wicket_note: str = ""  # where a bowler card with no W or B face gets its player's wickets
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
     versus: list[Versus] = field(default_factory=list)
@@ -300,6 +301,34 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     # rates per 100 balls say something only for a season of some length (the qualified cards')
     return note + (f" Played against the league's bowlers, the card hits {played} a 100 balls."
                    if balls >= qualify_balls() else "")
+
+
+def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
+    """For a bowler card with no W or B face whose player took wickets: where its wickets come
+    from, so a reader does not take the card for a mistake. A bowler whose real wicket rate is
+    below what the batters' half of each delivery already gives gets no W of his own (Rashid
+    Khan, IPL 2025: 9 wickets in 330 balls; 6-18 qualified bowlers a shipped season), and under
+    the wickets-in-hand rule a death bowler's wickets come mostly from the attack die (Matheesha
+    Pathirana, IPL 2025, 13 in 251). `attack_die`: the set is made for the rule."""
+    if card.get("kind") != "bowler":
+        return ""
+    faces = {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+    real = card.get("real") if isinstance(card.get("real"), dict) else {}
+    wickets, balls = real.get("dismissals"), real.get("balls")
+    if faces & {"W", "B"} or not (_is_count(wickets) and _is_count(balls)) or wickets <= 0 or balls <= 0:
+        return ""
+    source = ("from the batter's card (half of every ball is read from it), from the fielding "
+              "chart's catches, LBWs and stumpings, and from the attack die of the wickets-in-hand "
+              "rule, which bowls or has caught a batter on some dots" if attack_die else
+              "from the batter's card (half of every ball is read from it) and from the fielding "
+              "chart's catches, LBWs and stumpings")
+    note = (f"No W or B on this card, yet {wickets} wicket{'' if wickets == 1 else 's'} in {balls} "
+            f"real ball{'' if balls == 1 else 's'}: a bowler's wickets also come {source}.")
+    expected = (card.get("expected") or {}).get("wicket_rate")
+    if isinstance(expected, (int, float)) and balls >= qualify_balls():
+        note += (f" Played against the league's batters, the card takes {100 * expected:.1f} "
+                 f"wickets a 100 balls (real {100 * wickets / balls:.1f}).")
+    return note
 
 
 # A striker card whose player batted mostly while his side consolidated (rules R12: a caught W
@@ -444,7 +473,8 @@ def _card_views(kit: KitSet) -> list[CardView]:
             chart=chart,
             real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
             boundary_note=boundary_note(card, card_set.get("rule") == "wickets-in-hand"),
-            consolidate_note=consolidate_note(card, card_set), card=card))
+            consolidate_note=consolidate_note(card, card_set),
+            wicket_note=wicket_note(card, card_set.get("rule") == "wickets-in-hand"), card=card))
     _set_anchors(views)
     return views
 
