@@ -1293,14 +1293,9 @@ def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_pat
     balls (the batters' half of each delivery already gives more): his player page says where a
     bowler's wickets come from and what the card takes a 100 balls against the real figure. A
     card with a W says nothing, nor does a bowler without a wicket."""
-    import gzip
-
-    from cardgen.calibrate.reuse import FOLDER
-    from cardgen.paths import bundled_tables_dir
+    from conftest import _shipped_rule_set
     from cardgen.site.generate import wicket_note
-    [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
-              if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
-    card_set = json.loads(gzip.decompress(path.read_bytes()))
+    card_set = _shipped_rule_set("IPL_2025")
     rashid = next(c for c in card_set["cards"] if c["player"]["name"] == "Rashid Khan" and c["kind"] == "bowler")
     assert {r["result"] for r in rashid["chart"]}.isdisjoint({"W", "B"})
     note = wicket_note(rashid, attack_die=True)
