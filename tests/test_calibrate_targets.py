@@ -267,3 +267,30 @@ def test_small_sample_cards_keep_a_cricket_shape():
                 problems.append((name, kind, f"dots {dots:.1f} / {_mean_faces(full, '0'):.1f}",
                                  f"twos {twos:.1f} / {_mean_faces(full, '2'):.1f}"))
     assert not problems, problems
+
+
+def test_neutral_centres_weigh_each_players_own_factor():
+    """Under the rule the small samples are centred on real count / each player's own factor,
+    over the real counts (calibrate.neutral_centres): two strikers with 10 and 30 dots whose
+    factors are 0.5 and 1.0 keep (20 + 30) / 40 = 1.25 of the league's dots, not 1 / the mean
+    factor; a figure both kinds of card share takes the mean of the two kinds' shares, a figure
+    of one kind (field outs) its own, and a figure no factor touches stays as it was."""
+    from cardgen.calibrate.calibrate import CardFit, neutral_centres
+    from cardgen.calibrate.situations import RuleFactors
+    from cardgen.calibrate.solve import Target
+
+    def fit(kind: str, pid: str) -> CardFit:
+        return CardFit(kind, pid, "T", 100, False, Target(kind, {}, {}, {}))
+    strikers, bowlers = [fit("striker", "a"), fit("striker", "b")], [fit("bowler", "c")]
+    factors = RuleFactors(cards={("striker", "a", "T"): {"dots": 0.5, "field_outs": 2.0},
+                                 ("striker", "b", "T"): {"dots": 1.0, "field_outs": 1.0},
+                                 ("bowler", "c", "T"): {"dots": 0.8}})
+    s_counts = [{"dots": 10.0, "field_outs": 4.0, "ones": 5.0}, {"dots": 30.0, "field_outs": 4.0, "ones": 5.0}]
+    b_counts = [{"dots": 40.0, "extras": 3.0, "ones": 10.0}]
+    ls, lb = neutral_centres(factors, strikers, s_counts, bowlers, b_counts,
+                             {"dots": 0.4, "field_outs": 0.02, "ones": 0.3},
+                             {"dots": 0.4, "extras": 0.04, "ones": 0.3})
+    both = 0.5 * (1.25 + 1 / 0.8)
+    assert ls["dots"] == pytest.approx(0.4 * both) and lb["dots"] == pytest.approx(0.4 * both)
+    assert ls["field_outs"] == pytest.approx(0.02 * (2.0 + 4.0) / 8.0)
+    assert ls["ones"] == lb["ones"] == 0.3 and lb["extras"] == 0.04

@@ -364,7 +364,7 @@ def recentre_small_samples(fits: list[CardFit], league_rates: dict[str, float]) 
 # Figures the two kinds of card share, striker's name first: the same deliveries seen from
 # either end, so their centres move together (each side's own figures move on their own).
 PAIRED_FIGURES = (("runs", "bat"), ("dots", "dots"), ("fours", "fours"), ("sixes", "sixes"),
-                  ("ones", "ones"), ("dismissal_rate", "wicket_rate"))
+                  ("ones", "ones"))
 # Figures whose small samples stay centred on the league-average delivery's factor under the
 # rule: the dismissals. Centred on the players' own factors too, the tail-enders' cards took
 # about 3% more of them, and the replays bowled sides out 1.3-2.0 points more often (BBL
@@ -387,8 +387,8 @@ def _neutral_share(fits: list[CardFit], counts: list[dict[str, float]],
 
 
 def neutral_centres(factors: RuleFactors, strikers: list[CardFit],
-                    striker_counts: list[dict[str, float]], bowlers: list[CardFit],
-                    bowler_counts: list[dict[str, float]], real_striker: dict[str, float],
+                    s_counts: list[dict[str, float]], bowlers: list[CardFit],
+                    b_counts: list[dict[str, float]], real_striker: dict[str, float],
                     real_bowler: dict[str, float]) -> tuple[dict[str, float], dict[str, float]]:
     """League figures the small samples are centred on under the rule: each real league figure
     times the share of it the players' neutral figures keep, summed over the players with their
@@ -401,8 +401,8 @@ def neutral_centres(factors: RuleFactors, strikers: list[CardFit],
     (Super Smash 2024-25), and centring on it put the whole difference on the small samples, a
     few percent of the balls: part-time bowlers' cards went to 5-8 dots and 20-38 twos.
     Centred here, the small samples take only what their shrinkage moved."""
-    keep_s = _neutral_share(strikers, striker_counts, factors)
-    keep_b = _neutral_share(bowlers, bowler_counts, factors)
+    keep_s = _neutral_share(strikers, s_counts, factors)
+    keep_b = _neutral_share(bowlers, b_counts, factors)
     for s_name, b_name in PAIRED_FIGURES:
         if s_name in keep_s and b_name in keep_b:
             keep_s[s_name] = keep_b[b_name] = 0.5 * (keep_s[s_name] + keep_b[b_name])
