@@ -1288,6 +1288,27 @@ def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_fro
     assert "No 6 on this card, yet 3 sixes in" in html
 
 
+def test_player_page_says_where_a_striker_card_without_runs_gets_them():
+    """A tail-ender's short stay, mostly in the attack band, can print a card with no run face
+    (Jamie Overton, IPL 2025: 15 runs off 7 balls, a card of 100 dots; 20-40 such cards a
+    shipped season): in the attack band the attack die turns a dot into four or six, so dots are
+    where his runs are. The player page says so; a card with a run face says nothing of it."""
+    from conftest import _shipped_rule_set
+    from cardgen.site.generate import RUN_FACES, boundary_note
+    card_set = _shipped_rule_set("IPL_2025")
+    strikers = [c for c in card_set["cards"] if c["kind"] == "striker" and c["real"]["balls"]]
+    runless = [c for c in strikers if not {r["result"] for r in c["chart"]} & RUN_FACES
+               and c["real"]["runs"] > 0]
+    assert len(runless) >= 10
+    for card in runless:
+        runs, balls = card["real"]["runs"], card["real"]["balls"]
+        note = boundary_note(card, attack_die=True)
+        assert note.startswith(f"No run on this card, yet {runs} run{'' if runs == 1 else 's'} in {balls} real")
+        assert "attack die" in note and "attack die" not in boundary_note(card, attack_die=False)
+    assert not any(boundary_note(c, True).startswith("No run") for c in strikers
+                   if {r["result"] for r in c["chart"]} & RUN_FACES)
+
+
 def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_path):
     """Rashid Khan's IPL 2025 card (shipped set) has no W or B face, yet he took 9 wickets in 330
     balls (the batters' half of each delivery already gives more): his player page says where a

@@ -270,13 +270,16 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
 
 
 BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
+RUN_FACES = {"1", "2", "3", "4", "6"}
 
 
 def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     """For a striker card with no 4 (or 6) face whose player hit some in the season: where its
     boundaries come from, so a reader does not take the card for a mistake (MS Dhoni, IPL 2025:
-    12 sixes in 145 balls, a card of dots and singles that plays to his real sixes). `attack_die`:
-    the set is made for the wickets-in-hand rule, whose attack die turns dots into boundaries."""
+    12 sixes in 145 balls, a card of dots and singles that plays to his real sixes); for a card
+    with no run face at all whose player scored (a tail-ender's short stay in the attack band:
+    20-40 cards a shipped season), where its runs come from. `attack_die`: the set is made for
+    the wickets-in-hand rule, whose attack die turns dots into boundaries."""
     if card.get("kind") != "striker":
         return ""
     faces = {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
@@ -285,15 +288,21 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     balls = real.get("balls")
     if not _is_count(balls) or balls <= 0:
         return ""
+    source = ("from the bowler's card (half of every ball is read from it) and from the attack die "
+              "of the wickets-in-hand rule, which turns dots into fours and sixes"
+              if attack_die else "from the bowler's card (half of every ball is read from it)")
+    runs = real.get("runs")
+    if not faces & RUN_FACES and _is_count(runs) and runs > 0:
+        # no run face at all: a short stay mostly in the attack band (docs/calibration.md
+        # section 10), whose dots the attack die turns into runs
+        return (f"No run on this card, yet {runs} run{'' if runs == 1 else 's'} in {balls} real "
+                f"ball{'' if balls == 1 else 's'}: a card's runs also come {source}.")
     missing = [(face, key, word) for face, key, word in BOUNDARY_FACES
                if face not in faces and _is_count(real.get(key)) and real[key] > 0
                and isinstance(expected.get(key), (int, float)) and expected[key] > 0]
     if not missing:
         return ""
     hit = " and ".join(f"{real[key]} {word if real[key] == 1 else key}" for _, key, word in missing)
-    source = ("from the bowler's card (half of every ball is read from it) and from the attack die "
-              "of the wickets-in-hand rule, which turns dots into fours and sixes"
-              if attack_die else "from the bowler's card (half of every ball is read from it)")
     played = " and ".join(f"{100 * expected[key]:.1f} {key} (real {100 * (_real_rate(key, real) or 0):.1f})"
                           for _, key, _ in missing)
     note = (f"No {' or '.join(face for face, _, _ in missing)} on this card, yet {hit} in {balls} "
