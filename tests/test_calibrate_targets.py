@@ -14,7 +14,7 @@ from collections import Counter
 import pytest
 
 from cardgen.calibrate.fielding import chart_extra_surplus
-from cardgen.calibrate.model import chart_cells
+from cardgen.calibrate.model import CARD_INDEX, chart_cells, chart_to_slots
 from cardgen.calibrate.report import card_rows, league_errors
 from test_calibrate_cardset import bbl_set, hundred_set  # noqa: F401  (shared, built once)
 
@@ -238,8 +238,7 @@ def test_a_scoring_miss_in_the_attack_band_says_so():
 
 
 def _mean_faces(cards: list[dict], result: str) -> float:
-    return statistics.mean(sum(r["hi"] - r["lo"] + 1 for r in c["chart"] if r["result"] == result)
-                           for c in cards)
+    return statistics.mean(int(chart_to_slots(c["chart"])[CARD_INDEX[result]]) for c in cards)
 
 
 def test_small_sample_cards_keep_a_cricket_shape():

@@ -822,7 +822,7 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
     data credit twice, in its text and its footer: a credit the footer holds now prints there
     only, which makes the room; a long one still prints whole in the text, where it wraps."""
     from cardgen import ATTRIBUTION
-    from cardgen.sim import model
+    from cardgen.calibrate import model  # the rules vocabulary: R9's default ratings
     from cardgen.sim.model import compile_card_set
     card_set = card_sets[fmt]
     hundred = fmt == "100-ball"
@@ -929,7 +929,7 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
     import pypdfium2
     from cardgen.render.card import card_views
     from cardgen.render.sheets import render_cards_pdf
-    from cardgen.sim.model import DEFAULT_KEEPER
+    from cardgen.calibrate.model import DEFAULT_KEEPER
     card_set = card_sets["T20"]
     keepers = {(c["team"], c["player"]["name"].upper()): c["player"].get("keeper") or DEFAULT_KEEPER
                for c in card_set["cards"]

@@ -123,6 +123,11 @@ def card_where(card: dict) -> str:
 
 
 MAX_DEFENCE = 20
+# The rating a player plays at when the card set gives none (rules R9; the schema makes ratings
+# optional): the engines use it, and the sheets print a keeper's (one who kept in no match)
+DEFAULT_CATCH = 10
+DEFAULT_RUN_OUT = 10
+DEFAULT_KEEPER = 10
 
 
 def card_defence(card: dict) -> int:

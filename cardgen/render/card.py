@@ -12,13 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen import ATTRIBUTION
-from cardgen.calibrate.model import card_defence
+from cardgen.calibrate.model import DEFAULT_KEEPER, card_defence
 from cardgen.competitions import get_competition, season_label
 from cardgen.errors import CardgenError, UnknownCompetition
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
-from cardgen.sim.model import DEFAULT_KEEPER
 
 RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
 BLACK, WHITE = "#000000", "#ffffff"

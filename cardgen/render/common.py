@@ -1,7 +1,9 @@
 """Helpers shared by the one-page sheets: a canvas in invariant mode and page sizes."""
 from __future__ import annotations
 
+import html
 import io
+import re
 from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
@@ -14,8 +16,11 @@ from cardgen.render.layout import MM, load_layout
 # sheets): a player reading two of them mid-ball must not wonder whether they mean two rules.
 # "the W stands" rather than "out": in the consolidate band a standing W still gets R12's catch die
 DEFENCE_LABEL = "Defence N"
-DEFENCE_RULE = (" (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out, "
-                "played as a \u2022; above N the W stands.")
+# written once, with the quick reference's bold on what the player looks for (its Paragraph
+# markup); the scoresheet and team sheets print it plain
+DEFENCE_RULE_MARKUP = (" (R13, some striker cards): on a <b>W</b> off the <b>bowler's</b> card roll a "
+                       "d20: 1-N not out, played as a <b>&#8226;</b>; above N the W stands.")
+DEFENCE_RULE = html.unescape(re.sub(r"</?b>", "", DEFENCE_RULE_MARKUP))
 
 PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}  # the papers (templates/sheets.json) as people name them
 

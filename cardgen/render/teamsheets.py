@@ -14,7 +14,8 @@ from xml.sax.saxutils import escape
 
 from cardgen.calibrate.cardset import stand_in_striker
 from cardgen.render.card import card_views, defence_rating, printed_keeper_rating, printed_season
-from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, page_size_mm, set_title
+from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, page_size_mm,
+                                   set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
 from cardgen.stats.tables import PHASES, phase_ranges
@@ -342,9 +343,7 @@ def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) 
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
         defence=has_defence(card_set) if defence is None else defence, defence_label=DEFENCE_LABEL,
-        # the scoresheet's words, with the quick reference's bold on what the player looks for
-        defence_rule=escape(DEFENCE_RULE).replace("a W off the bowler's", "a <b>W</b> off the <b>bowler's</b>")
-        .replace("a \u2022;", "a <b>&#8226;</b>;"),
+        defence_rule=DEFENCE_RULE_MARKUP,
         **wickets_in_hand_context(card_set))
 
 

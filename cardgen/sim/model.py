@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from cardgen.calibrate.model import (CARD_RESULTS, card_defence, card_where, chart_cells,
-                                     chart_results)
+from cardgen.calibrate.model import (CARD_RESULTS, DEFAULT_CATCH, DEFAULT_RUN_OUT, card_defence,
+                                     card_where, chart_cells, chart_results)
 from cardgen.errors import CardSetError
 from cardgen.stats.tables import phase_ranges
 
@@ -53,10 +53,6 @@ BOWLER_CREDITED = frozenset({BOWLED, CARD_W, LBW, CAUGHT, STUMPED})
 # striker cannot be out except run out, so a dismissal (after any chance is rolled) is a dot.
 FREE_HIT_MAP = {BOWLED: DOT, CARD_W: DOT, LBW: DOT, CAUGHT: DOT, STUMPED: DOT}
 
-# Fallback ratings when a card set leaves a rating out (schema makes them optional)
-DEFAULT_CATCH = 10
-DEFAULT_RUN_OUT = 10
-DEFAULT_KEEPER = 10
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from typing import Protocol
 
 
 from cardgen import wickets_in_hand as wih
+from cardgen.calibrate.model import DEFAULT_KEEPER
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet, Side
 from cardgen.wickets_in_hand import WicketsInHand
@@ -211,7 +212,7 @@ def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
 def keeper_rating_of(cs: CompiledSet, side: Side) -> int:
     """The keeper's rating; a keeper whose card has none keeps at the default (R9)."""
     rating = int(cs.keeper[side.players[side.keeper_slot]])
-    return rating if rating > 0 else m.DEFAULT_KEEPER
+    return rating if rating > 0 else DEFAULT_KEEPER
 
 
 def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, striker_slot: int,

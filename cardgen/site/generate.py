@@ -273,16 +273,21 @@ BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
 RUN_FACES = {"1", "2", "3", "4", "6"}
 
 
+def _chart_faces(card: dict[str, Any]) -> set[str]:
+    """The results a card's chart prints (a malformed range is skipped: a note is no validator)."""
+    return {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+
+
 def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     """For a striker card with no 4 (or 6) face whose player hit some in the season: where its
     boundaries come from, so a reader does not take the card for a mistake (MS Dhoni, IPL 2025:
     12 sixes in 145 balls, a card of dots and singles that plays to his real sixes); for a card
     with no run face at all whose player scored (a tail-ender's short stay in the attack band:
-    20-40 cards a shipped season), where its runs come from. `attack_die`: the set is made for
+    9-38 cards a shipped rule set), where its runs come from. `attack_die`: the set is made for
     the wickets-in-hand rule, whose attack die turns dots into boundaries."""
     if card.get("kind") != "striker":
         return ""
-    faces = {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+    faces = _chart_faces(card)
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
     expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
     balls = real.get("balls")
@@ -321,7 +326,7 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     Pathirana, IPL 2025, 13 in 251). `attack_die`: the set is made for the rule."""
     if card.get("kind") != "bowler":
         return ""
-    faces = {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+    faces = _chart_faces(card)
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
     wickets, balls = real.get("dismissals"), real.get("balls")
     if faces & {"W", "B"} or not (_is_count(wickets) and _is_count(balls)) or wickets <= 0 or balls <= 0:
