@@ -28,6 +28,7 @@ from cardgen.render.images import (TTS_DECKS, TTS_README, card_image, png_bytes,
 from cardgen.render.layout import load_layout
 from cardgen.render.preflight import REPORT_FOLDERS, Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
+from cardgen.render.season_tracker import Fixture, render_season_tracker_pdf
 from cardgen.render.sheets import render_cards_pdf
 from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_page_ranges
 from cardgen.render.teamsheets import has_defence, render_quick_reference_pdf, render_team_sheets_pdf
@@ -58,6 +59,8 @@ class KitOptions:
     progress: bool = True
     workers: int = min(2, os.cpu_count() or 1)  # processes for the PDFs and images (1 = no pool)
     preflight: bool = False  # check every PDF as it is written (KitResult.problems)
+    # the real season's matches: a full kit with them prints the season tracker
+    fixtures: tuple[Fixture, ...] = ()
 
 
 @dataclass
@@ -298,6 +301,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             f"quick-reference{suffix}.pdf":
                 lambda paper=paper: render_quick_reference_pdf(printed, paper, credit, season_defence),
         })
+        if options.fixtures and not options.team:
+            sheets[f"season-tracker{suffix}.pdf"] = (
+                lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit))
     renders: dict[str, Callable[[], bytes]] = {}
     # each team's pages in the whole-set card sheets: their bookmarks and teams/teams.json
     ranges = {} if options.team else {

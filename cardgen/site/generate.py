@@ -786,7 +786,7 @@ def _components(kit: KitSet, sheets: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append((f"Card stock ({label})", text + "."))
     paper = []
     for relpath, label in (("fielding-chart.pdf", "fielding chart"), ("quick-reference.pdf", "quick reference"),
-                           ("team-sheets.pdf", "team sheets")):
+                           ("team-sheets.pdf", "team sheets"), ("season-tracker.pdf", "season tracker")):
         if relpath in kit.page_counts:
             n = kit.page_counts[relpath]
             paper.append(f"{label} {n} page{'' if n == 1 else 's'}")

@@ -33,6 +33,8 @@ KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
     ("team-sheets-letter.pdf", "Team sheets (US Letter)"),
     ("quick-reference.pdf", "Quick reference"),
     ("quick-reference-letter.pdf", "Quick reference (US Letter)"),
+    ("season-tracker.pdf", "Season tracker"),
+    ("season-tracker-letter.pdf", "Season tracker (US Letter)"),
     (CARD_SET_FILE, "Card set data (JSON)"),
 )
 

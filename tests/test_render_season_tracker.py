@@ -1,0 +1,101 @@
+"""The season tracker (render.season_tracker): real results read from the stats tables, checked
+against Cricsheet's own outcome records, and the printed pages."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from cardgen.competitions import get_competition
+from cardgen.render.layout import MM, load_layout
+from cardgen.render.preflight import check_pdf
+from cardgen.render.season_tracker import (ALL_OUT, _fixture_table, _styles, fixtures_from_tables,
+                                           real_ladder, render_season_tracker_pdf, result_text)
+from cardgen.stats.load import season_stats
+
+CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
+# every season of the mirror: (competition, season, its folder)
+SEASONS = [("BBL", "2023-24", "bbl_2023-24"), ("BBL", "2024-25", "bbl_2024-25"),
+           ("HUNDRED", "2024", "hundred_men_2024"), ("IPL", "2024", "ipl_2024"), ("IPL", "2025", "ipl_2025"),
+           ("SMASH", "2024-25", "super_smash_men_2024-25"), ("PSL", "2021", "psl_2021"),
+           ("WPL", "2023", "wpl_2023"), ("SMASH-W", "2022-23", "super_smash_women_2022-23")]
+
+
+def _fixtures(mirror: Path, code: str, season: str, tmp_cache):
+    stats = season_stats(get_competition(code), season, str(mirror), cache=tmp_cache)
+    return stats, fixtures_from_tables(stats.matches, stats.innings)
+
+
+@pytest.mark.parametrize("code,season,folder", SEASONS)
+def test_results_agree_with_cricsheets_outcome_records(mirror: Path, tmp_cache, code: str, season: str,
+                                                       folder: str) -> None:
+    """The margin is worked out from the scores; Cricsheet records it separately (info.outcome),
+    so every printed result is checked against that record."""
+    stats, fixtures = _fixtures(mirror, code, season, tmp_cache)
+    assert len(fixtures) == len(stats.matches) and [f.number for f in fixtures] == list(range(1, len(fixtures) + 1))
+    assert [f.date for f in fixtures] == sorted(f.date for f in fixtures)
+    for f in fixtures:
+        record = json.loads((mirror / folder / f"{f.match_id}.json").read_text())
+        outcome, text = record["info"]["outcome"], result_text(f)
+        penalty = sum(sum(i.get("penalty_runs", {}).values()) for i in record["innings"])
+        if outcome.get("result") == "no result":
+            assert text == "No result", (f.match_id, text)
+        elif outcome.get("result") == "tie":
+            assert text.startswith("Tied"), (f.match_id, text)
+            winner = outcome.get("eliminator") or outcome.get("winner")
+            assert (winner is None) == (text == "Tied") and (winner is None or winner in text), (f.match_id, text)
+        elif outcome.get("method") == "D/L":
+            assert text == f"{outcome['winner']} won (DLS)", (f.match_id, text)
+        elif "wickets" in outcome["by"]:
+            n = outcome["by"]["wickets"]
+            assert text == f"{outcome['winner']} won by {n} wicket{'s' if n != 1 else ''}", (f.match_id, text)
+        else:  # by runs: the scores leave out penalty runs (BBL 2023-24: 5 to Perth Scorchers)
+            n = outcome["by"]["runs"] - penalty
+            assert text == f"{outcome['winner']} won by {n} run{'s' if n != 1 else ''}", (f.match_id, text)
+        for inn in f.innings:
+            assert 0 <= inn.wickets <= ALL_OUT and inn.balls > 0
+
+
+def test_the_ladder_adds_up_and_leaves_the_finals_out(tmp_cache) -> None:
+    """IPL 2025 (bundled tables): 70 league matches, then four play-offs; one tie (Delhi Capitals
+    won its Super Over against Rajasthan Royals) and Cricsheet's no-results."""
+    stats = season_stats(get_competition("IPL"), "2025", None, cache=tmp_cache)
+    fixtures = fixtures_from_tables(stats.matches, stats.innings)
+    league = [f for f in fixtures if f.league_match]
+    assert len(league) == 70 and [f.stage for f in fixtures[70:]] == ["Qualifier 1", "Eliminator", "Qualifier 2",
+                                                                       "Final"]
+    ladder = real_ladder(fixtures, sorted({f.team1 for f in fixtures}))
+    assert len(ladder) == 10 and sum(r.played for r in ladder) == 2 * len(league)
+    assert sum(r.won for r in ladder) == sum(r.lost for r in ladder)
+    for row in ladder:
+        assert row.won + row.lost + row.no_decision == row.played
+        assert row.won == sum(f.winner == row.team for f in league)
+    no_results = sum(f.result == "no result" for f in league)
+    assert sum(r.no_decision for r in ladder) == 2 * no_results
+    tie = next(f for f in league if f.result == "tie")
+    assert result_text(tie) == "Tied: Delhi Capitals won the Super Over"
+
+
+def test_the_pages_print_every_result_with_room_to_write(tmp_cache, pdf_words, tmp_path: Path) -> None:
+    """Both papers: every fixture's result is on the pages, preflight finds nothing, the rows are
+    at least the layout's height, and the same input gives the same bytes."""
+    from conftest import _shipped_rule_set
+    card_set = _shipped_rule_set("IPL_2025")
+    stats = season_stats(get_competition("IPL"), "2025", None, cache=tmp_cache)
+    fixtures = fixtures_from_tables(stats.matches, stats.innings)
+    spec = load_layout("sheets")["season_tracker"]
+    for paper in ("a4", "letter"):
+        data = render_season_tracker_pdf(card_set, fixtures, paper, CREDIT)
+        assert data == render_season_tracker_pdf(card_set, fixtures, paper, CREDIT)
+        assert check_pdf(data, f"season-tracker-{paper}.pdf") == []
+        assert 2 <= len(pdfium.PdfDocument(data)) <= 6
+        path = tmp_path / f"tracker-{paper}.pdf"
+        path.write_bytes(data)
+        words = pdf_words(path)
+        for f in fixtures:
+            assert " ".join(result_text(f).split()) in words, result_text(f)
+        assert "Indian Premier League 2025" in words and "Ladder" in words
+    table = _fixture_table(fixtures, 6, spec, _styles(spec), 186.0)
+    assert min(table._rowHeights[1:]) >= spec["fixture_row_mm"] * MM - 1e-6
