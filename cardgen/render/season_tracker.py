@@ -224,7 +224,7 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
     w, h = page_size_mm(paper)
     margin = spec["margin_mm"]
     season = f"{card_set['competition']['name']} {printed_season(card_set)}"
-    title = f"{card_set['competition']['code']} {card_set['season']} season tracker"
+    title = f"{card_set['competition']['code']} {printed_season(card_set)} season tracker"
     buf = io.BytesIO()
     doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title, author="cardgen",
                           creator="cardgen", subject=credit, leftMargin=margin * MM, rightMargin=margin * MM,
