@@ -2,7 +2,7 @@
 
     PYTHONPATH=. python3 docs/make_print_images.py [--source DIR]
 
-Builds the BBL 2024-25 kit (A4 + Letter, and A4 with bleed) and The Hundred 2024 scoresheet
+Builds the BBL 2024-25 kit (A4 + Letter with its season tracker, and A4 with bleed) and The Hundred 2024 scoresheet
 into a temporary folder and renders them with pypdfium2 (the scoresheets' scorecard, page 3, too);
 a maintainer script, not part of the product.
 """
@@ -21,6 +21,8 @@ from cardgen.competitions import get_competition
 from cardgen.render.card import card_views
 from cardgen.render.images import card_image
 from cardgen.render.kit import KitOptions, build_kit
+from cardgen.render.season_tracker import fixtures_from_tables
+from cardgen.stats.load import season_stats
 
 IMAGES = Path(__file__).resolve().parent / "images"
 DPI = 100
@@ -41,7 +43,10 @@ def main() -> None:
         cache = Cache(Path(tmp) / "cache")  # never the committed stats_cache/
         bbl = build_card_set(get_competition("BBL"), "2024-25", args.source, cache=cache)
         hundred = build_card_set(get_competition("HUNDRED"), "2024", args.source, cache=cache)
-        kit = build_kit(bbl, Path(tmp) / "plain", KitOptions(images=False, progress=False)).folder
+        stats = season_stats(get_competition("BBL"), "2024-25", args.source, cache=cache)
+        fixtures = fixtures_from_tables(stats.matches, stats.innings)
+        kit = build_kit(bbl, Path(tmp) / "plain", KitOptions(images=False, progress=False,
+                                                             fixtures=fixtures)).folder
         bleed = build_kit(bbl, Path(tmp) / "bleed", KitOptions(papers=("a4",), bleed=True, images=False,
                                                              progress=False)).folder
         hkit = build_kit(hundred, Path(tmp) / "hundred", KitOptions(papers=("a4",), images=False,
@@ -49,7 +54,8 @@ def main() -> None:
         for pdf, png in [("cards-a4.pdf", "cards-a4.png"), ("cards-letter.pdf", "cards-letter.png"),
                          ("fielding-chart.pdf", "fielding-chart.png"), ("scoresheet.pdf", "scoresheet.png"),
                          ("scoresheet-letter.pdf", "scoresheet-letter.png"),
-                         ("team-sheets.pdf", "team-sheets.png"), ("quick-reference.pdf", "quick-reference.png")]:
+                         ("team-sheets.pdf", "team-sheets.png"), ("quick-reference.pdf", "quick-reference.png"),
+                         ("season-tracker.pdf", "season-tracker.png")]:
             page_one(kit / pdf, IMAGES / png)
         page_one(bleed / "cards-a4.pdf", IMAGES / "cards-a4-bleed.png")
         page_one(hkit / "scoresheet.pdf", IMAGES / "scoresheet-100-ball.png")
