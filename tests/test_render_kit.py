@@ -563,3 +563,19 @@ def test_a_one_team_kit_says_r13_on_its_match_sheets_when_the_season_rates_other
     folder = build_kit(plain_set, tmp_path / "plain", options).folder
     for name in ("quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"):
         assert "R13" not in pdf_words(folder / name) and "Defence" not in pdf_words(folder / name), name
+
+
+def test_every_pdf_of_the_kit_prints_the_season_one_way(kit: Path):
+    """Review finding (helper-45): the cards and team sheets printed "2024-2025" (the rules'
+    example cards' form) while the quick reference, fielding chart, scoresheet and the card sheets'
+    footers printed "2024-25": one kit, one season, two spellings. Every page (and each PDF's
+    title, which a viewer shows) now prints the cards' form; the folder keeps the short one."""
+    assert kit.name == "BBL_2024-25"
+    for pdf in sorted(kit.rglob("*.pdf")):
+        reader = pypdf.PdfReader(pdf)
+        text = "\n".join(page.extract_text() or "" for page in reader.pages)
+        name = pdf.relative_to(kit).as_posix()
+        assert not re.search(r"2024-25(?!\d)", text), name
+        assert "2024-2025" in text, name
+        assert "2024-2025" in reader.metadata.title, name
+    assert (kit / "tts" / "README.txt").read_text().startswith("BBL 2024-2025: ")

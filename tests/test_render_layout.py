@@ -218,7 +218,7 @@ def test_the_quick_reference_prints_a_competition_name_as_written():
     card_set["competition"]["name"] = "League <Women> A&amp;B"
     pdf = render_quick_reference_pdf(card_set, "a4", "credit")
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
-    assert "Quick reference \u2014 League <Women> A&amp;B 2024-25" in text
+    assert "Quick reference \u2014 League <Women> A&amp;B 2024-2025" in text  # the cards' season form
 
 
 def _glyph_boxes_mm(pdf: bytes, text: str) -> list[list[tuple[float, float, float, float]]]:

@@ -10,6 +10,7 @@ front pages as the kit without (checked below), so the backs builds cover both.
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pypdf
@@ -244,3 +245,18 @@ def test_the_print_dialog_opens_at_actual_size_and_two_sided_the_way_the_backs_f
     bleed_backs = render_cards_pdf(views, "a4", "t", ATTRIBUTION, bleed=True, backs=True)
     assert _viewer_preferences(bleed_backs)["/Duplex"] == "/DuplexFlipShortEdge"
     assert "/Duplex" not in _viewer_preferences(render_cards_pdf(views, "a4", "t", ATTRIBUTION))
+
+
+@pytest.mark.parametrize("game", ["roll-and-play", "cricket-the-game"])
+def test_the_other_systems_real_season_kits_print_the_season_as_the_quicket_cards(game: str, game_kits: dict):
+    """Review finding (helper-45): Roll & Play's team edition and Cricket: The Game's cards printed
+    "BBL 2024-25", the Quicket cards of the same season "2024-2025". Folder names keep the short form."""
+    folder, _ = game_kits[game]
+    pdfs = sorted(folder.rglob("*.pdf"))
+    assert pdfs and all("BBL_2024-25" in p.parent.as_posix() for p in pdfs)
+    seasoned = []
+    for pdf in pdfs:
+        text = "\n".join(page.extract_text() or "" for page in pypdf.PdfReader(pdf).pages)
+        assert not re.search(r"2024-25(?!\d)", text), pdf.name
+        seasoned += ["2024-2025" in text]
+    assert sum(seasoned) >= 2  # both papers' cards (Roll & Play's chance cards print no season)

@@ -29,7 +29,7 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SET = "BBL_2024-25"
-SET_LINK = "Big Bash League 2024-25"
+SET_LINK = "Big Bash League 2024-2025"
 VIEWPORT = {"width": 1366, "height": 900}  # a common laptop screen
 
 

@@ -632,7 +632,7 @@ def test_other_game_kits_are_published_from_their_manifests(tmp_path):
                                  "quick-cricket/kit.json"]
     home = (site / "index.html").read_text()
     assert ('<a href="games/roll-and-play/BBL_2024-25/index.html">'
-            'Roll &amp; Play &lt;Cricket&gt; BBL 2024-25</a>') in home
+            'Roll &amp; Play &lt;Cricket&gt; BBL 2024-2025</a>') in home
     assert check_links(site).broken == []
 
 
@@ -868,7 +868,7 @@ def test_how_to_play_gives_the_example_kits_own_attack_faces(tmp_path):
         page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
         return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
     text = rules_in_short()
-    assert "roll a d20: 1 bowled, 2 caught, 3-8 four, 9-20 dot (as Big Bash League 2024-25's sheets print it)." in text
+    assert "roll a d20: 1 bowled, 2 caught, 3-8 four, 9-20 dot (as Big Bash League 2024-2025's sheets print it)." in text
     assert "each kit's scoresheet and quick reference print its own" in text
     card_set["rule_parameters"] = {"attack_d20": "damaged"}
     card_set_file.write_text(json.dumps(card_set))
@@ -1074,8 +1074,8 @@ def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(t
     listed = {href: " ".join(text.split())
               for href, text in re.findall(r'<a href="([^"]+\.pdf)" download>([^<]+)</a>', rules)}
     assert listed == {
-        "sets/BBL_2024-25/files/quick-reference.pdf": "Quick reference: Big Bash League 2024-25 (A4)",
-        "sets/BBL_2024-25/files/quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-25 (US Letter)",
+        "sets/BBL_2024-25/files/quick-reference.pdf": "Quick reference: Big Bash League 2024-2025 (A4)",
+        "sets/BBL_2024-25/files/quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-2025 (US Letter)",
         "sets/HUNDRED_2024/files/quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
     assert 'href="how-to-play.html"' in rules
     # how to play offers its example kit's quick reference on both papers too (it linked the A4 one only)
@@ -1191,7 +1191,7 @@ def test_a_rated_strikers_page_shows_his_defence_and_how_to_play_explains_it(tmp
     assert play.find(id="defence").get_text() == "Defence (some striker cards)"
     assert "When the d6 sends you to the bowler's card and it shows W" in text
     assert "at or under the rating the batter survives and the ball is a dot" in text
-    assert "Big Bash League 2024-25: 1 rated card, Defence 9; highest: Cooper Connolly (9)." in text
+    assert "Big Bash League 2024-2025: 1 rated card, Defence 9; highest: Cooper Connolly (9)." in text
     assert section.find("a", string="Cooper Connolly")["href"] == "sets/BBL_2024-25/players/aa000002.html"
     assert check_links(site).broken == []  # the link to #defence (an id there) and the player link resolve
 
@@ -1224,15 +1224,15 @@ def test_how_to_play_sums_up_each_kits_defence_ratings_and_names_its_highest(tmp
     section = play.find("section", attrs={"aria-labelledby": "defence"})
     lines = [" ".join(li.get_text().split()) for li in section.find_all("li")]
     assert lines == [
-        "Big Bash League 2024-25: 1 rated card, Defence 9; highest: Cooper Connolly (9).",
-        "Big Bash League 2023-24: 4 rated cards, Defence 5–20; highest: Cooper Connolly (20), Chris Green (20), "
+        "Big Bash League 2024-2025: 1 rated card, Defence 9; highest: Cooper Connolly (9).",
+        "Big Bash League 2023-2024: 4 rated cards, Defence 5–20; highest: Cooper Connolly (20), Chris Green (20), "
         "Ashton Turner (12).",
     ]
     words = " ".join(section.get_text().split())
     assert words.startswith("Defence (some striker cards) Some striker cards print a Defence rating (1–20)")
     assert "Every rated card is on its kit's team sheets (the Defence column). In each kit:" in words
     links = {a.get_text(): a["href"] for a in section.find_all("li")[1].find_all("a")}
-    assert links == {"Big Bash League 2023-24": "sets/BBL_2023-24/index.html",
+    assert links == {"Big Bash League 2023-2024": "sets/BBL_2023-24/index.html",
                      "Cooper Connolly": "sets/BBL_2023-24/players/aa000002.html",
                      "Chris Green": "sets/BBL_2023-24/players/aa000001.html",
                      "Ashton Turner": "sets/BBL_2023-24/players/bb000001.html"}
@@ -1422,3 +1422,22 @@ def test_a_player_with_only_a_bowler_card_is_told_which_striker_card_he_bats_wit
             in morris)
     for pid in ("aa000001", "aa000002"):  # a striker card of their own: not told
         assert "Bats with" not in (site / f"sets/BBL_2024-25/players/{pid}.html").read_text()
+
+
+def test_the_site_prints_the_season_as_the_kits_cards_do(tmp_path):
+    """Review finding (helper-45): the cards print "2024-2025" (the rules' example cards' form),
+    the site printed "2024-25" (home page, set and player pages, other systems' kits). Every page's
+    text now says "2024-2025"; only folder and file names keep the short form."""
+    make_synthetic_kit(tmp_path)
+    make_game_kit(tmp_path, "roll-and-play/BBL_2024-25", "Roll & Play", "BBL", "2024-25")
+    site = generate_site(tmp_path).site_dir
+    pages = _pages(site)
+    for name, html in pages.items():
+        text = re.sub(r"<[^>]*>", " ", html)  # what a reader sees: no link targets or file paths
+        text = re.sub(r"\S+\.(zip|pdf|png)\b", " ", text)  # a download's file name
+        assert not re.search(r"2024-25(?!\d)", text), name
+    assert "<dt>Season</dt><dd>2024-2025</dd>" in pages["index.html"]
+    assert '<span class="nowrap">2024-2025</span></h1>' in pages["sets/BBL_2024-25/index.html"]
+    player = next(html for name, html in pages.items() if "/players/" in name)
+    assert "<dt>Season</dt><dd>2024-2025</dd>" in player
+    assert "BBL 2024-2025" in pages["games/roll-and-play/BBL_2024-25/index.html"]

@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import wasserstein_distance
 
-from cardgen.competitions import Competition, set_name
+from cardgen.competitions import Competition, season_label, set_name
 from cardgen.errors import CardgenError
 from cardgen.games import GAME_MODULES
 from cardgen.games.base import INNINGS_COLUMNS, SimContext
@@ -222,20 +222,21 @@ def write_report(result: Comparison, comp: Competition, season: str, out_dir: Pa
     from cardgen.sim import report
     folder = Path(out_dir) / set_name(comp, season) / "compare-games"
     with report.written_together():  # all of the report, or none of it
+        printed = season_label(comp, season)  # as the Quicket kit prints it
         report.write_csv(folder / "compare-games.csv", result.summary)
         drawings = [_distance_chart(result.summary)]
         real_runs = result.real.table["runs"].to_numpy()
         for e in result.entries:
             drawings.append(report.histogram(f"{e.code}: first-innings runs", e.table["runs"].to_numpy(),
                                              real_runs))
-        lines = [(f"{comp.name} {season}: {len(result.real.table)} real uninterrupted first innings "
+        lines = [(f"{comp.name} {printed}: {len(result.real.table)} real uninterrupted first innings "
                  f"(boundaries from {result.real.boundaries_from}); {innings} simulated innings per "
                  f"system, seed {seed}."), DISTANCE_NOTE + ".",
-                 f"Closest to real {comp.name} {season} cricket: {result.closest}."] + [f"Skipped: {s}" for s in result.skipped]
+                 f"Closest to real {comp.name} {printed} cricket: {result.closest}."] + [f"Skipped: {s}" for s in result.skipped]
         cols = ["code", "runs_mean", "runs_sd", "wickets_mean", "fours_mean", "sixes_mean",
                 "legal_balls_mean", "distance"]
-        report.write_pdf(folder / "compare-games.pdf", f"Tabletop systems against {comp.code} {season}",
+        report.write_pdf(folder / "compare-games.pdf", f"Tabletop systems against {comp.code} {printed}",
                          lines, [("Per-innings means and distance", result.summary[cols])], drawings[:1])
-        report.write_pdf(folder / "compare-games-runs.pdf", f"First-innings runs: systems against {comp.code} {season}",
+        report.write_pdf(folder / "compare-games-runs.pdf", f"First-innings runs: systems against {comp.code} {printed}",
                          lines[:1], [], drawings[1:])
     return folder

@@ -13,8 +13,9 @@ from typing import Any
 
 from cardgen import ATTRIBUTION
 from cardgen.calibrate.model import DEFAULT_KEEPER, card_defence
-from cardgen.competitions import get_competition, season_label
-from cardgen.errors import CardgenError, UnknownCompetition
+from cardgen.competitions import get_competition
+from cardgen.errors import UnknownCompetition
+from cardgen.render.common import printed_season
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
@@ -64,13 +65,6 @@ def competition_line(card_set: dict[str, Any]) -> str:
         sex = "Women's" if comp.get("sex") == "women" else "Men's"
         code = "100-Ball" if card_set.get("format") == "100-ball" else "T20"
         return f"{comp.get('nation', '')} {sex} Pro {code} Cricket".strip()
-
-
-def printed_season(card_set: dict[str, Any]) -> str:
-    try:
-        return season_label(get_competition(card_set["competition"]["code"]), card_set["season"])
-    except CardgenError:
-        return card_set["season"]
 
 
 def overs_printed(text: str) -> str:

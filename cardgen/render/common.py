@@ -8,6 +8,8 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.competitions import get_competition, season_label
+from cardgen.errors import CardgenError
 from cardgen.render.fonts import register_fonts
 from cardgen.render.layout import MM, load_layout
 
@@ -47,6 +49,22 @@ def new_canvas(paper: str, title: str, credit: str, landscape: bool = False) -> 
     return canvas, buf, w, h
 
 
+def printed_season_of(code: str, season: str) -> str:
+    """A season as every printed page and the site show it: the rules' example cards' form
+    ('2024-2025', a calendar-year league '2024'), so a kit never prints one season two ways.
+    Folder names and CLI arguments keep the short form ('BBL_2024-25'). A competition or season
+    this install does not know is printed as given."""
+    try:
+        return season_label(get_competition(code), season)
+    except CardgenError:
+        return season
+
+
+def printed_season(card_set: dict[str, Any]) -> str:
+    """The card set's season as printed (printed_season_of)."""
+    return printed_season_of(str(card_set["competition"].get("code", "")), str(card_set["season"]))
+
+
 def set_title(card_set: dict[str, Any]) -> str:
-    """'BBL 2024-25' for page titles."""
-    return f"{card_set['competition']['code']} {card_set['season']}"
+    """'BBL 2024-2025' for page titles and footers."""
+    return f"{card_set['competition']['code']} {printed_season(card_set)}"

@@ -22,6 +22,7 @@ from cardgen.errors import CardgenError
 from cardgen.staging import (make_staging, publish_folder, quiet_worker, relative_files, remove_stale_staging,
                              stop_workers)
 from cardgen.render.card import CardView, card_views
+from cardgen.render.common import set_title
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import (TTS_DECKS, TTS_README, card_image, png_bytes, png_name, slug, tts_decks,
                                    tts_decks_json, tts_readme, tts_sheets)
@@ -270,7 +271,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     if not views:
         raise CardgenError("the card set has no cards to print")
     credit = card_set.get("attribution") or ATTRIBUTION
-    title = f"{card_set['competition']['code']} {card_set['season']}"
+    title = set_title(card_set)  # printed in the card sheets' footers: the season as the cards print it
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     final = out_dir / (team_kit_folder_name(card_set, views[0].team) if options.team else set_folder_name(card_set))

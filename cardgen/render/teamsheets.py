@@ -13,9 +13,9 @@ from reportlab.platypus import (BaseDocTemplate, Frame, KeepInFrame, PageBreak, 
 from xml.sax.saxutils import escape
 
 from cardgen.calibrate.cardset import stand_in_striker
-from cardgen.render.card import card_views, defence_rating, printed_keeper_rating, printed_season
+from cardgen.render.card import card_views, defence_rating, printed_keeper_rating
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, page_size_mm,
-                                   set_title)
+                                   printed_season, set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
 from cardgen.stats.tables import PHASES, phase_ranges
@@ -339,7 +339,7 @@ def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) 
         groups.setdefault(text, []).append(row)
     run_out_groups = [(", ".join(rows), text) for text, rows in groups.items()]
     return env.get_template("quick-reference.txt.j2").render(
-        competition=competition, season=escape(str(card_set["season"])), format=card_set.get("format", "T20"),
+        competition=competition, season=escape(printed_season(card_set)), format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
         defence=has_defence(card_set) if defence is None else defence, defence_label=DEFENCE_LABEL,

@@ -698,7 +698,7 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
             "nation": str(raw.get("nation") or "")}
     return {
         "name": kit.name, "title": kit.title, "competition": comp,
-        "season": kit.card_set.get("season", ""), "format": kit.card_set.get("format", ""),
+        "season": kit.season, "season_key": str(kit.card_set.get("season", "")), "format": kit.card_set.get("format", ""),
         "teams": teams, "cards": len(views),
         "strikers": sum(v.kind == "striker" for v in views),
         "bowlers": sum(v.kind == "bowler" for v in views),
@@ -1058,7 +1058,7 @@ def _render_game(writer: _Writer, kit: GameKit, site_root: Path) -> dict[str, An
         target = pdfs.get(stem.removesuffix("-page1"), png)  # "cards-a4-page1.png" shows "cards-a4.pdf"
         previews.append({"src": f"files/{png}", "label": label, "href": f"files/{target}"})
     summary = {"path": f"{rel}/index.html", "title": kit.title, "name": kit.name,
-               "competition": kit.competition, "season": kit.season, "credit": kit.attribution,
+               "competition": kit.competition, "season": kit.printed_season, "credit": kit.attribution,
                "downloads": kit.downloads, "previews": previews,
                "zip": zip_name, "zip_size": (root / zip_name).stat().st_size}
     writer.page(f"{rel}/index.html", "game.html.j2", game=summary)
@@ -1166,7 +1166,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
                 continue
             games.append(_render_game(writer, game, build_root))
         # by competition, the newest season first (two stable sorts)
-        sets.sort(key=lambda s: str(s["season"]), reverse=True)
+        sets.sort(key=lambda s: s["season_key"], reverse=True)
         sets.sort(key=lambda s: str(s["competition"]["name"]))
         writer.page("index.html", "home.html.j2", sets=sets, games=games, skipped=len(skipped))
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets, scoresheet=_scoresheet_shape())

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.errors import CardgenError
+from cardgen.render.common import printed_season_of
 
 CARD_SET_FILE = "card-set.json"
 TTS_FOLDER = "tts"
@@ -199,7 +200,14 @@ class KitSet:
     @property
     def title(self) -> str:
         comp = self.card_set.get("competition", {})
-        return f"{comp.get('name') or comp.get('code') or self.name} {self.card_set.get('season', '')}".strip()
+        return f"{comp.get('name') or comp.get('code') or self.name} {self.season}".strip()
+
+    @property
+    def season(self) -> str:
+        """The season as the kit's cards and sheets print it ('2024-2025')."""
+        comp = self.card_set.get("competition", {})
+        season = str(self.card_set.get("season", ""))
+        return printed_season_of(str(comp.get("code", "")), season) if season else ""
 
     def all_files(self) -> list[Path]:
         """Every regular file of the kit, sorted, for the zip (hidden temp files left out)."""
@@ -612,8 +620,14 @@ class GameKit:
     files: list[Path]  # every file of the kit, kit.json included, for the zip
 
     @property
+    def printed_season(self) -> str:
+        """The season as that competition's Quicket kit prints it (the manifest keeps the CLI's
+        '2024-25')."""
+        return printed_season_of(self.competition or "", self.season) if self.season else ""
+
+    @property
     def title(self) -> str:
-        edition = f" {self.competition} {self.season}" if self.competition and self.season else ""
+        edition = f" {self.competition} {self.printed_season}" if self.competition and self.season else ""
         return f"{self.name}{edition}"
 
 

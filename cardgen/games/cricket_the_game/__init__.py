@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardgen import ATTRIBUTION
+from cardgen.competitions import season_label
 from cardgen.errors import CardgenError
 from cardgen.games.base import BuildRequest, NeedsSeason, SimContext, kit_folder
 from cardgen.games.cricket_the_game import kit
@@ -50,7 +51,7 @@ class CricketTheGameSystem:
         folder = self.kit_folder(req)
         assert req.comp is not None and req.season  # kit_folder refused anything else
         squads = _squads(req.comp, req.season, req.source)
-        label = f"{req.comp.code} {req.season}"
+        label = f"{req.comp.code} {season_label(req.comp, req.season)}"  # as the Quicket cards print it
         writer = KitWriter(folder, self.code, self.name, req.comp.code, req.season, credit=ATTRIBUTION)
         for k, paper in enumerate(req.papers):
             tag = PAPER_LABELS[paper]

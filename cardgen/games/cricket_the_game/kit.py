@@ -60,12 +60,15 @@ def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str, bal
     pl = card.player
     p.rect(0, 0, W, L["band_mm"], fill=colour)
     p.rect(0, 0, W, H, stroke=L["outline"]["colour"], width=L["outline"]["width_mm"])
-    p.text(W / 2, 5.0, f"CRICKET: THE GAME compatible \u00b7 {season_label}", "bold", L["header_pt"],
-           "#ffffff", align="centre")
+    # the season goes on the team's line: "BBL 2024-2025" (as the Quicket cards print it) beside the
+    # game's name left the 6 pt header 2.49 mm from the cut, and a longer code (SMASH-W) over it
+    p.text(W / 2, 5.0, "CRICKET: THE GAME compatible", "bold", L["header_pt"], "#ffffff", align="centre")
     fitted = fit_text(card.label.upper(), "bold", W - 2 * m, L["name"]["max_pt"], L["name"]["min_pt"])
     p.text(W / 2, L["name"]["baseline_mm"], fitted.lines[0], "bold", fitted.size_pt, "#ffffff", align="centre")
-    if pl is not None:
-        p.text(W / 2, 19.0, pl.short_team, "regular", L["team_pt"], "#ffffff", align="centre")
+    team_line = " \u00b7 ".join(t for t in (pl.short_team if pl is not None else "", season_label) if t)
+    if team_line:
+        team = fit_text(team_line, "regular", W - 2 * m, L["team_pt"], 6.0)
+        p.text(W / 2, 19.0, team.lines[0], "regular", team.size_pt, "#ffffff", align="centre")
     rb = L["role_bar"]
     p.rect(m, rb["top_mm"], W - 2 * m, rb["height_mm"], fill=mix(colour, 0.82), stroke=colour, width=0.4)
     p.text(W / 2, rb["top_mm"] + rb["height_mm"] * 0.7, ROLE_LABELS[card.role].upper(), "bold", rb["pt"],

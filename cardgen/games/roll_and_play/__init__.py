@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardgen import ATTRIBUTION
+from cardgen.competitions import season_label
 from cardgen.games.base import BuildRequest, SimContext, kit_folder
 from cardgen.games.printing import PAPER_LABELS, KitWriter, check_papers
 from cardgen.games.roll_and_play import kit
@@ -48,7 +49,7 @@ class RollAndPlaySystem:
         if comp is not None and season:  # the team edition
             from cardgen.games.roll_and_play.team import team_decks
             decks = team_decks(_season_stats(comp, season, req.source))
-            label = f"{comp.code} {season}"
+            label = f"{comp.code} {season_label(comp, season)}"  # as the Quicket cards print it
             credit = f"{CLASSIC_CREDIT} {ATTRIBUTION}"
             writer = KitWriter(folder, self.code, self.name, comp.code, season, credit=ATTRIBUTION)
         else:
