@@ -98,9 +98,8 @@ def own_bar_shares(rep, stats, fmt) -> dict[str, float]:
 def death_rate_se(stats, fmt) -> float:
     """Relative standard error of the real death-overs run rate: a ratio of sums over innings
     (runs / balls), so its error is the innings-clustered one, sqrt(sum (r_i - R b_i)^2) / sum b_i."""
-    from cardgen.sim.season import phase_balls
-    inn = stats.innings[~stats.innings["super_over"].astype(bool)]
-    inn = inn[(inn["method"].astype("string").fillna("") == "") & (inn["result"] != "no result")]
+    from cardgen.sim.season import full_length_innings, phase_balls
+    inn = full_length_innings(stats)
     balls = phase_balls(inn["legal_balls"], fmt.phase_edges, fmt.balls_per_innings)[2].astype(float)
     runs = inn["runs_death"].to_numpy(float)
     rate = runs.sum() / balls.sum()

@@ -371,3 +371,31 @@ def test_validate_judges_a_hand_rated_set_by_its_printed_cards(real_sets):
         row = row[row["kind"] == "striker"].iloc[0] if isinstance(row, pd.DataFrame) else row
         # the rating lowers the expectation the engine is held to, below the stored figure
         assert row["expected_dismissal_rate"] < 0.97 * card["expected"]["dismissal_rate"]
+
+
+@pytest.mark.parametrize("code,season,folder", [("BBL", "2023-24", "bbl_2023-24"), ("HUNDRED", "2024", "hundred_men_2024"),
+                                                ("IPL", "2025", "ipl_2025"),
+                                                ("SMASH-W", "2022-23", "super_smash_women_2022-23")])
+def test_real_figures_leave_out_exactly_the_matches_the_weather_shortened(mirror, tmp_cache, code, season, folder):
+    """The replays play every match to its full length, so the real side of `simulate` and
+    bench_matches counts only full-length matches. A match shortened without D/L shows in the
+    tables only as a first innings that stopped short with wickets in hand; Cricsheet records
+    the shortening itself (the chase's target overs), and the two must agree match for match."""
+    from cardgen.sim.season import full_length_innings, real_first_innings
+    from cardgen.stats.load import season_stats
+    stats = season_stats(get_competition(code), season, str(mirror), cache=tmp_cache)
+    kept = set(full_length_innings(stats)["match_id"])
+    shortened = set()
+    for match_id in stats.matches["match_id"]:
+        record = json.loads((mirror / folder / f"{match_id}.json").read_text())
+        info = record["info"]
+        if info["outcome"].get("method") or info["outcome"].get("result") == "no result":
+            assert match_id not in kept
+            continue
+        target = record["innings"][1].get("target", {}) if len(record["innings"]) > 1 else {}
+        if target.get("overs", info["overs"]) < info["overs"]:
+            shortened.add(match_id)
+        assert (match_id in kept) != (match_id in shortened), match_id
+    assert shortened, "each of these seasons had a match shortened without D/L"
+    first = real_first_innings(stats)
+    assert set(first["match_id"]) == kept and (first["innings"] == 1).all()

@@ -270,7 +270,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
         lines = [f"{seasons} replays of the {len(stats.matches)}-match fixture list "
                  f"({summary['matches_simulated']} matches), seed {seed}.",
                  f"Mean first-innings total: real {summary['real_first_innings_total']} "
-                 f"({summary['real_first_innings_count']} completed innings), simulated "
+                 f"({summary['real_first_innings_count']} full-length first innings), simulated "
                  f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
                  f"Wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
                  f"{summary['sim_wickets_per_innings']}.",

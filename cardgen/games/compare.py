@@ -39,7 +39,7 @@ class RealInnings:
 
 
 def real_first_innings(comp: Competition, season: str, source: str | None) -> RealInnings:
-    """Uninterrupted real first innings (no super overs, no D/L, no no-result).
+    """Real first innings of the full-length matches (`sim.season.full_length_innings`).
 
     Per-innings fours and sixes come from the ball-by-ball data when a local mirror is given;
     otherwise the season's batting totals are shared among the innings in proportion to the
@@ -154,7 +154,7 @@ def compare_games(comp: Competition, season: str, source: str | None, innings: i
                   progress: Callable[[str], None] = lambda code: None) -> Comparison:
     real = real_first_innings(comp, season, source)
     if not len(real.table):
-        raise CardgenError(f"{comp.code} {season} has no completed first innings to compare with")
+        raise CardgenError(f"{comp.code} {season} has no full-length first innings to compare with")
     ctx = SimContext(comp=comp, season=season, source=source,
                      overs=max(1, round(comp.balls_per_innings / 6)))
     entries: list[Entry] = []

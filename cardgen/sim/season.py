@@ -157,19 +157,35 @@ def phase_balls(legal: pd.Series | np.ndarray, edges: tuple[int, int], total: in
             np.clip(legal - edges[1], 0, total - edges[1])]
 
 
-def real_first_innings(stats: SeasonStats) -> pd.DataFrame:
-    """Real completed first innings (no D/L, no no-result), as the league table counts them."""
+ALL_OUT = 10
+
+
+def full_length_innings(stats: SeasonStats) -> pd.DataFrame:
+    """Real innings (super overs left out) of the matches played to their full length, the only
+    kind the replays play: no D/L, a result, and a first innings that ran its full balls or was
+    all out. One that stopped short with wickets in hand was cut by the weather for both sides
+    alike (so no D/L: BBL 2023-24's 97/7 in 14 overs, the women's Super Smash 2022-23's 38/5 in
+    5), and its total and its wickets say nothing of a 20-over innings. (A side that ran out of
+    batters, retired hurt, is taken for cut short too: none in the nine bundled seasons.)"""
     inn = stats.innings[~stats.innings["super_over"].astype(bool)]
-    first = inn[(inn["innings"] == 1) & (inn["method"].fillna("") == "")
-                & (inn["result"] != "no result")]
-    return first
+    inn = inn[(inn["method"].fillna("") == "") & (inn["result"] != "no result")]
+    matches = stats.matches.set_index("match_id")
+    full_balls = pd.to_numeric(matches["overs"], errors="coerce") * matches["balls_per_over"]
+    first = inn[inn["innings"] == 1]
+    short = first[(first["wickets"] < ALL_OUT) & (first["legal_balls"] < first["match_id"].map(full_balls))]
+    return inn[~inn["match_id"].isin(short["match_id"])]
+
+
+def real_first_innings(stats: SeasonStats) -> pd.DataFrame:
+    """Real first innings of the full-length matches (`full_length_innings`)."""
+    inn = full_length_innings(stats)
+    return inn[inn["innings"] == 1]
 
 
 def team_totals(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
     """Per team: mean first-innings total, wickets per innings and run rate by phase."""
     fmt = cs.fmt
-    real_inn = stats.innings[~stats.innings["super_over"].astype(bool)]
-    real_inn = real_inn[(real_inn["method"].fillna("") == "") & (real_inn["result"] != "no result")]
+    real_inn = full_length_innings(stats)
     out = []
     for source, df in (("real", real_inn.rename(columns={"batting_team": "team"})),
                        ("sim", rep.team_rows)):
@@ -281,11 +297,11 @@ def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> di
 def match_figures(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dict[str, dict]:
     """What whole matches look like, real beside simulated (issue 17): first-innings total and
     its SD, all-out rate, wickets by phase (first innings), run rate by phase (all innings), the
-    chasing side's share of the decided matches. Real: completed innings (no D/L, no result)."""
+    chasing side's share of the decided matches. Real: the full-length matches'
+    innings (`full_length_innings`), as the replays play every match."""
     fmt = cs.fmt
     real_first = real_first_innings(stats)
-    inn = stats.innings[~stats.innings["super_over"].astype(bool)]
-    inn = inn[(inn["method"].fillna("") == "") & (inn["result"] != "no result")]
+    inn = full_length_innings(stats)
     sim = rep.team_rows
     sim_first = sim[sim["innings"] == 1]
     second = inn[inn["innings"] == 2].drop_duplicates("match_id")
@@ -300,7 +316,7 @@ def match_figures(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dic
                                         ("sim", sim_first, sim, sim_chase)):
         fig = {"first_innings_total": float(first["runs"].mean()),
                "first_innings_sd": float(first["runs"].std(ddof=1)),
-               "all_out_share": float((first["wickets"] >= 10).mean()),
+               "all_out_share": float((first["wickets"] >= ALL_OUT).mean()),
                "chasing_wins_share": chase}
         for p in PHASES:
             col = f"wickets_{p}"
