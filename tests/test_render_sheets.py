@@ -531,7 +531,7 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
     assert "The fielder with the keeper is another player: draw again if you draw the keeper." in joined
     assert "After a wicket the new batter takes the out batter's end." in joined
     assert "Run out: draw a fielder; the d6 row says who is out (below); no run." in joined
-    assert "out if <= the keeper's WK, else a dot." in joined
+    assert "stumped if \u2264 the keeper's WK, else a dot." in joined
     if "wide" in {r for row in card_sets[fmt]["fielding_chart"]["cells"] for r in row}:
         assert f"Wide: 1 run, not counted in the {unit}, not a ball faced; batters stay." in joined
         assert f"in the {'over' if unit == 'set' else 'set'}" not in joined
@@ -1013,9 +1013,9 @@ def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_w
     joined = " ".join(" ".join(_pages(chart)[0].extract_text().split()).split())
     assert "for a chance roll the d20 again, against C(x), RO(y) or the keeper's rating." in joined
     cells = {r for row in card_set["fielding_chart"]["cells"] for r in row}
-    said = {"catch_chance": "Catch chance: draw a fielder, roll the d20 again: out if <= C(x), else 1 run.",
-            "run_out_chance": "Run-out chance: draw a fielder, roll the d20 again: out if <= RO(y), else 1 run.",
-            "stumping_chance": "Stumping chance: roll the d20 again: out if <= the keeper's WK, else a dot.",
+    said = {"catch_chance": "Draw a fielder, roll the d20 again: caught if \u2264 C(x), else 1 run to the striker.",
+            "run_out_chance": "Draw a fielder, roll the d20 again: run out if \u2264 RO(y), else 1 run to the striker.",
+            "stumping_chance": "Roll the d20 again: stumped if \u2264 the keeper's WK, else a dot.",
             "wide": "not a ball faced; batters stay.",
             "no_ball": "No-ball: 1 run, a ball faced, not counted; batters stay; next ball a free hit."}
     assert {"catch_chance", "run_out_chance", "stumping_chance", "wide", "no_ball"} <= cells
@@ -1027,3 +1027,36 @@ def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_w
     qr = " ".join(_pages(render_quick_reference_pdf(card_set, paper, CREDIT))[0].extract_text().split())
     assert "Fielding chances (roll the d20 again)" in qr
     assert "Wides and no-balls add a run, batters stay; not one of the" in qr
+
+
+@pytest.mark.parametrize("season", ["BBL_2023-24", "BBL_2024-25", "HUNDRED_2024", "IPL_2024", "IPL_2025",
+                                    "SMASH_2024-25"])
+def test_a_failed_catch_or_run_out_chance_says_whose_run_it_is_at_full_size(season):
+    """Review finding (helper-45): the fielding chart and the quick reference said a failed catch
+    or run-out chance is "else 1 run", and a scorer could not tell whose: the striker's (rules
+    4.3.7 / 4.3.8, docs/rules.md R4). Every sheet now says so, with the page at full size: the
+    chart's legend lines at their size before (at least 7.5 pt: its chance legends no longer repeat
+    their name, which the bold label left of them gives) and the quick reference unshrunk (its
+    KeepInFrame shrinks the whole page when a line wraps once more on Letter: the run-out line
+    says the keeper's RO in fewer words)."""
+    from conftest import _shipped_rule_set
+    from test_render_layout import pdf_texts
+
+    card_set = _shipped_rule_set(season)
+    for paper in ("a4", "letter"):
+        chart = render_fielding_pdf(card_set, paper, CREDIT)
+        joined = " ".join(_pages(chart)[0].extract_text().split())
+        assert "caught if \u2264 C(x), else 1 run to the striker." in joined
+        assert "run out if \u2264 RO(y), else 1 run to the striker." in joined
+        assert "the fielder's and the wicketkeeper's RO rating; else 1 run to the striker." in joined
+        assert "else 1 run." not in joined
+        legend = [size for text, size, _ in pdf_texts(chart) if "to the striker" in text]
+        assert len(legend) == 3 and min(legend) >= 7.5, (paper, legend)
+        qr = render_quick_reference_pdf(card_set, paper, CREDIT)
+        text = " ".join(_pages(qr)[0].extract_text().split())
+        assert "their C(x) (striker card or team sheet), else 1 run to the striker." in text
+        assert "(on those rows also \u2264 the keeper's RO), else 1 run to the striker." in text
+        assert "else 1 run." not in text
+        # unshrunk: the same heading as on the page without the R13 line, which has 17-22 mm to spare
+        without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
+        assert _heading_width(qr) == pytest.approx(_heading_width(without), abs=0.005), paper

@@ -1441,3 +1441,14 @@ def test_the_site_prints_the_season_as_the_kits_cards_do(tmp_path):
     player = next(html for name, html in pages.items() if "/players/" in name)
     assert "<dt>Season</dt><dd>2024-2025</dd>" in player
     assert "BBL 2024-2025" in pages["games/roll-and-play/BBL_2024-25/index.html"]
+
+
+def test_how_to_play_says_whose_run_a_failed_catch_or_run_out_chance_is(built_site):
+    """Review finding (helper-45): "else 1 run" left a scorer asking whose run it is: the
+    striker's (rules 4.3.7 / 4.3.8, docs/rules.md R4), as the printed sheets now say."""
+    from bs4 import BeautifulSoup
+    page = BeautifulSoup(_pages(built_site[2])["how-to-play.html"], "html.parser")
+    chances = {li.strong.get_text(): " ".join(li.get_text().split()) for li in page.find_all("li")
+               if li.strong and li.strong.get_text() in ("Catch chance", "Run-out chance")}
+    assert sorted(chances) == ["Catch chance", "Run-out chance"]
+    assert all(text.endswith("else 1 run to the striker.") for text in chances.values()), chances

@@ -96,7 +96,7 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
         p.text(rx, legend_top + 5 + i * line_h, f"d6 = {row}:", "bold", spec["legend_pt"])
         p.text(rx + 14, legend_top + 5 + i * line_h, text, "regular", spec["legend_pt"])
     p.text(rx + col_w, legend_top + 5, "Fielder and wicketkeeper: out only if the d20 is within both", "italic", 8)
-    p.text(rx + col_w, legend_top + 5 + line_h, "the fielder's and the wicketkeeper's RO rating; else 1 run.", "italic", 8)
+    p.text(rx + col_w, legend_top + 5 + line_h, "the fielder's and the wicketkeeper's RO rating; else 1 run to the striker.", "italic", 8)
     # what the rules leave open and the engines decide (docs/rules.md R3, R5, R6): a player at
     # the table met each of these in one match
     p.text(rx + col_w, legend_top + 5 + 2.5 * line_h, "The fielder with the keeper is another player: draw again "
