@@ -836,7 +836,15 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
         assert f"Change ends after {ends}: the other batter faces next." in text
         assert ("the striker can be out only run out (any other out is a dot; a wide in between keeps it)."
                 in text)
-        assert "out if the d20 <= the keeper's WK(z) rating (team sheet; none: 10), else a dot." in text
+        # the cards print a keeper's rating too now ("Wicketkeeper (10)" for one who kept in no
+        # match, R9): the stumping line says where to read it, on one line (helper-45)
+        assert "out if the d20 \u2264 the keeper's rating (striker card or team sheet), else a dot." in text
+        assert "none: 10" not in text
+        assert "Wicketkeepers show their keeping rating (10 if they kept in no match)." in text
+        from test_render_layout import pdf_texts
+        pdf = render_quick_reference_pdf(card_set, paper, ATTRIBUTION)
+        assert any(t.strip().endswith("out if the d20 \u2264 the keeper's rating (striker card or team sheet), "
+                                      "else a dot.") for t, _, _ in pdf_texts(pdf)), paper  # one line
         # the scoresheet's scorecard pages (6a3984e), as it prints them
         assert "each); pages 3-4: each innings' scorecard." in text
         sheet = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(card_set, paper, CREDIT))]
