@@ -17,8 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, PageTemplate, Paragraph, Spacer, Table,
                                 TableStyle)
 
-from cardgen.render.card import printed_season
-from cardgen.render.common import page_size_mm
+from cardgen.render.common import page_size_mm, printed_season
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
 
