@@ -27,6 +27,22 @@ def _pages(data: bytes) -> list[pypdf.PageObject]:
     return list(pypdf.PdfReader(io.BytesIO(data)).pages)
 
 
+def _team_page_groups(texts: list[str]) -> list[list[int]]:
+    """The team sheets' page indices, team by team: a team too long for one page at full size
+    says "on the next page" and continues its bowlers there (helper-45)."""
+    groups: list[list[int]] = []
+    for index, text in enumerate(texts):
+        if groups and "Bowlers by usage: on the next page." in " ".join(texts[index - 1].split()):
+            groups[-1].append(index)
+        else:
+            groups.append([index])
+    return groups
+
+
+def _team_sheet_groups(pdf: bytes) -> list[list[int]]:
+    return _team_page_groups([page.extract_text() for page in _pages(pdf)])
+
+
 def _vertical_lines(page: pypdf.PageObject) -> list[tuple[float, float, bool]]:
     """Vertical segments as (x in mm, line width in mm, dashed)."""
     width, dashed, start, found = 0.0, False, None, []
@@ -314,23 +330,44 @@ def test_team_sheets_print_when_each_bowler_bowled(card_sets, bbl_stats, hundred
     assert checked > 40
 
 
+@pytest.mark.parametrize("season", ["IPL_2024", "IPL_2025"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_ipl_side_gets_one_team_sheet_page_even_on_letter(paper):
-    # IPL 2025's squads are the biggest of the bundled seasons (up to 11 reserves and 10
-    # bowlers): on US Letter three sides ran onto a second page with a few bowlers alone on it
-    import glob
-    import gzip
-    import json
-    [path] = [p for p in glob.glob("stats_cache/card-sets/IPL_2025-*.json.gz")
-              if json.load(gzip.open(p)).get("rule") == "wickets-in-hand"]
-    card_set = json.load(gzip.open(path))
-    pages = _pages(render_team_sheets_pdf(card_set, paper, CREDIT))
-    assert len(pages) == len(card_set["teams"])
-    for page, team in zip(pages, card_set["teams"]):
-        text = page.extract_text()
-        assert f"{team['name']} \u2014" in text  # each page is its own side's
+def test_every_ipl_sides_team_sheet_prints_at_full_size(season, paper):
+    """IPL squads are the biggest of the bundled seasons (up to 11 reserves and 17 bowlers): their
+    team sheets were shrunk to one page by KeepInFrame, IPL 2025's on US Letter to 83-98%, IPL
+    2024's A4 to 90% (helper-45). Every side now prints at full size: on one page, its table rows
+    a little tighter if need be, else with its bowlers on a second page of its own that says whose
+    it is; every bowler of the side on its pages."""
+    import copy
+
+    from conftest import _shipped_rule_set
+    from test_render_layout import pdf_texts
+    card_set = _shipped_rule_set(season)
+    pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    pages = _pages(pdf)
+    groups = _team_sheet_groups(pdf)
+    assert len(groups) == len(card_set["teams"]) and all(len(group) <= 2 for group in groups)
+    assert any(len(group) == 2 for group in groups)  # these squads do not all fit one page
+    # a page at full size: its headings as wide as on a short page (one side, no reserves or bowlers)
+    small = copy.deepcopy(card_set)
+    small["teams"] = [{**small["teams"][0], "reserves": [], "bowlers": []}]
+    small_pdf = render_team_sheets_pdf(small, paper, CREDIT)
+
+    def widths(data: bytes, index: int) -> dict[str, float]:
+        return {text.strip(): right - left for text, _, (left, _, right, _) in pdf_texts(data, index)
+                if text.strip() in ("Deck 1: batting order (usual XI)", "Bowlers by usage")}
+    full = widths(small_pdf, 0)
+    for team, group in zip(card_set["teams"], groups):
+        text = " ".join(" ".join(pages[i].extract_text() for i in group).split())
+        assert f"{team['name']} \u2014" in pages[group[0]].extract_text()  # each page is its own side's
         for name in _bowler_names(card_set, team):  # with every bowler of the side on it
             assert name in text
+        if len(group) == 2:
+            assert f"{team['name']} \u2014 {card_set['season']} (continued)" in pages[group[1]].extract_text()
+        for index in group:
+            for heading, width in widths(pdf, index).items():
+                assert width == pytest.approx(full[heading], abs=0.005), (team["name"], heading, paper)
+        assert "Bowlers by usage" in widths(pdf, group[-1])
 
 
 def _bowler_names(card_set: dict, team: dict) -> list[str]:
@@ -642,10 +679,11 @@ def test_the_quick_reference_keeps_to_one_page_by_shrinking_rather_than_spilling
 def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defence_card_sets, paper):
     card_set = defence_card_sets["T20"]
     names = {c["player"]["name"].upper(): c for c in card_set["cards"]}
-    pages = _pages(render_team_sheets_pdf(card_set, paper, CREDIT))
-    assert len(pages) == len(card_set["teams"])
+    pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    pages, groups = _pages(pdf), _team_sheet_groups(pdf)
+    assert len(groups) == len(card_set["teams"])
     found = []
-    for team, page in zip(card_set["teams"], pages):
+    for team, page in zip(card_set["teams"], [pages[group[0]] for group in groups]):  # the decks' page
         cells: list[tuple[str, float, float]] = []  # (text, x, y) of every string on the page
 
         def cell(text, cm, tm, font, size) -> None:  # type: ignore[no-untyped-def]
@@ -786,12 +824,13 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
     captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
     strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
     for paper in ("a4", "letter"):
-        pages = _pages(render_team_sheets_pdf(card_set, paper, CREDIT))
-        assert len(pages) == len(card_set["teams"])
+        pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+        pages, groups = _pages(pdf), _team_sheet_groups(pdf)
+        assert len(groups) == len(card_set["teams"])
         named = 0
-        for deck, page in zip(team_decks(card_set), pages):
+        for deck, group in zip(team_decks(card_set), groups):
             team = deck["team"]["name"]
-            text = " ".join(page.extract_text().split())
+            text = " ".join(" ".join(pages[i].extract_text() for i in group).split())
             xi, keeper = captain.usual_xi(team)
             for pid in deck["reserves"]:
                 if pid not in deck["players"] or (pid, team) in strikers:
@@ -952,9 +991,10 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
     for view in views:  # "SHAI HOPE 2024-2025 Hobart Wicketkeeper (10)": name, band, role line
         assert f"{view.name} {view.season_team} Wicketkeeper ({keepers[(view.team, view.name)]})" in text, view.name
     assert text.count("Wicketkeeper (") == len(keepers)  # none bare
-    sheets = pypdfium2.PdfDocument(render_team_sheets_pdf(card_set, paper, CREDIT))
+    sheet_pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    sheets = pypdfium2.PdfDocument(sheet_pdf)
     rows = {}
-    for team, page in zip(card_set["teams"], sheets):
+    for team, page in zip(card_set["teams"], [sheets[group[0]] for group in _team_sheet_groups(sheet_pdf)]):
         for line in page.get_textpage().get_text_range().splitlines():
             for (kteam, name), rating in keepers.items():
                 # "4 OLLIE POPE \u2020 Wicketkeeper WK(20) ..." (XI) or "ALEX CAREY Wicketkeeper ..." (reserves)
@@ -980,8 +1020,8 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
     from test_render_layout import pdf_texts
     card_set = card_sets["T20"]
     pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
-    pages = _pages(pdf)
-    assert len(pages) == len(card_set["teams"])
+    pages, groups = _pages(pdf), _team_sheet_groups(pdf)
+    assert len(groups) == len(card_set["teams"])
     for page in pages:
         assert " ".join(page.extract_text().split()).count(CREDIT) == 1
     reversed_set = copy.deepcopy(card_set)
@@ -993,7 +1033,7 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
                                  if text.strip() == "Deck 1: batting order (usual XI)"]
         return right - left
 
-    assert heading_width(pdf, len(pages) - 1) == pytest.approx(heading_width(first, 0), abs=0.005)
+    assert heading_width(pdf, groups[-1][0]) == pytest.approx(heading_width(first, 0), abs=0.005)
     long_credit = CREDIT + " Names corrected by the Very Long Named Cricket Club of Somewhere, 2026 edition."
     from cardgen.render.teamsheets import credit_fits_footer
     margin = load_layout("sheets")["team_sheet"]["margin_mm"]

@@ -82,7 +82,7 @@ def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseD
     return doc, buf
 
 
-def _table(rows: list[list[str]], widths: list[float], font_pt: float) -> Table:
+def _table(rows: list[list[str]], widths: list[float], font_pt: float, padding: float = 1.5) -> Table:
     table = Table(rows, colWidths=[w * MM for w in widths], repeatRows=1, hAlign="LEFT")
     table.setStyle(TableStyle([
         ("FONTNAME", (0, 0), (-1, -1), PDF_NAMES["regular"]),
@@ -91,8 +91,8 @@ def _table(rows: list[list[str]], widths: list[float], font_pt: float) -> Table:
         ("LINEBELOW", (0, 0), (-1, 0), 0.8, colors.black),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#999999")),
         ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-        ("TOPPADDING", (0, 0), (-1, -1), 1.5),
-        ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
+        ("TOPPADDING", (0, 0), (-1, -1), padding),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
     ]))
     return table
 
@@ -230,6 +230,14 @@ def phase_shares(real: dict[str, Any]) -> list[str]:
     return [f"{round(100 * int(balls.get(p, 0)) / total)}%" if total else "" for p in PHASES]
 
 
+def _fits(flowables: list, width: float, height: float) -> bool:
+    """Whether the flowables fit a width x height frame at full size (as KeepInFrame measures them)."""
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus.flowables import _listWrapOn
+    w, h = _listWrapOn(flowables, width, Canvas(io.BytesIO()))
+    return w <= width + 1e-6 and h <= height + 1e-6
+
+
 def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
     spec = load_layout("sheets")["team_sheet"]
     st = _styles(spec)
@@ -242,53 +250,55 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     widths = [8, 58, 28, 20, 28, 14, 18] if defence else [8, 62, 28, 20, 28, 14]
     header = ["Player", "Role", "Keeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
     decks = team_decks(card_set)
-    for i, deck in enumerate(decks):
+
+    def team_parts(deck: dict, last: bool, padding: float) -> tuple[list, list]:
+        """A team's sheet: its decks, and its bowlers by usage (tables with `padding` above and
+        below each row's text)."""
         team = deck["team"]
-        if i:
-            story.append(PageBreak())
-        page_start = len(story)
+        part: list = []
         short = team.get("short_name")
-        story.append(Paragraph(escape(f"{team['name']} \u2014 {season}"
-                                      + (f" (cards: {short})" if short and short != team["name"] else "")),
-                               st["title"]))
-        story.append(Paragraph("Deck 1: batting order (usual XI)", st["heading"]))
+        part.append(Paragraph(escape(f"{team['name']} \u2014 {season}"
+                                     + (f" (cards: {short})" if short and short != team["name"] else "")),
+                              st["title"]))
+        part.append(Paragraph("Deck 1: batting order (usual XI)", st["heading"]))
         # the marks in the tables below, "*" as the rules' player roles use it
-        story.append(Paragraph("\u2020 = the XI's wicketkeeper. Role * = mainly a bowler. Cards: S = striker, "
-                               "B = bowler." + (DEFENCE_LEGEND if defence else ""), st["body"]))
-        story.append(Spacer(1, 1.5 * MM))
+        part.append(Paragraph("\u2020 = the XI's wicketkeeper. Role * = mainly a bowler. Cards: S = striker, "
+                              "B = bowler." + (DEFENCE_LEGEND if defence else ""), st["body"]))
+        part.append(Spacer(1, 1.5 * MM))
         rows = [["#"] + header]
         rows += [_player_row(pid, deck, n, defence) for n, pid in enumerate(deck["xi"], 1)]
-        story.append(_table(rows, widths, spec["text_pt"]))
+        part.append(_table(rows, widths, spec["text_pt"], padding))
         for n, line in enumerate(no_striker_card_lines(card_set, deck)):
             if not n:
-                story.append(Spacer(1, 1 * MM))
-            story.append(Paragraph(escape(line), st["body"]))
-        story.append(Paragraph("Deck 2: reserves", st["heading"]))
+                part.append(Spacer(1, 1 * MM))
+            part.append(Paragraph(escape(line), st["body"]))
+        part.append(Paragraph("Deck 2: reserves", st["heading"]))
         # a squad member who neither batted nor bowled has no card, so cannot join a deck
         reserves = [pid for pid in deck["reserves"] if pid in deck["players"]]
         if reserves:
             rows = [[""] + header]
             rows += [_player_row(pid, deck, None, defence) for pid in reserves]
-            story.append(_table(rows, widths, spec["text_pt"]))
+            part.append(_table(rows, widths, spec["text_pt"], padding))
         else:
-            story.append(Paragraph("(none in this set)", st["body"]))
+            part.append(Paragraph("(none in this set)", st["body"]))
         reserve_line = reserves_without_striker_card_line(card_set, deck)
         if reserve_line:
-            story.append(Spacer(1, 1 * MM))
-            story.append(Paragraph(escape(reserve_line), st["body"]))
+            part.append(Spacer(1, 1 * MM))
+            part.append(Paragraph(escape(reserve_line), st["body"]))
         if len(reserves) < len(deck["reserves"]):
             missing = len(deck["reserves"]) - len(reserves)
-            story.append(Paragraph(f"{missing} more squad player{'s' if missing > 1 else ''} without a card "
-                                   "(no ball batted or bowled this season).", st["small"]))
+            part.append(Paragraph(f"{missing} more squad player{'s' if missing > 1 else ''} without a card "
+                                  "(no ball batted or bowled this season).", st["small"]))
         hundred = card_set.get("format") == "100-ball"  # balls, not 5-ball overs, beside Econ per 6
-        story.append(Paragraph("Bowlers by usage", st["heading"]))
+        bowlers_start = len(part)
+        part.append(Paragraph("Bowlers by usage", st["heading"]))
         # the table mixes the XI's bowlers and the reserves', who bowl only if picked: the first
         # column gives an XI bowler's batting place (the deck's number), a reserve's is blank
-        story.append(Paragraph(escape(usage_legend(hundred) + " " + XI_COLUMN_LEGEND), st["body"]))
+        part.append(Paragraph(escape(usage_legend(hundred) + " " + XI_COLUMN_LEGEND), st["body"]))
         phases = any((c.get("real") or {}).get("phase_balls") for c in card_set["cards"])
         if phases:
-            story.append(Paragraph(escape(phase_legend(hundred)), st["body"]))
-        story.append(Spacer(1, 1.5 * MM))
+            part.append(Paragraph(escape(phase_legend(hundred)), st["body"]))
+        part.append(Spacer(1, 1.5 * MM))
         rows = [["#", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]
                 + (["PP", "Mid", "Death"] if phases else [])]
         for pid in deck["bowlers"]:
@@ -304,18 +314,37 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
                          str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
                          str(real.get("dismissals", ""))] + (phase_shares(real) if phases else []))
-        story.append(_table(rows, [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
-                            spec["text_pt"]))
+        part.append(_table(rows, [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
+                          spec["text_pt"], padding))
         # every page's footer carries the credit: the last page printed it again under the
         # bowlers, and that line made the last team's page the one KeepInFrame shrank (BBL
         # 2024-25's Sydney Thunder to 90% on Letter, 97% on A4; helper-44)
-        if i == len(decks) - 1 and not credit_fits_footer(paper, title, credit, spec["margin_mm"]):
-            story.append(Spacer(1, 6 * MM))
-            story.append(Paragraph(escape(credit), st["small"]))
-        # one sheet of paper per team: a big squad (an IPL side on US Letter) shrinks a little
-        # rather than leaving its last bowlers alone on a second page
-        story[page_start:] = [KeepInFrame(doc.width - 2 * FRAME_PADDING_PT, doc.height - 2 * FRAME_PADDING_PT,
-                                          story[page_start:], mode="shrink")]
+        if last and not credit_fits_footer(paper, title, credit, spec["margin_mm"]):
+            part.append(Spacer(1, 6 * MM))
+            part.append(Paragraph(escape(credit), st["small"]))
+        return part[:bowlers_start], part[bowlers_start:]
+
+    for i, deck in enumerate(decks):
+        team = deck["team"]
+        if i:
+            story.append(PageBreak())
+        # every team's sheet prints at full size (KeepInFrame shrank a big squad's page to fit: an
+        # IPL side on US Letter to 83%): one page when it fits, with tighter table rows if need be
+        # (the text keeps its size), else its bowlers continue on a second page of their own; each
+        # part still shrinks rather than spill should a user's squad outgrow a page
+        width, height = doc.width - 2 * FRAME_PADDING_PT, doc.height - 2 * FRAME_PADDING_PT
+        last = i == len(decks) - 1
+        for padding in (spec["row_padding_pt"], spec["compact_row_padding_pt"]):
+            decks_part, bowlers_part = team_parts(deck, last, padding)
+            if _fits(decks_part + bowlers_part, width, height):
+                story.append(KeepInFrame(width, height, decks_part + bowlers_part, mode="shrink"))
+                break
+        else:
+            decks_part, bowlers_part = team_parts(deck, last, spec["row_padding_pt"])
+            decks_part.append(Paragraph("Bowlers by usage: on the next page.", st["body"]))
+            story += [KeepInFrame(width, height, decks_part, mode="shrink"), PageBreak(),
+                      KeepInFrame(width, height, [Paragraph(escape(f"{team['name']} \u2014 {season} (continued)"),
+                                                            st["title"])] + bowlers_part, mode="shrink")]
     if not decks:
         story.append(Paragraph(escape(credit), st["small"]))
     doc.build(story)
