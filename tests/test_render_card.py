@@ -214,3 +214,66 @@ def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_e
             in_box = [t for t in texts if stats["top_mm"] < (t[2] + t[3]) / 2 < box_bottom]
             assert in_box and max(bottom for _, _, _, bottom in in_box) < stats["bottom_mm"], (page, in_box)
     assert credits_read == [ATTRIBUTION] * len(views), set(credits_read)
+
+
+@pytest.mark.parametrize("season", ["BBL_2024-25", "IPL_2025"])
+def test_a_card_with_a_blank_column_says_why_in_it_on_a_wickets_in_hand_kit(season):
+    """Review finding (helper-45): under the wickets-in-hand rule a tail-ender's striker card can be
+    all dots (Spencer Johnson, BBL 2024-25: 25 balls, SR 132, "• 1-100": in the attack band every dot
+    rolls the attack die) and a bowler card can have no W or B (Rashid Khan, IPL 2025); the blank
+    column read as a misprint. Such a card says where its runs (wickets) come from, in that
+    column's blank ranges at 6 pt, left of the greyed results; no other card does, nor any card of
+    a classic kit (the rules as printed: no attack die)."""
+    import gzip
+    import json
+    from pathlib import Path
+
+    from conftest import _shipped_rule_set
+
+    from cardgen.render.card import wrap_words
+    from cardgen.render.layout import MM
+    from cardgen.render.sheets import sheet_geometry
+    card_set = _shipped_rule_set(season)
+    views = card_views(card_set)
+    spec, card = load_layout("card")["column_note"], load_layout("card")
+    runless = [v for v in views if v.kind == "striker" and not {r for _, r in v.chart} & set("12346")]
+    wicketless = [v for v in views if v.kind == "bowler" and not {r for _, r in v.chart} & {"W", "B"}]
+    assert len(runless) >= 20 and len(wicketless) >= 30  # 21 / 33 (BBL 2024-25), 42 / 50 (IPL 2025)
+    who = ("SPENCER JOHNSON", "striker") if season == "BBL_2024-25" else ("RASHID KHAN", "bowler")
+    assert who in {(v.name, v.kind) for v in runless + wicketless}
+    others = [v for v in views if v not in runless and v not in wicketless][:18]
+    assert all(v.column_note for v in runless + wicketless) and not any(v.column_note for v in others)
+    sample = runless + wicketless + others
+    geo = sheet_geometry("a4")
+    slots: list[list[tuple[str, float, float]]] = []  # (text, size, x from the card's left in mm)
+    for page in pypdf.PdfReader(io.BytesIO(render_cards_pdf(sample, "a4", "t", "credit"))).pages:
+        found: dict[int, list[tuple[str, float, float]]] = {}
+
+        def visit(text, cm, tm, font, size, found=found):  # type: ignore[no-untyped-def]
+            x, y = tm[4] / MM, geo.page_h - tm[5] / MM
+            for row in range(geo.rows):
+                for col in range(geo.columns):
+                    left, top = geo.card_origin(row, col)
+                    if text.strip() and left <= x <= left + geo.card_w and top <= y <= top + geo.card_h:
+                        found.setdefault(row * geo.columns + col, []).append((text.strip(), float(size), x - left))
+        page.extract_text(visitor_text=visit)
+        slots += [found[i] for i in sorted(found)]
+    assert len(slots) == len(sample)
+    half = (card["width_mm"] - 2 * card["margin_mm"]) / 2
+    for view, texts in zip(sample, slots):
+        for kind in ("striker", "bowler"):
+            lines = wrap_words(spec[kind]["text"], spec["font"], spec["pt"], spec["width_mm"])
+            printed = [(size, x) for text, size, x in texts if text in lines]
+            if view.column_note and view.kind == kind:
+                assert len(printed) == len(lines), (view.name, texts)
+                left = card["margin_mm"] + spec[kind]["column"] * half
+                result_left = left + card["chart"]["result_centre_mm"] - 2.0  # the greyed results
+                for size, x in printed:
+                    assert size >= 6.0 and left < x and x + spec["width_mm"] <= result_left + spec["left_mm"]
+            else:
+                assert not printed, (view.name, view.kind, kind)
+    [classic_path] = [p for p in sorted((Path("stats_cache") / "card-sets").glob(f"{season}-*.json.gz"))
+                      if json.loads(gzip.decompress(p.read_bytes())).get("rule") != "wickets-in-hand"]
+    classic = card_views(json.loads(gzip.decompress(classic_path.read_bytes())))
+    assert any(v.kind == "bowler" and not {r for _, r in v.chart} & {"W", "B"} for v in classic)
+    assert not any(v.column_note for v in classic)

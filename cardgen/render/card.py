@@ -21,6 +21,22 @@ from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
 
 RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
+RUN_RESULTS = frozenset({"1", "2", "3", "4", "6"})
+WICKET_RESULTS = frozenset({"W", "B"})
+
+
+def column_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
+    """The note a card prints in its blank chart column (templates/card.json column_note), only
+    in a kit played with the wickets-in-hand rule (R12): a striker card with no run face, whose
+    runs come off the bowler's card, the chart and the attack die (a tail-ender's short stay
+    mostly in the attack band: Spencer Johnson, BBL 2024-25, all dots), or a bowler card with no
+    W or B, whose wickets come off the other half of each ball (Rashid Khan, IPL 2025). The
+    site's player pages say the same at length (site.generate boundary_note, wicket_note)."""
+    if card_set.get("rule") != "wickets-in-hand":
+        return ""
+    results = {str(r.get("result")) for r in card.get("chart", [])}
+    empty = not results & (RUN_RESULTS if card["kind"] == "striker" else WICKET_RESULTS)
+    return load_layout("card")["column_note"][card["kind"]]["text"] if empty else ""
 BLACK, WHITE = "#000000", "#ffffff"
 
 
@@ -44,6 +60,9 @@ class CardView:
     credit: str = ATTRIBUTION
     sort_key: tuple = field(default=(), compare=False)
     defence: str = ""  # striker with a Defence rating (R13): "Defence 7"; else ""
+    # a wickets-in-hand kit's card whose chart has no run face (striker) or no W or B (bowler):
+    # why, printed in that blank column (templates/card.json column_note); else ""
+    column_note: str = ""
 
     def all_text(self) -> list[str]:
         """Every figure printed on the card (what a reader of the PDF must find)."""
@@ -227,6 +246,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             small_sample=bool(card.get("small_sample")),
             credit=card_set.get("attribution") or ATTRIBUTION,
             defence=f"Defence {defence}" if defence else "",
+            column_note=column_note(card, card_set),
             sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
                       0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
     return sorted(views, key=lambda v: v.sort_key)
@@ -382,10 +402,40 @@ def _draw_chart(p: Painter, view: CardView, L: dict, ink_saver: bool) -> None:
                    BLACK, "right")
         p.text(x0 + cs["result_centre_mm"], baseline, result, cs["result_font"], cs["result_pt"],
                BLACK if span else cs["absent_colour"], "centre")
+    note = L["column_note"][view.kind] if view.column_note else None
+    if note is not None:
+        _draw_column_note(p, view.column_note, m + note["column"] * half, top + note["first_row"] * row_h,
+                          note["rows"] * row_h, L["column_note"])
     for r in range(rows + 1):
         y = top + r * row_h
-        p.line(m, y, W - m, y, cs["rule_colour"], cs["rule_width_mm"])
+        for col in range(2):  # a rule stops short of the note its column prints across its rows
+            x0 = m + col * half
+            inside = (note is not None and col == note["column"]
+                      and note["first_row"] < r < note["first_row"] + note["rows"])
+            start = x0 + L["column_note"]["left_mm"] + L["column_note"]["width_mm"] + 0.5 if inside else x0
+            p.line(start, y, x0 + half, y, cs["rule_colour"], cs["rule_width_mm"])
     p.line(W / 2, top, W / 2, top + rows * row_h, cs["rule_colour"], cs["rule_width_mm"])
+
+
+def wrap_words(text: str, style: str, size_pt: float, width_mm: float) -> list[str]:
+    """`text` in lines of whole words no wider than `width_mm` (a longer word keeps its own line)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and text_width_mm(joined, style, size_pt) <= width_mm:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines
+
+
+def _draw_column_note(p: Painter, text: str, x: float, top: float, height: float, spec: dict) -> None:
+    """A column note's lines, centred down the rows it covers."""
+    lines = wrap_words(text, spec["font"], spec["pt"], spec["width_mm"])
+    step = spec["pt"] * spec["leading"] / 72 * 25.4
+    first = top + (height - step * len(lines)) / 2 + spec["pt"] * 0.8 / 72 * 25.4  # the first baseline
+    for i, line in enumerate(lines):
+        p.text(x + spec["left_mm"], first + i * step, line, spec["font"], spec["pt"], spec["colour"])
 
 
 def _draw_stats(p: Painter, view: CardView, L: dict) -> None:
