@@ -25,18 +25,21 @@ RUN_RESULTS = frozenset({"1", "2", "3", "4", "6"})
 WICKET_RESULTS = frozenset({"W", "B"})
 
 
-def column_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
-    """The note a card prints in its blank chart column (templates/card.json column_note), only
-    in a kit played with the wickets-in-hand rule (R12): a striker card with no run face, whose
-    runs come off the bowler's card, the chart and the attack die (a tail-ender's short stay
-    mostly in the attack band: Spencer Johnson, BBL 2024-25, all dots), or a bowler card with no
-    W or B, whose wickets come off the other half of each ball (Rashid Khan, IPL 2025). The
-    site's player pages say the same at length (site.generate boundary_note, wicket_note)."""
+def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, ...]:
+    """The notes a card prints in its blank chart columns (keys of templates/card.json
+    column_note), only in a kit played with the wickets-in-hand rule (R12): a striker card with no
+    run face, whose runs come off the bowler's card, the chart and the attack die (a tail-ender's
+    short stay mostly in the attack band: Spencer Johnson, BBL 2024-25, all dots); a bowler card
+    with no W or B, whose wickets come off the other half of each ball (Rashid Khan, IPL 2025);
+    a bowler card with no run face (Jasprit Bumrah, IPL 2025). The site's player pages say the
+    same at length (site.generate boundary_note, wicket_note)."""
     if card_set.get("rule") != "wickets-in-hand":
-        return ""
+        return ()
     results = {str(r.get("result")) for r in card.get("chart", [])}
-    empty = not results & (RUN_RESULTS if card["kind"] == "striker" else WICKET_RESULTS)
-    return load_layout("card")["column_note"][card["kind"]]["text"] if empty else ""
+    if card["kind"] == "striker":
+        return () if results & RUN_RESULTS else ("striker_no_runs",)
+    return ((() if results & WICKET_RESULTS else ("bowler_no_wickets",))
+            + (() if results & RUN_RESULTS else ("bowler_no_runs",)))
 BLACK, WHITE = "#000000", "#ffffff"
 
 
@@ -60,9 +63,9 @@ class CardView:
     credit: str = ATTRIBUTION
     sort_key: tuple = field(default=(), compare=False)
     defence: str = ""  # striker with a Defence rating (R13): "Defence 7"; else ""
-    # a wickets-in-hand kit's card whose chart has no run face (striker) or no W or B (bowler):
-    # why, printed in that blank column (templates/card.json column_note); else ""
-    column_note: str = ""
+    # a wickets-in-hand kit's card whose chart has a blank column (no run face, a bowler's no W
+    # or B): the notes saying why, printed in it (templates/card.json column_note: their keys)
+    column_notes: tuple[str, ...] = ()
 
     def all_text(self) -> list[str]:
         """Every figure printed on the card (what a reader of the PDF must find)."""
@@ -246,7 +249,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             small_sample=bool(card.get("small_sample")),
             credit=card_set.get("attribution") or ATTRIBUTION,
             defence=f"Defence {defence}" if defence else "",
-            column_note=column_note(card, card_set),
+            column_notes=column_notes(card, card_set),
             sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
                       0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
     return sorted(views, key=lambda v: v.sort_key)
@@ -402,16 +405,16 @@ def _draw_chart(p: Painter, view: CardView, L: dict, ink_saver: bool) -> None:
                    BLACK, "right")
         p.text(x0 + cs["result_centre_mm"], baseline, result, cs["result_font"], cs["result_pt"],
                BLACK if span else cs["absent_colour"], "centre")
-    note = L["column_note"][view.kind] if view.column_note else None
-    if note is not None:
-        _draw_column_note(p, view.column_note, m + note["column"] * half, top + note["first_row"] * row_h,
+    notes = [L["column_note"][key] for key in view.column_notes]
+    for note in notes:
+        _draw_column_note(p, note["text"], m + note["column"] * half, top + note["first_row"] * row_h,
                           note["rows"] * row_h, L["column_note"])
     for r in range(rows + 1):
         y = top + r * row_h
         for col in range(2):  # a rule stops short of the note its column prints across its rows
             x0 = m + col * half
-            inside = (note is not None and col == note["column"]
-                      and note["first_row"] < r < note["first_row"] + note["rows"])
+            inside = any(col == note["column"] and note["first_row"] < r < note["first_row"] + note["rows"]
+                         for note in notes)
             start = x0 + L["column_note"]["left_mm"] + L["column_note"]["width_mm"] + 0.5 if inside else x0
             p.line(start, y, x0 + half, y, cs["rule_colour"], cs["rule_width_mm"])
     p.line(W / 2, top, W / 2, top + rows * row_h, cs["rule_colour"], cs["rule_width_mm"])
