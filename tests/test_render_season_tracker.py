@@ -34,7 +34,10 @@ def test_results_agree_with_cricsheets_outcome_records(mirror: Path, tmp_cache, 
     """The margin is worked out from the scores; Cricsheet records it separately (info.outcome),
     so every printed result is checked against that record."""
     stats, fixtures = _fixtures(mirror, code, season, tmp_cache)
-    assert len(fixtures) == len(stats.matches) and [f.number for f in fixtures] == list(range(1, len(fixtures) + 1))
+    assert len(fixtures) == len(stats.matches)
+    league = stats.matches[stats.matches["stage"].fillna("") == ""]
+    assert sorted(f.number for f in fixtures if f.league_match) == sorted(league["match_number"].astype(int))
+    assert all(f.number is None for f in fixtures if not f.league_match)
     assert [f.date for f in fixtures] == sorted(f.date for f in fixtures)
     for f in fixtures:
         record = json.loads((mirror / folder / f"{f.match_id}.json").read_text())
@@ -99,3 +102,32 @@ def test_the_pages_print_every_result_with_room_to_write(tmp_cache, pdf_words, t
         assert "Indian Premier League 2025" in words and "Ladder" in words
     table = _fixture_table(fixtures, 6, spec, _styles(spec), 186.0)
     assert min(table._rowHeights[1:]) >= spec["fixture_row_mm"] * MM - 1e-6
+
+
+def test_the_tracker_names_the_league_matches_the_data_lacks(tmp_cache, pdf_words, tmp_path: Path) -> None:
+    """BBL 2024-25: league matches 21 and 27 were washed out without a ball and have no file
+    (../shared/data/SOURCES.md), so two sides' ladder rows count 9 games, not 10; the page says
+    which matches, as the build's coverage line does."""
+    from conftest import _shipped_rule_set
+    from cardgen.stats.load import coverage
+    stats = season_stats(get_competition("BBL"), "2024-25", None, cache=tmp_cache)
+    missing = tuple(coverage(stats.matches)["missing_match_numbers"])
+    assert missing == (21, 27)
+    assert not set(stats.matches["match_number"].dropna().astype(int)) & set(missing)
+    path = tmp_path / "tracker.pdf"
+    fixtures = fixtures_from_tables(stats.matches, stats.innings)
+    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("BBL_2024-25"), fixtures, "a4", CREDIT, missing))
+    assert "Not in the data: league matches 21, 27 (washed out before a ball" in pdf_words(path)
+    assert sorted(r.played for r in real_ladder(fixtures, [])) == [9, 9, 9, 9, 10, 10, 10, 10]
+    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("BBL_2024-25"), fixtures, "a4", CREDIT))
+    assert "Not in the data" not in pdf_words(path)
+
+
+def test_a_source_without_match_numbers_counts_the_league_matches_in_date_order(tmp_cache) -> None:
+    """A user's own mirror may carry no match numbers: the league matches are then numbered 1..n
+    in date order, the play-offs still unnumbered."""
+    stats = season_stats(get_competition("BBL"), "2024-25", None, cache=tmp_cache)
+    fixtures = fixtures_from_tables(stats.matches.assign(match_number=float("nan")), stats.innings)
+    league = [f for f in fixtures if f.league_match]
+    assert [f.number for f in league] == list(range(1, 39))
+    assert [f.stage for f in fixtures if f.number is None] == ["Qualifier", "Knockout", "Challenger", "Final"]

@@ -134,13 +134,16 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     fixtures: tuple = ()
+    missing: tuple[int, ...] = ()
     if card_set_path is None:  # how much of the season Cricsheet had (issue 11)
         from cardgen.render.season_tracker import fixtures_from_tables
         from cardgen.stats.load import attributes_text, coverage, coverage_text, season_stats
         stats = season_stats(comp, season, source)
-        click.echo(coverage_text(comp, season, coverage(stats.matches)))
+        cov = coverage(stats.matches)
+        click.echo(coverage_text(comp, season, cov))
         click.echo(attributes_text(stats.attributes))
         fixtures = fixtures_from_tables(stats.matches, stats.innings)
+        missing = tuple(cov["missing_match_numbers"])
     if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
         raise CardgenError(f"the card set is for {card_set.get('competition', {}).get('code')} "
                            f"{card_set.get('season')}, not {comp.code} {season}")
@@ -149,7 +152,7 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                                                      ink_saver=ink_saver, backs=backs,
                                                      solid_backs=solid_backs, team_per_sheet=team_per_sheet,
                                                      images=not no_images, preflight=True,
-                                                     fixtures=fixtures))
+                                                     fixtures=fixtures, missing_matches=missing))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
     if result.kept:

@@ -62,6 +62,7 @@ class KitOptions:
     preflight: bool = False  # check every PDF as it is written (KitResult.problems)
     # the real season's matches: a full kit with them prints the season tracker
     fixtures: tuple[Fixture, ...] = ()
+    missing_matches: tuple[int, ...] = ()  # league match numbers the source lacks (the tracker says so)
 
 
 @dataclass
@@ -304,7 +305,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         })
         if options.fixtures and not options.team:
             sheets[f"season-tracker{suffix}.pdf"] = (
-                lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit))
+                lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit,
+                                                            options.missing_matches))
     renders: dict[str, Callable[[], bytes]] = {}
     # each team's pages in the whole-set card sheets: their bookmarks and teams/teams.json
     ranges = {} if options.team else {

@@ -38,7 +38,7 @@ class Innings:
 class Fixture:
     """One real match as the tracker prints it."""
     match_id: str  # Cricsheet's
-    number: int  # its place in the season, in date order
+    number: int | None  # a league match's number (Cricsheet's, else its place in date order); None: a play-off
     date: str  # ISO date
     stage: str  # "" for a league match, else Cricsheet's stage ("Final", "Qualifier 1", ...)
     team1: str
@@ -60,18 +60,25 @@ def _text(value: Any) -> str:
 
 def fixtures_from_tables(matches: pd.DataFrame, innings: pd.DataFrame) -> tuple[Fixture, ...]:
     """The season's matches in date order (then Cricsheet's match number), each with its main
-    innings' scores."""
+    innings' scores and its league match number (None for a play-off)."""
     main = innings[~innings["super_over"].astype(bool)] if len(innings) else innings
     by_match: dict[str, list[Innings]] = {}
     for row in main.sort_values(["match_id", "innings"]).itertuples():
         by_match.setdefault(str(row.match_id), []).append(
             Innings(str(row.batting_team), int(row.runs), int(row.wickets), int(row.legal_balls)))
     order = matches.assign(_n=matches["match_number"].fillna(1e9)).sort_values(["date", "_n", "match_id"])
-    return tuple(Fixture(match_id=str(row.match_id), number=i, date=_text(row.date), stage=_text(row.stage), team1=_text(row.team1),
+    league = order["stage"].fillna("").astype(str) == LEAGUE_STAGE
+    numbers = pd.to_numeric(order["match_number"], errors="coerce")
+    # the league's own numbers, so the matches the source lacks show as gaps (the tracker names
+    # them); a source without numbers: the league matches counted in date order
+    if numbers[league].isna().any():
+        numbers = league.cumsum().where(league)
+    return tuple(Fixture(match_id=str(row.match_id), number=int(n) if is_league and pd.notna(n) else None,
+                         date=_text(row.date), stage=_text(row.stage), team1=_text(row.team1),
                          team2=_text(row.team2), venue=_text(row.venue),
                          innings=tuple(by_match.get(str(row.match_id), ())), result=_text(row.result),
                          winner=_text(row.winner), method=_text(row.method))
-                 for i, row in enumerate(order.itertuples(), start=1))
+                 for row, n, is_league in zip(order.itertuples(), numbers, league))
 
 
 def score_text(inn: Innings, balls_per_over: int) -> str:
@@ -162,7 +169,7 @@ def _fixture_table(fixtures: tuple[Fixture, ...], balls_per_over: int, spec: dic
     rows: list[list[Any]] = [["No.", "Date", "Real match (batting first v chasing) and result",
                               "Your game: winner, scores"]]
     for f in fixtures:
-        number = Paragraph(f"{f.number}", small)
+        number = Paragraph("" if f.number is None else f"{f.number}", small)
         if f.innings:
             first, *rest = f.innings
             sides = [f"{escape(first.team)} {score_text(first, balls_per_over)}"]
@@ -214,10 +221,20 @@ def _ladder_table(ladder: list[LadderRow], spec: dict[str, Any], width_mm: float
     return table
 
 
+def missing_matches_text(missing: tuple[int, ...]) -> str:
+    """The line under the intro naming the league matches the data lacks ('' when none)."""
+    if not missing:
+        return ""
+    numbers = ", ".join(str(n) for n in missing)
+    return (f"Not in the data: league match{'es' if len(missing) > 1 else ''} {numbers} (washed out "
+            f"before a ball, or missing from the source), so some sides' ladder rows count fewer games.")
+
+
 def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture, ...], paper: str,
-                              credit: str) -> bytes:
+                              credit: str, missing: tuple[int, ...] = ()) -> bytes:
     """The tracker: the fixtures (as many pages as they take, the header repeated), then the
-    ladder: the league stage's real record and blank columns for the replay."""
+    ladder: the league stage's real record and blank columns for the replay. `missing`: the
+    league match numbers the source lacks (`stats.load.coverage`), said under the intro."""
     spec = load_layout("sheets")["season_tracker"]
     styles = _styles(spec)
     w, h = page_size_mm(paper)
@@ -247,6 +264,7 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
     story: list[Any] = [
         Paragraph(f"Season tracker \u2014 {escape(season)}", styles["title"]),
         Paragraph(escape(spec["intro"]), styles["body"]),
+        *([Paragraph(f"<b>{escape(missing_matches_text(missing))}</b>", styles["body"])] if missing else []),
         Spacer(1, 2 * MM),
         _fixture_table(fixtures, balls_per_over, spec, styles, width_mm),
         # the ladder is one table on one page (a new one if the fixtures left too little room)
