@@ -230,7 +230,7 @@ def test_validate_command_writes_report_and_is_deterministic(written_set, mirror
     assert again == first                      # same seed: byte-identical report
 
 
-def test_simulate_command(written_set, mirror, tmp_path):
+def test_simulate_command(written_set, mirror, tmp_path, pdf_words):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     args = ["simulate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--seasons", "20",
             "--seed", "2", "--out", str(written_set)]
@@ -245,6 +245,8 @@ def test_simulate_command(written_set, mirror, tmp_path):
     row = next(line for line in output.splitlines() if line.startswith("first-innings total "))
     assert row.split()[2] == "169.0"  # real, beside the simulated columns
     assert "wickets per innings, every innings: real" in output
+    # the report names the season as the kit prints it (cards, sheets, site: 2024-2025)
+    assert "Season replay: Big Bash League 2024-2025" in pdf_words(folder / "simulate.pdf")
     ladder = (folder / "simulate_ladder.csv").read_text().splitlines()
     assert len(ladder) == 1 + 8                 # eight BBL teams
     before = (folder / "simulate_players.csv").read_bytes()

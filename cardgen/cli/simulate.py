@@ -7,6 +7,7 @@ from typing import Any
 import click
 
 from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+from cardgen.competitions import season_label
 
 # Run-size limits, stated in --help: beyond them a run takes hours or memory the machine lacks
 MAX_BALLS = 1_000_000  # validate: ~100 s on one core; memory does not grow with the balls
@@ -126,7 +127,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
         if limit:
             tables.append(("At the game's limit: outside, and no printed card could reach the real figure",
                            summary.at_limit[fail_cols].round(3)))
-        report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season}", lines, tables,
+        report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season_label(comp, season)}", lines, tables,
                          drawings)
     if summary.judged:
         cards = (f"{summary.passed}/{summary.judged} qualified cards within their 95% interval "
@@ -280,7 +281,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
         top_runs = leaders.head(15)[["name", "team", "real_runs", "sim_runs"]]
         top_wk = leaders.sort_values(["real_wickets", "player_id"], ascending=[False, True]).head(15)[
             ["name", "team", "real_wickets", "sim_wickets"]]
-        report.write_pdf(folder / "simulate.pdf", f"Season replay: {comp.name} {season}", lines,
+        report.write_pdf(folder / "simulate.pdf", f"Season replay: {comp.name} {season_label(comp, season)}", lines,
                          [("Ladder (wins per season)", table), ("Team totals", totals),
                           ("Run leaders", top_runs), ("Wicket leaders", top_wk)], drawings)
     click.echo(f"{comp.code} {season}: {summary['matches_simulated']} matches in {elapsed:.1f}s "
