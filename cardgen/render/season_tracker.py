@@ -67,7 +67,7 @@ def fixtures_from_tables(matches: pd.DataFrame, innings: pd.DataFrame) -> tuple[
         by_match.setdefault(str(row.match_id), []).append(
             Innings(str(row.batting_team), int(row.runs), int(row.wickets), int(row.legal_balls)))
     order = matches.assign(_n=matches["match_number"].fillna(1e9)).sort_values(["date", "_n", "match_id"])
-    league = order["stage"].fillna("").astype(str) == LEAGUE_STAGE
+    league = order["stage"].map(_text) == LEAGUE_STAGE  # (an all-empty column reads as float NaN)
     numbers = pd.to_numeric(order["match_number"], errors="coerce")
     # the league's own numbers, so the matches the source lacks show as gaps (the tracker names
     # them); a source without numbers: the league matches counted in date order

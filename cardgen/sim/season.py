@@ -168,7 +168,8 @@ def full_length_innings(stats: SeasonStats) -> pd.DataFrame:
     5), and its total and its wickets say nothing of a 20-over innings. (A side that ran out of
     batters, retired hurt, is taken for cut short too: none in the nine bundled seasons.)"""
     inn = stats.innings[~stats.innings["super_over"].astype(bool)]
-    inn = inn[(inn["method"].fillna("") == "") & (inn["result"] != "no result")]
+    # astype("string"): a season without D/L has an all-empty, float, method column
+    inn = inn[(inn["method"].astype("string").fillna("") == "") & (inn["result"] != "no result")]
     matches = stats.matches.set_index("match_id")
     full_balls = pd.to_numeric(matches["overs"], errors="coerce") * matches["balls_per_over"]
     first = inn[inn["innings"] == 1]
