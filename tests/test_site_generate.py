@@ -1294,7 +1294,8 @@ def test_player_page_says_where_a_striker_card_without_runs_gets_them():
     shipped season): in the attack band the attack die turns a dot into four or six, so dots are
     where his runs are. The player page says so; a card with a run face says nothing of it."""
     from conftest import _shipped_rule_set
-    from cardgen.site.generate import RUN_FACES, boundary_note
+    from cardgen.render.card import RUN_RESULTS as RUN_FACES
+    from cardgen.site.generate import boundary_note
     card_set = _shipped_rule_set("IPL_2025")
     strikers = [c for c in card_set["cards"] if c["kind"] == "striker" and c["real"]["balls"]]
     runless = [c for c in strikers if not {r["result"] for r in c["chart"]} & RUN_FACES

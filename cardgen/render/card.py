@@ -25,6 +25,12 @@ RUN_RESULTS = frozenset({"1", "2", "3", "4", "6"})
 WICKET_RESULTS = frozenset({"W", "B"})
 
 
+def chart_faces(card: dict[str, Any]) -> set[str]:
+    """The results a card's chart prints, for the notes that explain a missing one (the card's and
+    the site's player page's); a malformed range is skipped: a note is no validator."""
+    return {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+
+
 def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, ...]:
     """The notes a card prints in its blank chart columns (keys of templates/card.json
     column_note), only in a kit played with the wickets-in-hand rule (R12): a striker card with no
@@ -35,11 +41,13 @@ def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, .
     same at length (site.generate boundary_note, wicket_note)."""
     if card_set.get("rule") != "wickets-in-hand":
         return ()
-    results = {str(r.get("result")) for r in card.get("chart", [])}
+    results = chart_faces(card)
     if card["kind"] == "striker":
         return () if results & RUN_RESULTS else ("striker_no_runs",)
     return ((() if results & WICKET_RESULTS else ("bowler_no_wickets",))
             + (() if results & RUN_RESULTS else ("bowler_no_runs",)))
+
+
 BLACK, WHITE = "#000000", "#ffffff"
 
 

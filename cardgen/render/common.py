@@ -6,11 +6,13 @@ import io
 import re
 from typing import Any
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
 from cardgen.competitions import get_competition, season_label
 from cardgen.errors import CardgenError
-from cardgen.render.fonts import register_fonts
+from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
 
 
@@ -68,3 +70,45 @@ def printed_season(card_set: dict[str, Any]) -> str:
 def set_title(card_set: dict[str, Any]) -> str:
     """'BBL 2024-2025' for page titles and footers."""
     return f"{card_set['competition']['code']} {printed_season(card_set)}"
+
+
+# the flowing sheets' footer (team sheets, quick reference, season tracker): title, page, credit
+FOOTER_PT = 6.5
+FOOTER_BASELINE_MM = 6.0
+
+
+def footer_line(title: str, page: int, credit: str) -> str:
+    return f"{title} \u00b7 page {page} \u00b7 {credit}"
+
+
+def credit_fits_footer(paper: str, title: str, credit: str, margin: float) -> bool:
+    """Whether the footer line (title, page, credit) holds the whole credit inside the margins;
+    a credit too long for it (a custom attribution) is printed under the text as well."""
+    page_w, _ = page_size_mm(paper)
+    footer_mm = stringWidth(footer_line(title, 1, credit), PDF_NAMES["regular"], FOOTER_PT) / MM
+    return footer_mm <= page_w - 2 * margin
+
+
+def flowing_document(paper: str, title: str, credit: str, margin: float,
+                     frame_padding_pt: float | None = None) -> tuple[BaseDocTemplate, io.BytesIO]:
+    """A platypus document in invariant mode whose every page carries the footer line;
+    `frame_padding_pt`: the body frame's padding each side (None: reportlab's 6 pt)."""
+    buf = io.BytesIO()
+    w, h = page_size_mm(paper)
+    doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title, author="cardgen",
+                          creator="cardgen", subject=credit, leftMargin=margin * MM,
+                          rightMargin=margin * MM, topMargin=margin * MM, bottomMargin=margin * MM)
+
+    def footer(canvas, _doc) -> None:  # type: ignore[no-untyped-def]
+        canvas.saveState()
+        canvas.setFont(PDF_NAMES["regular"], FOOTER_PT)
+        canvas.setFillColorRGB(0.25, 0.25, 0.25)
+        canvas.drawCentredString(w * MM / 2, FOOTER_BASELINE_MM * MM,
+                                 footer_line(title, canvas.getPageNumber(), credit))
+        canvas.restoreState()
+
+    padding = {} if frame_padding_pt is None else {
+        side: frame_padding_pt for side in ("leftPadding", "rightPadding", "topPadding", "bottomPadding")}
+    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", **padding)
+    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
+    return doc, buf

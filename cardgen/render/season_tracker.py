@@ -6,7 +6,6 @@ played with the cards, and a ladder to keep, so a season can be replayed by hand
 """
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
@@ -14,10 +13,9 @@ from xml.sax.saxutils import escape
 import pandas as pd
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, PageTemplate, Paragraph, Spacer, Table,
-                                TableStyle)
+from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from cardgen.render.common import page_size_mm, printed_season
+from cardgen.render.common import flowing_document, page_size_mm, printed_season, set_title
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
 
@@ -237,26 +235,11 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
     league match numbers the source lacks (`stats.load.coverage`), said under the intro."""
     spec = load_layout("sheets")["season_tracker"]
     styles = _styles(spec)
-    w, h = page_size_mm(paper)
+    w, _ = page_size_mm(paper)
     margin = spec["margin_mm"]
     season = f"{card_set['competition']['name']} {printed_season(card_set)}"
-    title = f"{card_set['competition']['code']} {printed_season(card_set)} season tracker"
-    buf = io.BytesIO()
-    doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title, author="cardgen",
-                          creator="cardgen", subject=credit, leftMargin=margin * MM, rightMargin=margin * MM,
-                          topMargin=margin * MM, bottomMargin=margin * MM)
-
-    def footer(canvas, _doc) -> None:  # type: ignore[no-untyped-def]
-        canvas.saveState()
-        canvas.setFont(PDF_NAMES["regular"], spec["footer_pt"])
-        canvas.setFillColorRGB(0.25, 0.25, 0.25)
-        canvas.drawCentredString(w * MM / 2, spec["footer_baseline_mm"] * MM,
-                                 f"{title} \u00b7 page {canvas.getPageNumber()} \u00b7 {credit}")
-        canvas.restoreState()
-
-    doc.addPageTemplates([PageTemplate(id="page", onPage=footer, frames=[
-        Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", leftPadding=0,
-              rightPadding=0, topPadding=0, bottomPadding=0)])])
+    # the fixtures table runs to the frame's edges: no padding inside it
+    doc, buf = flowing_document(paper, f"{set_title(card_set)} season tracker", credit, margin, frame_padding_pt=0)
     width_mm = w - 2 * margin
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     teams = [t["name"] for t in card_set.get("teams") or []] or list(

@@ -8,14 +8,13 @@ import jinja2
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import (BaseDocTemplate, Frame, KeepInFrame, PageBreak, PageTemplate, Paragraph, Spacer,
-                                Table, TableStyle)
+from reportlab.platypus import KeepInFrame, PageBreak, Paragraph, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
 from cardgen.calibrate.cardset import stand_in_striker
 from cardgen.render.card import card_views, defence_rating, printed_keeper_rating
-from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, page_size_mm,
-                                   printed_season, set_title)
+from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
+                                   flowing_document, printed_season, set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
 from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
 from cardgen.stats.tables import PHASES, phase_ranges
@@ -46,40 +45,6 @@ def _styles(spec: dict) -> dict[str, ParagraphStyle]:
         "small": ParagraphStyle("small", parent=base, fontSize=spec["text_pt"] - 1.5,
                                 leading=(spec["text_pt"] - 1.5) * 1.3, textColor=colors.HexColor("#404040")),
     }
-
-
-FOOTER_PT = 6.5
-
-
-def _footer_line(title: str, page: int, credit: str) -> str:
-    return f"{title} \u00b7 page {page} \u00b7 {credit}"
-
-
-def credit_fits_footer(paper: str, title: str, credit: str, margin: float) -> bool:
-    """Whether the footer line (title, page, credit) holds the whole credit inside the margins;
-    a credit too long for it (a custom attribution) is printed under the text as well."""
-    page_w, _ = page_size_mm(paper)
-    footer_mm = stringWidth(_footer_line(title, 1, credit), PDF_NAMES["regular"], FOOTER_PT) / MM
-    return footer_mm <= page_w - 2 * margin
-
-
-def _document(paper: str, title: str, credit: str, margin: float) -> tuple[BaseDocTemplate, io.BytesIO]:
-    buf = io.BytesIO()
-    w, h = page_size_mm(paper)
-    doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title, author="cardgen",
-                          creator="cardgen", subject=credit, leftMargin=margin * MM,
-                          rightMargin=margin * MM, topMargin=margin * MM, bottomMargin=margin * MM)
-
-    def footer(canvas, _doc) -> None:
-        canvas.saveState()
-        canvas.setFont(PDF_NAMES["regular"], FOOTER_PT)
-        canvas.setFillColorRGB(0.25, 0.25, 0.25)
-        canvas.drawCentredString(w * MM / 2, 6 * MM, _footer_line(title, canvas.getPageNumber(), credit))
-        canvas.restoreState()
-
-    frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body")
-    doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
-    return doc, buf
 
 
 def _table(rows: list[list[str]], widths: list[float], font_pt: float, padding: float = 1.5) -> Table:
@@ -242,7 +207,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     spec = load_layout("sheets")["team_sheet"]
     st = _styles(spec)
     title = f"{set_title(card_set)} team sheets"
-    doc, buf = _document(paper, title, credit, spec["margin_mm"])
+    doc, buf = flowing_document(paper, title, credit, spec["margin_mm"])
     season = printed_season(card_set)
     story: list = []
     defence = has_defence(card_set)
@@ -334,13 +299,15 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         # part still shrinks rather than spill should a user's squad outgrow a page
         width, height = doc.width - 2 * FRAME_PADDING_PT, doc.height - 2 * FRAME_PADDING_PT
         last = i == len(decks) - 1
-        for padding in (spec["row_padding_pt"], spec["compact_row_padding_pt"]):
-            decks_part, bowlers_part = team_parts(deck, last, padding)
-            if _fits(decks_part + bowlers_part, width, height):
-                story.append(KeepInFrame(width, height, decks_part + bowlers_part, mode="shrink"))
-                break
-        else:
-            decks_part, bowlers_part = team_parts(deck, last, spec["row_padding_pt"])
+        usual = team_parts(deck, last, spec["row_padding_pt"])
+        fitting = usual if _fits(usual[0] + usual[1], width, height) else None
+        if fitting is None:
+            compact = team_parts(deck, last, spec["compact_row_padding_pt"])
+            fitting = compact if _fits(compact[0] + compact[1], width, height) else None
+        if fitting is not None:
+            story.append(KeepInFrame(width, height, fitting[0] + fitting[1], mode="shrink"))
+        else:  # the usual rows, the bowlers on a page of their own
+            decks_part, bowlers_part = usual
             decks_part.append(Paragraph("Bowlers by usage: on the next page.", st["body"]))
             story += [KeepInFrame(width, height, decks_part, mode="shrink"), PageBreak(),
                       KeepInFrame(width, height, [Paragraph(escape(f"{team['name']} \u2014 {season} (continued)"),
@@ -393,7 +360,7 @@ def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str
     spec = load_layout("sheets")["quick_reference"]
     st = _styles(spec)
     title = f"{set_title(card_set)} quick reference"
-    doc, buf = _document(paper, title, credit, spec["margin_mm"])
+    doc, buf = flowing_document(paper, title, credit, spec["margin_mm"])
     story: list = []
     for n, line in enumerate(quick_reference_text(card_set, defence).splitlines()):
         text = line.rstrip()

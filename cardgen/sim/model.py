@@ -54,7 +54,6 @@ BOWLER_CREDITED = frozenset({BOWLED, CARD_W, LBW, CAUGHT, STUMPED})
 FREE_HIT_MAP = {BOWLED: DOT, CARD_W: DOT, LBW: DOT, CAUGHT: DOT, STUMPED: DOT}
 
 
-
 @dataclass(frozen=True)
 class Format:
     name: str               # "T20" | "100-ball"

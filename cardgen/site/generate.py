@@ -39,6 +39,7 @@ from cardgen.cache import atomic_write_bytes
 from cardgen.calibrate.model import CARD_INDEX, chart_cells, chart_to_slots
 from cardgen.errors import CardSetError
 from cardgen.paths import templates_dir
+from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.staging import MARKER as STAGING_MARKER
 from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
 from cardgen.site.kit import (KIT_DOWNLOADS, GameKit, KitSet, SiteError, find_game_kits, find_sets,
@@ -270,12 +271,6 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
 
 
 BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
-RUN_FACES = {"1", "2", "3", "4", "6"}
-
-
-def _chart_faces(card: dict[str, Any]) -> set[str]:
-    """The results a card's chart prints (a malformed range is skipped: a note is no validator)."""
-    return {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
 
 
 def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
@@ -287,7 +282,7 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     the wickets-in-hand rule, whose attack die turns dots into boundaries."""
     if card.get("kind") != "striker":
         return ""
-    faces = _chart_faces(card)
+    faces = chart_faces(card)
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
     expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
     balls = real.get("balls")
@@ -297,7 +292,7 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
               "of the wickets-in-hand rule, which turns dots into fours and sixes"
               if attack_die else "from the bowler's card (half of every ball is read from it)")
     runs = real.get("runs")
-    if not faces & RUN_FACES and _is_count(runs) and runs > 0:
+    if not faces & RUN_RESULTS and _is_count(runs) and runs > 0:
         # no run face at all: a short stay mostly in the attack band (docs/calibration.md
         # section 10), whose dots the attack die turns into runs
         return (f"No run on this card, yet {runs} run{'' if runs == 1 else 's'} in {balls} real "
@@ -326,10 +321,10 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     Pathirana, IPL 2025, 13 in 251). `attack_die`: the set is made for the rule."""
     if card.get("kind") != "bowler":
         return ""
-    faces = _chart_faces(card)
+    faces = chart_faces(card)
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
     wickets, balls = real.get("dismissals"), real.get("balls")
-    if faces & {"W", "B"} or not (_is_count(wickets) and _is_count(balls)) or wickets <= 0 or balls <= 0:
+    if faces & WICKET_RESULTS or not (_is_count(wickets) and _is_count(balls)) or wickets <= 0 or balls <= 0:
         return ""
     source = ("from the batter's card (half of every ball is read from it), from the fielding "
               "chart's catches, LBWs and stumpings, and from the attack die of the wickets-in-hand "
