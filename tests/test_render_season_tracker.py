@@ -131,3 +131,19 @@ def test_a_source_without_match_numbers_counts_the_league_matches_in_date_order(
     league = [f for f in fixtures if f.league_match]
     assert [f.number for f in league] == list(range(1, 39))
     assert [f.stage for f in fixtures if f.number is None] == ["Qualifier", "Knockout", "Challenger", "Final"]
+
+
+def test_a_credit_too_long_for_the_footer_is_printed_whole(tmp_cache, pdf_words, tmp_path: Path) -> None:
+    """A custom attribution longer than the footer line holds (it would run off the page there)
+    is printed whole under the ladder, as the team sheets and quick reference print it."""
+    from conftest import _shipped_rule_set
+    stats = season_stats(get_competition("HUNDRED"), "2024", None, cache=tmp_cache)
+    fixtures = fixtures_from_tables(stats.matches, stats.innings)
+    long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
+    for credit, whole in ((CREDIT, False), (long_credit, True)):
+        data = render_season_tracker_pdf(_shipped_rule_set("HUNDRED_2024"), fixtures, "letter", credit)
+        path = tmp_path / "tracker.pdf"
+        path.write_bytes(data)
+        pages = len(pdfium.PdfDocument(data))
+        # once in every page's footer, and once more under the ladder when the footer cannot hold it
+        assert pdf_words(path).count(" ".join(credit.split())) == pages + (1 if whole else 0), credit

@@ -15,7 +15,8 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from cardgen.render.common import flowing_document, page_size_mm, printed_season, set_title
+from cardgen.render.common import (credit_fits_footer, flowing_document, page_size_mm, printed_season,
+                                   set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
 
@@ -256,5 +257,9 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
                       Spacer(1, 1.5 * MM),
                       _ladder_table(real_ladder(fixtures, teams), spec, width_mm)]),
     ]
+    # the footer holds the credit in one line; one too long for it (a custom attribution) is
+    # printed whole under the ladder as well, as the team sheets and quick reference do
+    if not credit_fits_footer(paper, doc.title, credit, margin):
+        story += [Spacer(1, 4 * MM), Paragraph(escape(credit), styles["small"])]
     doc.build(story)
     return buf.getvalue()
