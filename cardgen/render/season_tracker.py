@@ -6,6 +6,7 @@ played with the cards, and a ladder to keep, so a season can be replayed by hand
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
@@ -108,6 +109,35 @@ def result_text(fixture: Fixture) -> str:
     return f"{fixture.winner} won"
 
 
+def replayed_no_results(fixtures: tuple[Fixture, ...]) -> dict[str, Fixture]:
+    """League no-results the league played again in full and left off its table, each mapped to
+    its replay: IPL 2025's match 58 (Punjab Kings v Delhi Capitals, stopped after 10.1 overs for
+    security reasons) was replayed as match 66 and counts once. Cricsheet keeps both matches and
+    says nothing of it, so the sign is read from the counts: the two sides meet again later in the
+    league stage and both then have more league games than most sides have (a washout that stands
+    leaves every side's count equal)."""
+    league = [f for f in fixtures if f.league_match]
+    games = Counter(t for f in league for t in (f.team1, f.team2))
+    if not games:
+        return {}
+    usual = Counter(games.values()).most_common(1)[0][0]
+    replays: dict[str, Fixture] = {}
+    for k, f in enumerate(league):
+        pair = {f.team1, f.team2}
+        if f.result != "no result" or any(games[t] <= usual for t in pair):
+            continue
+        later = next((g for g in league[k + 1:] if {g.team1, g.team2} == pair and g.match_id not in replays), None)
+        if later is not None:
+            replays[f.match_id] = later
+    return replays
+
+
+def replay_note(fixture: Fixture, replay: Fixture) -> str:
+    """What the tracker prints after 'No result' for a match played again in full."""
+    again = f"match {replay.number}" if replay.number is not None else f"on {replay.date}"
+    return f"played again in full as {again}; the ladder counts that one"
+
+
 @dataclass(frozen=True)
 class LadderRow:
     team: str
@@ -119,11 +149,13 @@ class LadderRow:
 
 def real_ladder(fixtures: tuple[Fixture, ...], teams: list[str]) -> list[LadderRow]:
     """The league stage's real record, teams in `teams` order (then any other team that played).
-    A tie the Super Over decided is the winner's win, as the leagues' tables count it."""
+    A tie the Super Over decided is the winner's win, as the leagues' tables count it; a no result
+    played again in full counts only as its replay (`replayed_no_results`)."""
     names = list(dict.fromkeys(teams + [t for f in fixtures for t in (f.team1, f.team2)]))
+    voided = replayed_no_results(fixtures)
     rows = []
     for team in names:
-        games = [f for f in fixtures if f.league_match and team in (f.team1, f.team2)]
+        games = [f for f in fixtures if f.league_match and team in (f.team1, f.team2) and f.match_id not in voided]
         if not games:
             continue
         decided = [f for f in games if f.winner and f.result in ("win", "tie")]
@@ -167,6 +199,7 @@ def _fixture_table(fixtures: tuple[Fixture, ...], balls_per_over: int, spec: dic
     body, small = styles["body"], styles["small"]
     rows: list[list[Any]] = [["No.", "Date", "Real match (batting first v chasing) and result",
                               "Your game: winner, scores"]]
+    replays = replayed_no_results(fixtures)
     for f in fixtures:
         number = Paragraph("" if f.number is None else f"{f.number}", small)
         if f.innings:
@@ -180,6 +213,8 @@ def _fixture_table(fixtures: tuple[Fixture, ...], balls_per_over: int, spec: dic
         if f.stage:  # a final or play-off: said first, in bold
             match = f"<b>{escape(f.stage)}:</b> {match}"
         detail = f"<b>{escape(result_text(f))}</b> \u00b7 {escape(f.venue)}"
+        if f.match_id in replays:
+            detail = f"<b>{escape(result_text(f))}</b>, {escape(replay_note(f, replays[f.match_id]))} \u00b7 {escape(f.venue)}"
         rows.append([number, Paragraph(f.date, small), Paragraph(f"{match}<br/>{detail}", body), ""])
     widths = spec["fixture_columns_mm"]
     col_widths = [widths[0] * MM, widths[1] * MM, (width_mm - sum(widths)) * MM, widths[2] * MM]
