@@ -196,11 +196,15 @@ def phase_shares(real: dict[str, Any]) -> list[str]:
 
 
 def _fits(flowables: list, width: float, height: float) -> bool:
-    """Whether the flowables fit a width x height frame at full size (as KeepInFrame measures them)."""
+    """Whether the flowables fit a width x height frame at full size: KeepInFrame's "error" mode
+    measures them as a frame would and raises when they do not fit."""
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus.flowables import _listWrapOn
-    w, h = _listWrapOn(flowables, width, Canvas(io.BytesIO()))
-    return w <= width + 1e-6 and h <= height + 1e-6
+    from reportlab.platypus.doctemplate import LayoutError
+    try:
+        KeepInFrame(width, height, flowables, mode="error").wrapOn(Canvas(io.BytesIO()), width, height)
+    except LayoutError:
+        return False
+    return True
 
 
 def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
