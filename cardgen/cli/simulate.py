@@ -273,8 +273,8 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                  f"Mean first-innings total: real {summary['real_first_innings_total']} "
                  f"({summary['real_first_innings_count']} full-length first innings), simulated "
                  f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
-                 f"Wickets per innings: real {summary['real_wickets_per_innings']}, simulated "
-                 f"{summary['sim_wickets_per_innings']}.",
+                 f"Wickets a 120 legal balls, every innings: real {summary['real_wickets_per_120_balls']}, "
+                 f"simulated {summary['sim_wickets_per_120_balls']}.",
                  "Run rate per over, real / simulated: " + ", ".join(
                      f"{p} {summary[f'real_run_rate_{p}']} / {summary[f'sim_run_rate_{p}']}"
                      for p in PHASES) + "."]
@@ -293,10 +293,11 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     for line in match_table(matches):
         click.echo(line)
     # (the table has the first-innings total and run rates; these repeated them over every
-    # innings, D/L ones included, so the same row read two different real figures)
-    click.echo(f"wickets per innings, every innings: real {summary['real_wickets_per_innings']}, "
-               f"simulated {summary['sim_wickets_per_innings']}")
-    click.echo("ladder: simulated wins per season (real wins), share of seasons on top")
+    # innings, D/L ones included, so the same row read two different real figures). Wickets as a
+    # rate: a real innings the weather cut short has fewer wickets, a replay never is cut short
+    click.echo(f"wickets a 120 legal balls, every innings: real {summary['real_wickets_per_120_balls']}, "
+               f"simulated {summary['sim_wickets_per_120_balls']}")
+    click.echo("ladder: simulated wins per season (real wins), share of seasons on top or joint top")
     for r in table.itertuples():
         click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f} ({r.real_won:2d})  "
                    f"top {100 * r.sim_top_share:4.1f}%")

@@ -290,6 +290,11 @@ def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> di
         "real_wickets_per_innings": round(float(inn["wickets"].mean()), 3),
         "sim_wickets_per_innings": round(float(np.concatenate([rep.first_wickets,
                                                                rep.second_wickets]).mean()), 3),
+        # per 120 legal balls: the real innings include those the weather or a no result cut
+        # short, which the replays never are, so only a rate compares like with like
+        "real_wickets_per_120_balls": round(120 * float(inn["wickets"].sum() / max(inn["legal_balls"].sum(), 1)), 3),
+        "sim_wickets_per_120_balls": round(120 * float(rep.team_rows["wickets"].sum()
+                                                       / max(rep.team_rows["legal_balls"].sum(), 1)), 3),
         "sim_super_over_share": round(rep.super_overs / n, 4),
         **phase_rates(cs, inn, "real"), **phase_rates(cs, rep.team_rows, "sim"),
     }
