@@ -12,7 +12,10 @@ Markdown tables (docs/calibration.md, section 10, quotes them):
 2. the qualified batters (>= 60 real balls) whose card is out at least 20% more often than they
    were (expected dismissals under the rule over their real balls and situations, from the card
    set's `expected` block): how many, and the batting average they had beside the one their card
-   plays to.
+   plays to;
+3. wickets a 120 balls: the real season, the replays, and the cards' own expectation over their
+   real balls (striker cards' dismissals, bowler cards' wickets), with the qualified bowlers whose
+   card takes at least 20% (and one wicket) more wickets than they did.
 """
 from __future__ import annotations
 
@@ -60,7 +63,25 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
             floor.append((c["player"]["name"], real["runs"] / real["dismissals"],
                           exp["strike_rate"] / 100 / exp["dismissal_rate"]))
     floor.sort(key=lambda f: f[2] / f[1])
-    return {"groups": groups, "qualified": len(qualified), "floor": floor}
+    # wickets: is the cards' own expectation (each over his real balls) already above the season,
+    # or do the replays add it (situations, who bats)?
+    innings = stats.innings[~stats.innings["super_over"].astype(bool)]
+    rates = {"real": 120 * innings["wickets"].sum() / innings["legal_balls"].sum(),
+             "replays": 120 * rep.team_rows["wickets"].sum() / rep.team_rows["legal_balls"].sum()}
+    for kind, rate in (("striker", "dismissal_rate"), ("bowler", "wicket_rate")):
+        cards = [c for c in card_set["cards"] if c["kind"] == kind and c["real"]["balls"]]
+        balls = sum(c["real"]["balls"] for c in cards)
+        rates[kind] = (120 * sum(c["real"]["dismissals"] for c in cards) / balls,
+                       120 * sum(c["real"]["balls"] * c["expected"][rate] for c in cards) / balls)
+    bowlers = [c for c in card_set["cards"] if c["kind"] == "bowler" and c["real"]["balls"] >= 60]
+    over = []
+    for c in bowlers:
+        real_w, card_w = c["real"]["dismissals"], c["real"]["balls"] * c["expected"]["wicket_rate"]
+        if card_w >= OUT_MARGIN * real_w and card_w >= real_w + 1:
+            over.append((c["player"]["name"], real_w, card_w))
+    over.sort(key=lambda f: -f[2] / max(f[1], 0.5))
+    return {"groups": groups, "qualified": len(qualified), "floor": floor, "wickets": rates,
+            "bowlers": len(bowlers), "bowler_floor": over}
 
 
 def main() -> None:
@@ -90,6 +111,22 @@ def main() -> None:
     for name, m in figures.items():
         worst = "; ".join(f"{n} {real:.1f} / {card:.1f}" for n, real, card in m["floor"][:3])
         print(f"| {name} | {len(m['floor'])} of {m['qualified']} | {worst} |")
+    print("\nWickets a 120 balls: the real season / the replays; the cards' own expectation (each "
+          "card over its real balls and situations, against the league-average opponent) beside "
+          "their players' real figure: striker cards' dismissals, bowler cards' wickets (run-outs "
+          "are not a bowler's). Then the qualified bowlers (>= 60 balls) whose card takes at least "
+          f"{100 * (OUT_MARGIN - 1):.0f}% and one wicket more than they did: real wickets / the "
+          "card's over the same balls, the three furthest.\n")
+    print("| season | team innings: real / replays | striker cards: real / expected | "
+          "bowler cards: real / expected | bowlers over | furthest |")
+    print("|---|---|---|---|---|---|")
+    for name, m in figures.items():
+        w = m["wickets"]
+        worst = "; ".join(f"{n} {real} / {card:.1f}" for n, real, card in m["bowler_floor"][:3])
+        cells = [f"{w['real']:.2f} / {w['replays']:.2f} ({100 * (w['replays'] / w['real'] - 1):+.1f}%)"]
+        cells += [f"{r:.2f} / {e:.2f} ({100 * (e / r - 1):+.1f}%)" for r, e in (w["striker"], w["bowler"])]
+        print(f"| {name} | " + " | ".join(cells) + f" | {len(m['bowler_floor'])} of {m['bowlers']} | "
+              f"{worst or '-'} |")
 
 
 if __name__ == "__main__":
