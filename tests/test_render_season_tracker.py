@@ -135,6 +135,27 @@ def test_the_tracker_names_the_league_matches_the_data_lacks(tmp_cache, pdf_word
     assert "Not in the data" not in pdf_words(path)
 
 
+def test_the_hundreds_tie_is_decided_by_a_super_five(tmp_cache, pdf_words, tmp_path: Path) -> None:
+    """The Hundred breaks a tie with a Super Five (5 balls), not a Super Over: its 2024
+    Eliminator (Southern Brave and Birmingham Phoenix, 126 each) printed "won the Super Over",
+    and so did its ladder's note. A T20 season keeps the Super Over."""
+    from conftest import _shipped_rule_set
+    stats = season_stats(get_competition("HUNDRED"), "2024", None, cache=tmp_cache)
+    fixtures = fixtures_from_tables(stats.matches, stats.innings)
+    path = tmp_path / "tracker.pdf"
+    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("HUNDRED_2024"), fixtures, "a4", CREDIT))
+    words = pdf_words(path)
+    assert "Tied: Southern Brave won the Super Five" in words
+    assert "a tie counts for the side that won its Super Five" in words
+    assert "Super Over" not in words
+    ipl = season_stats(get_competition("IPL"), "2025", None, cache=tmp_cache)
+    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("IPL_2025"),
+                                               fixtures_from_tables(ipl.matches, ipl.innings), "a4", CREDIT))
+    words = pdf_words(path)
+    assert "Tied: Delhi Capitals won the Super Over" in words
+    assert "a tie counts for the side that won its Super Over" in words and "Super Five" not in words
+
+
 def test_a_source_without_match_numbers_counts_the_league_matches_in_date_order(tmp_cache) -> None:
     """A user's own mirror may carry no match numbers: the league matches are then numbered 1..n
     in date order, the play-offs still unnumbered."""

@@ -90,13 +90,19 @@ def score_text(inn: Innings, balls_per_over: int) -> str:
     return f"{score} ({inn.balls} b)"
 
 
-def result_text(fixture: Fixture) -> str:
+def tie_breaker(balls_per_over: int) -> str:
+    """What the format calls the tie-break: the Hundred's is the Super Five (5 balls)."""
+    return "Super Five" if balls_per_over == 5 else "Super Over"
+
+
+def result_text(fixture: Fixture, tie_break: str = "Super Over") -> str:
     """'Perth Scorchers won by 4 wickets', '... by 21 runs', 'X won (DLS)', 'Tied: X won the Super
-    Over', 'No result'. The margin is the scores' (penalty runs are not in them); none under DLS."""
+    Over' (the Hundred: 'the Super Five', `tie_break`), 'No result'. The margin is the scores'
+    (penalty runs are not in them); none under DLS."""
     if fixture.result == "no result" or not fixture.winner and fixture.result != "tie":
         return "No result"
     if fixture.result == "tie":
-        return f"Tied: {fixture.winner} won the Super Over" if fixture.winner else "Tied"
+        return f"Tied: {fixture.winner} won the {tie_break}" if fixture.winner else "Tied"
     if fixture.method == "D/L":  # a revised target: the margin is not in the scores
         return f"{fixture.winner} won (DLS)"
     inns = fixture.innings
@@ -212,9 +218,10 @@ def _fixture_table(fixtures: tuple[Fixture, ...], balls_per_over: int, spec: dic
             match = f"{escape(f.team1)} v {escape(f.team2)}"
         if f.stage:  # a final or play-off: said first, in bold
             match = f"<b>{escape(f.stage)}:</b> {match}"
-        detail = f"<b>{escape(result_text(f))}</b> \u00b7 {escape(f.venue)}"
+        result = escape(result_text(f, tie_breaker(balls_per_over)))
+        detail = f"<b>{result}</b> \u00b7 {escape(f.venue)}"
         if f.match_id in replays:
-            detail = f"<b>{escape(result_text(f))}</b>, {escape(replay_note(f, replays[f.match_id]))} \u00b7 {escape(f.venue)}"
+            detail = f"<b>{result}</b>, {escape(replay_note(f, replays[f.match_id]))} \u00b7 {escape(f.venue)}"
         rows.append([number, Paragraph(f.date, small), Paragraph(f"{match}<br/>{detail}", body), ""])
     widths = spec["fixture_columns_mm"]
     col_widths = [widths[0] * MM, widths[1] * MM, (width_mm - sum(widths)) * MM, widths[2] * MM]
@@ -288,7 +295,8 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
         _fixture_table(fixtures, balls_per_over, spec, styles, width_mm),
         # the ladder is one table on one page (a new one if the fixtures left too little room)
         KeepTogether([Paragraph("Ladder", styles["heading"]),
-                      Paragraph(escape(spec["ladder_intro"]), styles["small"]),
+                      Paragraph(escape(spec["ladder_intro"].format(tie_break=tie_breaker(balls_per_over))),
+                                styles["small"]),
                       Spacer(1, 1.5 * MM),
                       _ladder_table(real_ladder(fixtures, teams), spec, width_mm)]),
     ]
