@@ -190,6 +190,26 @@ def test_player_names_are_escaped(built_site):
     assert "Sydney &amp; &lt;Co&gt;" in html
 
 
+def test_the_search_hint_names_a_player_of_the_set(built_site):
+    """The Find a player box's hint said "e.g. Short" on every set: BBL's Matt Short, whom an IPL
+    2025 or Hundred page does not hold. It now names a player of the set it is on."""
+    from bs4 import BeautifulSoup
+    _, folder, site = built_site
+    names = [c["player"]["name"] for c in json.loads((folder / "card-set.json").read_text())["cards"]]
+    pages = _pages(site)
+    boxes = 0
+    for rel, html in pages.items():
+        box = BeautifulSoup(html, "html.parser").find("input", id="find-player")
+        if box is None:
+            continue
+        boxes += 1
+        hint = box["placeholder"]
+        assert hint.startswith("Name or team, e.g. "), (rel, hint)
+        example = hint.removeprefix("Name or team, e.g. ")
+        assert any(example in name.split() for name in names), (rel, hint)
+    assert boxes >= 3  # the set page, its filter pages and the player index
+
+
 def test_every_image_has_alt_text_and_every_page_a_language(built_site):
     from bs4 import BeautifulSoup
     _, _, site = built_site

@@ -896,6 +896,16 @@ def _surname_key(name: str) -> tuple[str, str]:
     return ((parts[-1] if parts else name).casefold(), name.casefold())
 
 
+def _search_example(views: list[CardView]) -> str:
+    """The search box's hint names a player of this set (its first card's surname): a fixed
+    "e.g. Short" (BBL's Matt Short) matched nobody in IPL 2025 or the Hundred."""
+    for view in views:
+        surname = view.name.split()[-1] if view.name.split() else ""
+        if re.fullmatch(r"[^\W\d_][\w'-]*", surname):
+            return surname
+    return ""
+
+
 def _player_index(views: list[CardView]) -> list[dict[str, Any]]:
     """One entry per player page, sorted by surname: name, teams, card kinds and words to search."""
     by_page: dict[str, list[CardView]] = {}
@@ -980,6 +990,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     summary["zip_size"] = zip_size
     # the home page shows a few cards of the set: the first team's first striker and bowler cards
     summary["preview"] = [v for v in views if v.thumb][:4]
+    summary["search_example"] = _search_example(views)
     previews = []
     for pdf in kit.validation.pdfs:
         pages = _pdf_previews(kit.folder / pdf, set_root / "previews", slug(Path(pdf).stem))
