@@ -542,6 +542,21 @@ def test_how_to_play_walks_one_ball_with_a_real_card(served: str, browser, tmp_p
     assert errors == []
 
 
+def test_the_fielding_charts_caption_stays_on_a_phone(served: str, browser):
+    """The how-to-play fielding chart scrolls sideways on a 390 px phone (20 columns); its
+    caption, inside the scrolling box, ran the chart's 704 px width, so "... is marked: row 2,
+    column 15" (where the example ball landed) was off the screen. It wraps on the screen now."""
+    page = browser.new_page()
+    page.set_viewport_size(PHONE)
+    page.goto(f"{served}how-to-play.html")
+    caption = page.locator("table.fielding caption")
+    assert "The cell of the example ball is marked: row" in caption.inner_text()
+    box = caption.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    assert page.locator("table.fielding").bounding_box()["width"] > PHONE["width"]  # the chart still scrolls
+    assert _no_sideways_scroll(page)
+
+
 def test_cards_come_first_on_a_phone(served: str, browser, tmp_path: Path):
     page = browser.new_page()
     page.set_viewport_size(PHONE)
