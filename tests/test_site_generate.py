@@ -210,6 +210,16 @@ def test_the_search_hint_names_a_player_of_the_set(built_site):
     assert boxes >= 3  # the set page, its filter pages and the player index
 
 
+def test_how_to_print_says_how_to_cut_a_bleed_kit(built_site):
+    """A --bleed kit has two crop marks at every gap between cards (each card's own edge, the
+    colour running across the strip between): "cut along the crop marks" left a single cut down
+    the middle open, which leaves each card 1.5-3 mm too big. The page says to cut at both."""
+    _, _, site = built_site
+    text = " ".join(re.sub(r"<[^>]+>", " ", _pages(site)["how-to-print.html"]).split())
+    assert ("has a pair of marks at each gap between two cards, one for each card's edge: cut at both and "
+            "throw away the thin strip between them") in text.replace("&#39;", "'")
+
+
 def test_every_image_has_alt_text_and_every_page_a_language(built_site):
     from bs4 import BeautifulSoup
     _, _, site = built_site
