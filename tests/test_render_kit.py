@@ -103,6 +103,27 @@ def test_kit_has_every_output(kit: Path, bbl_card_set: dict):
     assert not list(kit.parent.glob(".*")), "the staging folder is left behind"
 
 
+def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, bbl_card_set: dict):
+    """START-HERE.txt, the file a reader opens first: every top-level PDF of the kit is in it with
+    its paper and its page count as the PDF itself has it (card sheets without backs: one page a
+    sheet), the folders the kit has, the dice, and the data credit."""
+    text = (kit / "START-HERE.txt").read_text(encoding="utf-8")
+    pdfs = sorted(kit.glob("*.pdf"))
+    assert len(pdfs) == 10  # 5 kinds x 2 papers (built from a card set: no season tracker)
+    for pdf in pdfs:
+        pages = len(pypdf.PdfReader(pdf).pages)
+        unit = "sheet" if pdf.name.startswith("cards-") else "page"
+        paper = "US Letter" if "letter" in pdf.name else "A4"
+        assert f"{paper}: {pdf.name}, {pages} {unit}{'s' if pages != 1 else ''}" in text, pdf.name
+    teams = len({c["team"] for c in bbl_card_set["cards"]})
+    assert text.startswith(f"Quicket Cricket kit: Big Bash League 2024-2025 (T20), {teams} teams, "
+                           f"{len(bbl_card_set['cards'])} cards\n")
+    for said in ("teams/", "png/, tts/", "card-set.json", "a d6, two d10", "a d20", "Actual size",
+                 "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."):
+        assert said in text, said
+    assert max(len(line) for line in text.splitlines()) <= 100  # reads in any text window
+
+
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
     reader = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
@@ -282,8 +303,8 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
     folder = tmp_path / "BBL_2024-25_perth-scorchers"  # its own folder, beside the full kit
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
     assert sorted(p.name for p in folder.iterdir()) == [
-        ".cardgen-kit.json", "card-set.json", "cards-letter.pdf", "fielding-chart.pdf", "quick-reference.pdf",
-        "scoresheet.pdf", "team-sheets.pdf"]
+        ".cardgen-kit.json", "START-HERE.txt", "card-set.json", "cards-letter.pdf", "fielding-chart.pdf",
+        "quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"]
     slots = _card_texts(folder / "cards-letter.pdf", "letter")
     assert slots and all("2024-2025 Perth" in texts for texts in slots)
     for name in ("cards-letter.pdf", "fielding-chart.pdf"):
@@ -321,6 +342,11 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     last_col_left, _ = geo.card_origin(0, geo.columns - 1)
     assert "SYDNEY THUNDER" in back.extract_text() and "Sydney (T)" in front_texts
     assert max(x for _, x in positions) > last_col_left and first_x < geo.card_origin(0, 1)[0]
+    # the kit's first file says how this one prints: 8 to a landscape sheet, fronts and backs
+    start = (tmp_path / "BBL_2024-25_sydney-thunder" / "START-HERE.txt").read_text(encoding="utf-8")
+    assert "Player cards, 8 to a sheet" in start and "print two-sided" in start
+    assert f"A4: cards-a4.pdf, {len(reader.pages) // 2} sheets, two-sided" in start
+    assert "teams/" not in start and "png/" not in start  # a one-team kit without images
 
 
 @pytest.mark.parametrize("args, message", [
@@ -430,6 +456,11 @@ def test_build_classic_prints_cards_for_the_rules_as_printed(tmp_path: Path, mon
         text = "".join(page.extract_text() for name in ("quick-reference.pdf", "scoresheet.pdf")
                        for page in pypdf.PdfReader(kit / name).pages)
         texts[rule] = text
+        texts[f"{rule} start"] = (kit / "START-HERE.txt").read_text(encoding="utf-8")
+    assert "this kit was built with --classic" in texts["classic start"]
+    assert "wickets-in-hand table" in texts["wickets-in-hand start"]
+    assert "wickets-in-hand" not in texts["classic start"]
+    texts = {k: v for k, v in texts.items() if not k.endswith(" start")}
     assert set(texts) == {"classic", "wickets-in-hand"}
     assert "Wickets in hand" not in texts["classic"]
     assert "Wickets in hand" in texts["wickets-in-hand"]

@@ -31,6 +31,7 @@ from cardgen.render.preflight import REPORT_FOLDERS, Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.season_tracker import Fixture, render_season_tracker_pdf
 from cardgen.render.sheets import render_cards_pdf
+from cardgen.render.start_here import START_HERE, pdf_page_counts, start_here_text
 from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_page_ranges
 from cardgen.render.teamsheets import has_defence, render_quick_reference_pdf, render_team_sheets_pdf
 
@@ -369,6 +370,10 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             problems.update(done.problems)
             bar.update(1)
         bar.close()
+        # what each file is and how many pages it prints on, read from the finished PDFs
+        put(START_HERE, start_here_text(printed, pdf_page_counts(work), options.papers, credit,
+                                        backs=options.backs, bleed=options.bleed,
+                                        team_folders=not options.team, images=bool(image_jobs)).encode("utf-8"))
         kept, dropped = _swap_in(work, final)
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
         if pool is not None:

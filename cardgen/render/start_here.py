@@ -1,0 +1,88 @@
+"""START-HERE.txt: the first file a kit's reader opens, before printing anything.
+
+What each file of this kit is, with its page count, how to print and cut, and the dice. The
+text is data (templates/start-here.txt.j2); this module supplies the kit's facts.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from cardgen.render.common import PAPER_LABELS, printed_season
+from cardgen.render.layout import TEMPLATES_DIR
+from cardgen.render.sheets import sheet_geometry
+
+START_HERE = "START-HERE.txt"
+# the kit's PDFs in the order a reader prints them (a name's stem without its paper suffix)
+PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-reference", "season-tracker")
+
+
+@dataclass(frozen=True)
+class KitFile:
+    name: str
+    kind: str    # a PRINT_ORDER entry
+    paper: str   # as people name it ("A4")
+    pages: str   # "27 sheets", "1 page"
+
+
+def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> list[KitFile]:
+    """The top-level PDFs (`pages`: file name -> page count) in print order, each with its paper:
+    the cards name theirs (cards-a4.pdf); the other sheets are plain in the first paper asked for
+    and suffixed in the others (scoresheet-letter.pdf)."""
+    found = []
+    for name, count in pages.items():
+        stem = name.removesuffix(".pdf")
+        kind, paper = stem, papers[0]
+        for p in PAPER_LABELS:
+            if stem.endswith(f"-{p}"):
+                kind, paper = stem.removesuffix(f"-{p}"), p
+        if kind not in PRINT_ORDER:
+            continue
+        if kind == "cards":  # with backs a sheet is printed on both sides: two pages, one sheet
+            sheets = count // 2 if backs else count
+            amount = f"{sheets} sheet{'s' if sheets != 1 else ''}" + (", two-sided" if backs else "")
+        else:
+            amount = f"{count} page{'s' if count != 1 else ''}"
+        found.append(KitFile(name, kind, PAPER_LABELS[paper], amount))
+    return sorted(found, key=lambda f: (PRINT_ORDER.index(f.kind), papers.index(
+        next(p for p, label in PAPER_LABELS.items() if label == f.paper))))
+
+
+def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tuple[str, ...], credit: str,
+                    backs: bool = False, bleed: bool = False, team_folders: bool = True,
+                    images: bool = True) -> str:
+    """The kit's START-HERE.txt. `pages`: each top-level PDF's page count; `team_folders`: the kit
+    has teams/ (a full kit); `images`: png/ and tts/."""
+    from cardgen.wickets_in_hand import rule_of_set
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=False,
+                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    files = kit_files(pages, papers, backs)
+    competition = card_set["competition"]
+    teams = {c["team"] for c in card_set["cards"]}
+    groups: dict[str, list[KitFile]] = {}
+    for f in files:
+        groups.setdefault(f.kind, []).append(f)
+    title = f"{competition['name']} {printed_season(card_set)}"
+    plural = "s" if len(teams) != 1 else ""
+    return env.get_template("start-here.txt.j2").render(
+        heading=f"Quicket Cricket kit: {title} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
+                f"{len(card_set['cards'])} cards",
+        groups=list(groups.items()), per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
+        rule=rule_of_set(card_set) is not None, backs=backs, team_folders=team_folders, images=images,
+        credit=credit)
+
+
+def pdf_page_counts(folder: Path) -> dict[str, int]:
+    """Page counts of the PDFs at the top of a kit folder being written."""
+    import pypdfium2
+    counts = {}
+    for path in sorted(folder.glob("*.pdf")):
+        pdf = pypdfium2.PdfDocument(str(path))
+        try:
+            counts[path.name] = len(pdf)
+        finally:
+            pdf.close()
+    return counts
