@@ -345,6 +345,7 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     # the kit's first file says how this one prints: 8 to a landscape sheet, fronts and backs
     start = (tmp_path / "BBL_2024-25_sydney-thunder" / "START-HERE.txt").read_text(encoding="utf-8")
     assert "Player cards, 8 to a sheet" in start and "print two-sided" in start
+    assert "cut at both marks of each gap" in start
     assert f"A4: cards-a4.pdf, {len(reader.pages) // 2} sheets, two-sided" in start
     assert "teams/" not in start and "png/" not in start  # a one-team kit without images
 
