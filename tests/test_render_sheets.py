@@ -13,6 +13,7 @@ from cardgen.calibrate.model import chart_cells
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.scoresheet import footer_numbers, render_scoresheet_pdf
+from cardgen.render.preflight import check_pdf
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
 
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
@@ -893,8 +894,11 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
         assert [f"Innings {n} scorecard" in page for n, page in enumerate(sheet, -1)] == [False, False, True, True]
         assert text.count(ATTRIBUTION) == 1, paper  # the footer's
         long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
-        text = " ".join(_pages(render_quick_reference_pdf(card_set, paper, long_credit))[0].extract_text().split())
-        assert " ".join(long_credit.split()) in text
+        data = render_quick_reference_pdf(card_set, paper, long_credit)
+        text = " ".join(_pages(data)[0].extract_text().split())
+        assert text.count(" ".join(long_credit.split())) == 1  # whole under the text, not off the page
+        assert "quick reference \u00b7 page 1 \u00b7 data credit in full at the end" in text
+        assert check_pdf(data, f"quick-reference-{paper}.pdf") == []
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
@@ -1041,8 +1045,11 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
     margin = load_layout("sheets")["team_sheet"]["margin_mm"]
     assert credit_fits_footer(paper, "BBL 2024-25 team sheets", CREDIT, margin)
     assert not credit_fits_footer(paper, "BBL 2024-25 team sheets", long_credit, margin)
-    last = " ".join(_pages(render_team_sheets_pdf(card_set, paper, long_credit))[-1].extract_text().split())
-    assert long_credit in last
+    data = render_team_sheets_pdf(card_set, paper, long_credit)
+    last = " ".join(_pages(data)[-1].extract_text().split())
+    assert last.count(long_credit) == 1  # whole after the last team, and no footer runs off the page
+    assert all("data credit in full at the end" in page.extract_text() for page in _pages(data))
+    assert check_pdf(data, f"team-sheets-{paper}.pdf") == []
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -77,6 +77,9 @@ FOOTER_PT = 6.5
 FOOTER_BASELINE_MM = 6.0
 
 
+LONG_CREDIT_NOTE = "data credit in full at the end"  # the footer's words for a credit too long for it
+
+
 def footer_line(title: str, page: int, credit: str) -> str:
     return f"{title} \u00b7 page {page} \u00b7 {credit}"
 
@@ -99,12 +102,16 @@ def flowing_document(paper: str, title: str, credit: str, margin: float,
                           creator="cardgen", subject=credit, leftMargin=margin * MM,
                           rightMargin=margin * MM, topMargin=margin * MM, bottomMargin=margin * MM)
 
+    # a credit too long for the line would run off the paper: the documents print it whole after
+    # their text (credit_fits_footer), and the footer points there
+    said = credit if credit_fits_footer(paper, title, credit, margin) else LONG_CREDIT_NOTE
+
     def footer(canvas, _doc) -> None:  # type: ignore[no-untyped-def]
         canvas.saveState()
         canvas.setFont(PDF_NAMES["regular"], FOOTER_PT)
         canvas.setFillColorRGB(0.25, 0.25, 0.25)
         canvas.drawCentredString(w * MM / 2, FOOTER_BASELINE_MM * MM,
-                                 footer_line(title, canvas.getPageNumber(), credit))
+                                 footer_line(title, canvas.getPageNumber(), said))
         canvas.restoreState()
 
     padding = {} if frame_padding_pt is None else {
