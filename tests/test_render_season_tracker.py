@@ -13,7 +13,7 @@ from cardgen.render.layout import MM, load_layout
 from cardgen.render.preflight import check_pdf
 from cardgen.render.season_tracker import (ALL_OUT, _fixture_table, _styles, fixtures_from_tables,
                                            real_ladder, render_season_tracker_pdf, replayed_no_results,
-                                           result_text)
+                                           result_text, short_sides_text)
 from cardgen.stats.load import season_stats
 
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
@@ -82,6 +82,8 @@ def test_the_ladder_adds_up_and_leaves_the_finals_out(tmp_cache) -> None:
     assert rows["Punjab Kings"] == (14, 9, 4, 1) and rows["Delhi Capitals"] == (14, 7, 6, 1)
     # the washout with no file (RCB v KKR, 17 May) leaves those two a game short, as the page says
     assert sorted(r.played for r in ladder) == [13, 13] + [14] * 8
+    assert short_sides_text(ladder).startswith("Kolkata Knight Riders and Royal Challengers Bengaluru count one "
+                                               "game fewer than the other sides: a league match between them")
     assert sum(r.won for r in ladder) == sum(r.lost for r in ladder)
     for row in ladder:
         assert row.won + row.lost + row.no_decision == row.played
@@ -112,6 +114,7 @@ def test_the_pages_print_every_result_with_room_to_write(tmp_cache, pdf_words, t
             assert " ".join(result_text(f).split()) in words, result_text(f)
         assert "Indian Premier League 2025" in words and "Ladder" in words
         assert "No result, played again in full as match 66; the ladder counts that one" in words
+        assert "Royal Challengers Bengaluru count one game fewer than the other sides" in words
     table = _fixture_table(fixtures, 6, spec, _styles(spec), 186.0)
     assert min(table._rowHeights[1:]) >= spec["fixture_row_mm"] * MM - 1e-6
 
@@ -130,6 +133,7 @@ def test_the_tracker_names_the_league_matches_the_data_lacks(tmp_cache, pdf_word
     fixtures = fixtures_from_tables(stats.matches, stats.innings)
     path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("BBL_2024-25"), fixtures, "a4", CREDIT, missing))
     assert "Not in the data: league matches 21, 27 (washed out before a ball" in pdf_words(path)
+    assert "count one game fewer" not in pdf_words(path)  # the intro already says why
     assert sorted(r.played for r in real_ladder(fixtures, [])) == [9, 9, 9, 9, 10, 10, 10, 10]
     path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("BBL_2024-25"), fixtures, "a4", CREDIT))
     assert "Not in the data" not in pdf_words(path)
@@ -184,3 +188,10 @@ def test_a_credit_too_long_for_the_footer_is_printed_whole(tmp_cache, pdf_words,
         assert words.count(" ".join(credit.split())) == (1 if whole else pages), credit
         assert words.count("data credit in full at the end") == (pages if whole else 0)
         assert check_pdf(data, "season-tracker-letter.pdf") == []
+
+
+def test_a_complete_season_says_nothing_of_short_sides(tmp_cache) -> None:
+    """The Hundred 2024 is complete (SOURCES.md): every side played 8 league games, no line."""
+    stats = season_stats(get_competition("HUNDRED"), "2024", None, cache=tmp_cache)
+    ladder = real_ladder(fixtures_from_tables(stats.matches, stats.innings), [])
+    assert [r.played for r in ladder] == [8] * 8 and short_sides_text(ladder) == ""

@@ -271,6 +271,22 @@ def missing_matches_text(missing: tuple[int, ...]) -> str:
             f"before a ball, or missing from the source), so some sides' ladder rows count fewer games.")
 
 
+def short_sides_text(ladder: list[LadderRow]) -> str:
+    """The line under the ladder when some sides played fewer league games than the others and
+    the data shows no gap in the match numbers ('' when every side played as many): IPL 2025's
+    washout of 17 May left no file and no gap, so KKR and RCB count 13 games to the others' 14."""
+    most = max((r.played for r in ladder), default=0)
+    short = [r for r in ladder if r.played < most]
+    if not short:
+        return ""
+    if len(short) == 2 and all(r.played == most - 1 for r in short):
+        return (f"{short[0].team} and {short[1].team} count one game fewer than the other sides: a league "
+                f"match between them is likely not in the data (usually one washed out before a ball).")
+    names = ", ".join(r.team for r in short[:-1]) + f" and {short[-1].team}" if len(short) > 1 else short[0].team
+    return (f"{names} count fewer league games than the most any side played ({most}): the data lacks "
+            f"some matches (usually washed out before a ball), or the fixture list was uneven.")
+
+
 def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture, ...], paper: str,
                               credit: str, missing: tuple[int, ...] = ()) -> bytes:
     """The tracker: the fixtures (as many pages as they take, the header repeated), then the
@@ -287,6 +303,8 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     teams = [t["name"] for t in card_set.get("teams") or []] or list(
         dict.fromkeys(c["team"] for c in card_set["cards"]))
+    ladder = real_ladder(fixtures, teams)
+    short = "" if missing else short_sides_text(ladder)
     story: list[Any] = [
         Paragraph(f"Season tracker \u2014 {escape(season)}", styles["title"]),
         Paragraph(escape(spec["intro"]), styles["body"]),
@@ -298,7 +316,10 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
                       Paragraph(escape(spec["ladder_intro"].format(tie_break=tie_breaker(balls_per_over))),
                                 styles["small"]),
                       Spacer(1, 1.5 * MM),
-                      _ladder_table(real_ladder(fixtures, teams), spec, width_mm)]),
+                      _ladder_table(ladder, spec, width_mm),
+                      # the intro names the matches a gap in the numbers shows; else the uneven
+                      # rows are explained here
+                      *([Spacer(1, 1.5 * MM), Paragraph(escape(short), styles["small"])] if short else [])]),
     ]
     # the footer holds the credit in one line; one too long for it (a custom attribution) is
     # printed whole under the ladder as well, as the team sheets and quick reference do
