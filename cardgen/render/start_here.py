@@ -23,9 +23,14 @@ PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-re
 @dataclass(frozen=True)
 class KitFile:
     name: str
-    kind: str    # a PRINT_ORDER entry
-    paper: str   # as people name it ("A4")
-    pages: str   # "27 sheets", "1 page"
+    kind: str        # a PRINT_ORDER entry
+    paper_code: str  # "a4" | "letter"
+    pages: str       # "27 sheets", "1 page"
+
+    @property
+    def paper(self) -> str:
+        """As people name it ("A4", "US Letter")."""
+        return PAPER_LABELS[self.paper_code]
 
 
 def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> list[KitFile]:
@@ -46,9 +51,8 @@ def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> li
             amount = f"{sheets} sheet{'s' if sheets != 1 else ''}" + (", two-sided" if backs else "")
         else:
             amount = f"{count} page{'s' if count != 1 else ''}"
-        found.append(KitFile(name, kind, PAPER_LABELS[paper], amount))
-    return sorted(found, key=lambda f: (PRINT_ORDER.index(f.kind), papers.index(
-        next(p for p, label in PAPER_LABELS.items() if label == f.paper))))
+        found.append(KitFile(name, kind, paper, amount))
+    return sorted(found, key=lambda f: (PRINT_ORDER.index(f.kind), papers.index(f.paper_code)))
 
 
 def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tuple[str, ...], credit: str,
