@@ -298,8 +298,9 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     click.echo(f"wickets a 120 legal balls, every innings: real {summary['real_wickets_per_120_balls']}, "
                f"simulated {summary['sim_wickets_per_120_balls']}")
     click.echo("ladder: simulated wins per season (real wins), share of seasons on top or joint top")
+    width = max([len(str(t)) for t in table["team"]] + [24])  # the columns line up past a long name
     for r in table.itertuples():
-        click.echo(f"  {r.sim_rank}. {r.team:<24} {r.sim_won:5.2f} ({r.real_won:2d})  "
+        click.echo(f"  {r.sim_rank:>2}. {r.team:<{width}} {r.sim_won:5.2f} ({r.real_won:2d})  "
                    f"top {100 * r.sim_top_share:4.1f}%")
     click.echo(f"report: {folder}")
 
