@@ -74,14 +74,32 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
         rates[kind] = (120 * sum(c["real"]["dismissals"] for c in cards) / balls,
                        120 * sum(c["real"]["balls"] * c["expected"][rate] for c in cards) / balls)
     bowlers = [c for c in card_set["cards"] if c["kind"] == "bowler" and c["real"]["balls"] >= 60]
-    over = []
+    over, reach = [], 0.0
     for c in bowlers:
         real_w, card_w = c["real"]["dismissals"], c["real"]["balls"] * c["expected"]["wicket_rate"]
         if card_w >= OUT_MARGIN * real_w and card_w >= real_w + 1:
             over.append((c["player"]["name"], real_w, card_w))
+            # a bowler's rating that saved every W read from the striker's card (Defence the other
+            # way round) could take off at most this much: the rest comes through his own F faces
+            reach += min(card_w - real_w, c["real"]["balls"] * (c["expected"]["wicket_rate"]
+                                                                - _without_striker_w(card_set, c)))
     over.sort(key=lambda f: -f[2] / max(f[1], 0.5))
     return {"groups": groups, "qualified": len(qualified), "floor": floor, "wickets": rates,
-            "bowlers": len(bowlers), "bowler_floor": over}
+            "bowlers": len(bowlers), "bowler_floor": over, "reach": reach}
+
+
+def _without_striker_w(card_set: dict, card: dict) -> float:
+    """A bowler card's expected wicket rate under the rule if the league-average striker's W
+    faces all read as dots."""
+    from cardgen.calibrate.expect import bowler_figures, delivery, model_from_card_set, rule_matrix_of
+    from cardgen.calibrate.model import CARD_INDEX, card_where, chart_to_slots
+    model = model_from_card_set(card_set)
+    striker = np.array(model.mean_striker, float)
+    striker[CARD_INDEX["0"]] += striker[CARD_INDEX["W"]]
+    striker[CARD_INDEX["W"]] = 0.0
+    p = delivery(chart_to_slots(card["chart"], card_where(card)), striker, model.a, model.free_hit,
+                 rule_matrix_of(card_set, card), model.mean_defence)
+    return float(bowler_figures(p)["wicket_rate"])
 
 
 def main() -> None:
@@ -115,18 +133,20 @@ def main() -> None:
           "card over its real balls and situations, against the league-average opponent) beside "
           "their players' real figure: striker cards' dismissals, bowler cards' wickets (run-outs "
           "are not a bowler's). Then the qualified bowlers (>= 60 balls) whose card takes at least "
-          f"{100 * (OUT_MARGIN - 1):.0f}% and one wicket more than they did: real wickets / the "
-          "card's over the same balls, the three furthest.\n")
+          f"{100 * (OUT_MARGIN - 1):.0f}% and one wicket more than they did: their wickets over real, "
+          "and at most how many of them a bowler's rating saving every W read from the striker's "
+          "card could take off; real wickets / the card's over the same balls, the three furthest.\n")
     print("| season | team innings: real / replays | striker cards: real / expected | "
-          "bowler cards: real / expected | bowlers over | furthest |")
+          "bowler cards: real / expected | bowlers over: excess (a rating's reach) | furthest |")
     print("|---|---|---|---|---|---|")
     for name, m in figures.items():
         w = m["wickets"]
         worst = "; ".join(f"{n} {real} / {card:.1f}" for n, real, card in m["bowler_floor"][:3])
         cells = [f"{w['real']:.2f} / {w['replays']:.2f} ({100 * (w['replays'] / w['real'] - 1):+.1f}%)"]
         cells += [f"{r:.2f} / {e:.2f} ({100 * (e / r - 1):+.1f}%)" for r, e in (w["striker"], w["bowler"])]
-        print(f"| {name} | " + " | ".join(cells) + f" | {len(m['bowler_floor'])} of {m['bowlers']} | "
-              f"{worst or '-'} |")
+        excess = sum(card - real for _, real, card in m["bowler_floor"])
+        print(f"| {name} | " + " | ".join(cells) + f" | {len(m['bowler_floor'])} of {m['bowlers']}: "
+              f"+{excess:.1f} ({m['reach']:.1f}) | {worst or '-'} |")
 
 
 if __name__ == "__main__":
