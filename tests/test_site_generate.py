@@ -1340,6 +1340,30 @@ def test_player_page_says_where_a_striker_card_without_runs_gets_them():
                    if {r["result"] for r in c["chart"]} & RUN_FACES)
 
 
+def test_player_page_says_why_a_bowler_card_takes_more_wickets_than_its_bowler():
+    """A qualified bowler whose card, whatever its faces, takes at least 20% and one wicket more
+    than he did (docs/calibration.md section 10): Spencer Johnson, IPL 2025, 1 wicket in 68 balls,
+    a card with a B face that takes 3.6 a 100 balls; Fazalhaq Farooqi, none in 102. The note
+    gives both rates, his F faces and where the wickets come from; a bowler at his rate gets none."""
+    from conftest import _shipped_rule_set
+    from cardgen.calibrate.model import CARD_INDEX, chart_to_slots
+    from cardgen.site.generate import wicket_note
+    cards = {c["player"]["name"]: c for c in _shipped_rule_set("IPL_2025")["cards"] if c["kind"] == "bowler"}
+    johnson = cards["Spencer Johnson"]
+    assert "B" in {r["result"] for r in johnson["chart"]}
+    f_faces = int(chart_to_slots(johnson["chart"])[CARD_INDEX["F"]])
+    note = wicket_note(johnson, attack_die=True)
+    assert note.startswith(f"Played against the league's batters, this card takes "
+                           f"{100 * johnson['expected']['wicket_rate']:.1f} wickets a 100 balls; its bowler "
+                           f"took {100 / 68:.1f} (1 in 68 balls).")
+    assert f"on its {f_faces} F faces" in note and "attack die" in note
+    assert "attack die" not in wicket_note(johnson, attack_die=False)
+    assert "(none in 102 balls)" in wicket_note(cards["Fazalhaq Farooqi"], attack_die=True)
+    ashwin = cards["Ravichandran Ashwin"]   # a W on his card, and about his real rate
+    assert ashwin["expected"]["wicket_rate"] * ashwin["real"]["balls"] < 1.2 * ashwin["real"]["dismissals"]
+    assert wicket_note(ashwin, attack_die=True) == ""
+
+
 def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_path):
     """Rashid Khan's IPL 2025 card (shipped set) has no W or B face, yet he took 9 wickets in 330
     balls (the batters' half of each delivery already gives more): his player page says where a
@@ -1358,7 +1382,9 @@ def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_pat
     taker = next(c for c in card_set["cards"] if c["kind"] == "bowler"
                  and "W" in {r["result"] for r in c["chart"]})
     assert wicket_note(taker, attack_die=True) == ""
-    assert wicket_note(dict(rashid, real={**rashid["real"], "dismissals": 0}), attack_die=True) == ""
+    # without a wicket, the card's floor is all there is to say
+    assert wicket_note(dict(rashid, real={**rashid["real"], "dismissals": 0}), attack_die=True).startswith(
+        "Played against the league's batters, this card takes")
     short = dict(rashid, real={**rashid["real"], "balls": 12, "dismissals": 1})
     assert wicket_note(short, attack_die=True).endswith("on some dots.")   # no rates on a short spell
     # and on the page: the synthetic kit's bowler card with its W and B faces made dots

@@ -312,32 +312,54 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
                    if balls >= qualify_balls() else "")
 
 
+FLOOR_NOTE_MARGIN = 1.2  # a qualified bowler card taking this much (and a wicket) more than its player
+
+
 def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     """For a bowler card with no W or B face whose player took wickets: where its wickets come
     from, so a reader does not take the card for a mistake. A bowler whose real wicket rate is
     below what the batters' half of each delivery already gives gets no W of his own (Rashid
     Khan, IPL 2025: 9 wickets in 330 balls; 6-18 qualified bowlers a shipped season), and under
     the wickets-in-hand rule a death bowler's wickets come mostly from the attack die (Matheesha
-    Pathirana, IPL 2025, 13 in 251). `attack_die`: the set is made for the rule."""
+    Pathirana, IPL 2025, 13 in 251). For a qualified card that still takes at least 20% (and a
+    wicket) more than its player did, whatever its faces: that it does, and why (Ellyse Perry,
+    WPL 2023: 4 wickets in 140 balls, her card 6.7 a 100 balls against 2.9; docs/calibration.md
+    section 10). `attack_die`: the set is made for the rule."""
     if card.get("kind") != "bowler":
         return ""
     faces = chart_faces(card)
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
     wickets, balls = real.get("dismissals"), real.get("balls")
-    if faces & WICKET_RESULTS or not (_is_count(wickets) and _is_count(balls)) or wickets <= 0 or balls <= 0:
+    if not (_is_count(wickets) and _is_count(balls)) or balls <= 0:
         return ""
     source = ("from the batter's card (half of every ball is read from it), from the fielding "
               "chart's catches, LBWs and stumpings, and from the attack die of the wickets-in-hand "
               "rule, which bowls or has caught a batter on some dots" if attack_die else
               "from the batter's card (half of every ball is read from it) and from the fielding "
               "chart's catches, LBWs and stumpings")
-    note = (f"No W or B on this card, yet {wickets} wicket{'' if wickets == 1 else 's'} in {balls} "
-            f"real ball{'' if balls == 1 else 's'}: a bowler's wickets also come {source}.")
     expected = (card.get("expected") or {}).get("wicket_rate")
-    if isinstance(expected, (int, float)) and balls >= qualify_balls():
-        note += (f" Played against the league's batters, the card takes {100 * expected:.1f} "
-                 f"wickets a 100 balls (real {100 * wickets / balls:.1f}).")
-    return note
+    rated = isinstance(expected, (int, float)) and balls >= qualify_balls()
+    if not faces & WICKET_RESULTS and wickets > 0:
+        note = (f"No W or B on this card, yet {wickets} wicket{'' if wickets == 1 else 's'} in {balls} "
+                f"real ball{'' if balls == 1 else 's'}: a bowler's wickets also come {source}.")
+        if rated:
+            note += (f" Played against the league's batters, the card takes {100 * expected:.1f} "
+                     f"wickets a 100 balls (real {100 * wickets / balls:.1f}).")
+        return note
+    if not rated or expected * balls < max(FLOOR_NOTE_MARGIN * wickets, wickets + 1):
+        return ""
+    try:
+        f_faces = int(chart_to_slots(card.get("chart"))[CARD_INDEX["F"]])
+    except CardSetError:
+        return ""
+    took = f"{wickets} in {balls} balls" if wickets else f"none in {balls} balls"
+    die = " from the attack die of the wickets-in-hand rule," if attack_die else ""
+    return (f"Played against the league's batters, this card takes {100 * expected:.1f} wickets a 100 "
+            f"balls; its bowler took {100 * wickets / balls:.1f} ({took}). A bowler's wickets also come "
+            f"from the batter's card (half of every ball is read from it),{die} and from the fielding "
+            f"chart's catches, LBWs and stumpings, which this card reaches on its {f_faces} F "
+            f"face{'' if f_faces == 1 else 's'} (they carry its wides, no-balls and byes too), so it "
+            f"takes more than its bowler did.")
 
 
 # A striker card whose player batted mostly while his side consolidated (rules R12: a caught W
