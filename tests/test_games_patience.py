@@ -212,3 +212,31 @@ def test_the_rules_card_shows_the_grid_numbered_as_the_engine_deals_it() -> None
                 assert x > digits[str(cell)][0] + 5
             if row:
                 assert y > digits[str(cell - 2)][1] + 5
+
+
+def test_the_scoresheet_has_a_fall_of_wicket_for_every_batsman() -> None:
+    """Gamer's audit: the rules card lets the players agree on eleven wickets ("ten wickets, or
+    eleven if you agree beforehand") and the scoresheet names eleven batsmen, but each innings'
+    fall of wickets stopped at 10-___, so the eleventh had nowhere to go; and each blank was 4 mm,
+    too short to write a score (a British innings makes ~300, up to ~700). Both papers now print
+    1-_____ to 11-_____, blanks of 6.6 mm, on one line inside the 12 mm margins."""
+    import re
+
+    from cardgen.games.competitive_patience.kit import rules_sheet_pdf, scoresheet_pdf
+    from cardgen.render.fonts import text_width_mm
+    from tests.test_render_layout import pdf_texts
+    from pypdf import PdfReader
+    import io
+    assert "eleven if you agree" in " ".join(PdfReader(io.BytesIO(rules_sheet_pdf("a4"))).pages[0]
+                                             .extract_text().split())
+    for paper, width_mm in (("a4", 210.0), ("letter", 215.9)):
+        texts = pdf_texts(scoresheet_pdf(paper))
+        rows = [t for t, _, _ in texts if re.fullmatch(r"\d+", t.strip())]
+        assert rows.count("11") == 2            # eleven batsmen an innings, two innings
+        falls = [(t, size, box) for t, size, box in texts if "Fall of wickets" in t]
+        assert len(falls) == 2
+        for text, size, (left, _, right, _) in falls:
+            slots = re.findall(r"(\d+)-(_+)", text.split("Fall of wickets")[1])
+            assert [int(n) for n, _ in slots] == list(range(1, 12)), text
+            assert min(text_width_mm(blank, "regular", size) for _, blank in slots) >= 6.0, text
+            assert left >= 12 - 0.01 and right <= width_mm - 12, (paper, right)

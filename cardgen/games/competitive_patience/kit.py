@@ -59,8 +59,9 @@ def _innings_block(p: PdfPainter, y: float, W: float, number: int) -> float:
                 p.text(m + label_w + b * cell + 0.6, y + 2.4, str(b + 1), "regular", s["turn_number_pt"], "#888888")
         y += row
     y += 2
-    p.text(m, y + 4, "Extras (wides ____  byes ____)      Fall of wickets: 1-___ 2-___ 3-___ 4-___ "
-           "5-___ 6-___ 7-___ 8-___ 9-___ 10-___", "regular", pt)
+    # eleven wickets if the players agree (the rules card); a blank of 6.6 mm takes a 3-figure score
+    falls = " ".join(f"{w}-_____" for w in range(1, 12))
+    p.text(m, y + 4, f"Extras (wides ____  byes ____)      Fall of wickets: {falls}", "regular", pt)
     p.text(W - m, y + 10, "Total ________ for ______", "bold", s["head_pt"], align="right")
     return y + 14
 
