@@ -1364,6 +1364,27 @@ def test_player_page_says_why_a_bowler_card_takes_more_wickets_than_its_bowler()
     assert wicket_note(ashwin, attack_die=True) == ""
 
 
+def test_player_page_says_why_a_striker_card_is_out_more_often_than_its_batter():
+    """A qualified striker card out at least 20% and once more often than its batter (bench_players'
+    second table): Jamie Overton, BBL 2024-25, out twice in 122 balls, his card rated Defence 20;
+    the note gives both rates and why a rating of 20 cannot do more. Without the rating it names
+    the bowler card's W; a batter at his rate gets none."""
+    from conftest import _shipped_rule_set
+    from cardgen.site.generate import out_note
+    cards = {c["player"]["name"]: c for c in _shipped_rule_set("BBL_2024-25")["cards"] if c["kind"] == "striker"}
+    overton = cards["Jamie Overton"]
+    assert overton["defence"] == 20 and overton["real"]["dismissals"] == 2 and overton["real"]["balls"] == 122
+    note = out_note(overton, attack_die=True)
+    assert note.startswith(f"Played against the league's bowlers, this card is out "
+                           f"{100 * overton['expected']['dismissal_rate']:.1f} times a 100 balls; its batter "
+                           f"{200 / 122:.1f} (2 in 122 balls). Its Defence 20 saves every W")
+    assert "attack die" in note and "attack die" not in out_note(overton, attack_die=False)
+    unrated = out_note(dict(overton, defence=None), attack_die=True)
+    assert "and its W, the fielding chart's catches" in unrated
+    steady = cards["Steve Smith"]   # out once in 95: his card's 1.6 is under one more dismissal
+    assert out_note(steady, attack_die=True) == ""
+
+
 def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_path):
     """Rashid Khan's IPL 2025 card (shipped set) has no W or B face, yet he took 9 wickets in 330
     balls (the batters' half of each delivery already gives more): his player page says where a

@@ -36,7 +36,7 @@ from pypdf.errors import PdfReadError
 from cardgen import ATTRIBUTION
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
-from cardgen.calibrate.model import CARD_INDEX, chart_cells, chart_to_slots
+from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE, card_defence, chart_cells, chart_to_slots
 from cardgen.errors import CardSetError
 from cardgen.paths import templates_dir
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
@@ -220,6 +220,7 @@ class CardView:
     boundary_note: str = ""  # where a striker card with no 4 or 6 face gets its player's boundaries
     consolidate_note: str = ""  # why a striker card batted mostly while consolidating has many W faces
     wicket_note: str = ""  # where a bowler card with no W or B face gets its player's wickets
+    out_note: str = ""  # why a striker card is out more often than its batter was (its floor)
     chart: list[tuple[str, str, str]] = field(default_factory=list)  # range, code, meaning
     real: list[tuple[str, str]] = field(default_factory=list)
     versus: list[Versus] = field(default_factory=list)
@@ -360,6 +361,33 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
             f"chart's catches, LBWs and stumpings, which this card reaches on its {f_faces} F "
             f"face{'' if f_faces == 1 else 's'} (they carry its wides, no-balls and byes too), so it "
             f"takes more than its bowler did.")
+
+
+def out_note(card: dict[str, Any], attack_die: bool) -> str:
+    """For a qualified striker card out at least 20% (and once) more often than its batter was:
+    that it is, and why (docs/calibration.md section 10: the bowler's half of every ball, the
+    chart's catches and run-outs and the attack die's out faces; a Defence rating saves only the
+    bowler card's W). Jamie Overton, BBL 2024-25: out twice in 122 balls, his card, rated 20, 3.5
+    times a 100 balls."""
+    if card.get("kind") != "striker":
+        return ""
+    real = card.get("real") if isinstance(card.get("real"), dict) else {}
+    outs, balls = real.get("dismissals"), real.get("balls")
+    expected = (card.get("expected") or {}).get("dismissal_rate")
+    if not (_is_count(outs) and _is_count(balls) and isinstance(expected, (int, float))) \
+            or balls < qualify_balls() or expected * balls < max(FLOOR_NOTE_MARGIN * outs, outs + 1):
+        return ""
+    took = f"{outs} in {balls} balls" if outs else f"never in {balls} balls"
+    die = " and the attack die of the wickets-in-hand rule" if attack_die else ""
+    figures = (f"Played against the league's bowlers, this card is out {100 * expected:.1f} times a "
+               f"100 balls; its batter {100 * outs / balls:.1f} ({took}).")
+    if card_defence(card) >= MAX_DEFENCE:
+        return (f"{figures} Its Defence {MAX_DEFENCE} saves every W read from the bowler's card, but "
+                f"the fielding chart's catches and run-outs{die} dismiss a batter whatever his card "
+                f"shows, so the card is out more often than he was.")
+    return (f"{figures} Half of every ball is read from the bowler's card, and its W, the fielding "
+            f"chart's catches and run-outs{die} dismiss a batter whatever his own card shows, so the "
+            f"card is out more often than he was.")
 
 
 # A striker card whose player batted mostly while his side consolidated (rules R12: a caught W
@@ -505,7 +533,8 @@ def _card_views(kit: KitSet) -> list[CardView]:
             real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
             boundary_note=boundary_note(card, card_set.get("rule") == "wickets-in-hand"),
             consolidate_note=consolidate_note(card, card_set),
-            wicket_note=wicket_note(card, card_set.get("rule") == "wickets-in-hand"), card=card))
+            wicket_note=wicket_note(card, card_set.get("rule") == "wickets-in-hand"),
+            out_note=out_note(card, card_set.get("rule") == "wickets-in-hand"), card=card))
     _set_anchors(views)
     return views
 
