@@ -313,7 +313,7 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
                    if balls >= qualify_balls() else "")
 
 
-FLOOR_NOTE_MARGIN = 1.2  # a qualified bowler card taking this much (and a wicket) more than its player
+FLOOR_NOTE_MARGIN = 1.2  # a qualified card with this many times (and one more) its player's wickets or outs
 
 
 def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
