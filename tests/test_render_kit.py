@@ -301,6 +301,7 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
                                        "--ink-saver", "--no-images", "--card-set", str(card_set_file)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "BBL_2024-25_perth-scorchers"  # its own folder, beside the full kit
+    assert result.output.splitlines()[-1] == f"what to print, and how: {folder / 'START-HERE.txt'}"
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
     assert sorted(p.name for p in folder.iterdir()) == [
         ".cardgen-kit.json", "START-HERE.txt", "card-set.json", "cards-letter.pdf", "fielding-chart.pdf",

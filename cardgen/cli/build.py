@@ -163,6 +163,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                    f"(run `cardgen {'validate' if report == 'validation' else report}` again)")
     # the kit checked each PDF as it wrote it (in its workers): the same check as `cardgen preflight`
     _report_preflight(result.folder, (result.pdfs, result.problems) if result.problems is not None else None)
+    from cardgen.render.start_here import START_HERE
+    click.echo(f"what to print, and how: {result.folder / START_HERE}")
 
 
 def _report_preflight(folder: Path, checked: tuple[list[Path], list] | None = None) -> int:
