@@ -395,7 +395,7 @@ def test_quick_reference_headings_stand_clear_of_the_text_column() -> None:
     import pypdfium2 as pdfium
 
     from cardgen.games.roll_and_play.kit import rules_card_lines, rules_pdf
-    page = pdfium.PdfDocument(rules_pdf("a4", "credit"))[0]
+    page = pdfium.PdfDocument(rules_pdf("a4", "credit", team_edition=True))[0]
     text = page.get_textpage()
     mm = 72 / 25.4
 
@@ -404,7 +404,7 @@ def test_quick_reference_headings_stand_clear_of_the_text_column() -> None:
         start, count = found.get_next()
         return text.get_charbox(start)[0], text.get_charbox(start + count - 1)[2]
     gaps = {}
-    for line in rules_card_lines():
+    for line in rules_card_lines(team_edition=True):
         head, _, body = line.partition("  ")
         gaps[head] = box(body.split()[0] + " " + body.split()[1])[0] - box(head)[1]
     assert len(gaps) == 11 and min(gaps.values()) >= 3 * mm, gaps
@@ -453,3 +453,25 @@ def test_team_edition_quick_reference_deals_from_the_squad_decks(tmp_path: Path,
     decks = team_decks(season_stats(get_competition("WPL"), "2023", str(mirror)))
     inn = team_innings(RandomDraws(np.random.default_rng(0)), *list(decks.values())[:2])
     assert len(inn.bat.hand) == 11 and len(inn.bat_deck.cards) == 1
+
+
+def test_classic_quick_reference_speaks_only_of_the_classic_cards(tmp_path: Path, mirror: Path) -> None:
+    """Gamer's audit: the classic kit's quick reference ended with "TEAM EDITION  Each side plays
+    its own squad deck: use a card's BAT number when batting and its BOWL number when bowling",
+    but that kit has no squad deck and its player cards carry one number ("Bat or bowl"). The row
+    is now on the team edition's page only."""
+    from pypdf import PdfReader
+    SYSTEM.build(BuildRequest(tmp_path / "classic", None, None, None, ("a4", "letter"), seed=1))
+    SYSTEM.build(BuildRequest(tmp_path / "team", get_competition("BBL"), "2024-25", str(mirror), ("a4",), seed=1))
+
+    def words(path: Path) -> str:
+        return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+    classic = tmp_path / "classic" / "roll-and-play"
+    for paper in ("a4", "letter"):
+        rules = words(classic / f"quick-reference-{paper}.pdf")
+        assert "TEAM EDITION" not in rules and "squad deck" not in rules and "BAT number" not in rules
+        assert "Shuffle the player deck" in rules and "VARIATION" in rules
+    deck = words(classic / "player-deck-a4.pdf")
+    assert "Bat or bowl" in deck and "BAT" not in deck and "BOWL" not in deck
+    team = words(tmp_path / "team" / "roll-and-play" / "BBL_2024-25" / "quick-reference-a4.pdf")
+    assert "TEAM EDITION Each side plays its own squad deck: use a card's BAT number" in team

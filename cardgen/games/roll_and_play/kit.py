@@ -251,7 +251,8 @@ def scoresheet_pdf(overs: int, paper: str, credit: str, team_edition: bool = Fal
 
 def rules_card_lines(team_edition: bool = False) -> list[str]:
     """The laws in cardgen's own short wording, for the quick-reference page. The team edition's
-    kit has no shared player deck: each side deals from its own squad deck."""
+    kit has no shared player deck: each side deals from its own squad deck (BAT and BOWL numbers),
+    which only that kit explains: the classic kit's player cards carry one number."""
     if team_edition:
         setup = ["SETUP  Choose 20 or 50 overs. Each side shuffles its own squad deck (12 cards) and deals itself 11 (hidden); shuffle the pitch deck and chance cards apart.",
                  "TOSS  The winner bats or bowls."]
@@ -269,8 +270,8 @@ def rules_card_lines(team_edition: bool = False) -> list[str]:
         redeal,
         "END  An innings ends after 10 outs or the last over; then swap. Most runs wins.",
         "VARIATION  Each side starts with 3 (20 overs) or 5 (50 overs) chance cards to play on its own turn, one per over.",
-        "TEAM EDITION  Each side plays its own squad deck: use a card's BAT number when batting and its BOWL number when bowling.",
-    ]
+    ] + (["TEAM EDITION  Each side plays its own squad deck: use a card's BAT number when batting and its BOWL number when bowling."]
+         if team_edition else [])
 
 
 def rules_pdf(paper: str, credit: str, team_edition: bool = False) -> bytes:
