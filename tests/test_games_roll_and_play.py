@@ -475,3 +475,34 @@ def test_classic_quick_reference_speaks_only_of_the_classic_cards(tmp_path: Path
     assert "Bat or bowl" in deck and "BAT" not in deck and "BOWL" not in deck
     team = words(tmp_path / "team" / "roll-and-play" / "BBL_2024-25" / "quick-reference-a4.pdf")
     assert "TEAM EDITION Each side plays its own squad deck: use a card's BAT number" in team
+
+
+def test_a_bowler_of_unrecorded_type_is_not_printed_as_bowling_nothing(bbl_stats, recording_painter) -> None:
+    """Gamer's audit, BBL 2024-25 Melbourne Renegades: Fergus O'Neill's card read "Bowler · bowls:
+    —" above "Bowl: 7 wkts in 25.3 ov", and Josh Brown's "Opening · bowls: —" above 2.4 overs (the
+    data has no bowling type for them; IPL 2025's Digvesh Rathi, 52 overs, likewise): the dash
+    reads "does not bowl". A card with no recorded type now gives its role alone when the player
+    bowled; "bowls: —" stays only beside "did not bowl this season"."""
+    from cardgen.games.roll_and_play.kit import draw_team_card
+    cards = {c.player.name: c for deck in team_decks(bbl_stats).values() for c in deck}
+    checked = set()
+    for name, card in cards.items():
+        painter = recording_painter()
+        draw_team_card(painter, card, "BBL 2024-2025", "credit")
+        texts = [t.text for t in painter.texts]
+        role = next(t for t in texts if t.startswith(card.player.batting_role if card.player.batting_role != "*"
+                                                     else "Bowler"))
+        bowl = next(t for t in texts if t.startswith("Bowl: "))
+        if card.player.bowling_type == "*":
+            checked.add(name)
+            if card.player.legal_balls:
+                assert "bowls" not in role and "did not bowl" not in bowl, (name, role, bowl)
+            else:
+                assert role.endswith("bowls: \u2014") and bowl == "Bowl: did not bowl this season"
+        else:
+            assert role.endswith(f"bowls: {card.player.bowling_type}"), (name, role)
+    assert {"Fergus O'Neill", "Josh Brown", "Tim Seifert"} <= checked
+    painter = recording_painter()
+    draw_team_card(painter, cards["Fergus O'Neill"], "BBL 2024-2025", "credit")
+    assert [t.text for t in painter.texts if t.text.startswith("Bowl")] == [
+        "Bowler", "Bowl: 7 wkts in 25.3 ov, econ 6.94"]

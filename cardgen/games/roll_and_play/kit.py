@@ -142,9 +142,11 @@ def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str, b
     p.text(W / 2, 12.5, fitted.lines[0], "bold", fitted.size_pt, "#ffffff", align="centre")
     p.text(W / 2, 18.2, card.player.short_team, "regular", T["team_pt"], "#ffffff", align="centre")
     role = card.player.batting_role if card.player.batting_role != "*" else "Bowler"
-    bowl_type = card.player.bowling_type if card.player.bowling_type != "*" else "\u2014"
-    p.text(W / 2, T["role_baseline_mm"], f"{role} \u00b7 bowls: {bowl_type}", "regular", T["role_pt"],
-           align="centre")
+    if card.player.bowling_type != "*":
+        role += f" \u00b7 bowls: {card.player.bowling_type}"
+    elif not card.player.legal_balls:  # type unrecorded: the dash (read "does not bowl") only if so
+        role += " \u00b7 bowls: \u2014"
+    p.text(W / 2, T["role_baseline_mm"], role, "regular", T["role_pt"], align="centre")
     box_w = (W - 2 * m - T["box_gap_mm"]) / 2
     for k, (label, value) in enumerate((("BAT", card.bat), ("BOWL", card.bowl))):
         x = m + k * (box_w + T["box_gap_mm"])
