@@ -388,3 +388,25 @@ def test_hundred_cards_count_bowling_in_balls(tmp_path: Path, mirror: Path, hund
     real = Counter(p.player.legal_balls for squad in season_squads(hundred_stats).values() for p in squad
                    if p.player.legal_balls)
     assert printed == real and sum(real.values()) > 50
+
+
+def test_an_all_rounder_of_unrecorded_type_has_no_really_bowls_line(bbl_stats, hundred_stats) -> None:
+    """Gamer's audit: the "Really bowls:" line tells a player that an all-rounder bowling the
+    Medium deck is really a pace or spin bowler, but where the data records no bowling type it
+    printed "Really bowls: unknown type": on Fergus O'Neill (BBL 2024-25, 7 wickets) and, under
+    "Bowling: did not bowl", on Joe Clarke (Welsh Fire, The Hundred 2024), which says nothing
+    and reads as a misprint. An all-rounder of unrecorded type now has no such line; a known
+    type other than Medium still gets it."""
+    from cardgen.games.cricket_the_game.kit import stat_lines
+    cards = {(c.player.name, c.player.team): c for stats in (bbl_stats, hundred_stats)
+             for squad in season_squads(stats).values() for c in squad}
+    clarke = cards[("Joe Clarke", "Welsh Fire")]
+    oneill = cards[("Fergus O'Neill", "Melbourne Renegades")]
+    assert clarke.role == oneill.role == "allrounder"
+    assert stat_lines(clarke, 5)[1:] == ["Bowling: did not bowl"]
+    assert stat_lines(oneill)[1:] == ["Bowling: 7 wkts, 25.3 ov, econ 6.94"]
+    for card in cards.values():
+        lines = stat_lines(card)
+        assert not any("unknown type" in line for line in lines if card.role == "allrounder")
+        if card.role == "allrounder" and card.player.bowling_type not in ("*", "Medium"):
+            assert lines[-1] == f"Really bowls: {card.player.bowling_type}"

@@ -37,8 +37,11 @@ def stat_lines(card: SquadPlayer, balls_per_over: int = 6) -> list[str]:
     else:
         lines.append("Bowling: did not bowl")
     real = p.bowling_type if p.bowling_type != "*" else "unknown type"
+    # an all-rounder of unrecorded type: nothing to tell (every all-rounder bowls the Medium deck);
+    # a specialist slot filled by one still says so
     if card.role in ("pace", "spin", "allrounder") and p.bowling_type.lower() != (
-            "medium" if card.role == "allrounder" else card.role):
+            "medium" if card.role == "allrounder" else card.role) and not (
+            card.role == "allrounder" and p.bowling_type == "*"):
         lines.append(f"Really bowls: {real}")
     return lines
 
