@@ -28,7 +28,7 @@ def test_registry_gives_each_system_its_code() -> None:
 def _manifest(folder: Path) -> dict:
     doc = json.loads((folder / "kit.json").read_text())
     for entry in doc["files"]:
-        assert (folder / entry["path"]).is_file() and entry["label"] and entry["kind"] in ("pdf", "png", "json")
+        assert (folder / entry["path"]).is_file() and entry["label"] and entry["kind"] in ("pdf", "png", "json", "txt")
     return doc
 
 
@@ -57,6 +57,15 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
         sheet = page.extract_text()
         assert "10th wicket" in sheet and "Fall of wickets" in sheet and "Reviews left" in sheet
     assert (folder / "cards-a4-page1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    # the kit opens with START-HERE.txt, first in the manifest: each PDF by its label, with the
+    # page count the PDF itself has, and how to print
+    assert doc["files"][0] == {"path": "START-HERE.txt", "label": "Start here: what each file is (text)",
+                               "kind": "txt"}
+    start = (folder / "START-HERE.txt").read_text(encoding="utf-8")
+    assert start.startswith("Quick Cricket kit\n") and "Actual size" in start and doc["attribution"] in start
+    for entry in (e for e in doc["files"] if e["kind"] == "pdf"):
+        pages = len(PdfReader(folder / entry["path"]).pages)
+        assert f"   {entry['label']}\n      {entry['path']}, {pages} page{'s' if pages != 1 else ''}\n" in start
     # deterministic: a rebuild writes byte-identical PDFs
     first = {p.name: p.read_bytes() for p in folder.glob("*.pdf")}
     assert CliRunner().invoke(main, ["build", "--game", "quick-cricket", "--out", str(tmp_path)]).exit_code == 0

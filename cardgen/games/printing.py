@@ -259,7 +259,10 @@ PNG_PREVIEWS = PreviewStyle(".png", "{label}, page 1 preview", 60)
 class KitFile:
     path: Path
     label: str
-    kind: str  # pdf | png | json
+    kind: str  # pdf | png | json | txt
+
+
+START_HERE_LABEL = "Start here: what each file is (text)"
 
 
 class KitWriter:
@@ -326,9 +329,43 @@ class KitWriter:
         except (OSError, ValueError, KeyError, TypeError):
             return set()
 
+    def start_here(self) -> Path:
+        """START-HERE.txt, first in the manifest: each PDF with its label and page count, and how
+        to print (templates/games/start-here.txt.j2), as a Quicket kit opens with its own."""
+        import jinja2
+        import pypdfium2
+
+        from cardgen.paths import templates_dir
+        from cardgen.render.common import printed_season_of
+        from cardgen.render.start_here import START_HERE
+        pdfs = []
+        for f in self.files:
+            if f.kind != "pdf":
+                continue
+            doc = pypdfium2.PdfDocument(str(f.path))
+            try:
+                pages = len(doc)
+            finally:
+                doc.close()
+            pdfs.append({"label": f.label, "name": f.path.relative_to(self.folder).as_posix(),
+                         "pages": f"{pages} page{'s' if pages != 1 else ''}"})
+        season = (f"{self.competition} {printed_season_of(self.competition, self.season)}"
+                  if self.competition and self.season else "")
+        heading = f"{self.name} kit" + (f": {season}" if season else "")
+        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=False,
+                                 keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+        text = env.get_template("games/start-here.txt.j2").render(heading=heading, name=self.name,
+                                                                  files=pdfs, credit=self.credit)
+        path = self.folder / START_HERE
+        atomic_write_text(path, text)
+        self.files.insert(0, KitFile(path, START_HERE_LABEL, "txt"))
+        return path
+
     def finish(self) -> list[Path]:
-        """Write kit.json and put the kit in place; every file of the kit, kit.json last."""
+        """Write START-HERE.txt and kit.json and put the kit in place; every file of the kit,
+        kit.json last."""
         try:
+            self.start_here()
             self.manifest()
             previous = self._previous_files()
             publish_folder(self.folder, self.final, lambda rel: rel in previous)
