@@ -74,7 +74,7 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
     return env.get_template("start-here.txt.j2").render(
         heading=f"Quicket Cricket kit: {title} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
                 f"{len(card_set['cards'])} cards",
-        groups=list(groups.items()), per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
+        groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
         rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed, team_folders=team_folders, images=images,
         credit=credit)
 
