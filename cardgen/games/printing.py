@@ -332,11 +332,10 @@ class KitWriter:
     def start_here(self) -> Path:
         """START-HERE.txt, first in the manifest: each PDF with its label and page count, and how
         to print (templates/games/start-here.txt.j2), as a Quicket kit opens with its own."""
-        import jinja2
         import pypdfium2
 
-        from cardgen.paths import templates_dir
         from cardgen.render.common import printed_season_of
+        from cardgen.render.layout import text_template
         from cardgen.render.start_here import START_HERE
         pdfs = []
         for f in self.files:
@@ -352,10 +351,8 @@ class KitWriter:
         season = (f"{self.competition} {printed_season_of(self.competition, self.season)}"
                   if self.competition and self.season else "")
         heading = f"{self.name} kit" + (f": {season}" if season else "")
-        env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(templates_dir())), autoescape=False,
-                                 keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
-        text = env.get_template("games/start-here.txt.j2").render(heading=heading, name=self.name,
-                                                                  files=pdfs, credit=self.credit)
+        text = text_template("games/start-here.txt.j2").render(heading=heading, name=self.name,
+                                                               files=pdfs, credit=self.credit)
         path = self.folder / START_HERE
         atomic_write_text(path, text)
         self.files.insert(0, KitFile(path, START_HERE_LABEL, "txt"))

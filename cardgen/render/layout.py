@@ -26,6 +26,15 @@ def load_layout(name: str) -> dict[str, Any]:
         raise TemplateError(f"cannot read layout {path}: {exc}") from None
 
 
+def text_template(name: str) -> Any:
+    """`templates/<name>` as a jinja2 template of plain text (the quick reference, START-HERE.txt):
+    nothing escaped, trailing newline kept, an unknown variable an error."""
+    import jinja2  # only the text sheets need it
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=False,
+                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
+    return env.get_template(name)
+
+
 @functools.lru_cache(maxsize=1024)  # a kit uses a few dozen colours, tens of thousands of times
 def hex_to_rgb(colour: str) -> tuple[float, float, float]:
     """'#0b4f9c' -> (r, g, b) in 0..1."""

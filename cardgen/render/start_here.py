@@ -9,10 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import jinja2
-
 from cardgen.render.common import PAPER_LABELS, printed_season
-from cardgen.render.layout import TEMPLATES_DIR
+from cardgen.render.layout import text_template
 from cardgen.render.sheets import sheet_geometry
 
 START_HERE = "START-HERE.txt"
@@ -61,8 +59,6 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
     """The kit's START-HERE.txt. `pages`: each top-level PDF's page count; `team_folders`: the kit
     has teams/ (a full kit); `images`: png/ and tts/."""
     from cardgen.wickets_in_hand import rule_of_set
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=False,
-                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     files = kit_files(pages, papers, backs)
     competition = card_set["competition"]
     teams = {c["team"] for c in card_set["cards"]}
@@ -71,7 +67,7 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
         groups.setdefault(f.kind, []).append(f)
     title = f"{competition['name']} {printed_season(card_set)}"
     plural = "s" if len(teams) != 1 else ""
-    return env.get_template("start-here.txt.j2").render(
+    return text_template("start-here.txt.j2").render(
         heading=f"Quicket Cricket kit: {title} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
                 f"{len(card_set['cards'])} cards",
         groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=sheet_geometry(papers[0], bleed).per_sheet,

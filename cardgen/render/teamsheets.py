@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import jinja2
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -16,7 +15,7 @@ from cardgen.render.card import card_views, defence_rating, printed_keeper_ratin
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
                                    flowing_document, printed_season, set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
-from cardgen.render.layout import MM, TEMPLATES_DIR, load_layout
+from cardgen.render.layout import MM, load_layout, text_template
 from cardgen.stats.tables import PHASES, phase_ranges
 
 
@@ -323,8 +322,6 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
 
 
 def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) -> str:
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)), autoescape=False,
-                             keep_trailing_newline=True, undefined=jinja2.StrictUndefined)
     words = load_layout("fielding")
     hundred = card_set.get("format") == "100-ball"
     # only the results some card of this set prints (no "3" when no card has one)
@@ -338,7 +335,7 @@ def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) 
     for row, text in words["run_out_rows"].items():
         groups.setdefault(text, []).append(row)
     run_out_groups = [(", ".join(rows), text) for text, rows in groups.items()]
-    return env.get_template("quick-reference.txt.j2").render(
+    return text_template("quick-reference.txt.j2").render(
         competition=competition, season=escape(printed_season(card_set)), format=card_set.get("format", "T20"),
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
