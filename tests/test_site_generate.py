@@ -1381,6 +1381,12 @@ def test_player_page_says_why_a_striker_card_is_out_more_often_than_its_batter()
     assert "attack die" in note and "attack die" not in out_note(overton, attack_die=False)
     unrated = out_note(dict(overton, defence=None), attack_die=True)
     assert "and its W, the fielding chart's catches" in unrated
+    # a hand-edited rating the kit would refuse to print: the note leaves the rating out
+    assert "and its W, the fielding chart's catches" in out_note(dict(overton, defence="twenty"), attack_die=True)
+    from cardgen.site.generate import wicket_note
+    for broken in (None, [], "n/a"):   # a hand-edited set's expected block: no note, no error
+        assert out_note(dict(overton, expected=broken), attack_die=True) == ""
+        assert "Played against" not in wicket_note(dict(overton, kind="bowler", expected=broken), attack_die=True)
     steady = cards["Steve Smith"]   # out once in 95: his card's 1.6 is under one more dismissal
     assert out_note(steady, attack_die=True) == ""
 

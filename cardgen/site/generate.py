@@ -313,6 +313,12 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
                    if balls >= qualify_balls() else "")
 
 
+def _expected(card: dict[str, Any]) -> dict[str, Any]:
+    """The card's expected figures ({} when a hand-edited set has none, or not as a mapping)."""
+    expected = card.get("expected")
+    return expected if isinstance(expected, dict) else {}
+
+
 FLOOR_NOTE_MARGIN = 1.2  # a qualified card with this many times (and one more) its player's wickets or outs
 
 
@@ -338,7 +344,7 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
               "rule, which bowls or has caught a batter on some dots" if attack_die else
               "from the batter's card (half of every ball is read from it) and from the fielding "
               "chart's catches, LBWs and stumpings")
-    expected = (card.get("expected") or {}).get("wicket_rate")
+    expected = _expected(card).get("wicket_rate")
     rated = isinstance(expected, (int, float)) and balls >= qualify_balls()
     if not faces & WICKET_RESULTS and wickets > 0:
         note = (f"No W or B on this card, yet {wickets} wicket{'' if wickets == 1 else 's'} in {balls} "
@@ -373,7 +379,7 @@ def out_note(card: dict[str, Any], attack_die: bool) -> str:
         return ""
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
     outs, balls = real.get("dismissals"), real.get("balls")
-    expected = (card.get("expected") or {}).get("dismissal_rate")
+    expected = _expected(card).get("dismissal_rate")
     if not (_is_count(outs) and _is_count(balls) and isinstance(expected, (int, float))) \
             or balls < qualify_balls() or expected * balls < max(FLOOR_NOTE_MARGIN * outs, outs + 1):
         return ""
@@ -381,7 +387,11 @@ def out_note(card: dict[str, Any], attack_die: bool) -> str:
     die = " and the attack die of the wickets-in-hand rule" if attack_die else ""
     figures = (f"Played against the league's bowlers, this card is out {100 * expected:.1f} times a "
                f"100 balls; its batter {100 * outs / balls:.1f} ({took}).")
-    if card_defence(card) >= MAX_DEFENCE:
+    try:
+        rated = card_defence(card) >= MAX_DEFENCE
+    except CardSetError:  # a hand-edited rating the kit could not print: say nothing of it
+        rated = False
+    if rated:
         return (f"{figures} Its Defence {MAX_DEFENCE} saves every W read from the bowler's card, but "
                 f"the fielding chart's catches and run-outs{die} dismiss a batter whatever his card "
                 f"shows, so the card is out more often than he was.")
@@ -413,7 +423,7 @@ def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
             and w_faces >= CONSOLIDATE_NOTE_W_FACES and isinstance(safe, list) and len(safe) == 2):
         return ""
     real = card.get("real") if isinstance(card.get("real"), dict) else {}
-    expected = (card.get("expected") or {}).get("dismissal_rate")
+    expected = _expected(card).get("dismissal_rate")
     edge = (card_set.get("rule_parameters") or {}).get("consolidate_from_balls_per_wicket")
     when = f" ({edge:g} or more balls left for each wicket in hand)" if isinstance(edge, (int, float)) else ""
     note = (f"{round(100 * share)}% of the real balls came while the batting side was consolidating"
