@@ -332,22 +332,12 @@ class KitWriter:
     def start_here(self) -> Path:
         """START-HERE.txt, first in the manifest: each PDF with its label and page count, and how
         to print (templates/games/start-here.txt.j2), as a Quicket kit opens with its own."""
-        import pypdfium2
-
         from cardgen.render.common import printed_season_of
         from cardgen.render.layout import text_template
-        from cardgen.render.start_here import START_HERE
-        pdfs = []
-        for f in self.files:
-            if f.kind != "pdf":
-                continue
-            doc = pypdfium2.PdfDocument(str(f.path))
-            try:
-                pages = len(doc)
-            finally:
-                doc.close()
-            pdfs.append({"label": f.label, "name": f.path.relative_to(self.folder).as_posix(),
-                         "pages": f"{pages} page{'s' if pages != 1 else ''}"})
+        from cardgen.render.start_here import START_HERE, count_text, pdf_page_counts
+        pages = pdf_page_counts(self.folder)  # the kit's PDFs are all at its top
+        pdfs = [{"label": f.label, "name": f.path.name, "pages": count_text(pages[f.path.name], "page")}
+                for f in self.files if f.kind == "pdf"]
         season = (f"{self.competition} {printed_season_of(self.competition, self.season)}"
                   if self.competition and self.season else "")
         heading = f"{self.name} kit" + (f": {season}" if season else "")

@@ -67,6 +67,12 @@ def printed_season(card_set: dict[str, Any]) -> str:
     return printed_season_of(str(card_set["competition"].get("code", "")), str(card_set["season"]))
 
 
+def season_name(card_set: dict[str, Any]) -> str:
+    """'Big Bash League 2024-2025' for the sheets' headings: the competition's name, the season
+    as printed."""
+    return f"{card_set['competition'].get('name', '')} {printed_season(card_set)}"
+
+
 def set_title(card_set: dict[str, Any]) -> str:
     """'BBL 2024-2025' for page titles and footers."""
     return f"{card_set['competition']['code']} {printed_season(card_set)}"

@@ -5,7 +5,7 @@ from typing import Any
 
 from cardgen.calibrate.model import chart_cells
 from cardgen.errors import CardSetError
-from cardgen.render.common import new_canvas, printed_season, set_title
+from cardgen.render.common import new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
@@ -24,7 +24,7 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
     canvas, buf, W, H = new_canvas(paper, title, credit, landscape=True)
     p = PdfPainter(canvas, 0, H * 72 / 25.4)
     m = spec["margin_mm"]
-    p.text(m, m + 2, f"Fielding chart \u2014 {card_set['competition'].get('name', '')} {printed_season(card_set)}",
+    p.text(m, m + 2, f"Fielding chart \u2014 {season_name(card_set)}",
            "bold", spec["title_pt"])
     p.text(m, m + 8, "On an F result roll one d6 (row) and one d20 (column). "
            "Outs in bold, chances in italics; for a chance roll the d20 again, against C(x), RO(y) or "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, new_canvas, printed_season, set_title
+from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
@@ -112,8 +112,7 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
     cell_w = (W - 2 * m - name_w - rb_w) / balls
     unit = "overs" if bpo == 6 else "sets"
     fmt = "T20: 20 overs of 6 balls" if bpo == 6 else "100-ball: 20 sets of 5 balls"
-    heading = (f"Quicket Cricket scoresheet \u2014 {card_set['competition'].get('name', '')} "
-               f"{printed_season(card_set)} ({fmt})")
+    heading = f"Quicket Cricket scoresheet \u2014 {season_name(card_set)} ({fmt})"
     rows = 1 + BATTING_ROWS
     if defence is None:
         defence = has_defence(card_set)  # R13's line over the notes takes its room from the rows
@@ -264,8 +263,7 @@ def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title:
     fmt = "T20" if bpo == 6 else "100-ball"
     unit = "overs" if bpo == 6 else "balls"
     fall = spec["fall_of_wickets"]
-    heading = (f"Quicket Cricket scorecard \u2014 {card_set['competition'].get('name', '')} "
-               f"{printed_season(card_set)} ({fmt})")
+    heading = f"Quicket Cricket scorecard \u2014 {season_name(card_set)} ({fmt})"
     title_y, innings_y, team_y = (m + b for b in spec["header_baselines_mm"])
     fitted = fit_text(heading, "bold", W - 2 * m, spec["title_pt"], spec["heading_pt"])
     p.text(m, title_y, fitted.lines[0], "bold", fitted.size_pt)

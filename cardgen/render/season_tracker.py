@@ -16,7 +16,7 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from cardgen.render.common import (credit_fits_footer, flowing_document, page_size_mm, printed_season,
+from cardgen.render.common import (credit_fits_footer, flowing_document, page_size_mm, season_name,
                                    set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
@@ -138,7 +138,7 @@ def replayed_no_results(fixtures: tuple[Fixture, ...]) -> dict[str, Fixture]:
     return replays
 
 
-def replay_note(fixture: Fixture, replay: Fixture) -> str:
+def replay_note(replay: Fixture) -> str:
     """What the tracker prints after 'No result' for a match played again in full."""
     again = f"match {replay.number}" if replay.number is not None else f"on {replay.date}"
     return f"played again in full as {again}; the ladder counts that one"
@@ -153,12 +153,14 @@ class LadderRow:
     no_decision: int  # no result, or a tie no Super Over decided
 
 
-def real_ladder(fixtures: tuple[Fixture, ...], teams: list[str]) -> list[LadderRow]:
+def real_ladder(fixtures: tuple[Fixture, ...], teams: list[str],
+                voided: dict[str, Fixture] | None = None) -> list[LadderRow]:
     """The league stage's real record, teams in `teams` order (then any other team that played).
     A tie the Super Over decided is the winner's win, as the leagues' tables count it; a no result
-    played again in full counts only as its replay (`replayed_no_results`)."""
+    played again in full counts only as its replay (`voided`: `replayed_no_results`, found here
+    when not given)."""
     names = list(dict.fromkeys(teams + [t for f in fixtures for t in (f.team1, f.team2)]))
-    voided = replayed_no_results(fixtures)
+    voided = replayed_no_results(fixtures) if voided is None else voided
     rows = []
     for team in names:
         games = [f for f in fixtures if f.league_match and team in (f.team1, f.team2) and f.match_id not in voided]
@@ -201,11 +203,12 @@ def _grid_style(header_rows: int = 1) -> TableStyle:
 
 
 def _fixture_table(fixtures: tuple[Fixture, ...], balls_per_over: int, spec: dict[str, Any],
-                   styles: dict[str, ParagraphStyle], width_mm: float) -> Table:
+                   styles: dict[str, ParagraphStyle], width_mm: float,
+                   replays: dict[str, Fixture] | None = None) -> Table:
     body, small = styles["body"], styles["small"]
     rows: list[list[Any]] = [["No.", "Date", "Real match (batting first v chasing) and result",
                               "Your game: winner, scores"]]
-    replays = replayed_no_results(fixtures)
+    replays = replayed_no_results(fixtures) if replays is None else replays
     for f in fixtures:
         number = Paragraph("" if f.number is None else f"{f.number}", small)
         if f.innings:
@@ -221,7 +224,7 @@ def _fixture_table(fixtures: tuple[Fixture, ...], balls_per_over: int, spec: dic
         result = escape(result_text(f, tie_breaker(balls_per_over)))
         detail = f"<b>{result}</b> \u00b7 {escape(f.venue)}"
         if f.match_id in replays:
-            detail = f"<b>{result}</b>, {escape(replay_note(f, replays[f.match_id]))} \u00b7 {escape(f.venue)}"
+            detail = f"<b>{result}</b>, {escape(replay_note(replays[f.match_id]))} \u00b7 {escape(f.venue)}"
         rows.append([number, Paragraph(f.date, small), Paragraph(f"{match}<br/>{detail}", body), ""])
     widths = spec["fixture_columns_mm"]
     col_widths = [widths[0] * MM, widths[1] * MM, (width_mm - sum(widths)) * MM, widths[2] * MM]
@@ -296,21 +299,21 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
     styles = _styles(spec)
     w, _ = page_size_mm(paper)
     margin = spec["margin_mm"]
-    season = f"{card_set['competition']['name']} {printed_season(card_set)}"
     # the fixtures table runs to the frame's edges: no padding inside it
     doc, buf = flowing_document(paper, f"{set_title(card_set)} season tracker", credit, margin, frame_padding_pt=0)
     width_mm = w - 2 * margin
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     teams = [t["name"] for t in card_set.get("teams") or []] or list(
         dict.fromkeys(c["team"] for c in card_set["cards"]))
-    ladder = real_ladder(fixtures, teams)
+    replays = replayed_no_results(fixtures)
+    ladder = real_ladder(fixtures, teams, replays)
     short = "" if missing else short_sides_text(ladder)
     story: list[Any] = [
-        Paragraph(f"Season tracker \u2014 {escape(season)}", styles["title"]),
+        Paragraph(f"Season tracker \u2014 {escape(season_name(card_set))}", styles["title"]),
         Paragraph(escape(spec["intro"]), styles["body"]),
         *([Paragraph(f"<b>{escape(missing_matches_text(missing))}</b>", styles["body"])] if missing else []),
         Spacer(1, 2 * MM),
-        _fixture_table(fixtures, balls_per_over, spec, styles, width_mm),
+        _fixture_table(fixtures, balls_per_over, spec, styles, width_mm, replays),
         # the ladder is one table on one page (a new one if the fixtures left too little room)
         KeepTogether([Paragraph("Ladder", styles["heading"]),
                       Paragraph(escape(spec["ladder_intro"].format(tie_break=tie_breaker(balls_per_over))),

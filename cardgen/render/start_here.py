@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cardgen.render.common import PAPER_LABELS, printed_season
+from cardgen.render.common import PAPER_LABELS, season_name
 from cardgen.render.layout import text_template
 from cardgen.render.sheets import sheet_geometry
 
@@ -31,6 +31,11 @@ class KitFile:
         return PAPER_LABELS[self.paper_code]
 
 
+def count_text(count: int, unit: str) -> str:
+    """'1 page', '27 sheets'."""
+    return f"{count} {unit}{'s' if count != 1 else ''}"
+
+
 def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> list[KitFile]:
     """The top-level PDFs (`pages`: file name -> page count) in print order, each with its paper:
     the cards name theirs (cards-a4.pdf); the other sheets are plain in the first paper asked for
@@ -45,10 +50,9 @@ def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> li
         if kind not in PRINT_ORDER:
             continue
         if kind == "cards":  # with backs a sheet is printed on both sides: two pages, one sheet
-            sheets = count // 2 if backs else count
-            amount = f"{sheets} sheet{'s' if sheets != 1 else ''}" + (", two-sided" if backs else "")
+            amount = count_text(count // 2 if backs else count, "sheet") + (", two-sided" if backs else "")
         else:
-            amount = f"{count} page{'s' if count != 1 else ''}"
+            amount = count_text(count, "page")
         found.append(KitFile(name, kind, paper, amount))
     return sorted(found, key=lambda f: (PRINT_ORDER.index(f.kind), papers.index(f.paper_code)))
 
@@ -60,15 +64,13 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
     has teams/ (a full kit); `images`: png/ and tts/."""
     from cardgen.wickets_in_hand import rule_of_set
     files = kit_files(pages, papers, backs)
-    competition = card_set["competition"]
     teams = {c["team"] for c in card_set["cards"]}
     groups: dict[str, list[KitFile]] = {}
     for f in files:
         groups.setdefault(f.kind, []).append(f)
-    title = f"{competition['name']} {printed_season(card_set)}"
     plural = "s" if len(teams) != 1 else ""
     return text_template("start-here.txt.j2").render(
-        heading=f"Quicket Cricket kit: {title} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
+        heading=f"Quicket Cricket kit: {season_name(card_set)} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
                 f"{len(card_set['cards'])} cards",
         groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
         rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed, team_folders=team_folders, images=images,
