@@ -43,6 +43,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
     from cardgen.calibrate.report import summary
     from cardgen.competitions import get_competition
     from cardgen.sim.model import compile_card_set
+    from cardgen.calibrate.model import ALL_OUT
     from cardgen.sim.season import match_figures, real_first_innings, replay_season
     from cardgen.stats.load import season_stats
     comp = get_competition(code)
@@ -57,7 +58,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
         fig = match_figures(cs, stats, rep)
         out["real"], out[label] = fig["real"], fig["sim"]
         out["innings"] = fig["innings"]["real_first_innings"]
-        out["real_all_out"] = int((real_first_innings(stats)["wickets"] >= 10).sum())
+        out["real_all_out"] = int((real_first_innings(stats)["wickets"] >= ALL_OUT).sum())
         out["death_se"] = death_rate_se(stats, cs.fmt)
         if rule is not None:
             out["own_bars"] = own_bar_shares(rep, stats, cs.fmt)
@@ -70,6 +71,7 @@ def own_bar_shares(rep, stats, fmt) -> dict[str, float]:
     (as many first innings as the real season), judged like the real season is judged against
     the replays. If the cards were the truth, this is the chance that the real season met the
     bar, so it is what a perfect model could hope for on this many innings."""
+    from cardgen.calibrate.model import ALL_OUT
     from cardgen.sim.season import PHASES, phase_balls, real_first_innings
     n_fix = len(rep.fixtures.match_ids)
     completed = set(real_first_innings(stats)["match_id"].astype(str))
@@ -83,9 +85,9 @@ def own_bar_shares(rep, stats, fmt) -> dict[str, float]:
                                                fmt.balls_per_innings)[death])
     per = pd.DataFrame({
         "total": first.groupby("season")["runs"].mean(),
-        "all_out": (first["wickets"] >= 10).groupby(first["season"]).mean(),
+        "all_out": (first["wickets"] >= ALL_OUT).groupby(first["season"]).mean(),
         "death": rows.groupby("season")["runs_death"].sum() / rows.groupby("season")["death_balls"].sum()})
-    whole = {"total": float(first["runs"].mean()), "all_out": float((first["wickets"] >= 10).mean()),
+    whole = {"total": float(first["runs"].mean()), "all_out": float((first["wickets"] >= ALL_OUT).mean()),
              "death": float(rows["runs_death"].sum() / rows["death_balls"].sum())}
     met = pd.DataFrame({
         "runs": (per["total"] - whole["total"]).abs() <= BARS["runs"],

@@ -123,6 +123,7 @@ def card_where(card: dict) -> str:
 
 
 MAX_DEFENCE = 20
+ALL_OUT = 10  # eleven a side: the tenth wicket ends an innings (T20 and the Hundred alike)
 # The rating a player plays at when the card set gives none (rules R9; the schema makes ratings
 # optional): the engines use it, and the sheets print a keeper's (one who kept in no match)
 DEFAULT_CATCH = 10

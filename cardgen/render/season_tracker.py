@@ -16,12 +16,12 @@ from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
+from cardgen.calibrate.model import ALL_OUT
 from cardgen.render.common import (credit_fits_footer, flowing_document, page_size_mm, season_name,
                                    set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
 
-ALL_OUT = 10  # eleven a side: the tenth wicket ends an innings (T20 and the Hundred alike)
 LEAGUE_STAGE = ""  # a match whose Cricsheet stage is empty is a league (group) match
 PADDING_PT = 2.0  # a table cell's padding, each side
 

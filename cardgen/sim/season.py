@@ -13,6 +13,7 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 
+from cardgen.calibrate.model import ALL_OUT
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
 from cardgen.sim.model import CardSetError, CompiledSet
@@ -155,9 +156,6 @@ def phase_balls(legal: pd.Series | np.ndarray, edges: tuple[int, int], total: in
     return [np.minimum(legal, edges[0]),
             np.clip(legal - edges[0], 0, edges[1] - edges[0]),
             np.clip(legal - edges[1], 0, total - edges[1])]
-
-
-ALL_OUT = 10
 
 
 def full_length_innings(stats: SeasonStats) -> pd.DataFrame:
