@@ -39,7 +39,8 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     doc = _manifest(folder)
     assert doc["game"] == "quick-cricket" and doc["competition"] is None and doc["season"] is None
     assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {
-        "cards-a4.pdf", "cards-letter.pdf", "scoresheet-a4.pdf", "scoresheet-letter.pdf", "rules.pdf"}
+        "cards-a4.pdf", "cards-letter.pdf", "scoresheet-a4.pdf", "scoresheet-letter.pdf", "rules-a4.pdf",
+        "rules-letter.pdf"}
     cards = PdfReader(folder / "cards-a4.pdf")
     assert len(cards.pages) == 2                                  # 18 cards, 9 to a sheet
     text = "".join(page.extract_text() for page in cards.pages)
@@ -111,8 +112,11 @@ def test_build_competitive_patience(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     folder = tmp_path / "competitive-patience"
     doc = _manifest(folder)
-    assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {"scoresheet-letter.pdf", "rules.pdf"}
-    rules = PdfReader(folder / "rules.pdf").pages[0].extract_text()
+    assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {"scoresheet-letter.pdf", "rules-letter.pdf"}
+    rules_page = PdfReader(folder / "rules-letter.pdf").pages[0]
+    # the rules card comes in the paper asked for (an A4 card printed on Letter loses its foot)
+    assert round(float(rules_page.mediabox.width)) == 612 and round(float(rules_page.mediabox.height)) == 792
+    rules = rules_page.extract_text()
     for variant in ("British rules", "Derek Hill", "South African", "New Zealand"):
         assert variant in rules
     page = PdfReader(folder / "scoresheet-letter.pdf").pages[0]

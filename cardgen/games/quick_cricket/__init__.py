@@ -28,8 +28,9 @@ class QuickCricketSystem:
         # a scoresheet in every paper asked for (an A4 sheet printed on Letter loses its foot)
         files += [(f"scoresheet-{paper}.pdf", f"Scoresheet ({label[paper]})", kit.scoresheet_pdf(paper))
                   for paper in req.papers]
-        first = req.papers[0]
-        files.append(("rules.pdf", f"How to play ({label[first]})", kit.rules_sheet_pdf(first)))
+        # the rules in every paper too: an A4 sheet printed at 100 % on Letter loses its foot
+        files += [(f"rules-{paper}.pdf", f"How to play ({label[paper]})", kit.rules_sheet_pdf(paper))
+                  for paper in req.papers]
         # every PDF is made before any is written
         return write_generic_kit(self.kit_folder(req), self.code, self.name, kit.CREDIT, files)
 
