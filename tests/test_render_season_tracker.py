@@ -3,6 +3,8 @@ against Cricsheet's own outcome records, and the printed pages."""
 from __future__ import annotations
 
 import json
+import re
+from collections import Counter
 from pathlib import Path
 
 import pypdfium2 as pdfium
@@ -158,6 +160,32 @@ def test_the_hundreds_tie_is_decided_by_a_super_five(tmp_cache, pdf_words, tmp_p
     words = pdf_words(path)
     assert "Tied: Delhi Capitals won the Super Over" in words
     assert "a tie counts for the side that won its Super Over" in words and "Super Five" not in words
+
+
+# the seasons whose tables and card sets are bundled (stats_cache/)
+BUNDLED = [("BBL", "2023-24", "BBL_2023-24"), ("BBL", "2024-25", "BBL_2024-25"), ("HUNDRED", "2024", "HUNDRED_2024"),
+           ("IPL", "2024", "IPL_2024"), ("IPL", "2025", "IPL_2025"), ("SMASH", "2024-25", "SMASH_2024-25")]
+
+
+@pytest.mark.parametrize("code,season,key", BUNDLED)
+def test_a_score_is_never_split_from_its_overs_or_balls(tmp_cache, code: str, season: str, key: str) -> None:
+    """A long fixture row wraps before a score, not inside it: the Hundred 2024 Eliminator on A4
+    ('... v Birmingham Phoenix 126/7' then '(100 b)' on a line of its own). Every bundled season,
+    both papers: each innings' '126/7 (100 b)' or '147/6 (18.3)' is whole on one printed line."""
+    from conftest import _shipped_rule_set
+    from cardgen.render.season_tracker import score_text
+    stats = season_stats(get_competition(code), season, None, cache=tmp_cache)
+    fixtures = fixtures_from_tables(stats.matches, stats.innings)
+    balls_per_over = 5 if code == "HUNDRED" else 6
+    scores = Counter(score_text(inn, balls_per_over).replace("\u00a0", " ") for f in fixtures for inn in f.innings)
+    for paper in ("a4", "letter"):
+        data = render_season_tracker_pdf(_shipped_rule_set(key), fixtures, paper, CREDIT)
+        lines = [" ".join(line.replace("\u00a0", " ").split()) for page in pdfium.PdfDocument(data)
+                 for line in page.get_textpage().get_text_range().splitlines()]
+        for score, n in scores.items():  # each innings' score whole on one line
+            found = sum(len(re.findall(rf"(?<![\d/]){re.escape(score)}", line)) for line in lines)
+            assert found == n, (paper, score)
+        assert not [line for line in lines if re.match(r"\(\d+(\.\d)?( b)?\)(\s|$)", line)], paper
 
 
 def test_a_source_without_match_numbers_counts_the_league_matches_in_date_order(tmp_cache) -> None:

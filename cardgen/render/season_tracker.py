@@ -81,13 +81,18 @@ def fixtures_from_tables(matches: pd.DataFrame, innings: pd.DataFrame) -> tuple[
                  for row, n, is_league in zip(order.itertuples(), numbers, league))
 
 
+NBSP = "\u00a0"  # a space the line may not break at
+
+
 def score_text(inn: Innings, balls_per_over: int) -> str:
-    """'147/6 (18.3)' in a six-ball game, '147/6 (98 b)' in the Hundred; all out: '120 (19.2)'."""
+    """'147/6 (18.3)' in a six-ball game, '147/6 (98 b)' in the Hundred; all out: '120 (19.2)'.
+    Its spaces are non-breaking: a long fixture row wraps before the score, never inside it (the
+    Hundred 2024 Eliminator's second '(100 b)' fell onto a line of its own on A4)."""
     score = f"{inn.runs}" if inn.wickets >= ALL_OUT else f"{inn.runs}/{inn.wickets}"
     if balls_per_over == 6:
         overs = f"{inn.balls // 6}" + (f".{inn.balls % 6}" if inn.balls % 6 else "")
-        return f"{score} ({overs})"
-    return f"{score} ({inn.balls} b)"
+        return f"{score}{NBSP}({overs})"
+    return f"{score}{NBSP}({inn.balls}{NBSP}b)"
 
 
 def tie_breaker(balls_per_over: int) -> str:
