@@ -268,6 +268,27 @@ def test_a_bowlers_wides_and_no_balls_say_they_are_per_100_balls(tmp_path):
     assert not re.search(r'<th scope="row">(No balls|Wides|No ball runs)</th><td>[\d.]+</td><td>', html)
 
 
+@pytest.mark.parametrize("name", ["IPL_2025", "HUNDRED_2024"])
+def test_the_real_against_card_table_runs_in_a_cricket_order(name: str) -> None:
+    """A bowler's "Real season against the card" rows were sorted by key, so "No-balls /100
+    balls" sat between 4s and 6s. They run as the real figures above them do: the rate, wickets,
+    4s, 6s, dots, wides, no-balls; a striker's the rate, outs, 4s, 6s, dots. Every card of a
+    shipped set."""
+    from conftest import _shipped_rule_set
+    from cardgen.site.generate import _card_views
+    from cardgen.site.kit import KitSet, Validation
+    kit = KitSet(folder=Path(name), card_set=_shipped_rule_set(name), downloads=[], tts_sheets=[],
+                 other_files=[], card_pngs={}, validation=Validation(), build_date="")
+    economy = "Economy" + (" (runs per 6 balls)" if name == "HUNDRED_2024" else "")
+    order = {"bowler": [economy, "Wickets /100 balls", "4s /100 balls", "6s /100 balls", "Dots /100 balls",
+                        "Wides /100 balls", "No-balls /100 balls"],
+             "striker": ["Strike rate", "Outs /100 balls", "4s /100 balls", "6s /100 balls", "Dots /100 balls"]}
+    views = _card_views(kit)
+    assert {v.kind for v in views} == {"bowler", "striker"}
+    for view in views:
+        assert [v.label for v in view.versus] == order[view.kind], (view.name, view.kind)
+
+
 def test_downloads_are_the_kit_files_byte_for_byte(built_site):
     _, folder, site = built_site
     for name in PDFS + ("card-set.json",):

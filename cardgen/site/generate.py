@@ -144,10 +144,13 @@ def _scale(key: str) -> tuple[float, int]:
     return 1.0, 3
 
 
-EXPECTED_LABEL = {"fours": "4s /100 balls", "sixes": "6s /100 balls", "dots": "Dots /100 balls",
+# the real-against-card table's rows, in this order (the real figures' order above it): the rate,
+# wickets or outs, boundaries, dots, then a bowler's extras; a key not named here goes last
+EXPECTED_LABEL = {"strike_rate": "Strike rate", "economy": "Economy",
                   "wicket_rate": "Wickets /100 balls", "dismissal_rate": "Outs /100 balls",
-                  "wides": "Wides /100 balls", "no_balls": "No-balls /100 balls",
-                  "strike_rate": "Strike rate", "economy": "Economy"}
+                  "fours": "4s /100 balls", "sixes": "6s /100 balls", "dots": "Dots /100 balls",
+                  "wides": "Wides /100 balls", "no_balls": "No-balls /100 balls"}
+EXPECTED_ORDER = tuple(EXPECTED_LABEL)
 
 
 # the figures a card's scoring sets (what the attack band's d20 adds to)
@@ -511,7 +514,8 @@ def _card_views(kit: KitSet) -> list[CardView]:
         expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
         versus: list[Versus] = []
         checks = kit.validation.card_checks.get((kind, pid, team), {})
-        for key, exp in sorted(expected.items(), key=lambda kv: (kv[0] not in ("strike_rate", "economy"), kv[0])):
+        for key, exp in sorted(expected.items(), key=lambda kv: (
+                EXPECTED_ORDER.index(kv[0]) if kv[0] in EXPECTED_ORDER else len(EXPECTED_ORDER), kv[0])):
             if not isinstance(exp, (int, float)) or isinstance(exp, bool):
                 continue
             got = _real_rate(key, real)
