@@ -410,3 +410,23 @@ def test_an_all_rounder_of_unrecorded_type_has_no_really_bowls_line(bbl_stats, h
         assert not any("unknown type" in line for line in lines if card.role == "allrounder")
         if card.role == "allrounder" and card.player.bowling_type not in ("*", "Medium"):
             assert lines[-1] == f"Really bowls: {card.player.bowling_type}"
+
+
+def test_the_squad_sheet_prints_confidence_with_the_cards_minus(squads) -> None:
+    """Gamer's audit: the squad sheet printed a Confidence of -1 with a hyphen ("-1") while the
+    cards print a true minus ("\u22121"). Both now print it the cards' way: on BBL 2024-25's
+    squads (18 players at -1), the sheet's every negative Confidence is "\u22121", no hyphen."""
+    import re
+
+    import pypdfium2 as pdfium
+
+    from cardgen.games.cricket_the_game.kit import squads_pdf
+    negative = sum(c.confidence < 0 for squad in squads.values() for c in squad)
+    assert negative >= 10
+    for paper in ("a4", "letter"):
+        data = squads_pdf(squads, "BBL 2024-2025", paper, "Data: Cricsheet")
+        text = "\n".join(page.get_textpage().get_text_range() for page in pdfium.PdfDocument(data))
+        assert text.count("\u22121") == negative, paper
+        assert not re.search(r"(?<![\w.])-\d", text), paper
+    from cardgen.games.cricket_the_game.kit import confidence_text
+    assert [confidence_text(c) for c in (-1, 0, 2)] == ["\u22121", "0", "+2"]

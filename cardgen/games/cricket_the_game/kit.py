@@ -93,11 +93,16 @@ def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str, bal
     x, y = W - m - C["size_mm"], H - m - C["size_mm"] - 1.0
     p.rect(x, y, C["size_mm"], C["size_mm"], fill=mix(colour, 0.88), stroke=colour, width=0.5)
     p.text(x + C["size_mm"] / 2, y + 3.2, "CONFIDENCE", "bold", C["label_pt"], colour, align="centre")
-    conf = f"+{card.confidence}" if card.confidence > 0 else str(card.confidence).replace("-", "\u2212")
-    p.text(x + C["size_mm"] / 2, y + C["size_mm"] - 2.5, conf, "bold", C["value_pt"], colour, align="centre")
+    p.text(x + C["size_mm"] / 2, y + C["size_mm"] - 2.5, confidence_text(card.confidence), "bold", C["value_pt"],
+           colour, align="centre")
     size, lines = fitted_lines(credit, "italic", W - 2 * m - C["size_mm"] - 1.5, 8.0, L["credit"]["pt"], 3.6)
     for k, line in enumerate(lines):
         p.text(m, H - m - 7.2 + (k + 1) * size * 1.2 / MM, line, "italic", size, "#555555")
+
+
+def confidence_text(confidence: int) -> str:
+    """'+2', '0', '\u22121': as the card and the squad sheet print it (a true minus, not a hyphen)."""
+    return f"+{confidence}" if confidence > 0 else str(confidence).replace("-", "\u2212")
 
 
 def cards_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str,
@@ -140,8 +145,7 @@ def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: s
             for card in squad:
                 p.text(m, y + 3.4, ROLE_LABELS[card.role], "regular", 7.0)
                 p.text(m + 30, y + 3.4, card.label, "bold", 7.0)
-                conf = f"+{card.confidence}" if card.confidence > 0 else str(card.confidence)
-                p.text(m + 88, y + 3.4, conf, "bold", 7.0, align="right")
+                p.text(m + 88, y + 3.4, confidence_text(card.confidence), "bold", 7.0, align="right")
                 p.text(m + 94, y + 3.4, dice_line(card).replace("Bats with the ", "bat "), "regular", 6.4)
                 fitted = fit_text(compact_stats(card), "regular", W - 2 * m - 132, 6.6, 4.6)
                 p.text(m + 132, y + 3.4, fitted.lines[0], "regular", fitted.size_pt)
