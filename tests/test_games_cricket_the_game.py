@@ -430,3 +430,23 @@ def test_the_squad_sheet_prints_confidence_with_the_cards_minus(squads) -> None:
         assert not re.search(r"(?<![\w.])-\d", text), paper
     from cardgen.games.cricket_the_game.kit import confidence_text
     assert [confidence_text(c) for c in (-1, 0, 2)] == ["\u22121", "0", "+2"]
+
+
+def test_a_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_stats) -> None:
+    """Gamer's audit: a bowler who never came in to bat printed "Batting: 0 runs in 0 inns" above
+    "Bowling: ..." (Wes Agar and Tanveer Sangha, Sydney Thunder, BBL 2024-25; Tymal Mills, The
+    Hundred 2024), while one who never bowled reads "Bowling: did not bowl". It now reads
+    "Batting: did not bat", on the card and the squad sheet; one who came in and faced no ball
+    (Danny Briggs, Southern Brave: 1 innings) keeps "0 runs in 1 inns"."""
+    from cardgen.games.cricket_the_game.kit import compact_stats, stat_lines
+    cards = {(c.player.name, c.player.team): c for stats in (bbl_stats, hundred_stats)
+             for squad in season_squads(stats).values() for c in squad}
+    for key in (("Wes Agar", "Sydney Thunder"), ("Tanveer Sangha", "Sydney Thunder"),
+                ("Tymal Mills", "Southern Brave")):
+        assert stat_lines(cards[key])[0] == "Batting: did not bat", key
+        assert compact_stats(cards[key]).startswith("did not bat \u00b7 "), key
+    briggs = cards[("Danny Briggs", "Southern Brave")]
+    assert stat_lines(briggs, 5)[0] == "Batting: 0 runs in 1 inns" and compact_stats(briggs).startswith("0 runs")
+    for key, card in cards.items():
+        assert (stat_lines(card)[0] == "Batting: did not bat") == (card.player.innings == 0), key
+        assert "in 0 inns" not in stat_lines(card)[0], key

@@ -506,3 +506,28 @@ def test_a_bowler_of_unrecorded_type_is_not_printed_as_bowling_nothing(bbl_stats
     draw_team_card(painter, cards["Fergus O'Neill"], "BBL 2024-2025", "credit")
     assert [t.text for t in painter.texts if t.text.startswith("Bowl")] == [
         "Bowler", "Bowl: 7 wkts in 25.3 ov, econ 6.94"]
+
+
+def test_a_squad_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_stats,
+                                                                  recording_painter) -> None:
+    """Gamer's audit: a bowler who never came in to bat printed "Bat: 0 runs off 0 balls" (Wes
+    Agar, Sydney Thunder, BBL 2024-25; Tymal Mills and Chris Wood, The Hundred 2024), while one
+    who never bowled reads "Bowl: did not bowl this season". It now reads "Bat: did not bat this
+    season"; one who came in and faced no ball (Danny Briggs, Southern Brave: 1 innings) keeps
+    his 0 off 0."""
+    from cardgen.games.roll_and_play.kit import draw_team_card
+    cards = {(c.player.name, c.player.team): c for stats in (bbl_stats, hundred_stats)
+             for deck in team_decks(stats).values() for c in deck}
+
+    def bat_line(card) -> str:
+        painter = recording_painter()
+        draw_team_card(painter, card, "season", "credit")
+        [line] = [t.text for t in painter.texts if t.text.startswith("Bat: ")]
+        return line
+
+    for key in (("Wes Agar", "Sydney Thunder"), ("Tymal Mills", "Southern Brave"),
+                ("Chris Wood", "Birmingham Phoenix")):
+        assert bat_line(cards[key]) == "Bat: did not bat this season", key
+    assert bat_line(cards[("Danny Briggs", "Southern Brave")]) == "Bat: 0 runs off 0 balls"
+    for key, card in cards.items():
+        assert (bat_line(card) == "Bat: did not bat this season") == (card.player.innings == 0), key

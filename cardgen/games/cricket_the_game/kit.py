@@ -25,7 +25,8 @@ def stat_lines(card: SquadPlayer, balls_per_over: int = 6) -> list[str]:
     p = card.player
     if p is None:
         return []
-    bat = f"{counted(p.runs, 'run')} in {p.innings} inns"
+    # one who never came in 'did not bat', as one who never bowled 'did not bowl' (not '0 runs in 0 inns')
+    bat = f"{counted(p.runs, 'run')} in {p.innings} inns" if p.innings else "did not bat"
     if p.strike_rate is not None:
         bat += f", SR {p.strike_rate:.0f}"
     if p.average is not None:
@@ -50,7 +51,8 @@ def compact_stats(card: SquadPlayer) -> str:
     p = card.player
     if p is None:
         return ""
-    text = counted(p.runs, "run") + (f", SR {p.strike_rate:.0f}" if p.strike_rate is not None else "")
+    text = (counted(p.runs, "run") if p.innings else "did not bat") + (
+        f", SR {p.strike_rate:.0f}" if p.strike_rate is not None else "")
     if p.legal_balls:
         text += f" \u00b7 {counted(p.wickets, 'wkt')}, econ {p.economy:.2f}"
     return text

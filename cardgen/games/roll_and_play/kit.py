@@ -118,7 +118,10 @@ def draw_chance_card(p: Painter, card: ChanceCard) -> None:
 
 def _stat_lines(card: TeamCard, balls_per_over: int = 6) -> list[str]:
     pl = card.player
-    bat = f"Bat: {counted(pl.runs, 'run')} off {counted(pl.balls, 'ball')}"
+    # one who never came in 'did not bat this season', as one who never bowled (not '0 runs off 0 balls');
+    # one who came in and faced no ball keeps his 0 off 0
+    bat = f"Bat: {counted(pl.runs, 'run')} off {counted(pl.balls, 'ball')}" if pl.innings else \
+        "Bat: did not bat this season"
     if pl.strike_rate is not None:
         bat += f", SR {pl.strike_rate:.0f}"
     if pl.average is not None:
