@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import FolderPath, competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import check_season_format, FolderPath, competition_options, friendly_errors, out_option, resolve
 from cardgen.errors import CardgenError
 from cardgen.games import DEFAULT_GAME, game_codes
 
@@ -32,6 +32,8 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
     if system.uses_real_players and not (competition and season):
         raise CardgenError(f"{code} uses real players: give --competition and --season")
     comp, season = resolve(competition, season) if competition and season else (None, None)
+    if comp is not None:
+        check_season_format(comp, season, source)
     started = time.perf_counter()
     req = BuildRequest(out_dir=out_dir, comp=comp, season=season, source=source, papers=papers,
                        seed=seed or 0, ink_saver=ink_saver)
@@ -130,6 +132,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         raise CardgenError("quicket uses real players: give --competition and --season")
     comp, season = resolve(competition, season)
     started = time.perf_counter()
+    if card_set_path is None:
+        check_season_format(comp, season, source)
     card_set = _card_set(comp, season, source, seed, card_set_path, classic)
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier

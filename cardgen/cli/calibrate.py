@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve
 
 
 @click.command("calibrate")
@@ -28,6 +28,7 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     from cardgen.competitions import set_name
     comp, season = resolve(competition, season)
     _refuse_a_file_cardgen_did_not_write(Path(out_dir) / set_name(comp, season) / FILE_NAME)
+    check_season_format(comp, season, source)
     card_set = build_card_set(comp, season, source, classic=classic)
     _refuse_to_unsettle_a_kit(card_set_path(card_set, out_dir), dumps(card_set), comp.code, season, classic)
     path = write_card_set(card_set, out_dir)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve
 
 # every system's innings are kept for the report; beyond this a run takes hours
 MAX_INNINGS = 100_000
@@ -29,6 +29,7 @@ def compare_games_cmd(competition: str, season: str, source: str | None, innings
     (the table and a distance chart) and compare-games-runs.pdf (runs histograms)."""
     from cardgen.games.compare import DISTANCE_NOTE, compare_games, write_report
     comp, season = resolve(competition, season)
+    check_season_format(comp, season, source)
     from tqdm import tqdm
     with tqdm(desc=f"compare-games {comp.code} {season}", unit="system", leave=False) as bar:
         def playing(code: str) -> None:

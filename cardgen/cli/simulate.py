@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from cardgen.cli import competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve
 from cardgen.competitions import season_label
 
 # Run-size limits, stated in --help: beyond them a run takes hours or memory the machine lacks
@@ -29,6 +29,7 @@ def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
             raise CardSetError(f"{path} is a {card_set.get('competition', {}).get('code')} "
                                f"{card_set.get('season')} set, not {comp.code} {season}")
         return card_set, str(path)
+    check_season_format(comp, season, source)
     return build_card_set(comp, season, source, reuse=True), "calibrated from the season"
 
 
@@ -204,6 +205,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
+    check_season_format(comp, season, source)
     loaded, origin = load_cards(comp, season, source, out_dir, cards)
     stats = season_stats(comp, season, source)
     # each way to play uses the cards made for it: the loaded set plays its own way, the other
