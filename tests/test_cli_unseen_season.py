@@ -86,3 +86,33 @@ def test_the_real_seasons_pass_the_format_check(tmp_path: Path, monkeypatch, cod
     monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
     comp, season = resolve(code, season)
     check_season_format(comp, season, str(MIRROR))  # no error
+
+
+LONG_NAME = "Mohammad Nabi Ørsted-Łukasiński"  # 31 letters, accents and a hyphen
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_long_name_fits_its_team_sheet_columns(paper: str):
+    """A long player name (a user's --names correction, or a league's long surnames) ran on into
+    the Role column of the deck and into Usage in the bowlers table: preflight counted 8 text
+    overlaps in the kit. It is now set smaller, on two lines when it must, inside its column:
+    BBL 2024-25's shipped set, one all-rounder renamed as the kit's --names would."""
+    import copy
+    import io
+
+    import pypdf
+
+    from cardgen.render.preflight import check_pdf
+    from cardgen.render.teamsheets import render_team_sheets_pdf
+    from tests.conftest import _shipped_rule_set
+    card_set = copy.deepcopy(_shipped_rule_set("BBL_2024-25"))
+    team = card_set["teams"][0]
+    bowling = {c["player"]["id"] for c in card_set["cards"] if c["kind"] == "bowler" and c["team"] == team["name"]}
+    pid = next(p for p in team["batting_order"] if p in bowling)  # in the XI and the bowlers table
+    for card in card_set["cards"]:
+        if card["player"]["id"] == pid:
+            card["player"]["name"] = LONG_NAME
+    pdf = render_team_sheets_pdf(card_set, paper, "credit")
+    assert check_pdf(pdf, "team-sheets.pdf") == []
+    text = " ".join(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+    assert "ØRSTED-ŁUKASIŃSKI" in text and "MOHAMMAD NABI" in text and "\u2026" not in text

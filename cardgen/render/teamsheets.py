@@ -14,13 +14,15 @@ from cardgen.calibrate.cardset import stand_in_striker
 from cardgen.render.card import card_views, defence_rating, printed_keeper_rating
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
                                    flowing_document, printed_season, set_title)
-from cardgen.render.fonts import PDF_NAMES, register_fonts, upper
+from cardgen.render.fonts import PDF_NAMES, fit_text, register_fonts, text_width_mm, upper
 from cardgen.render.layout import MM, load_layout, text_template
 from cardgen.stats.tables import PHASES, phase_ranges
 
 
 BULLET_INDENT_PT = 2.0
 FRAME_PADDING_PT = 6.0  # reportlab's default Frame padding, each side
+CELL_PADDING_PT = 6.0  # reportlab's default table cell padding, left and right
+NAME_MIN_PT = 6.0  # a name too long for its column is set down to this size, on two lines if need be
 
 
 def _styles(spec: dict) -> dict[str, ParagraphStyle]:
@@ -59,6 +61,21 @@ def _table(rows: list[list[str]], widths: list[float], font_pt: float, padding: 
         ("BOTTOMPADDING", (0, 0), (-1, -1), padding),
     ]))
     return table
+
+
+def _name_cell(name: str, width_mm: float, font_pt: float) -> str | Paragraph:
+    """A player's name as its table cell: the text itself when it fits the column at the table's
+    size (every name of the bundled seasons), else a paragraph at the largest size down to
+    NAME_MIN_PT that fits, on two lines if need be: a long name, or a --names correction, ran
+    on into the next column ("MOHAMMAD NABI ØRSTED-ŁUKASIŃSKI" over "All-Rounder")."""
+    room = width_mm - 2 * CELL_PADDING_PT / MM
+    if text_width_mm(name, "regular", font_pt) <= room:
+        return name
+    # a hair narrower than the cell, so the paragraph never wraps a fitted line again
+    fitted = fit_text(name, "regular", room - 0.2, font_pt, NAME_MIN_PT, max_lines=2, wrap_below_pt=font_pt - 1.0)
+    style = ParagraphStyle("name", fontName=PDF_NAMES["regular"], fontSize=fitted.size_pt,
+                           leading=fitted.size_pt * 1.15)
+    return Paragraph("<br/>".join(escape(line) for line in fitted.lines), style)
 
 
 def team_decks(card_set: dict[str, Any]) -> list[dict[str, Any]]:
@@ -130,6 +147,11 @@ def reserves_without_striker_card_line(card_set: dict[str, Any], deck: dict) -> 
 def has_defence(card_set: dict[str, Any]) -> bool:
     """Whether any striker card of the set carries a Defence rating (docs/rules.md R13)."""
     return any(defence_rating(card) for card in card_set["cards"])
+
+
+def _fit_names(rows: list[list], widths: list[float], font_pt: float) -> list[list]:
+    """The table's rows with each name (column 1, under the header) fitted to its column."""
+    return rows[:1] + [[row[0], _name_cell(row[1], widths[1], font_pt), *row[2:]] for row in rows[1:]]
 
 
 def _player_row(pid: str, deck: dict, position: int | None, defence: bool = False) -> list[str]:
@@ -235,7 +257,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         part.append(Spacer(1, 1.5 * MM))
         rows = [["#"] + header]
         rows += [_player_row(pid, deck, n, defence) for n, pid in enumerate(deck["xi"], 1)]
-        part.append(_table(rows, widths, spec["text_pt"], padding))
+        part.append(_table(_fit_names(rows, widths, spec["text_pt"]), widths, spec["text_pt"], padding))
         for n, line in enumerate(no_striker_card_lines(card_set, deck)):
             if not n:
                 part.append(Spacer(1, 1 * MM))
@@ -246,7 +268,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         if reserves:
             rows = [[""] + header]
             rows += [_player_row(pid, deck, None, defence) for pid in reserves]
-            part.append(_table(rows, widths, spec["text_pt"], padding))
+            part.append(_table(_fit_names(rows, widths, spec["text_pt"]), widths, spec["text_pt"], padding))
         else:
             part.append(Paragraph("(none in this set)", st["body"]))
         reserve_line = reserves_without_striker_card_line(card_set, deck)
@@ -282,8 +304,8 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
                          str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
                          str(real.get("dismissals", ""))] + (phase_shares(real) if phases else []))
-        part.append(_table(rows, [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20],
-                          spec["text_pt"], padding))
+        bowler_widths = [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20]
+        part.append(_table(_fit_names(rows, bowler_widths, spec["text_pt"]), bowler_widths, spec["text_pt"], padding))
         # every page's footer carries the credit: the last page printed it again under the
         # bowlers, and that line made the last team's page the one KeepInFrame shrank (BBL
         # 2024-25's Sydney Thunder to 90% on Letter, 97% on A4; helper-44)
