@@ -116,3 +116,24 @@ def test_a_long_name_fits_its_team_sheet_columns(paper: str):
     assert check_pdf(pdf, "team-sheets.pdf") == []
     text = " ".join(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
     assert "ØRSTED-ŁUKASIŃSKI" in text and "MOHAMMAD NABI" in text and "\u2026" not in text
+
+
+def test_a_one_match_season_simulates_without_nan(tmp_path: Path):
+    """A season of one match (a user's first file of a new league) has one first innings, so no
+    standard deviation: `simulate` printed "its SD  nan" and wrote NaN into simulate_summary.json,
+    which is not JSON (a browser's JSON.parse refuses it). It prints "-" and writes null."""
+    source = user_mirror(tmp_path / "mirror", "Indus Cup", count=1)
+    env = env_for(tmp_path, source, competitions_file(tmp_path, "IC", "Indus Cup"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["simulate", "-c", "IC", "-s", "2021", "--seasons", "20", "--out", str(out)],
+                                env=env)
+    assert result.exit_code == 0, result.output
+    assert "nan" not in result.output.lower()
+    [sd_line] = [line for line in result.output.splitlines() if line.strip().startswith("its SD")]
+    assert sd_line.split()[2] == "-"
+
+    def no_constants(name: str):
+        raise AssertionError(f"{name} in simulate_summary.json")
+    summary = json.loads((out / "IC_2021" / "validation" / "simulate_summary.json").read_text(encoding="utf-8"),
+                         parse_constant=no_constants)
+    assert summary["match_figures"]["real"]["first_innings_sd"] is None

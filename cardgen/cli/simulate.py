@@ -317,6 +317,8 @@ def match_table(matches: dict[str, dict]) -> list[str]:
             return "-" if v.get(key) is None else f"{100 * v[key]:.1f}%"
         if key.startswith("wickets_"):
             return f"{v[key]:.2f}" if v.get(key) is not None else "-"
+        if v.get(key) is None:  # a season too small for the figure (one first innings: no SD)
+            return "-"
         return f"{v[key]:.1f}" if key.startswith("first") else f"{v[key]:.2f}"
 
     rows = [("first-innings total", "first_innings_total"), ("  its SD", "first_innings_sd"),

@@ -318,8 +318,10 @@ def match_figures(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dic
     out = {}
     for source, first, every, chase in (("real", real_first, inn, real_chase),
                                         ("sim", sim_first, sim, sim_chase)):
-        fig = {"first_innings_total": float(first["runs"].mean()),
-               "first_innings_sd": float(first["runs"].std(ddof=1)),
+        # None, not NaN (invalid JSON in simulate_summary.json, "nan" on screen), where the
+        # season has too few first innings for the figure: a tiny season's SD of one innings
+        fig = {"first_innings_total": float(first["runs"].mean()) if len(first) else None,
+               "first_innings_sd": float(first["runs"].std(ddof=1)) if len(first) > 1 else None,
                "all_out_share": float((first["wickets"] >= ALL_OUT).mean()),
                "chasing_wins_share": chase}
         for p in PHASES:
