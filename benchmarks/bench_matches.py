@@ -13,7 +13,7 @@ calibration errors (|expected / real - 1| over qualified cards, under the rule);
 gap is in the real figure's own sampling error (standard error of the first-innings mean, the
 binomial p of the real all-out count, the death-overs rate's innings-clustered error) and a
 chi-square of the all-out counts over the seasons; then how often a season the cards themselves
-play meets each bar (what a model exactly right could hope for on this many innings). The README's tables are this script's output.
+play meets each bar (what a model exactly right could hope for on this many innings). The README's table and docs/matches.md are this script's output.
 """
 from __future__ import annotations
 
