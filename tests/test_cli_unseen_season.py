@@ -19,9 +19,11 @@ from tests.test_cli_errors import one_line_error
 PSL = MIRROR / "psl_2021"
 
 
-def user_mirror(folder: Path, event: str, count: int = 6, overs: int = 20, match_type: str = "T20") -> Path:
+def user_mirror(folder: Path, event: str, count: int = 6, overs: int = 20, match_type: str = "T20",
+                washed_out: tuple[int, ...] = ()) -> Path:
     """The first `count` PSL 2021 files as `event`'s, scheduled for `overs` overs and each innings
-    cut to that many (a T10 league's files)."""
+    cut to that many (a T10 league's files); the `washed_out` ones (indices) a no result without
+    a ball (the file Cricsheet keeps of such a match: no innings)."""
     folder.mkdir(parents=True, exist_ok=True)
     for path in sorted(PSL.glob("*.json"))[:count]:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -31,6 +33,10 @@ def user_mirror(folder: Path, event: str, count: int = 6, overs: int = 20, match
         for innings in doc["innings"]:
             innings["overs"] = innings["overs"][:overs]
             innings.pop("target", None)
+        if len(list(folder.glob("*.json"))) in washed_out:
+            doc["innings"] = []
+            doc["info"]["outcome"] = {"result": "no result"}
+            doc["info"].pop("player_of_match", None)
         (folder / path.name).write_text(json.dumps(doc), encoding="utf-8")
     return folder
 
@@ -137,3 +143,26 @@ def test_a_one_match_season_simulates_without_nan(tmp_path: Path):
     summary = json.loads((out / "IC_2021" / "validation" / "simulate_summary.json").read_text(encoding="utf-8"),
                          parse_constant=no_constants)
     assert summary["match_figures"]["real"]["first_innings_sd"] is None
+
+
+def test_a_team_whose_only_match_had_no_ball_is_named_and_left_out_of_the_replays(tmp_path: Path):
+    """Two matches, the second (Peshawar Zalmi v Lahore Qalandars) a no result without a ball: the
+    kit printed no deck for those two teams and said nothing (its tracker still lists their
+    fixture), and `simulate` stopped with "team 'Peshawar Zalmi' has no striker cards". Build now
+    names them; simulate replays the fixtures it can and names the one it left out."""
+    source = user_mirror(tmp_path / "mirror", "Indus Cup", count=2, washed_out=(1,))
+    env = env_for(tmp_path, source, competitions_file(tmp_path, "IC", "Indus Cup"))
+    out = tmp_path / "out"
+    built = CliRunner().invoke(main, ["build", "-c", "IC", "-s", "2021", "--paper", "a4", "--no-images",
+                                      "--out", str(out)], env=env)
+    assert built.exit_code == 0, built.output
+    for team in ("Peshawar Zalmi", "Lahore Qalandars"):
+        assert f"note: {team} has no cards: it neither batted nor bowled" in built.output
+    assert "Karachi Kings has no" not in built.output
+    result = CliRunner().invoke(main, ["simulate", "-c", "IC", "-s", "2021", "--seasons", "20", "--out", str(out)],
+                                env=env)
+    assert result.exit_code == 0, result.output
+    assert ("left out 1 of the fixture list's matches, a side with no striker or no bowler card in the set: "
+            "Peshawar Zalmi v Lahore Qalandars") in result.output
+    summary = json.loads((out / "IC_2021" / "validation" / "simulate_summary.json").read_text(encoding="utf-8"))
+    assert summary["matches_simulated"] == 20

@@ -159,6 +159,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                                                      fixtures=fixtures, missing_matches=missing))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
+    for line in deckless_team_lines(card_set, team):
+        click.echo(line, err=True)
     if result.kept:
         click.echo(f"kept {len(result.kept)} file(s) of the previous kit that the build does not "
                    f"write ({', '.join(result.kept[:3])}{', ...' if len(result.kept) > 3 else ''})")
@@ -169,6 +171,28 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     _report_preflight(result.folder, (result.pdfs, result.problems) if result.problems is not None else None)
     from cardgen.render.start_here import START_HERE
     click.echo(f"what to print, and how: {result.folder / START_HERE}")
+
+
+def deckless_team_lines(card_set: dict, team: str | None = None) -> list[str]:
+    """A line per team of the season that cannot take the field: no striker or no bowler card
+    (a tiny season whose only match for the team was a no result without a ball). The kit
+    printed nothing for it and said nothing, while its tracker still lists the team's
+    fixtures. With --team, only the printed team's."""
+    kinds = {(c["team"], c["kind"]) for c in card_set.get("cards", [])}
+    lines = []
+    for entry in card_set.get("teams") or []:
+        name = entry.get("name")
+        if team is not None and team.casefold() not in (str(name).casefold(), str(entry.get("short_name")).casefold()):
+            continue
+        lacking = [kind for kind in ("striker", "bowler") if (name, kind) not in kinds]
+        if len(lacking) == 2:
+            lines.append(f"note: {name} has no cards: it neither batted nor bowled in the season's files "
+                         f"(no ball in its matches), so it has no deck and its fixtures cannot be played")
+        elif lacking:
+            did = "batted" if lacking[0] == "striker" else "bowled"
+            lines.append(f"note: {name} has no {lacking[0]} card: it never {did} in the season's files, "
+                         f"so its fixtures cannot be played")
+    return lines
 
 
 def _report_preflight(folder: Path, checked: tuple[list[Path], list] | None = None) -> int:

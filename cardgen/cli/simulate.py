@@ -291,6 +291,10 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     click.echo(f"played {'with the wickets-in-hand rule' if rule else 'as printed (classic)'}; "
                f"{rep.fixtures.real_sides} sides with their real XI, "
                f"{rep.fixtures.fallback_sides} with the usual XI (no usable line-up)")
+    if rep.fixtures.skipped:  # a side without a striker or a bowler card cannot play
+        left = "; ".join(f"{a} v {b}" for _, a, b in rep.fixtures.skipped)
+        click.echo(f"left out {len(rep.fixtures.skipped)} of the fixture list's matches, a side with "
+                   f"no striker or no bowler card in the set: {left}")
     click.echo(f"cards with the rule: {sets['rule'][1]}; as printed: {sets['classic'][1]}")
     for line in match_table(matches):
         click.echo(line)

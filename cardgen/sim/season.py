@@ -7,7 +7,7 @@ matches of all seasons run together in the vectorised engine, in chunks for the 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
@@ -32,6 +32,9 @@ class Fixtures:
     side_players: np.ndarray   # (S, 11) player index per batting slot
     real_sides: int = 0        # fixture sides played with the real XI of that match
     fallback_sides: int = 0    # ... and with the team's usual XI (no usable line-up)
+    # fixtures left out: (match id, team, team) where a side has no striker or no bowler card
+    # (a tiny season whose only match for a team was a no result without a ball)
+    skipped: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator) -> Fixtures:
@@ -42,11 +45,18 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     usual: dict[str, int] = {}
     fallbacks = 0
     known = set(cs.teams) | set(cs.player_teams)
+    # a team of the set needs a striker and a bowler card to play (no card of a kind: the
+    # team's every match of the season was washed out before it batted or bowled)
+    playable = {c["team"] for c in cs.striker_cards} & {c["team"] for c in cs.bowler_cards}
+    skipped: list[tuple[str, str, str]] = []
     for r in stats.matches.sort_values(["date", "match_id"]).itertuples():
         mid = str(r.match_id)
         t1, t2 = str(r.team1), str(r.team2)
         if t1 not in known or t2 not in known:
             raise CardSetError(f"match {mid}: team without cards ({t1} v {t2})")
+        if t1 not in playable or t2 not in playable:
+            skipped.append((mid, t1, t2))
+            continue
         bat_first = first_bat.get(mid)
         if bat_first is None:  # no ball bowled: the toss decides
             toss, decision = str(r.toss_winner), str(r.toss_decision)
@@ -68,10 +78,13 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
         home.append(pair[0])
         away.append(pair[1])
         ids.append(mid)
+    if not ids:
+        raise CardSetError("no match of the season can be replayed: no two teams that met both have "
+                           "striker and bowler cards (too few balls in the season's files)")
     table = fast.SideTable.build(cs, sides)
     return Fixtures(match_ids=ids, home=np.array(home), away=np.array(away), table=table,
                     side_players=table.players, real_sides=2 * len(ids) - fallbacks,
-                    fallback_sides=fallbacks)
+                    fallback_sides=fallbacks, skipped=skipped)
 
 
 @dataclass
