@@ -450,3 +450,37 @@ def test_a_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_s
     for key, card in cards.items():
         assert (stat_lines(card)[0] == "Batting: did not bat") == (card.player.innings == 0), key
         assert "in 0 inns" not in stat_lines(card)[0], key
+
+
+def test_a_teams_second_sheet_has_no_crop_marks_along_its_empty_rows(squads) -> None:
+    """Gamer's audit: each team's 12 cards take a full 3 x 3 sheet and a second with 3 cards, whose
+    two empty rows still printed their crop marks. The second sheet now marks only the cut lines
+    its three cards have (all four columns' lines, the first row's two); the full sheet keeps
+    every mark."""
+    import io
+    import math
+
+    import pypdf
+    from pypdf.generic import ContentStream
+
+    from cardgen.games.cricket_the_game.kit import cards_pdf
+
+    def lines(page) -> tuple[int, int]:
+        ops = ContentStream(page.get_contents(), page.pdf).operations
+        depth, start, xs, ys = 0, None, set(), set()
+        for operands, op in ops:
+            depth += {b"q": 1, b"Q": -1}.get(op, 0)
+            if depth == 0 and op == b"m":
+                start = [float(v) for v in operands]
+            elif depth == 0 and op == b"l" and start is not None:
+                end = [float(v) for v in operands]
+                if math.isclose(start[0], end[0]):
+                    xs.add(round(start[0], 2))
+                elif math.isclose(start[1], end[1]):
+                    ys.add(round(start[1], 2))
+        return len(xs), len(ys)
+
+    for paper in ("a4", "letter"):
+        pages = pypdf.PdfReader(io.BytesIO(cards_pdf(squads, "BBL 2024-2025", paper, "credit"))).pages
+        assert len(pages) == 16
+        assert [lines(page) for page in pages] == [(4, 4), (4, 2)] * 8, paper

@@ -5,6 +5,7 @@ reads those files: PDFs with pypdf (text and drawing operators), PNGs with Pillo
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 import re
@@ -201,6 +202,51 @@ def test_crop_marks_drawn_give_63_by_88_mm_cards(kit: Path, paper: str):
     width_mm, height_mm = (float(v) / MM for v in page.mediabox[2:])
     assert math.isclose(vertical[0] + vertical[-1], width_mm, abs_tol=0.01)  # centred
     assert math.isclose(horizontal[0] + horizontal[-1], height_mm, abs_tol=0.01)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("bleed", [False, True])
+def test_a_part_filled_sheet_has_no_crop_marks_along_its_empty_rows(paper: str, bleed: bool):
+    """Gamer's audit: the last sheet of The Hundred 2024's cards (4 cards on 9-up A4 and Letter, 1
+    on an 8-up bleed sheet) printed the marks of its empty row, inviting a cut through nothing.
+    A cut line that is no card's edge gets no marks now; every line a card has keeps both its
+    ends (a ruler needs two). Full sheets draw exactly what they did; the back of a part-filled
+    sheet mirrors its front's marks, so duplex still lines up."""
+    from conftest import _shipped_rule_set
+    from cardgen.render.sheets import crop_marks, render_cards_pdf
+    views = card_views(_shipped_rule_set("HUNDRED_2024"))
+    geo = sheet_geometry(paper, bleed)
+    last = len(views) % geo.per_sheet
+    assert (last, geo.per_sheet) == ((1, 8) if bleed else (4, 9))
+    # the set's last full sheet and its part-filled one, as the kit prints them
+    pdf = render_cards_pdf(views[-(geo.per_sheet + last):], paper, "t", "c", bleed=bleed, backs=True)
+    full, full_back, part, part_back = pypdf.PdfReader(io.BytesIO(pdf)).pages
+    width_pt = float(full.mediabox[2])
+
+    def lines(page) -> tuple[list[float], list[float]]:
+        segments = _segments_at_page_level(page)
+        return (sorted({round(x1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(x1, x2)}),
+                sorted({round(geo.page_h - y1 / MM, 3) for x1, y1, x2, y2 in segments if math.isclose(y1, y2)}))
+
+    def marks(page) -> list[tuple[float, ...]]:
+        return sorted(tuple(round(v / MM, 2) for v in (min(a, c), min(b, d), max(a, c), max(b, d)))
+                      for a, b, c, d in _segments_at_page_level(page))
+
+    assert len(_segments_at_page_level(full)) == len(crop_marks(geo))
+    all_x, all_y = lines(full)
+    xs, ys = lines(part)
+    if bleed:   # one card: its own two cut lines each way, no other
+        left, top = geo.card_origin(0, 0)
+        assert xs == [round(left, 3), round(left + geo.card_w, 3)]
+        assert ys == [round(top, 3), round(top + geo.card_h, 3)]
+    else:       # a full top row and one card below: every column's lines, the rows' but the last
+        assert xs == all_x and ys == all_y[:-1]
+    assert len(_segments_at_page_level(part)) == 2 * (len(xs) + len(ys))  # both ends of each line
+    for front, back in ((full, full_back), (part, part_back)):
+        mirrored = sorted((round(width_pt / MM - x2, 2), y1, round(width_pt / MM - x1, 2), y2)
+                          for x1, y1, x2, y2 in marks(back))
+        assert all(math.isclose(u, v, abs_tol=0.02) for m, n in zip(marks(front), mirrored) for u, v in zip(m, n))
+        assert len(marks(front)) == len(mirrored)
 
 
 def test_second_build_is_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):

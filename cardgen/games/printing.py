@@ -173,12 +173,14 @@ def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card
             painter = PdfPainter(canvas, x * MM, (geo.page_h - y) * MM)
             draw(InkSaverPainter(painter) if ink_saver else painter, card)
             canvas.restoreState()
-        # crop marks at every cut line and the sheet's header and footer, all inside the
-        # printable area and clear of the marks (the same furniture as the Quicket card sheets)
+        # crop marks at every cut line a card on the sheet has (none along an empty row) and the
+        # sheet's header and footer, all inside the printable area and clear of the marks (the
+        # same furniture as the Quicket card sheets)
         sheet = f"{title} \u00b7 sheet {number} of {len(pages)}"
         actual = "Print at 100% (actual size)"
         draw_sheet_furniture(canvas, geo, [sheet, f"sheet {number} of {len(pages)}"],
-                             [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual])
+                             [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual],
+                             filled=[divmod(i, geo.columns) for i in range(len(page))])
         canvas.showPage()
     canvas.save()
     return buf.getvalue()

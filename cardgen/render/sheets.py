@@ -1,11 +1,12 @@
-"""Cards n-up on A4 / US Letter: centred, true scale, crop marks at every cut line inside the
-printable area, optional bleed (8-up landscape) and duplex backs (columns mirrored so each back
-lands behind its face). Cards are packed onto full sheets, teams in order; `team_per_sheet`
-starts every team on a new sheet instead."""
+"""Cards n-up on A4 / US Letter: centred, true scale, crop marks inside the printable area at
+every cut line a card on the sheet has (none along an empty row of the last sheet), optional
+bleed (8-up landscape) and duplex backs (columns mirrored so each back lands behind its face).
+Cards are packed onto full sheets, teams in order; `team_per_sheet` starts every team on a new
+sheet instead."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -101,12 +102,24 @@ def team_positions(cards: Sequence[CardView]) -> str:
     return ", ".join(f"{code} {lo}" if lo == hi else f"{code} {lo}-{hi}" for code, lo, hi in runs)
 
 
-def crop_marks(geo: SheetGeometry) -> list[tuple[float, float, float, float]]:
+def crop_marks(geo: SheetGeometry, filled: Iterable[tuple[int, int]] | None = None
+               ) -> list[tuple[float, float, float, float]]:
     """Crop-mark segments (x1, y1, x2, y2 in mm from top-left): one at each end of every cut line,
     outside the cards and their bleed, inside the printable area (never within the no-print
-    zone at the paper edge)."""
+    zone at the paper edge).
+
+    `filled`: the (row, column) slots that hold a card, None for all of them. On a part-filled
+    sheet a cut line that is no filled card's edge (one along an empty row or column only) gets
+    no marks; one that is keeps both its ends, as a ruler across the sheet needs them."""
     cs = load_layout("sheets")["card_sheet"]
     xs, ys = geo.cut_lines()
+    if filled is not None:
+        edges_x, edges_y = set(), set()
+        for row, col in filled:
+            x, y = geo.card_origin(row, col)
+            edges_x |= {round(x, 6), round(x + geo.card_w, 6)}
+            edges_y |= {round(y, 6), round(y + geo.card_h, 6)}
+        xs, ys = [x for x in xs if x in edges_x], [y for y in ys if y in edges_y]
     off = cs["crop_offset_mm"]
     length = cs["crop_length_mm"]
     safe = cs["no_print_mm"]
@@ -135,7 +148,8 @@ def footer_slot(geo: SheetGeometry) -> tuple[float, float]:
 
 
 def draw_sheet_furniture(canvas: Canvas, geo: SheetGeometry, head: Sequence[str], foot: Sequence[str],
-                         crop_width_mm: float | None = None) -> None:
+                         crop_width_mm: float | None = None,
+                         filled: Iterable[tuple[int, int]] | None = None) -> None:
     """Crop marks, a header line in the top margin and a footer line in the bottom one, both
     between the crop marks and out of the no-print zone. `head`/`foot` are alternatives, longest
     first: the first that fits at the footer size or larger (down to footer_min_pt) is drawn.
@@ -143,12 +157,15 @@ def draw_sheet_furniture(canvas: Canvas, geo: SheetGeometry, head: Sequence[str]
     A line keeps `cut_clear_mm` off the cut line, so a cut a little outside it leaves no grey
     text on a card. Where the top or bottom margin is too shallow for that (US Letter: 7.7 mm
     above and below three 88 mm rows, 5 mm of it no-print), the header goes up the left margin
-    and the footer up the right one instead, beside the middle row and clear of its marks."""
+    and the footer up the right one instead, beside the middle row and clear of its marks.
+
+    `filled`: the slots holding a card (`crop_marks`); the header and footer keep their places
+    as on a full sheet."""
     cs = load_layout("sheets")["card_sheet"]
     # at page level (no q/Q, no transform), so the marks read back exactly as drawn
     canvas.setStrokeColorRGB(0, 0, 0)
     canvas.setLineWidth((crop_width_mm or cs["crop_width_mm"]) * MM)
-    for x1, y1, x2, y2 in crop_marks(geo):
+    for x1, y1, x2, y2 in crop_marks(geo, filled):
         canvas.line(x1 * MM, (geo.page_h - y1) * MM, x2 * MM, (geo.page_h - y2) * MM)
     canvas.setFillColorRGB(0.25, 0.25, 0.25)
     for options, at_top in ((head, True), (foot, False)):
@@ -249,10 +266,12 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
                 index, (mark, _) = marks.pop(0)
                 canvas.bookmarkPage(f"mark{index}")
                 canvas.addOutlineEntry(mark, f"mark{index}", level=0)
+            filled = []
             for i, view in enumerate(cards):
                 row, col = divmod(i, geo.columns)
                 if side == "back":
                     col = geo.columns - 1 - col
+                filled.append((row, col))
                 x, y = geo.card_origin(row, col)
                 painter = PdfPainter(canvas, x * MM, (geo.page_h - y) * MM)
                 canvas.saveState()
@@ -267,7 +286,7 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
             actual = "Print at 100% (actual size)"
             foot = ([f"{actual}, duplex: flip on {flip} edge", f"Duplex: flip on {flip} edge"] if side == "back"
                     else [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual])
-            draw_sheet_furniture(canvas, geo, head, foot)
+            draw_sheet_furniture(canvas, geo, head, foot, filled=filled)
             canvas.showPage()
         if progress:
             progress(len(page))
