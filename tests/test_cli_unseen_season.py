@@ -166,3 +166,19 @@ def test_a_team_whose_only_match_had_no_ball_is_named_and_left_out_of_the_replay
             "Peshawar Zalmi v Lahore Qalandars") in result.output
     summary = json.loads((out / "IC_2021" / "validation" / "simulate_summary.json").read_text(encoding="utf-8"))
     assert summary["matches_simulated"] == 20
+
+
+def test_a_team_without_cards_asked_for_by_name_is_named_in_the_error(tmp_path: Path):
+    """`build --team Peshawar` for that washed-out team said only "the card set has no cards to
+    print", as if the season had none."""
+    source = user_mirror(tmp_path / "mirror", "Indus Cup", count=2, washed_out=(1,))
+    env = env_for(tmp_path, source, competitions_file(tmp_path, "IC", "Indus Cup"))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "-c", "IC", "-s", "2021", "--team", "Peshawar", "--paper", "a4",
+                                       "--no-images", "--out", str(out)], env=env)
+    assert result.exit_code == EXIT_USAGE, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error: ")]
+    assert errors == ["Error: Peshawar Zalmi has no cards to print: it neither batted nor bowled in the "
+                      "season's files (no ball in its matches); choose another --team"]
+    assert "Traceback" not in result.output
+    assert not out.exists() or not any(out.rglob("*.pdf"))

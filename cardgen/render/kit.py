@@ -270,6 +270,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             raise CardgenError(f"unknown paper {paper!r}; choose a4 or letter")
     printed = select_team(card_set, options.team) if options.team else card_set
     views: list[CardView] = card_views(printed)
+    if not views and options.team and printed.get("teams"):  # the team is in the season, without a card
+        raise CardgenError(f"{printed['teams'][0]['name']} has no cards to print: it neither batted nor bowled "
+                           f"in the season's files (no ball in its matches); choose another --team")
     if not views:
         raise CardgenError("the card set has no cards to print")
     credit = card_set.get("attribution") or ATTRIBUTION
