@@ -236,15 +236,15 @@ def resolve(competition: str, season: str) -> tuple[Competition, str]:
     return comp, normalise_season(comp, season)
 
 
-def check_season_format(comp: Competition, season: str, source: str | None) -> None:
+def check_season_format(comp: Competition, season: str, source: str | None, stats: Any = None) -> None:
     """Refuse, in one line, a season whose match files are not the game's format: the cards, the
     scoresheet and the replays are 20 overs of 6 balls (T20) or 20 sets of 5 (The Hundred), and
     a user's competition of 10-over or 50-over matches, or one whose `format` says 100-ball for
     6-ball overs, built a kit that played twice its real totals (T10: 160 runs against 77).
     Judged by the most common scheduled length (`info.overs`, `info.balls_per_over`), so one odd
-    file in a T20 season does not stop it."""
+    file in a T20 season does not stop it. `stats`: the season's tables when the caller has them."""
     from cardgen.stats.load import season_stats
-    matches = season_stats(comp, season, source).matches
+    matches = (stats if stats is not None else season_stats(comp, season, source)).matches
     if not len(matches):
         return
     import pandas as pd

@@ -132,17 +132,19 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         raise CardgenError("quicket uses real players: give --competition and --season")
     comp, season = resolve(competition, season)
     started = time.perf_counter()
-    if card_set_path is None:
-        check_season_format(comp, season, source)
+    stats = None
+    if card_set_path is None:  # the season's tables: checked before calibrating, read below
+        from cardgen.stats.load import season_stats
+        stats = season_stats(comp, season, source)
+        check_season_format(comp, season, source, stats)
     card_set = _card_set(comp, season, source, seed, card_set_path, classic)
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     fixtures: tuple = ()
     missing: tuple[int, ...] = ()
-    if card_set_path is None:  # how much of the season Cricsheet had (issue 11)
+    if stats is not None:  # how much of the season Cricsheet had (issue 11)
         from cardgen.render.season_tracker import fixtures_from_tables
-        from cardgen.stats.load import attributes_text, coverage, coverage_text, season_stats
-        stats = season_stats(comp, season, source)
+        from cardgen.stats.load import attributes_text, coverage, coverage_text
         cov = coverage(stats.matches)
         click.echo(coverage_text(comp, season, cov))
         click.echo(attributes_text(stats.attributes))

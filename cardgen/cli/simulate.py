@@ -205,9 +205,9 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
-    check_season_format(comp, season, source)
-    loaded, origin = load_cards(comp, season, source, out_dir, cards)
     stats = season_stats(comp, season, source)
+    check_season_format(comp, season, source, stats)
+    loaded, origin = load_cards(comp, season, source, out_dir, cards)
     # each way to play uses the cards made for it: the loaded set plays its own way, the other
     # way a set calibrated now (or kept in the cache from an earlier identical calibration)
     loaded_way = "classic" if rule_of(loaded) is None else "rule"
