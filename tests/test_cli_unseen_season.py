@@ -182,3 +182,25 @@ def test_a_team_without_cards_asked_for_by_name_is_named_in_the_error(tmp_path: 
                       "season's files (no ball in its matches); choose another --team"]
     assert "Traceback" not in result.output
     assert not out.exists() or not any(out.rglob("*.pdf"))
+
+
+def test_a_team_renamed_mid_season_is_pointed_out(tmp_path: Path, monkeypatch):
+    """Peshawar Zalmi under a sponsor's name from its second match: cardgen keys a team on its
+    name, so the kit printed two half-season decks and two ladder rows, and said nothing (the
+    ladder's note blamed missing matches). Build now names the pair and how to make them one."""
+    from cardgen.cli import resolve
+    from cardgen.cli.build import renamed_team_lines
+    from cardgen.stats.load import season_stats
+    source = user_mirror(tmp_path / "mirror", "Indus Cup")
+    for path in sorted(source.glob("*.json"))[3:]:
+        path.write_text(path.read_text(encoding="utf-8").replace("Peshawar Zalmi", "Haier Peshawar Zalmi"),
+                        encoding="utf-8")
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv("CARDGEN_COMPETITIONS", str(competitions_file(tmp_path, "IC", "Indus Cup")))
+    comp, season = resolve("IC", "2021")
+    assert renamed_team_lines(season_stats(comp, season, str(source)).matches) == [
+        "note: 'Peshawar Zalmi' (to 2021-02-21) and 'Haier Peshawar Zalmi' (from 2021-02-23) look like one "
+        "team renamed: the kit prints them as two teams; to make them one, use one name in the match files"]
+    for code, real in (("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", "2025"), ("PSL", "2021")):  # no false alarm
+        comp, real = resolve(code, real)
+        assert renamed_team_lines(season_stats(comp, real, str(MIRROR)).matches) == []

@@ -6,6 +6,7 @@ import gc
 import inspect
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -148,6 +149,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         cov = coverage(stats.matches)
         click.echo(coverage_text(comp, season, cov))
         click.echo(attributes_text(stats.attributes))
+        for line in renamed_team_lines(stats.matches):
+            click.echo(line, err=True)
         fixtures = fixtures_from_tables(stats.matches, stats.innings)
         missing = tuple(cov["missing_match_numbers"])
     if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
@@ -173,6 +176,34 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     _report_preflight(result.folder, (result.pdfs, result.problems) if result.problems is not None else None)
     from cardgen.render.start_here import START_HERE
     click.echo(f"what to print, and how: {result.folder / START_HERE}")
+
+
+def renamed_team_lines(matches: Any) -> list[str]:
+    """A note per pair of the season's teams that look like one team renamed mid-season (a
+    sponsor's name): one name inside the other ("Peshawar Zalmi", "Haier Peshawar Zalmi"), never
+    met, and played in separate spells. cardgen keys a team on its name, so the kit prints two
+    half-season decks and two ladder rows; the note says so, and how to make them one."""
+    spells: dict[str, list[str]] = {}
+    met: set[frozenset[str]] = set()
+    for r in matches[["team1", "team2", "date"]].itertuples(index=False):
+        t1, t2, date = str(r.team1), str(r.team2), str(r.date)
+        spells.setdefault(t1, []).append(date)
+        spells.setdefault(t2, []).append(date)
+        met.add(frozenset((t1, t2)))
+    lines = []
+    teams = sorted(spells)
+    for i, a in enumerate(teams):
+        for b in teams[i + 1:]:
+            short, long = sorted((a, b), key=len)
+            if short.casefold() not in long.casefold() or frozenset((a, b)) in met:
+                continue
+            first, then = sorted((a, b), key=lambda t: min(spells[t]))
+            if max(spells[first]) >= min(spells[then]):
+                continue
+            lines.append(f"note: {first!r} (to {max(spells[first])}) and {then!r} (from {min(spells[then])}) "
+                         f"look like one team renamed: the kit prints them as two teams; to make them one, "
+                         f"use one name in the match files")
+    return lines
 
 
 def deckless_team_lines(card_set: dict, team: str | None = None) -> list[str]:
