@@ -204,3 +204,24 @@ def test_a_team_renamed_mid_season_is_pointed_out(tmp_path: Path, monkeypatch):
     for code, real in (("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", "2025"), ("PSL", "2021")):  # no false alarm
         comp, real = resolve(code, real)
         assert renamed_team_lines(season_stats(comp, real, str(MIRROR)).matches) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_long_competition_name_stays_on_the_fielding_chart(paper: str):
+    """A user's competition named at length ran the fielding chart's heading off the landscape
+    page (preflight: text within 5 mm of the paper edge); it is now set smaller, then cut with an
+    ellipsis, as the scoresheet's heading is."""
+    import copy
+
+    import pypdfium2
+
+    from cardgen.render.fielding import render_fielding_pdf
+    from cardgen.render.preflight import check_pdf
+    from tests.conftest import _shipped_rule_set
+    card_set = copy.deepcopy(_shipped_rule_set("BBL_2024-25"))
+    card_set["competition"]["name"] = ("The Very Long Named Regional Inter-Provincial Twenty20 Championship "
+                                       "Trophy Series Presented by Sponsors")
+    pdf = render_fielding_pdf(card_set, paper, "credit")
+    assert check_pdf(pdf, "fielding-chart.pdf") == []
+    text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
+    assert "Fielding chart \u2014 The Very Long Named Regional" in text and "\u2026" in text.splitlines()[0]

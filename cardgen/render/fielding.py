@@ -24,8 +24,12 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
     canvas, buf, W, H = new_canvas(paper, title, credit, landscape=True)
     p = PdfPainter(canvas, 0, H * 72 / 25.4)
     m = spec["margin_mm"]
-    p.text(m, m + 2, f"Fielding chart \u2014 {season_name(card_set)}",
-           "bold", spec["title_pt"])
+    # a user's long competition name ran off the paper ("... Twenty20 Championship Trophy Series
+    # Presented by Sponsors 2021"): the heading is set smaller to fit the width, then cut with
+    # an ellipsis, as the scoresheet's is; a name that fits prints as before
+    heading = fit_text(f"Fielding chart \u2014 {season_name(card_set)}", "bold", W - 2 * m, spec["title_pt"],
+                       spec["title_min_pt"])
+    p.text(m, m + 2, heading.lines[0], "bold", heading.size_pt)
     p.text(m, m + 8, "On an F result roll one d6 (row) and one d20 (column). "
            "Outs in bold, chances in italics; for a chance roll the d20 again, against C(x), RO(y) or "
            "the keeper's rating.",
