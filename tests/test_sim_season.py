@@ -176,6 +176,11 @@ def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
     cs = compile_card_set(card_set_from_stats(stats, comp, "2025", classic=True))
     fx = build_fixtures(cs, stats, np.random.default_rng(0))
     assert (fx.real_sides, fx.fallback_sides) == (2 * len(fx.match_ids), 0)
+    # match 58 (1473495, stopped after 10.1 overs) was played again in full as match 66 (1485779):
+    # the replays play it once, as the league did
+    assert fx.replayed == [("1473495", "1485779")]
+    assert "1473495" not in fx.match_ids and "1485779" in fx.match_ids
+    assert len(fx.match_ids) == len(stats.matches) - 1
     lineups = stats.lineups
     for k, mid in enumerate(fx.match_ids):
         for side in (fx.home[k], fx.away[k]):

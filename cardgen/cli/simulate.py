@@ -295,6 +295,8 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
         left = "; ".join(f"{a} v {b}" for _, a, b in rep.fixtures.skipped)
         click.echo(f"left out {len(rep.fixtures.skipped)} of the fixture list's matches, a side with "
                    f"no striker or no bowler card in the set: {left}")
+    for voided, replay in rep.fixtures.replayed:
+        click.echo(replayed_line(stats.matches, voided, replay))
     click.echo(f"cards with the rule: {sets['rule'][1]}; as printed: {sets['classic'][1]}")
     for line in match_table(matches):
         click.echo(line)
@@ -309,6 +311,19 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
         click.echo(f"  {r.sim_rank:>2}. {r.team:<{width}} {r.sim_won:5.2f} ({r.real_won:2d})  "
                    f"top {100 * r.sim_top_share:4.1f}%")
     click.echo(f"report: {folder}")
+
+
+def replayed_line(matches: Any, voided: str, replay: str) -> str:
+    """'played match 58 (Punjab Kings v Delhi Capitals, no result) once, as its replay, match 66'."""
+    rows = matches.assign(match_id=matches["match_id"].astype(str)).set_index("match_id")
+
+    def called(match_id: str) -> str:
+        number = rows.at[match_id, "match_number"]
+        return f"match {int(number)}" if str(number) not in ("", "nan", "<NA>", "None") else \
+            f"the match of {rows.at[match_id, 'date']}"
+    v = rows.loc[voided]
+    return (f"left out {called(voided)} ({v['team1']} v {v['team2']}, a no result): the league played it "
+            f"again in full as {called(replay)}, which is replayed")
 
 
 def match_table(matches: dict[str, dict]) -> list[str]:

@@ -6,7 +6,6 @@ played with the cards, and a ladder to keep, so a season can be replayed by hand
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
@@ -21,6 +20,7 @@ from cardgen.render.common import (credit_fits_footer, flowing_document, page_si
                                    set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts
 from cardgen.render.layout import MM, load_layout
+from cardgen.stats.replays import replayed_no_results as replayed_in_full
 
 LEAGUE_STAGE = ""  # a match whose Cricsheet stage is empty is a league (group) match
 PADDING_PT = 2.0  # a table cell's padding, each side
@@ -122,25 +122,11 @@ def result_text(fixture: Fixture, tie_break: str = "Super Over") -> str:
 
 def replayed_no_results(fixtures: tuple[Fixture, ...]) -> dict[str, Fixture]:
     """League no-results the league played again in full and left off its table, each mapped to
-    its replay: IPL 2025's match 58 (Punjab Kings v Delhi Capitals, stopped after 10.1 overs for
-    security reasons) was replayed as match 66 and counts once. Cricsheet keeps both matches and
-    says nothing of it, so the sign is read from the counts: the two sides meet again later in the
-    league stage and both then have more league games than most sides have (a washout that stands
-    leaves every side's count equal)."""
+    its replay (`cardgen.stats.replays`: IPL 2025's match 58, replayed as match 66)."""
     league = [f for f in fixtures if f.league_match]
-    games = Counter(t for f in league for t in (f.team1, f.team2))
-    if not games:
-        return {}
-    usual = Counter(games.values()).most_common(1)[0][0]
-    replays: dict[str, Fixture] = {}
-    for k, f in enumerate(league):
-        pair = {f.team1, f.team2}
-        if f.result != "no result" or any(games[t] <= usual for t in pair):
-            continue
-        later = next((g for g in league[k + 1:] if {g.team1, g.team2} == pair and g.match_id not in replays), None)
-        if later is not None:
-            replays[f.match_id] = later
-    return replays
+    by_id = {f.match_id: f for f in league}
+    return {voided: by_id[replay] for voided, replay in
+            replayed_in_full([(f.match_id, f.team1, f.team2, f.result) for f in league]).items()}
 
 
 def replay_note(replay: Fixture) -> str:

@@ -17,6 +17,7 @@ from cardgen.calibrate.model import ALL_OUT
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
 from cardgen.sim.model import CardSetError, CompiledSet
+from cardgen.stats.replays import season_replays
 from cardgen.stats.tables import PHASES, SeasonStats
 from cardgen.wickets_in_hand import WicketsInHand
 
@@ -35,6 +36,9 @@ class Fixtures:
     # fixtures left out: (match id, team, team) where a side has no striker or no bowler card
     # (a tiny season whose only match for a team was a no result without a ball)
     skipped: list[tuple[str, str, str]] = field(default_factory=list)
+    # (match id, its replay's match id): league no results the league played again in full,
+    # played once, as the replay (`cardgen.stats.replays`: IPL 2025's match 58)
+    replayed: list[tuple[str, str]] = field(default_factory=list)
 
 
 def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator) -> Fixtures:
@@ -49,9 +53,14 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     # team's every match of the season was washed out before it batted or bowled)
     playable = {c["team"] for c in cs.striker_cards} & {c["team"] for c in cs.bowler_cards}
     skipped: list[tuple[str, str, str]] = []
+    replays = season_replays(stats.matches)
+    replayed: list[tuple[str, str]] = []
     for r in stats.matches.sort_values(["date", "match_id"]).itertuples():
         mid = str(r.match_id)
         t1, t2 = str(r.team1), str(r.team2)
+        if mid in replays:
+            replayed.append((mid, replays[mid]))
+            continue
         if t1 not in known or t2 not in known:
             raise CardSetError(f"match {mid}: team without cards ({t1} v {t2})")
         if t1 not in playable or t2 not in playable:
@@ -84,7 +93,7 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     table = fast.SideTable.build(cs, sides)
     return Fixtures(match_ids=ids, home=np.array(home), away=np.array(away), table=table,
                     side_players=table.players, real_sides=2 * len(ids) - fallbacks,
-                    fallback_sides=fallbacks, skipped=skipped)
+                    fallback_sides=fallbacks, skipped=skipped, replayed=replayed)
 
 
 @dataclass
@@ -227,7 +236,8 @@ def ladder(stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
     home = np.tile(fx.home, rep.seasons)
     away = np.tile(fx.away, rep.seasons)
     rows = []
-    real = stats.matches
+    # the real record as the league's table has it: a no result played again counts as its replay
+    real = stats.matches[~stats.matches["match_id"].astype(str).isin({v for v, _ in fx.replayed})]
     names = sorted(set(teams))
     # wins per season per team, for finishing positions (ties share the higher place)
     per_season = winners.reshape(rep.seasons, n_fix)
