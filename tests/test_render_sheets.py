@@ -523,7 +523,10 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl
         # the Hundred's tie-break is the Super Five (5 balls); a T20 league's the super over
         tie = "a Super Five, 5 balls" if fmt == "100-ball" else "a super over, 6 balls"
         assert f"{'Super Fives' if fmt == '100-ball' else 'Super overs'}: cards as printed." in text
-        assert f"A tie: {tie}, three batters a side, two wickets end it." in text
+        # who bats first in it and what a tied one leads to (R8, rules 3.7.1): a player with the
+        # kit alone meets a tie and must not need docs/rules.md to go on (helper-50)
+        assert (f"A tie: {tie}, three batters a side, two wickets end it; the side that batted "
+                f"second bats first. Tied again: another, the other side first; after five, a tie.") in text
         assert ("Super overs" in text) == (fmt == "T20")
         assert f"balls left = {balls} \u2212 legal balls bowled" in text
         assert "on a \u2022 (a missed stumping chance too) roll a d20" in text

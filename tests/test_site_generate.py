@@ -1014,7 +1014,8 @@ def test_how_to_play_settles_what_the_printed_quick_reference_settles(tmp_path):
                  "a run-out scores no run", "A leg bye or bye is a run to the extras, not the batter's",
                  "the next ball is a free hit : the striker can be out only run out (any other out is a dot",
                  "The target is the first innings' total + 1",
-                 "a super over of one over (6 balls; in The Hundred a Super Five, 5 balls), three batters a side, two wickets end it",
+                 "a super over of one over (6 balls; in The Hundred a Super Five, 5 balls), three batters a side, two wickets end it; "
+                 "the side that batted second bats first. Tied again: another, the other side first; after five, a tie.",
                  "wicketkeeper's WK rating (a keeper with none printed keeps at 10), else a dot", "on a • (a missed stumping chance too) roll a d20",
                  "Runs needed = target \u2212 total.", "Super overs are played with the cards as printed."):
         assert said in text, said
