@@ -278,6 +278,11 @@ def edition_of_label(comp: Competition, label: str, dates: Iterable[str]) -> str
     return None
 
 
+def is_split_label(label: str) -> bool:
+    """Whether a Cricsheet season label names two years ("2024/25")."""
+    return bool(_SPLIT.match(label.strip()))
+
+
 def match_season(comp: Competition, label: str, date: str, label_dates: Iterable[str]) -> str | None:
     """The season one match belongs to: per calendar year for internationals outside a
     tournament (T20Is), else the season of its label (`edition_of_label`)."""

@@ -153,3 +153,41 @@ def test_build_psl_2021_uses_all_34_matches(run, tmp_path, pdf_words):
     card_set = json.loads((tmp_path / "out" / "PSL_2021" / "card-set.json").read_text(encoding="utf-8"))
     assert {t["short_name"] for t in card_set["teams"]} == {"Islamabad", "Karachi", "Lahore", "Multan",
                                                             "Peshawar", "Quetta"}
+
+
+def test_the_listing_counts_each_match_once_and_offers_only_what_builds(run, mirror, tmp_path):
+    """A mirror holding the same files twice counts each match once, as the reader does; an event
+    of 10-over matches gets no build command (build refuses it); an event the table lacks whose
+    season straddles New Year is suggested as a split season, one played in a year as calendar."""
+    own = tmp_path / "mirror"
+    for copy in ("a", "b"):  # the same six PSL files, twice
+        (own / copy).mkdir(parents=True)
+        for path in sorted((mirror / "psl_2021").glob("*.json"))[:6]:
+            shutil.copy(path, own / copy / path.name)
+    for path in sorted((mirror / "bbl_2024-25").glob("*.json")):  # labelled 2024/25, Dec to Jan
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["info"]["event"]["name"] = "Southern Bash"
+        (own / "bash").mkdir(exist_ok=True)
+        (own / "bash" / path.name).write_text(json.dumps(doc), encoding="utf-8")
+    for path in sorted((mirror / "ipl_2024").glob("*.json"))[:4]:  # 10-over matches
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc["info"].update(overs=10, event={"name": "Indus Ten"})
+        (own / "ten").mkdir(exist_ok=True)
+        (own / "ten" / path.name).write_text(json.dumps(doc), encoding="utf-8")
+    result = run("competitions", "--source", str(own))
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Pakistan Super League (men) 2021: 6 matches" in out            # not 12
+    assert len(match_files(get_competition("PSL"), "2021", str(own))) == 6
+    assert "Southern Bash (men) 2024-25:" in out and 'seasons = "split"' in out
+    assert "cardgen build -c SB -s 2024-25" in out
+    assert "Indus Ten (men) 2024: 4 matches; 10-over matches" in out
+    assert "-c IT " not in out and "-c IT\n" not in out                     # no command for it
+    assert 'seasons = "calendar"' not in out.split("Southern Bash")[1].split("then:")[0]
+
+
+def test_coverage_says_one_match():
+    from cardgen.stats.load import coverage_text
+    text = coverage_text(get_competition("PSL"), "2021", {"matches": 1, "labels": ["2021"],
+                                                         "missing_match_numbers": []})
+    assert text.startswith("used 1 match of PSL 2021")

@@ -424,7 +424,10 @@ def competitions(source: str | None) -> None:
             labels = sorted(ev.labels.get(season, ()))
             note = f", Cricsheet labels {' + '.join(labels)}" if labels != [season.replace("-", "/")] else ""
             head = f"  {ev.event} ({ev.sex}) {season}: {n} match{'es' if n != 1 else ''}{note}"
-            if ev.competition is not None:
+            if ev.overs != 20:  # what `build` refuses (check_season_format): no command to offer
+                click.echo(f"{head}; {ev.overs}-over matches: cardgen makes kits for 20-over T20 "
+                           f"and 100-ball seasons only")
+            elif ev.competition is not None:
                 click.echo(f"{head}\n      cardgen build -c {ev.code} -s {season} --source {root}")
             else:
                 click.echo(f"{head}; not in the table: add to cardgen-competitions.toml\n"

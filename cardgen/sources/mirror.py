@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 import re
 import zipfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.competitions import Competition, all_competitions, competition_from_entry, match_season
+from cardgen.competitions import (Competition, all_competitions, competition_from_entry, is_split_label,
+                                   match_season)
 from cardgen.sources.fetch import ZIP_ERRORS, is_event_of, mirror_paths
 
 
@@ -23,15 +24,17 @@ class MirrorEvent:
     seasons: dict[str, int] = field(default_factory=dict)  # season (CLI form) -> matches
     labels: dict[str, set[str]] = field(default_factory=dict)  # season -> Cricsheet labels
     code: str = ""  # the competition's code, or the one suggested for an event the table lacks
+    split_season: bool = False  # an event the table lacks: its labels straddle New Year ("2024/25")
+    overs: int = 20  # the overs most of its matches were scheduled for (info.overs)
 
     @property
     def sex(self) -> str:
         return "women" if self.gender == "female" else "men"
 
 
-def _zip_infos(path: Path) -> list[dict]:
-    """The info blocks of a zip's match files; a damaged zip or member lists nothing (the reader
-    skips it with a warning when a build reads it)."""
+def _zip_infos(path: Path) -> list[tuple[str, dict]]:
+    """The info blocks of a zip's match files, with their match ids (file names); a damaged zip or
+    member lists nothing (the reader skips it with a warning when a build reads it)."""
     infos = []
     try:
         with zipfile.ZipFile(path) as zf:
@@ -42,15 +45,16 @@ def _zip_infos(path: Path) -> list[dict]:
                     except (*ZIP_ERRORS, AttributeError, RecursionError):
                         continue
                     if isinstance(info, dict):
-                        infos.append(info)
+                        infos.append((Path(name).stem, info))
     except ZIP_ERRORS:
         pass
     return infos
 
 
-def _infos(root: Path) -> dict[Path, list[dict]]:
-    """The info block of every match file in a mirror (any depth), by the file (or zip) it is in."""
-    out: dict[Path, list[dict]] = {}
+def _infos(root: Path) -> dict[Path, list[tuple[str, dict]]]:
+    """The info block of every match file in a mirror (any depth) with its match id (the file
+    name), by the file (or zip) it is in."""
+    out: dict[Path, list[tuple[str, dict]]] = {}
     for path in sorted(root.rglob("*")):
         if path.suffix == ".json" and path.is_file():
             try:
@@ -58,17 +62,40 @@ def _infos(root: Path) -> dict[Path, list[dict]]:
             except (OSError, ValueError, AttributeError, RecursionError):
                 continue  # not a match file (a README, a damaged download): nothing to list
             if isinstance(info, dict):
-                out[path] = [info]
+                out[path] = [(path.stem, info)]
         elif path.suffix == ".zip" and path.is_file():
             out[path] = _zip_infos(path)
     return out
 
 
-def _read_by(comp: Competition, root: Path, infos: dict[Path, list[dict]]) -> list[dict]:
+def _read_by(comp: Competition, root: Path, infos: dict[Path, list[tuple[str, dict]]]) -> list[dict]:
     """The matches a build of `comp` reads from this mirror: the files `mirror_paths` picks,
-    matches `is_event_of` accepts (the reader's own definitions, so a listed season builds)."""
-    return [info for path in mirror_paths(root, comp) for info in infos.get(path, ())
-            if is_event_of(info, comp)]
+    matches `is_event_of` accepts (the reader's own definitions, so a listed season builds), each
+    match once however many copies the mirror holds (the reader keeps one per match id)."""
+    read: dict[str, dict] = {}
+    for path in mirror_paths(root, comp):
+        for match_id, info in infos.get(path, ()):
+            if match_id not in read and is_event_of(info, comp):
+                read[match_id] = info
+    return list(read.values())
+
+
+def _straddles_new_year(found: list[dict]) -> bool:
+    """Whether one of the event's split-form labels ("2024/25") holds matches of two calendar
+    years: a season played across New Year (BBL), not a label Cricsheet gave a one-year edition
+    (PSL's "2020/21", played in 2021)."""
+    years: dict[str, set[str]] = defaultdict(set)
+    for info in found:
+        label = str(info.get("season", ""))
+        if is_split_label(label):
+            years[label].add(str((info.get("dates") or [""])[0])[:4])
+    return any(len(y - {""}) > 1 for y in years.values())
+
+
+def _usual_overs(found: list[dict]) -> int:
+    """The overs most of the matches were scheduled for (info.overs; 20 when none says)."""
+    overs = Counter(int(i["overs"]) for i in found if str(i.get("overs", "")).isdigit())
+    return overs.most_common(1)[0][0] if overs else 20
 
 
 def _event_key(info: dict) -> tuple[str, str, str]:
@@ -110,7 +137,7 @@ def mirror_events(root: Path) -> list[MirrorEvent]:
     for comp in all_competitions():
         groups.append((comp, comp, _read_by(comp, root, infos)))
     unknown: dict[tuple[str, str, str], list[dict]] = defaultdict(list)
-    for info in (i for found in infos.values() for i in found):
+    for info in (i for found in infos.values() for _, i in found):
         if info.get("match_type") not in ("T20", "IT20"):
             continue
         name, gender, team_type = _event_key(info)
@@ -124,6 +151,7 @@ def mirror_events(root: Path) -> list[MirrorEvent]:
         probe = competition_from_entry(
             {"code": code, "name": name, "sex": "women" if gender == "female" else "men",
              "format": "100-ball" if bpo == 5 else "T20", "event_names": [name],
+             "seasons": "split" if _straddles_new_year(found) else "calendar",
              "team_type": team_type or "club"}, "a mirror event")
         groups.append((None, probe, _read_by(probe, root, infos)))
     out = []
@@ -138,7 +166,8 @@ def mirror_events(root: Path) -> list[MirrorEvent]:
         dates_by_label: dict[str, list[str]] = defaultdict(list)
         for i in found:
             dates_by_label[str(i.get("season", ""))].append(str((i.get("dates") or [""])[0]))
-        ev = MirrorEvent(name, gender, team_type, bpo, comp, code=probe.code)
+        ev = MirrorEvent(name, gender, team_type, bpo, comp, code=probe.code,
+                         split_season=comp is None and probe.split_season, overs=_usual_overs(found))
         for i in found:
             label = str(i.get("season", ""))
             season = match_season(probe, label, str((i.get("dates") or [""])[0]), dates_by_label[label])
@@ -157,4 +186,5 @@ def toml_entry(ev: MirrorEvent, code: str) -> str:
     """A `cardgen-competitions.toml` entry for an event the table lacks."""
     fmt = "100-ball" if ev.balls_per_over == 5 else "T20"
     return (f'[[competition]]\ncode = "{code}"\nname = "{ev.event}"\nsex = "{ev.sex}"\n'
-            f'format = "{fmt}"\nseasons = "calendar"\nevent_names = ["{ev.event}"]\n')
+            f'format = "{fmt}"\nseasons = "{"split" if ev.split_season else "calendar"}"\n'
+            f'event_names = ["{ev.event}"]\n')

@@ -194,7 +194,7 @@ def coverage(matches: pd.DataFrame) -> dict:
 def coverage_text(comp: Competition, season: str, cov: dict) -> str:
     """One line for the build output."""
     labels = " + ".join(cov["labels"])
-    text = f"used {cov['matches']} matches of {comp.code} {season}"
+    text = f"used {cov['matches']} match{'es' if cov['matches'] != 1 else ''} of {comp.code} {season}"
     text += f" (Cricsheet label{'s' if len(cov['labels']) > 1 else ''} {labels})" if labels else ""
     if cov["missing_match_numbers"]:
         text += (f"; not found: league match{'es' if len(cov['missing_match_numbers']) > 1 else ''} "
