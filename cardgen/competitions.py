@@ -36,6 +36,9 @@ class Competition:
     # a calendar-year league played early in the year, which Cricsheet labels like a split
     # season (PSL 2024 is "2023/24"): "-s 2023-24" then names the 2024 edition
     split_labels: bool = False
+    # (name in the match files, name the kit uses): one team under two names in a season (a
+    # sponsor's name for part of it) is one team; empty for every built-in competition
+    team_aliases: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
     @property
     def gender(self) -> str:
@@ -295,7 +298,7 @@ def match_season(comp: Competition, label: str, date: str, label_dates: Iterable
 # --- the user's competitions file -----------------------------------------------------------------
 
 _FIELDS = ("code", "name", "nation", "sex", "format", "event_names", "seasons", "cricsheet_name",
-           "mirror_folder", "aliases", "team_type", "split_labels")
+           "mirror_folder", "aliases", "team_type", "split_labels", "team_aliases")
 
 
 def _as_list(value: object) -> tuple[str, ...]:
@@ -306,6 +309,24 @@ def _as_list(value: object) -> tuple[str, ...]:
     if isinstance(value, (list, tuple)):
         return tuple(str(v).strip() for v in value if str(v).strip())
     raise ValueError(f"expected text or a list, got {value!r}")
+
+
+def _as_renames(value: object) -> tuple[tuple[str, str], ...]:
+    """team_aliases: a TOML table {"name in the files" = "name to use"} or, in a CSV cell,
+    "name in the files = name to use; ..."."""
+    if value is None or value == "":
+        return ()
+    if isinstance(value, str):
+        pairs = [part.split("=", 1) for part in value.split(";") if part.strip()]
+        if any(len(pair) != 2 for pair in pairs):
+            raise ValueError(f"team_aliases: expected 'name in the files = name to use', got {value!r}")
+        value = dict(pairs)
+    if not isinstance(value, dict):
+        raise ValueError(f"team_aliases: expected a table of 'name in the files' = 'name to use', got {value!r}")
+    renames = tuple((str(k).strip(), str(v).strip()) for k, v in value.items())
+    if any(not k or not v for k, v in renames):
+        raise ValueError("team_aliases: a team name is empty")
+    return tuple(sorted(renames))
 
 
 def competition_from_entry(entry: dict, where: str) -> Competition:
@@ -336,13 +357,15 @@ def competition_from_entry(entry: dict, where: str) -> Competition:
     try:
         events = _as_list(entry.get("event_names")) or ((name,) if team_type == "club" else ())
         aliases = _as_list(entry.get("aliases"))
+        team_aliases = _as_renames(entry.get("team_aliases"))
     except ValueError as exc:
         raise CompetitionsFileError(f"{where}: {code}: {exc}") from None
     folder = str(entry.get("mirror_folder") or code.casefold().replace("-", "_")).strip()
     return Competition(code, name, str(entry.get("nation") or "").strip() or "International", sex, fmt,
                        str(entry.get("cricsheet_name") or folder).strip(), events, seasons == "split",
                        folder, aliases, team_type,
-                       str(entry.get("split_labels", "")).strip().casefold() in ("true", "yes", "1"))
+                       str(entry.get("split_labels", "")).strip().casefold() in ("true", "yes", "1"),
+                       team_aliases)
 
 
 def read_competitions_file(path: Path) -> tuple[Competition, ...]:

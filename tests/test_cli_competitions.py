@@ -120,6 +120,18 @@ def test_a_bad_user_file_is_one_line(run, tmp_path):
     result = run("build", "-c", "X", "-s", "2023", **{USER_FILE_ENV: str(comps)})
     assert result.exit_code != 0
     assert len(result.output.strip().splitlines()) == 1 and "needs a name" in result.output
+    comps.write_text('[[competition]]\ncode = "X"\nname = "X League"\nteam_aliases = ["Old", "New"]\n',
+                     encoding="utf-8")
+    result = run("build", "-c", "X", "-s", "2023", **{USER_FILE_ENV: str(comps)})
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1 and "team_aliases" in result.output
+
+
+def test_team_aliases_in_a_csv_cell():
+    from cardgen.competitions import competition_from_entry
+    comp = competition_from_entry({"code": "X", "name": "X League",
+                                   "team_aliases": "Haier Peshawar Zalmi = Peshawar Zalmi; B Old=B"}, "row 2")
+    assert comp.team_aliases == (("B Old", "B"), ("Haier Peshawar Zalmi", "Peshawar Zalmi"))
 
 
 def test_psl_later_editions_under_split_labels(mirror, tmp_path):

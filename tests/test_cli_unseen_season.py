@@ -11,6 +11,7 @@ from click.testing import CliRunner
 
 from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
+from cardgen.competitions import get_competition
 from cardgen.errors import EXIT_USAGE
 from cardgen.sources.fetch import SOURCE_ENV
 from tests.conftest import MIRROR
@@ -200,7 +201,8 @@ def test_a_team_renamed_mid_season_is_pointed_out(tmp_path: Path, monkeypatch):
     comp, season = resolve("IC", "2021")
     assert renamed_team_lines(season_stats(comp, season, str(source)).matches) == [
         "note: 'Peshawar Zalmi' (to 2021-02-21) and 'Haier Peshawar Zalmi' (from 2021-02-23) look like one "
-        "team renamed: the kit prints them as two teams; to make them one, use one name in the match files"]
+        "team renamed: the kit prints them as two teams; to make them one, give the competition's entry in "
+        'your competitions file team_aliases = {"Haier Peshawar Zalmi" = "Peshawar Zalmi"}']
     for code, real in (("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", "2025"), ("PSL", "2021")):  # no false alarm
         comp, real = resolve(code, real)
         assert renamed_team_lines(season_stats(comp, real, str(MIRROR)).matches) == []
@@ -225,3 +227,32 @@ def test_a_long_competition_name_stays_on_the_fielding_chart(paper: str):
     assert check_pdf(pdf, "fielding-chart.pdf") == []
     text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
     assert "Fielding chart \u2014 The Very Long Named Regional" in text and "\u2026" in text.splitlines()[0]
+
+
+def test_team_aliases_make_a_renamed_team_one(tmp_path: Path, monkeypatch):
+    """The note's remedy works: with team_aliases in the competition's entry, the sponsor's name
+    is read as the team's own everywhere (matches, innings, wickets, XIs), so the season has one
+    Peshawar Zalmi with one deck and every one of its matches, and no note."""
+    from cardgen.cli import resolve
+    from cardgen.cli.build import renamed_team_lines
+    from cardgen.stats.load import season_stats
+    source = user_mirror(tmp_path / "mirror", "Indus Cup")
+    for path in sorted(source.glob("*.json"))[3:]:
+        path.write_text(path.read_text(encoding="utf-8").replace("Peshawar Zalmi", "Haier Peshawar Zalmi"),
+                        encoding="utf-8")
+    comps = competitions_file(tmp_path, "IC", "Indus Cup")
+    comps.write_text(comps.read_text(encoding="utf-8")
+                     + 'team_aliases = { "Haier Peshawar Zalmi" = "Peshawar Zalmi" }\n', encoding="utf-8")
+    monkeypatch.setenv(CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setenv("CARDGEN_COMPETITIONS", str(comps))
+    comp, season = resolve("IC", "2021")
+    stats = season_stats(comp, season, str(source))
+    teams = set(stats.matches["team1"]) | set(stats.matches["team2"])
+    assert "Haier Peshawar Zalmi" not in teams and "Peshawar Zalmi" in teams
+    for table, column in ((stats.innings, "batting_team"), (stats.lineups, "team"), (stats.batting, "team")):
+        assert "Haier Peshawar Zalmi" not in set(table[column]), column
+    real = season_stats(get_competition("PSL"), "2021", str(MIRROR))  # the same files, never renamed
+    ids = set(stats.matches["match_id"].astype(str))
+    real_matches = real.matches[real.matches["match_id"].astype(str).isin(ids)]
+    assert sorted(stats.matches["winner"].fillna("")) == sorted(real_matches["winner"].fillna(""))
+    assert renamed_team_lines(stats.matches) == []

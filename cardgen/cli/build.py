@@ -202,7 +202,8 @@ def renamed_team_lines(matches: Any) -> list[str]:
                 continue
             lines.append(f"note: {first!r} (to {max(spells[first])}) and {then!r} (from {min(spells[then])}) "
                          f"look like one team renamed: the kit prints them as two teams; to make them one, "
-                         f"use one name in the match files")
+                         f"give the competition's entry in your competitions file "
+                         f"team_aliases = {{\"{long}\" = \"{short}\"}}")
     return lines
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 import pandas as pd
 
@@ -185,6 +185,25 @@ class SeasonData:
     deliveries: pd.DataFrame
     wickets: pd.DataFrame
     players: pd.DataFrame
+
+
+TEAM_COLUMNS = {"matches": ("team1", "team2", "winner", "toss_winner"),
+                "deliveries": ("batting_team", "bowling_team"), "wickets": ("batting_team", "bowling_team"),
+                "players": ("team",)}
+
+
+def rename_teams(data: SeasonData, renames: Mapping[str, str]) -> SeasonData:
+    """The season with its teams renamed (a competition's `team_aliases`: one team under two
+    names in the files becomes one team, in every table that names a team)."""
+    if not renames:
+        return data
+    tables = {}
+    for name, columns in TEAM_COLUMNS.items():
+        table = getattr(data, name).copy()
+        for column in columns:
+            table[column] = table[column].replace(dict(renames))
+        tables[name] = table
+    return SeasonData(**tables)
 
 
 def combine(parsed: Iterable[ParsedMatch]) -> SeasonData:

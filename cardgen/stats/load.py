@@ -13,7 +13,7 @@ from cardgen.cache import Cache, TableStore, bundled_tables, refresh_due, refres
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import SourceError
 from cardgen.paths import maintainer_tables_dir, run_maintainer_command
-from cardgen.sources.cricsheet import SeasonData, combine, parse_match
+from cardgen.sources.cricsheet import SeasonData, combine, parse_match, rename_teams
 from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, mirror_paths,
                                   resolve_source)
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
@@ -34,7 +34,7 @@ def load_season_data(comp: Competition, season: str, source: str | None = None,
     if files and not parsed:
         from cardgen.errors import ParseError
         raise ParseError(f"none of the {len(files)} match files of {comp.code} {season} could be read")
-    return combine(parsed)
+    return rename_teams(combine(parsed), dict(comp.team_aliases))
 
 
 def _parsed(files: list[MatchFile]):  # type: ignore[no-untyped-def]
