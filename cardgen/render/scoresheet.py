@@ -179,7 +179,11 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
         notes = [("Batters in order down the left (keeper \u2020). W = wicket (outline the box), \u2022 = dot, lb = leg bye, "
                   "b = bye; wide (wd) or no-ball (nb): in the next ball's box."),
                  (f"Write the bowler and their {unit[:-1]} count above each {unit[:-1]}; the printed number "
-                  f"at its end: balls {'bowled' if innings == 1 else 'remaining'} after it.")]
+                  f"at its end: balls {'bowled' if innings == 1 else 'remaining'} after it"
+                  # The Hundred changes ends every 10 balls, not at each set's line (a hand-played
+                  # innings changed after 5 by T20 habit, helper-50): 10, 20, ... balls bowled
+                  # is a printed number ending in 0 in either innings (remaining = 100 - bowled)
+                  f"{'; change ends at each one ending in 0' if bpo == 5 else ''}.")]
         notes_pt = min(fit_text(line, "regular", W - 2 * m, pt, 6.0).size_pt for line in notes)
         for k, line in enumerate(notes):  # one size for both lines
             p.text(m, H - m - (len(notes) - k) * step, line, "regular", notes_pt, "#202020")
