@@ -87,6 +87,14 @@ def test_season_replay_first_innings_total(real_sets, code):
     # +/-0.3%, so 5% is for the cards (their own expectation is within 2.5% of the season in
     # BBL 2024-25 and The Hundred 2024, benchmarks/bench_players.py) and the replays' situations
     assert abs(summary["sim_wickets_per_120_balls"] / summary["real_wickets_per_120_balls"] - 1) <= 0.05, summary
+    # ... and split into first innings and chases, which between them are every innings: the
+    # ball-weighted mean of the two is the whole rate (to the keys' rounding), real and simulated
+    for who, rows in (("real", stats.innings[~stats.innings["super_over"].astype(bool)]), ("sim", rep.team_rows)):
+        balls = [rows.loc[rows["innings"] == k, "legal_balls"].sum() for k in (1, 2)]
+        assert sum(balls) == rows["legal_balls"].sum()
+        rates = [summary[f"{who}_wickets_per_120_balls_{n}"] for n in ("first_innings", "second_innings")]
+        mixed = (rates[0] * balls[0] + rates[1] * balls[1]) / sum(balls)
+        assert abs(mixed - summary[f"{who}_wickets_per_120_balls"]) < 0.002, (who, rates, summary)
     # player leaderboards follow the real ones
     lb = leaderboards(cs, stats, rep)
     assert np.corrcoef(lb["real_runs"], lb["sim_runs"])[0, 1] > 0.9

@@ -305,12 +305,19 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     # rate: a real innings the weather cut short has fewer wickets, a replay never is cut short
     click.echo(f"wickets a 120 legal balls, every innings: real {summary['real_wickets_per_120_balls']}, "
                f"simulated {summary['sim_wickets_per_120_balls']}")
+    click.echo("  first innings: real {}, simulated {}; chases: real {}, simulated {}".format(
+        *(_figure(summary.get(f"{who}_wickets_per_120_balls_{name}"))
+          for name in ("first_innings", "second_innings") for who in ("real", "sim"))))
     click.echo("ladder: simulated wins per season (real wins), share of seasons on top or joint top")
     width = max([len(str(t)) for t in table["team"]] + [24])  # the columns line up past a long name
     for r in table.itertuples():
         click.echo(f"  {r.sim_rank:>2}. {r.team:<{width}} {r.sim_won:5.2f} ({r.real_won:2d})  "
                    f"top {100 * r.sim_top_share:4.1f}%")
     click.echo(f"report: {folder}")
+
+
+def _figure(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
 
 
 def replayed_line(matches: Any, voided: str, replay: str) -> str:

@@ -316,9 +316,20 @@ def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> di
         "real_wickets_per_120_balls": round(120 * float(inn["wickets"].sum() / max(inn["legal_balls"].sum(), 1)), 3),
         "sim_wickets_per_120_balls": round(120 * float(rep.team_rows["wickets"].sum()
                                                        / max(rep.team_rows["legal_balls"].sum(), 1)), 3),
+        # the same, first innings and chases apart: the replays' chases lose more wickets a ball
+        # than real ones in most seasons (docs/rules.md R12, the comfortable-chase clause)
+        **{f"{who}_wickets_per_120_balls_{name}": _wickets_per_120(rows[rows["innings"] == k])
+           for who, rows in (("real", inn), ("sim", rep.team_rows))
+           for k, name in ((1, "first_innings"), (2, "second_innings"))},
         "sim_super_over_share": round(rep.super_overs / n, 4),
         **phase_rates(cs, inn, "real"), **phase_rates(cs, rep.team_rows, "sim"),
     }
+
+
+def _wickets_per_120(rows: pd.DataFrame) -> float | None:
+    """Wickets a 120 legal balls over innings rows (None without a ball)."""
+    balls = int(rows["legal_balls"].sum())
+    return round(120 * float(rows["wickets"].sum()) / balls, 3) if balls else None
 
 
 def match_figures(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dict[str, dict]:
