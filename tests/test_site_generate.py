@@ -921,6 +921,8 @@ def test_how_to_play_gives_the_example_kits_own_attack_faces(tmp_path):
     text = rules_in_short()
     assert "roll a d20: 1 bowled, 2 caught, 3-8 four, 9-20 dot (as Big Bash League 2024-2025's sheets print it)." in text
     assert "each kit's scoresheet and quick reference print its own" in text
+    # who catches the attack die's caught: as for a W (docs/rules.md R12: a random fielder, R1)
+    assert "A batter caught on it is caught by a fielder drawn from the fielding side's deck, as for a W." in text
     card_set["rule_parameters"] = {"attack_d20": "damaged"}
     card_set_file.write_text(json.dumps(card_set))
     assert "roll a d20: 1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot." in rules_in_short()
