@@ -136,6 +136,8 @@ def test_a_bare_unicode_error_is_one_line_not_a_crash_of_the_handler():
 def test_help_says_what_paper_both_and_cache_clear_do():
     paper = " ".join(CliRunner().invoke(main, ["build", "--help"]).output.split())
     assert "both (every sheet in both sizes" in paper and "use A4" not in paper
+    # the kit's first file and the season tracker are named with the rest (helper-51)
+    assert "START-HERE.txt" in paper and "season tracker" in paper and "OUT/<system>/" in paper
     clear = " ".join(CliRunner().invoke(main, ["cache", "--help"]).output.split())
     assert "kept card sets cardgen wrote" in clear
 

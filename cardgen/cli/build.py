@@ -105,8 +105,13 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
           bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
           card_set_path: Path | None, game: str, classic: bool) -> None:
-    """Write the print-and-play kit to OUT/<CODE>_<season>/: card sheets (A4, Letter), fielding
-    chart, scoresheet, team sheets, quick reference, card-set.json, card PNGs and TTS deck sheets."""
+    """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
+    how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
+    tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
+
+    --game prints another tabletop system's kit instead, to OUT/<system>/ (with a season's
+    players, OUT/<system>/<CODE>_<season>/; --competition and --season only where the system uses
+    real players)."""
     from cardgen.render.kit import KitOptions, build_kit
     if team is not None and not team.strip():
         raise click.BadParameter("give a team's name or short name (leave --team out for every team)",
