@@ -146,7 +146,12 @@ def test_cache_show_and_clear(run, tmp_path, mirror):
     cleared = run("cache", "--clear")
     assert cleared.exit_code == 0 and "removed 1 cache entry" in cleared.output
     assert not (tmp_path / "stats_cache" / "tables").exists()
-    assert "BBL_2024-25" not in run("cache").output.split("bundled")[0]
+    after = run("cache").output
+    assert "BBL_2024-25" not in after.split("bundled")[0]
+    # the folder and its marker stay: the listing still says so (it printed the bare path, as if
+    # something were there, where a cache never written says "(empty)") (helper-51)
+    assert after.splitlines()[0] == f"cache: {tmp_path / 'stats_cache'} (empty)"
+    assert "(empty)" not in shown.output
 
 
 def test_cache_clear_raw_only_keeps_tables(run, tmp_path):

@@ -502,19 +502,24 @@ def cache(clear: bool, raw_only: bool) -> None:
         removed = c.clear(raw_only=raw_only)
         click.echo(f"removed {len(removed)} cache entr{'y' if len(removed) == 1 else 'ies'} from {c.root}")
         return
-    click.echo(f"cache: {c.root}" + ("" if c.root.is_dir() else " (empty)"))
+    lines = []
     for folder, what in (("raw", "raw downloads"), ("card-sets", "kept card sets")):
         if (c.root / folder).is_dir():
             files = [p for p in (c.root / folder).iterdir() if p.is_file()]
             size = sum(p.stat().st_size for p in files)
-            click.echo(f"  {what}: {len(files)} ({size / 1e6:.1f} MB)")
+            if files:
+                lines.append(f"  {what}: {len(files)} ({size / 1e6:.1f} MB)")
     for name, manifest in c.entries():
         if manifest is None:
-            click.echo(f"  {name:<36} damaged (rebuilt when next read)")
+            lines.append(f"  {name:<36} damaged (rebuilt when next read)")
             continue
         state = "complete" if c.is_complete(name) else "incomplete"
         label = f"{manifest.get('competition', '?')}_{manifest.get('season', '?')}"
-        click.echo(f"  {label:<16} {state:<10} from {manifest.get('source', '?')}")
+        lines.append(f"  {label:<16} {state:<10} from {manifest.get('source', '?')}")
+    # "(empty)" also after `cache --clear`, which leaves the folder and its marker
+    click.echo(f"cache: {c.root}" + ("" if lines else " (empty)"))
+    for line in lines:
+        click.echo(line)
     bundled = bundled_tables()
     click.echo(f"bundled (read-only): {bundled.root}")
     click.echo("  " + (", ".join(bundled.complete_sets()) or "none"))
