@@ -36,6 +36,8 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["build", "--game", "quick-cricket", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "quick-cricket"
+    # its last line points at the kit's first file, as a Quicket build's does (helper-51)
+    assert result.output.splitlines()[-1] == f"what to print, and how: {folder / 'START-HERE.txt'}"
     doc = _manifest(folder)
     assert doc["game"] == "quick-cricket" and doc["competition"] is None and doc["season"] is None
     assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {

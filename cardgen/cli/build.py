@@ -42,6 +42,9 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
     click.echo(f"wrote {len(files)} files for {system.name} to {system.kit_folder(req)} "
                f"in {time.perf_counter() - started:.1f} s")
     _report_preflight(system.kit_folder(req))
+    from cardgen.render.start_here import START_HERE
+    if (system.kit_folder(req) / START_HERE).is_file():  # as a Quicket kit ends (helper-51)
+        click.echo(f"what to print, and how: {system.kit_folder(req) / START_HERE}")
 
 
 def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None,
