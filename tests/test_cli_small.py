@@ -195,3 +195,14 @@ def test_validate_on_an_early_season_says_no_card_was_judged(tmp_path: Path, ear
     assert "0/0" not in result.output and "metric pass shares" not in result.output
     summary = json.loads((tmp_path / "IPL_2025" / "validation" / "validate_summary.json").read_text())
     assert summary["judged_cards"] == 0 and summary["engine_checks"] > 0
+
+
+def test_progress_bars_only_on_a_terminal(tmp_path: Path, env):
+    """validate and simulate drew their bars into a log or a pipe (carriage-return lines in every
+    redirected run) where build and the download draw theirs only on a terminal; now all alike.
+    CliRunner's stderr is no terminal (helper-51)."""
+    out = str(tmp_path / "out")
+    for args, unit in ((["validate", "--balls", "200"], "ball/card"), (["simulate", "--seasons", "1"], "match")):
+        result = CliRunner().invoke(main, [*args, "-c", "BBL", "-s", "2024-25", "--out", out], env=env)
+        assert result.exit_code in (0, 1), result.output
+        assert f"{unit}/s" not in result.output and "\r" not in result.output, result.output[:500]

@@ -1,6 +1,7 @@
 """`cardgen compare-games`: every tabletop system's simulated innings beside the real season's."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -31,7 +32,9 @@ def compare_games_cmd(competition: str, season: str, source: str | None, innings
     comp, season = resolve(competition, season)
     check_season_format(comp, season, source)
     from tqdm import tqdm
-    with tqdm(desc=f"compare-games {comp.code} {season}", unit="system", leave=False) as bar:
+    # a bar only on a terminal, as build's and the download's: a log or a pipe gets no \r lines
+    with tqdm(desc=f"compare-games {comp.code} {season}", unit="system", leave=False,
+              file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
         def playing(code: str) -> None:
             bar.set_postfix_str(code)
             bar.update(1)

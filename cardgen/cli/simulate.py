@@ -1,6 +1,7 @@
 """`cardgen validate` and `cardgen simulate`: play the card set and compare it with the real season."""
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     rng = np.random.default_rng(seed)
     # two passes (striker cards, bowler cards) of n_balls each, plus a short average-opponent pass
     with tqdm(total=2 * n_balls, desc=f"validate {comp.code} {season}", unit="ball/card",
-              leave=False) as bar:
+              leave=False, file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
         table = validate_cards(card_set, n_balls, rng, cs,
                                progress=lambda n: bar.update(min(n, bar.total - bar.n)))
     summary = summarise(table)
@@ -225,7 +226,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     n_matches = seasons * len(stats.matches)
     start = time.perf_counter()
     with tqdm(total=n_matches, desc=f"simulate {comp.code} {season}", unit="match",
-              leave=False) as bar:
+              leave=False, file=sys.stderr, disable=not sys.stderr.isatty()) as bar:
         rep = replay_season(cs, stats, seasons, rng, progress=bar.update, rule=rule)
     elapsed = time.perf_counter() - start
     # the other way to play, from its own seeded stream
