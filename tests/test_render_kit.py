@@ -556,6 +556,26 @@ def _build(card_set_file: Path, out: Path):  # type: ignore[no-untyped-def]
                                      "--paper", "a4", "--card-set", str(card_set_file)])
 
 
+def test_a_folder_that_is_not_a_kit_keeps_its_files_unless_the_kit_would_replace_one(
+        card_set_file: Path, tmp_path: Path):
+    """The README said such a folder is refused; it is kept, files and all, and refused only when
+    a file of it has the name of one the kit writes. The message said the kept files were 'of
+    the previous kit', where there was none (helper-51)."""
+    folder = tmp_path / "out" / "BBL_2024-25"
+    folder.mkdir(parents=True)
+    (folder / "notes.txt").write_text("mine")
+    result = _build(card_set_file, tmp_path / "out")
+    assert result.exit_code == 0, result.output
+    assert "kept 1 file(s) already in the folder that the build does not write (notes.txt)" in result.output
+    assert (folder / "notes.txt").read_text() == "mine" and (folder / "cards-a4.pdf").is_file()
+    other = tmp_path / "other" / "BBL_2024-25"
+    other.mkdir(parents=True)
+    (other / "cards-a4.pdf").write_text("mine")
+    result = _build(card_set_file, tmp_path / "other")
+    assert result.exit_code == 2 and "holds cards-a4.pdf, which cardgen did not write" in result.output
+    assert (other / "cards-a4.pdf").read_text() == "mine"
+
+
 def test_rebuild_keeps_the_users_files_and_the_reports_while_the_cards_are_the_same(
         card_set_file: Path, tmp_path: Path):
     """Review finding: a rebuild used to delete everything in the kit folder it had not just
@@ -572,7 +592,7 @@ def test_rebuild_keeps_the_users_files_and_the_reports_while_the_cards_are_the_s
     (folder / ".cardgen-kit.json").write_text(json.dumps(marker))
     again = _build(card_set_file, out)
     assert again.exit_code == 0, again.output
-    assert "kept 2 file(s) of the previous kit" in again.output
+    assert "kept 2 file(s) already in the folder" in again.output
     assert (folder / "notes.txt").read_text() == "print on 300 gsm"
     assert (folder / "validation" / "summary.json").is_file()
     assert not (folder / "cards-letter.pdf").exists()  # the build's own file of an older run: gone

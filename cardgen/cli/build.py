@@ -175,7 +175,7 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     for line in deckless_team_lines(card_set, team):
         click.echo(line, err=True)
     if result.kept:
-        click.echo(f"kept {len(result.kept)} file(s) of the previous kit that the build does not "
+        click.echo(f"kept {len(result.kept)} file(s) already in the folder that the build does not "
                    f"write ({', '.join(result.kept[:3])}{', ...' if len(result.kept) > 3 else ''})")
     for report in result.dropped_reports:
         click.echo(f"removed the old {report}/ report: it described the previous cards "
