@@ -77,6 +77,21 @@ def test_cli_skips_with_one_line_per_file_and_strict_stops(damaged_mirror, tmp_p
     assert env_strict.exit_code == EXIT_USAGE
 
 
+def test_strict_after_a_lenient_run_reads_the_files_again(damaged_mirror, tmp_path: Path):
+    """The season's tables cached by a lenient run leave the damaged file out and do not remember
+    it: a --strict run on the same mirror and cache read them and passed. It reads the files
+    again now, and stops at the damaged one; a lenient run afterwards still has its tables."""
+    root, _ = damaged_mirror
+    env = {CACHE_ENV: str(tmp_path / "cache"), "CARDGEN_CRICINFO": None}
+    args = ["stats", "-c", "BBL", "-s", "2024-25", "--source", str(root), "--table", "league"]
+    assert CliRunner().invoke(main, args, env=env).exit_code == 0
+    strict = CliRunner().invoke(main, [*args, "--strict"], env=env)
+    assert strict.exit_code == EXIT_USAGE and "Traceback" not in strict.output, strict.output
+    assert strict.output.strip().splitlines()[-1].startswith("Error: match file")
+    again = CliRunner().invoke(main, args, env=env)
+    assert again.exit_code == 0 and not any(line.startswith("warning: ") for line in again.output.splitlines())
+
+
 def test_a_damaged_zip_in_a_mirror_is_skipped_with_a_warning(mirror: Path, tmp_path: Path):
     """A garbage Cricsheet zip beside the season's folder does not stop the season (strict: it does)."""
     root = tmp_path / "mirror"

@@ -15,7 +15,7 @@ from cardgen.errors import SourceError
 from cardgen.paths import maintainer_tables_dir, run_maintainer_command
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match, rename_teams
 from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, mirror_paths,
-                                  resolve_source)
+                                  resolve_source, strict)
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
 from cardgen.stats.tables import SeasonStats, build_stats
 
@@ -167,7 +167,9 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     fingerprint = source_fingerprint(comp, src)  # a missing source folder is an error here
     entry = cache.entry_name(name, fingerprint["source"])
     if not refresh:
-        if _current(cache, entry, fingerprint):
+        # a strict run trusts only tables a strict run built: a lenient one may have left out a
+        # damaged match file, which the cache does not remember (so it reads the files again)
+        if _current(cache, entry, fingerprint) and (not strict() or cache.read_manifest(entry).get("strict")):
             return _read_cached(cache, entry)
         bundled = bundled_tables()
         if src == DEFAULT_SOURCE and _current(bundled, name):
@@ -176,7 +178,7 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     stats = build_season_stats(comp, season, src, cache=cache, files=files)
     cache.write_tables(entry, stats.tables(), extra={"league": stats.league},
                        meta={"tables_version": TABLES_VERSION, "competition": comp.code,
-                             "season": season, "source": fingerprint["source"],
+                             "season": season, "source": fingerprint["source"], "strict": strict(),
                              "fingerprint": fingerprint, "generator": f"cardgen {__version__}"})
     refreshed(refresh_key)
     return _read_cached(cache, entry)
