@@ -162,3 +162,24 @@ def test_cache_clear_raw_only_keeps_tables(run, tmp_path):
     assert "removed 1 cache entry" in result.output
     ((entry, _),) = Cache(root).entries()
     assert not (root / "raw").exists() and Cache(root).is_complete(entry)
+
+
+@pytest.mark.parametrize("args, said", [
+    (["build", "--seed", "-1"], "Error: Invalid value for '--seed': -1 is not in the range x>=0"),
+    (["nosuch"], "Error: No such command 'nosuch'"),
+    (["build", "--paper", "a5"], "Error: Invalid value for '--paper': 'a5' is not one of"),
+    (["--bogus"], "Error: No such option '--bogus'"),
+    (["stats", "-c", "BBL", "-s", "2024-25", "--table", "nope"], "Error: Invalid value for '--table'"),
+])
+def test_a_usage_error_is_one_line_too(args, said):
+    """Click prints a usage error on three lines ('Usage: ...', 'Try ... for help.', the error);
+    every other error is one line that says what to do, so these are too (exit code 2 as before)."""
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(said) and "--help')" in lines[0], result.output
+
+
+def test_cardgen_alone_still_shows_its_help():
+    result = CliRunner().invoke(main, [])
+    assert "Usage:" in result.output and "Commands:" in result.output

@@ -175,6 +175,23 @@ def _tolerant_streams() -> None:
                 pass
 
 
+class OneLineUsageError(click.UsageError):
+    """A usage error as one line, as every other error is: click prints the usage and a hint on
+    lines of their own first ("Usage: cardgen build [OPTIONS]", "Try ... for help.")."""
+
+    def show(self, file: Any = None) -> None:
+        where = f" (see '{self.ctx.command_path} --help')" if self.ctx is not None else ""
+        click.echo(f"Error: {self.format_message().rstrip('.')}{where}", err=True, file=file)
+
+
+def _one_line(exc: click.UsageError) -> click.UsageError:
+    """`exc` as a OneLineUsageError; `cardgen` alone (click's help for no arguments) stays as it is."""
+    no_args = getattr(click.exceptions, "NoArgsIsHelpError", OneLineUsageError)  # click >= 8.2
+    if isinstance(exc, (OneLineUsageError, no_args)):
+        return exc
+    return OneLineUsageError(exc.format_message(), exc.ctx)
+
+
 class CardgenGroup(click.Group):
     """The command group: SIGTERM handled like Ctrl+C, tolerant output, and errors mapped in one place."""
 
@@ -201,6 +218,12 @@ class CardgenGroup(click.Group):
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
 
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        try:  # the group's own options ("cardgen --bogus")
+            return super().make_context(*args, **kwargs)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             os.getcwd()
@@ -209,6 +232,8 @@ class CardgenGroup(click.Group):
                               "folder that exists and run again", EXIT_ENVIRONMENT) from None
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except BaseException as exc:  # noqa: B036
