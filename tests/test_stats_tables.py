@@ -127,3 +127,15 @@ def test_a_bowlers_balls_by_phase_add_up_to_what_each_innings_lasted_there(bbl_s
             bowled = b.groupby("team")[f"balls_{phase}"].sum()
             assert bowled.to_dict() == expected.to_dict(), phase
             assert bowled.sum() > 0
+
+
+def test_attributes_line_names_the_data_not_a_folder_the_user_may_not_have():
+    """A fresh install builds a bundled season from the tables shipped with cardgen: the line said
+    "152 from the players folder" to a user with no players folder (helper-51)."""
+    import pandas as pd
+
+    from cardgen.stats.load import attributes_text
+    line = attributes_text(pd.DataFrame({"attribute_source": ["player_meta", "player_meta", "season_squads", None]}))
+    assert line == ("player attributes: 2 from cricketdata's player table, 1 from the season's squad lists; "
+                    "1 of 4 players had none (roles inferred from the ball-by-ball data)")
+    assert "folder" not in line

@@ -209,7 +209,9 @@ def attributes_text(attributes: pd.DataFrame) -> str:
     players no source knows (their roles are inferred from the ball-by-ball data)."""
     if attributes is None or not len(attributes):
         return "player attributes: none (no players in the tables)"
-    words = {"player_meta": "the players folder", "season_squads": "the players folder",
+    # where the attributes were first read, true whether this machine read the players folder or
+    # the tables came built with cardgen (a fresh install has no players folder)
+    words = {"player_meta": "cricketdata's player table", "season_squads": "the season's squad lists",
              "shipped": "cardgen's attributes table", "cricinfo": "ESPNcricinfo"}
     sources = attributes["attribute_source"].fillna("inferred").astype(str)
     counts: dict[str, int] = {}
