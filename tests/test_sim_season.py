@@ -189,6 +189,10 @@ def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
     assert fx.replayed == [("1473495", "1485779")]
     assert "1473495" not in fx.match_ids and "1485779" in fx.match_ids
     assert len(fx.match_ids) == len(stats.matches) - 1
+    from cardgen.cli.simulate import replayed_line
+    assert replayed_line(stats.matches, "1473495", "1485779") == (
+        "left out match 58 (Punjab Kings v Delhi Capitals, a no result): the league played it again in "
+        "full as match 66, which is replayed")
     lineups = stats.lineups
     for k, mid in enumerate(fx.match_ids):
         for side in (fx.home[k], fx.away[k]):

@@ -322,7 +322,8 @@ def _figure(value: float | None) -> str:
 
 
 def replayed_line(matches: Any, voided: str, replay: str) -> str:
-    """'played match 58 (Punjab Kings v Delhi Capitals, no result) once, as its replay, match 66'."""
+    """'left out match 58 (Punjab Kings v Delhi Capitals, a no result): the league played it again in
+    full as match 66, which is replayed'."""
     rows = matches.assign(match_id=matches["match_id"].astype(str)).set_index("match_id")
 
     def called(match_id: str) -> str:
