@@ -19,7 +19,9 @@ CARDS_HELP = ("card-set.json to play (default: OUT/<CODE>_<season>/card-set.json
 
 
 def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
-               cards: Path | None) -> tuple[dict, str]:
+               cards: Path | None, stats: Any = None) -> tuple[dict, str]:
+    """The card set to play and where it came from; `stats`: the season's tables when the caller
+    has read (and checked) them, else the season's format is checked here before calibrating."""
     from cardgen.calibrate.cardset import build_card_set, load_card_set
     from cardgen.competitions import set_name
     path = cards or Path(out_dir) / set_name(comp, season) / "card-set.json"
@@ -30,7 +32,8 @@ def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
             raise CardSetError(f"{path} is a {card_set.get('competition', {}).get('code')} "
                                f"{card_set.get('season')} set, not {comp.code} {season}")
         return card_set, str(path)
-    check_season_format(comp, season, source)
+    if stats is None:
+        check_season_format(comp, season, source)
     return build_card_set(comp, season, source, reuse=True), "calibrated from the season"
 
 
@@ -208,7 +211,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     comp, season = resolve(competition, season)
     stats = season_stats(comp, season, source)
     check_season_format(comp, season, source, stats)
-    loaded, origin = load_cards(comp, season, source, out_dir, cards)
+    loaded, origin = load_cards(comp, season, source, out_dir, cards, stats)
     # each way to play uses the cards made for it: the loaded set plays its own way, the other
     # way a set calibrated now (or kept in the cache from an earlier identical calibration)
     loaded_way = "classic" if rule_of(loaded) is None else "rule"

@@ -264,9 +264,6 @@ class KitFile:
     kind: str  # pdf | png | json | txt
 
 
-START_HERE_LABEL = "Start here: what each file is (text)"
-
-
 class KitWriter:
     """Writes a kit's files and then kit.json (the manifest the download site reads) to a staging
     folder beside `folder`, and puts it in place of the previous kit at `finish`: an interrupted
@@ -336,7 +333,7 @@ class KitWriter:
         to print (templates/games/start-here.txt.j2), as a Quicket kit opens with its own."""
         from cardgen.render.common import printed_season_of
         from cardgen.render.layout import text_template
-        from cardgen.render.start_here import START_HERE, count_text, pdf_page_counts
+        from cardgen.render.start_here import START_HERE, START_HERE_LABEL, count_text, pdf_page_counts
         pages = pdf_page_counts(self.folder)  # the kit's PDFs are all at its top
         pdfs = [{"label": f.label, "name": f.path.name, "pages": count_text(pages[f.path.name], "page")}
                 for f in self.files if f.kind == "pdf"]

@@ -277,6 +277,13 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
 BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
 
 
+def _block(card: dict[str, Any], key: str) -> dict[str, Any]:
+    """A card's `real` or `expected` figures ({} when a hand-edited set has none, or not as a
+    mapping: a note is no validator)."""
+    block = card.get(key)
+    return block if isinstance(block, dict) else {}
+
+
 def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     """For a striker card with no 4 (or 6) face whose player hit some in the season: where its
     boundaries come from, so a reader does not take the card for a mistake (MS Dhoni, IPL 2025:
@@ -287,8 +294,8 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     if card.get("kind") != "striker":
         return ""
     faces = chart_faces(card)
-    real = card.get("real") if isinstance(card.get("real"), dict) else {}
-    expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
+    real = _block(card, "real")
+    expected = _block(card, "expected")
     balls = real.get("balls")
     if not _is_count(balls) or balls <= 0:
         return ""
@@ -316,13 +323,13 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
                    if balls >= qualify_balls() else "")
 
 
-def _expected(card: dict[str, Any]) -> dict[str, Any]:
-    """The card's expected figures ({} when a hand-edited set has none, or not as a mapping)."""
-    expected = card.get("expected")
-    return expected if isinstance(expected, dict) else {}
-
-
 FLOOR_NOTE_MARGIN = 1.2  # a qualified card with this many times (and one more) its player's wickets or outs
+
+
+def _over_floor(expected_rate: float, count: int, balls: int) -> bool:
+    """Whether a card's expected wickets or outs over its player's real balls are at least
+    FLOOR_NOTE_MARGIN times (and one more than) the real `count`."""
+    return expected_rate * balls >= max(FLOOR_NOTE_MARGIN * count, count + 1)
 
 
 def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
@@ -338,7 +345,7 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     if card.get("kind") != "bowler":
         return ""
     faces = chart_faces(card)
-    real = card.get("real") if isinstance(card.get("real"), dict) else {}
+    real = _block(card, "real")
     wickets, balls = real.get("dismissals"), real.get("balls")
     if not (_is_count(wickets) and _is_count(balls)) or balls <= 0:
         return ""
@@ -347,7 +354,7 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
               "rule, which bowls or has caught a batter on some dots" if attack_die else
               "from the batter's card (half of every ball is read from it) and from the fielding "
               "chart's catches, LBWs and stumpings")
-    expected = _expected(card).get("wicket_rate")
+    expected = _block(card, "expected").get("wicket_rate")
     rated = isinstance(expected, (int, float)) and balls >= qualify_balls()
     if not faces & WICKET_RESULTS and wickets > 0:
         note = (f"No W or B on this card, yet {wickets} wicket{'' if wickets == 1 else 's'} in {balls} "
@@ -356,7 +363,7 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
             note += (f" Played against the league's batters, the card takes {100 * expected:.1f} "
                      f"wickets a 100 balls (real {100 * wickets / balls:.1f}).")
         return note
-    if not rated or expected * balls < max(FLOOR_NOTE_MARGIN * wickets, wickets + 1):
+    if not rated or not _over_floor(expected, wickets, balls):
         return ""
     try:
         f_faces = int(chart_to_slots(card.get("chart"))[CARD_INDEX["F"]])
@@ -380,11 +387,11 @@ def out_note(card: dict[str, Any], attack_die: bool) -> str:
     times a 100 balls."""
     if card.get("kind") != "striker":
         return ""
-    real = card.get("real") if isinstance(card.get("real"), dict) else {}
+    real = _block(card, "real")
     outs, balls = real.get("dismissals"), real.get("balls")
-    expected = _expected(card).get("dismissal_rate")
+    expected = _block(card, "expected").get("dismissal_rate")
     if not (_is_count(outs) and _is_count(balls) and isinstance(expected, (int, float))) \
-            or balls < qualify_balls() or expected * balls < max(FLOOR_NOTE_MARGIN * outs, outs + 1):
+            or balls < qualify_balls() or not _over_floor(expected, outs, balls):
         return ""
     took = f"{outs} in {balls} balls" if outs else f"never in {balls} balls"
     die = " and the attack die of the wickets-in-hand rule" if attack_die else ""
@@ -425,8 +432,8 @@ def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
     if not (isinstance(share, (int, float)) and share >= CONSOLIDATE_NOTE_SHARE
             and w_faces >= CONSOLIDATE_NOTE_W_FACES and isinstance(safe, list) and len(safe) == 2):
         return ""
-    real = card.get("real") if isinstance(card.get("real"), dict) else {}
-    expected = _expected(card).get("dismissal_rate")
+    real = _block(card, "real")
+    expected = _block(card, "expected").get("dismissal_rate")
     edge = (card_set.get("rule_parameters") or {}).get("consolidate_from_balls_per_wicket")
     when = f" ({edge:g} or more balls left for each wicket in hand)" if isinstance(edge, (int, float)) else ""
     note = (f"{round(100 * share)}% of the real balls came while the batting side was consolidating"
@@ -511,7 +518,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
                 shares = []
             if shares and all(shares):
                 real_rows.append(("When bowled", " · ".join(f"{p} {s}" for p, s in zip(PHASES, shares))))
-        expected = card.get("expected") if isinstance(card.get("expected"), dict) else {}
+        expected = _block(card, "expected")
         versus: list[Versus] = []
         checks = kit.validation.card_checks.get((kind, pid, team), {})
         for key, exp in sorted(expected.items(), key=lambda kv: (

@@ -15,7 +15,7 @@ from typing import Any
 
 from cardgen.errors import CardgenError
 from cardgen.render.common import printed_season_of
-from cardgen.render.start_here import START_HERE
+from cardgen.render.start_here import START_HERE, START_HERE_LABEL
 
 CARD_SET_FILE = "card-set.json"
 TTS_FOLDER = "tts"
@@ -25,7 +25,7 @@ TEAM_KIT_FOLDER = re.compile(f"^{_SET_NAME}_.+$")  # build --team: <CODE>_<seaso
 
 # The kit's fixed downloads, in the order the pages list them, with a label for people.
 KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
-    (START_HERE, "Start here: what each file is (text)"),
+    (START_HERE, START_HERE_LABEL),
     ("cards-a4.pdf", "Player cards (A4)"),
     ("cards-letter.pdf", "Player cards (US Letter)"),
     ("fielding-chart.pdf", "Fielding chart"),
