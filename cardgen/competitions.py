@@ -20,6 +20,10 @@ class CompetitionsFileError(CardgenError):
     """A user competitions file that cannot be read or has a bad entry."""
 
 
+# both formats are 20 of their overs an innings: 20 of 6 balls (T20), 20 sets of 5 (the Hundred)
+INNINGS_OVERS = 20
+
+
 @dataclass(frozen=True)
 class Competition:
     code: str
@@ -51,7 +55,7 @@ class Competition:
 
     @property
     def balls_per_innings(self) -> int:
-        return 100 if self.format == "100-ball" else 120
+        return INNINGS_OVERS * self.balls_per_over
 
     @property
     def code_label(self) -> str:

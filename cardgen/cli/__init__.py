@@ -17,7 +17,7 @@ import click
 
 from cardgen import __version__
 from cardgen.cache import Cache
-from cardgen.competitions import Competition, get_competition, normalise_season
+from cardgen.competitions import INNINGS_OVERS, Competition, get_competition, normalise_season
 from cardgen.errors import (EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED,
                             CardgenError, CardgenWarning, Terminated)
 
@@ -277,10 +277,10 @@ def check_season_format(comp: Competition, season: str, source: str | None, stat
     if not len(shape):
         return
     (overs, per_over), count = shape.index[0], int(shape.iloc[0])
-    if (overs, per_over) == (20, comp.balls_per_over):
+    if (overs, per_over) == (INNINGS_OVERS, comp.balls_per_over):
         return
     files = f"{count} of {len(matches)} match files"
-    if overs != 20:
+    if overs != INNINGS_OVERS:
         raise CardgenError(f"{comp.code} {season}: {files} are {overs:g}-over matches (info.overs); "
                            f"cardgen makes kits for 20-over T20 and 100-ball seasons only")
     if per_over not in (5, 6):
@@ -449,7 +449,7 @@ def competitions(source: str | None) -> None:
             labels = sorted(ev.labels.get(season, ()))
             note = f", Cricsheet labels {' + '.join(labels)}" if labels != [season.replace("-", "/")] else ""
             head = f"  {ev.event} ({ev.sex}) {season}: {n} match{'es' if n != 1 else ''}{note}"
-            if ev.overs != 20:  # what `build` refuses (check_season_format): no command to offer
+            if ev.overs != INNINGS_OVERS:  # what `build` refuses (check_season_format): no command to offer
                 click.echo(f"{head}; {ev.overs}-over matches: cardgen makes kits for 20-over T20 "
                            f"and 100-ball seasons only")
             elif ev.competition is not None:

@@ -187,32 +187,13 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
 
 
 def renamed_team_lines(matches: Any) -> list[str]:
-    """A note per pair of the season's teams that look like one team renamed mid-season (a
-    sponsor's name): one name inside the other ("Peshawar Zalmi", "Haier Peshawar Zalmi"), never
-    met, and played in separate spells. cardgen keys a team on its name, so the kit prints two
-    half-season decks and two ladder rows; the note says so, and how to make them one."""
-    spells: dict[str, list[str]] = {}
-    met: set[frozenset[str]] = set()
-    for r in matches[["team1", "team2", "date"]].itertuples(index=False):
-        t1, t2, date = str(r.team1), str(r.team2), str(r.date)
-        spells.setdefault(t1, []).append(date)
-        spells.setdefault(t2, []).append(date)
-        met.add(frozenset((t1, t2)))
-    lines = []
-    teams = sorted(spells)
-    for i, a in enumerate(teams):
-        for b in teams[i + 1:]:
-            short, long = sorted((a, b), key=len)
-            if short.casefold() not in long.casefold() or frozenset((a, b)) in met:
-                continue
-            first, then = sorted((a, b), key=lambda t: min(spells[t]))
-            if max(spells[first]) >= min(spells[then]):
-                continue
-            lines.append(f"note: {first!r} (to {max(spells[first])}) and {then!r} (from {min(spells[then])}) "
-                         f"look like one team renamed: the kit prints them as two teams; to make them one, "
-                         f"give the competition's entry in your competitions file "
-                         f"team_aliases = {{\"{long}\" = \"{short}\"}}")
-    return lines
+    """A note per pair of the season's teams that look like one team renamed mid-season
+    (`stats.renamed_teams`): the kit prints them as two teams; the note says how to make them one."""
+    from cardgen.stats.renamed_teams import renamed_teams
+    return [f"note: {r.first!r} (to {r.first_to}) and {r.then!r} (from {r.then_from}) look like one team "
+            f"renamed: the kit prints them as two teams; to make them one, give the competition's entry "
+            f"in your competitions file team_aliases = {{\"{r.longer}\" = \"{r.shorter}\"}}"
+            for r in renamed_teams(matches)]
 
 
 def deckless_team_lines(card_set: dict, team: str | None = None) -> list[str]:

@@ -8,8 +8,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.competitions import (Competition, all_competitions, competition_from_entry, is_split_label,
-                                   match_season)
+from cardgen.competitions import (INNINGS_OVERS, Competition, all_competitions, competition_from_entry,
+                                   is_split_label, match_season)
 from cardgen.sources.fetch import ZIP_ERRORS, is_event_of, mirror_paths
 
 
@@ -25,7 +25,7 @@ class MirrorEvent:
     labels: dict[str, set[str]] = field(default_factory=dict)  # season -> Cricsheet labels
     code: str = ""  # the competition's code, or the one suggested for an event the table lacks
     split_season: bool = False  # an event the table lacks: its labels straddle New Year ("2024/25")
-    overs: int = 20  # the overs most of its matches were scheduled for (info.overs)
+    overs: int = INNINGS_OVERS  # the overs most of its matches were scheduled for (info.overs)
 
     @property
     def sex(self) -> str:
@@ -93,9 +93,9 @@ def _straddles_new_year(found: list[dict]) -> bool:
 
 
 def _usual_overs(found: list[dict]) -> int:
-    """The overs most of the matches were scheduled for (info.overs; 20 when none says)."""
+    """The overs most of the matches were scheduled for (info.overs; INNINGS_OVERS when none says)."""
     overs = Counter(int(i["overs"]) for i in found if str(i.get("overs", "")).isdigit())
-    return overs.most_common(1)[0][0] if overs else 20
+    return overs.most_common(1)[0][0] if overs else INNINGS_OVERS
 
 
 def _event_key(info: dict) -> tuple[str, str, str]:
