@@ -4,8 +4,8 @@
 # On a fresh Debian/Ubuntu machine it installs everything the tests need, then runs pytest
 # (on every core, below):
 #   - the project with its test extras (pip; editable, so the tests exercise this checkout);
-#   - Debian's chromium for the browser test, when it is missing and installing is allowed
-#     (root with apt-get; set CARDGEN_NO_APT=1 to never call apt-get).
+#   - Debian's chromium (browser tests) and nodejs (the match page's engine), when missing and
+#     installing is allowed (root with apt-get; set CARDGEN_NO_APT=1 to never call apt-get).
 # Set CARDGEN_NO_INSTALL=1 to skip the pip step (an environment that already has the deps).
 # Arguments are passed to pytest:  ./test.sh -x tests/test_cache.py
 set -euo pipefail
@@ -13,13 +13,21 @@ cd "$(dirname "$0")"
 export DEBIAN_FRONTEND=noninteractive
 PYTHON="${PYTHON:-python3}"
 
-if [ -z "${CARDGEN_NO_APT:-}" ] && ! command -v chromium >/dev/null 2>&1 \
+# Debian packages the tests need: chromium (the browser tests) and nodejs (the match page's
+# JavaScript engine, played against the Python reference engine: tests/test_play_engine.py)
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+if [ -z "${CARDGEN_NO_APT:-}" ] && [ "${#missing[@]}" -gt 0 ] \
    && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  echo "test.sh: installing Debian's chromium for the browser test" >&2
-  apt-get update -qq </dev/null && apt-get install -y -qq chromium </dev/null >/dev/null
+  echo "test.sh: installing Debian's ${missing[*]} for the tests" >&2
+  apt-get update -qq </dev/null && apt-get install -y -qq "${missing[@]}" </dev/null >/dev/null
 fi
 if ! command -v chromium >/dev/null 2>&1; then
   echo "test.sh: chromium is not installed (run as root with apt-get, or install it): the browser test will fail" >&2
+fi
+if ! command -v node >/dev/null 2>&1; then
+  echo "test.sh: node is not installed (run as root with apt-get, or install nodejs): the match page's engine tests will fail" >&2
 fi
 
 if [ -z "${CARDGEN_NO_INSTALL:-}" ]; then
