@@ -46,6 +46,10 @@ class DownloadTimeout(NetworkError):
     """A server that did not connect, answer or finish within its time limit."""
 
 
+class ReadLimitExceeded(SourceError):
+    """An archive beyond a read limit (unpacked size, entries, compression ratio: a zip bomb?)."""
+
+
 class ParseError(CardgenError):
     """Input that a parser could not read (malformed JSON, HTML, zip)."""
 

@@ -26,8 +26,9 @@ from cardgen.competitions import Competition, match_season, normalise_season
 if TYPE_CHECKING:  # requests is imported where a download starts: reading a mirror never needs it
     import requests
 
-from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, SkippedInput,
-                            SourceError, UnknownSeason)
+from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, ReadLimitExceeded,
+                            SkippedInput, SourceError, UnknownSeason)
+from cardgen.sources.archive import ZIP_ERRORS, ReadLimits, check_zip, read_match_file, zip_members
 
 DEFAULT_SOURCE = "https://cricsheet.org/downloads"
 SOURCE_ENV = "CARDGEN_SOURCE"
@@ -166,42 +167,32 @@ def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) 
     return [MatchFile(mid, chosen[mid]) for mid in sorted(chosen)]
 
 
-# what zipfile raises for a truncated, corrupt, encrypted or oddly compressed zip
-ZIP_ERRORS = (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, OSError, ValueError,
-               NotImplementedError, RuntimeError, zlib.error)
-
-
-def _zip_members(data: bytes, origin: str) -> Iterator[tuple[str, bytes]]:
+def _zip_members(data: bytes, origin: str, limits: ReadLimits = ReadLimits()) -> Iterator[tuple[str, bytes]]:
+    """The match files of a downloaded zip, within the read limits."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            for name in zf.namelist():
-                if name.endswith(".json"):
-                    yield name, zf.read(name)
+            yield from zip_members(zf, origin, limits)
     except ZIP_ERRORS as exc:
         raise ParseError(f"{origin}: not a readable zip ({exc.__class__.__name__})") from exc
 
 
-def _mirror_zip_members(path: Path) -> Iterator[tuple[str, bytes]]:
+def _mirror_zip_members(path: Path, limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
     """The match files of a zip in a local mirror. Like a damaged match file, a zip that cannot
     be read, or one of its members, is skipped with a warning (strict: the error): the mirror's
-    other files may hold the whole season."""
-    try:
+    other files may hold the whole season. A zip beyond the read limits is the error: it needs
+    the user (a zip bomb, or a limit to raise), and half of it is no season."""
+    try:  # mirror_paths lists regular files only (a FIFO named *.zip is not one)
         zf = zipfile.ZipFile(path)
     except ZIP_ERRORS as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
         skip_or_raise(ParseError(f"{path}: not a readable zip ({reason})"))
         return
+
+    def damaged(name: str, exc: BaseException) -> None:
+        skip_or_raise(ParseError(f"match file {name} in {path} cannot be read ({exc.__class__.__name__})"))
+
     with zf:
-        for name in zf.namelist():
-            if not name.endswith(".json"):
-                continue
-            try:
-                raw = zf.read(name)
-            except ZIP_ERRORS as exc:
-                skip_or_raise(ParseError(f"match file {name} in {path} cannot be read "
-                                         f"({exc.__class__.__name__})"))
-                continue
-            yield name, raw
+        yield from zip_members(zf, str(path), limits, skip=damaged)
 
 
 def season_folder(root: Path, comp: Competition, season: str) -> Path:
@@ -235,42 +226,48 @@ def mirror_paths(root: Path, comp: Competition) -> list[Path]:
     return [path for folder in folders for path in sorted(folder.glob("*.json"))] + zips + loose
 
 
-def _mirror_files(root: Path, comp: Competition) -> Iterator[tuple[str, bytes]]:
+def _mirror_files(root: Path, comp: Competition, limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
     for path in mirror_paths(root, comp):
         if path.suffix == ".zip":
-            yield from _mirror_zip_members(path)
+            yield from _mirror_zip_members(path, limits)
         else:
-            yield from _readable([path])
+            yield from _readable([path], limits)
 
 
-def _readable(paths: list[Path]) -> Iterator[tuple[str, bytes]]:
+def _readable(paths: list[Path], limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
     """(name, bytes) of each file; one that cannot be read (permissions, a folder named *.json,
-    a dangling link) is skipped with a warning, not the end of the season."""
+    a dangling link, a FIFO, a file too large for a match) is skipped with a warning, not the
+    end of the season."""
     for path in paths:
         try:
-            raw = path.read_bytes()
+            raw = read_match_file(path, limits)
         except OSError as exc:
             skip_or_raise(ParseError(f"match file {path} cannot be read ({exc.strerror or exc})"))
+            continue
+        except ParseError as exc:
+            skip_or_raise(exc)
             continue
         yield path.name, raw
 
 
-def _is_json(path: Path) -> bool:
+def _is_json(path: Path, limits: ReadLimits) -> bool:
     try:
-        json.loads(path.read_bytes())
-    except (OSError, ValueError, RecursionError):
+        json.loads(read_match_file(path, limits))
+    except (OSError, ValueError, RecursionError, ParseError):
         return False
     return True
 
 
-def from_folder(root: Path, comp: Competition, season: str) -> list[MatchFile]:
-    files = _filter(_mirror_files(root, comp), comp, season)
+def from_folder(root: Path, comp: Competition, season: str,
+                limits: ReadLimits | None = None) -> list[MatchFile]:
+    limits = limits or ReadLimits.from_env()
+    files = _filter(_mirror_files(root, comp, limits), comp, season)
     if files:
         return files
     available = offline_seasons(root, comp)
     if normalise_season(comp, season) in available:  # its folder is there: say why none of it is used
         folder = season_folder(root, comp, season)
-        readable = sum(_is_json(path) for path in folder.glob("*.json"))
+        readable = sum(_is_json(path, limits) for path in folder.glob("*.json"))
         if not readable:
             raise UnknownSeason(f"{comp.code} {normalise_season(comp, season)}: no match file in {folder} "
                                 f"could be read (each skipped file is named above); mirror the season again")
@@ -439,16 +436,19 @@ def _inflate(body: bytes, formats: tuple[int, ...]) -> bytes:
 
 def download_zip(base_url: str, comp: Competition, cache: Cache,
                  session: requests.Session | None = None, refresh: bool = False,
-                 limits: DownloadLimits | None = None) -> bytes:
+                 limits: DownloadLimits | None = None, read_limits: ReadLimits | None = None) -> bytes:
     """The competition's Cricsheet zip, from the cache or downloaded (atomically cached).
 
     Bounded by `limits` (default: from the environment, else CONNECT_TIMEOUT, READ_TIMEOUT and
-    DEADLINE): a dead or trickling server raises `DownloadTimeout` naming the limit it hit.
+    DEADLINE): a dead or trickling server raises `DownloadTimeout` naming the limit it hit. A
+    zip beyond `read_limits` (a zip bomb) raises `ReadLimitExceeded` before it is unpacked or
+    cached.
     """
     url = f"{base_url.rstrip('/')}/{comp.download_file}"
     key = cache.key("cricsheet", url)
+    read_limits = read_limits or ReadLimits.from_env()
     if not refresh:
-        cached = cache.get_raw(key, validate=_valid_zip)
+        cached = cache.get_raw(key, validate=lambda data: _valid_zip(data, read_limits))
         if cached is not None:
             return cached
     limits = limits or DownloadLimits.from_env()
@@ -465,7 +465,8 @@ def download_zip(base_url: str, comp: Competition, cache: Cache,
                 continue
             cause = exc.__cause__.__class__.__name__ if exc.__cause__ else "body shorter than announced"
             raise NetworkError(f"download of {url} was cut short ({cause}); try again") from exc
-        if _valid_zip(data):
+        _check_limits(data, url, read_limits)
+        if _valid_zip(data, read_limits):
             break
     else:
         if not data.startswith(b"PK"):  # not a zip at all: a login page, a proxy's or a server's own
@@ -477,11 +478,23 @@ def download_zip(base_url: str, comp: Competition, cache: Cache,
     return data
 
 
-def _valid_zip(data: bytes) -> bool:
+def _check_limits(data: bytes, url: str, limits: ReadLimits) -> None:
+    """`ReadLimitExceeded` for a readable zip whose directory is beyond the limits."""
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except ZIP_ERRORS:
+        return  # not a zip (yet): the caller's checks say what it is
+    with zf:
+        check_zip(zf, url, limits)
+
+
+def _valid_zip(data: bytes, limits: ReadLimits) -> bool:
+    """A complete zip within the read limits (its every entry unpacked to check the CRCs)."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            check_zip(zf, "zip", limits)
             return zf.testzip() is None
-    except ZIP_ERRORS:
+    except (*ZIP_ERRORS, ReadLimitExceeded):
         return False
 
 
@@ -489,15 +502,16 @@ def match_files(comp: Competition, season: str, source: str | None = None,
                 cache: Cache | None = None, refresh: bool = False) -> list[MatchFile]:
     """Every match file of a competition season from the chosen source."""
     src = resolve_source(source)
+    limits = ReadLimits.from_env()
     if is_url(src):
         cache = cache or Cache()
-        data = download_zip(src, comp, cache, refresh=refresh)
-        files = _filter(_zip_members(data, src), comp, season)
+        data = download_zip(src, comp, cache, refresh=refresh, read_limits=limits)
+        files = _filter(_zip_members(data, f"{src.rstrip('/')}/{comp.download_file}", limits), comp, season)
     else:
         root = Path(src).expanduser()
         if not root.exists():
             raise SourceError(f"source folder {root} does not exist; pass --source DIR or URL")
-        files = from_folder(root, comp, season)
+        files = from_folder(root, comp, season, limits)
     if not files:
         raise UnknownSeason(
             f"{comp.code} {normalise_season(comp, season)} has no matches at {src}; "

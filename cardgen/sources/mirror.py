@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import warnings
 import zipfile
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -10,7 +11,9 @@ from pathlib import Path
 
 from cardgen.competitions import (INNINGS_OVERS, Competition, all_competitions, competition_from_entry,
                                    is_split_label, match_season)
-from cardgen.sources.fetch import ZIP_ERRORS, is_event_of, mirror_paths
+from cardgen.errors import ParseError, ReadLimitExceeded, SkippedInput
+from cardgen.sources.archive import ZIP_ERRORS, ReadLimits, read_match_file, zip_members
+from cardgen.sources.fetch import is_event_of, mirror_paths
 
 
 @dataclass
@@ -32,39 +35,42 @@ class MirrorEvent:
         return "women" if self.gender == "female" else "men"
 
 
-def _zip_infos(path: Path) -> list[tuple[str, dict]]:
+def _zip_infos(path: Path, limits: ReadLimits) -> list[tuple[str, dict]]:
     """The info blocks of a zip's match files, with their match ids (file names); a damaged zip or
-    member lists nothing (the reader skips it with a warning when a build reads it)."""
+    member lists nothing (the reader skips it with a warning when a build reads it), nor does a
+    zip beyond the read limits, with a warning (a build stops at it)."""
     infos = []
     try:
         with zipfile.ZipFile(path) as zf:
-            for name in zf.namelist():
-                if name.endswith(".json"):
-                    try:
-                        info = json.loads(zf.read(name)).get("info")
-                    except (*ZIP_ERRORS, AttributeError, RecursionError):
-                        continue
-                    if isinstance(info, dict):
-                        infos.append((Path(name).stem, info))
+            for name, raw in zip_members(zf, str(path), limits, skip=lambda name, exc: None):
+                try:
+                    info = json.loads(raw).get("info")
+                except (ValueError, AttributeError, RecursionError):
+                    continue
+                if isinstance(info, dict):
+                    infos.append((Path(name).stem, info))
     except ZIP_ERRORS:
         pass
+    except ReadLimitExceeded as exc:
+        warnings.warn(SkippedInput(f"{exc}; its matches are not listed"), stacklevel=2)
+        return []
     return infos
 
 
-def _infos(root: Path) -> dict[Path, list[tuple[str, dict]]]:
+def _infos(root: Path, limits: ReadLimits) -> dict[Path, list[tuple[str, dict]]]:
     """The info block of every match file in a mirror (any depth) with its match id (the file
     name), by the file (or zip) it is in."""
     out: dict[Path, list[tuple[str, dict]]] = {}
     for path in sorted(root.rglob("*")):
         if path.suffix == ".json" and path.is_file():
             try:
-                info = json.loads(path.read_bytes()).get("info")
-            except (OSError, ValueError, AttributeError, RecursionError):
-                continue  # not a match file (a README, a damaged download): nothing to list
+                info = json.loads(read_match_file(path, limits)).get("info")
+            except (OSError, ValueError, AttributeError, RecursionError, ParseError):
+                continue  # not a match file (a README, a damaged download, a FIFO): nothing to list
             if isinstance(info, dict):
                 out[path] = [(path.stem, info)]
         elif path.suffix == ".zip" and path.is_file():
-            out[path] = _zip_infos(path)
+            out[path] = _zip_infos(path, limits)
     return out
 
 
@@ -131,7 +137,7 @@ def mirror_events(root: Path) -> list[MirrorEvent]:
     the seasons `cardgen build` finds there: a known competition's matches are counted the way
     the reader reads them, an event the table lacks the way it would read them once added with
     the suggested `toml_entry` (`MirrorEvent.code`)."""
-    infos = _infos(root)
+    infos = _infos(root, ReadLimits.from_env())
     # (competition or None, the competition the reader would use, its matches)
     groups: list[tuple[Competition | None, Competition, list[dict]]] = []
     for comp in all_competitions():
