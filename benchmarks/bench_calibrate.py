@@ -35,7 +35,8 @@ from cardgen.cache import Cache
 from cardgen.competitions import get_competition
 from cardgen.stats.load import season_stats
 from cardgen.calibrate import calibrate as calibration
-from cardgen.calibrate.cardset import card_sets_from_calibration, dumps
+from cardgen.calibrate.cardset import card_sets_from_calibration
+from cardgen.cardset import dumps
 code, season, source, cache, want_summary = sys.argv[1:6]
 comp = get_competition(code)
 stats = season_stats(comp, season, source, cache=Cache(Path(cache)))

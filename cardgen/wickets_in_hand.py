@@ -33,8 +33,10 @@ calibration (the exact expectation under the rule), both engines and the printed
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -229,12 +231,17 @@ def from_description(described: dict) -> WicketsInHand:
         raise CardgenError(f"the card set's rule_parameters are damaged ({exc}); rebuild the card set") from None
 
 
-def rule_of_set(card_set: dict) -> WicketsInHand | None:
-    """The rule a card set was calibrated for, with its own attack faces (None: as printed)."""
-    rule = rule_named(card_set.get("rule"))
-    if rule is None or not card_set.get("rule_parameters"):
+def rule_of_set(card_set: Any) -> WicketsInHand | None:
+    """The rule a card set (`cardgen.cardset.CardSet`, or its document) was calibrated for, with
+    its own attack faces (None: as printed)."""
+    if isinstance(card_set, Mapping):
+        name, parameters = card_set.get("rule"), card_set.get("rule_parameters")
+    else:
+        name, parameters = card_set.rule, card_set.rule_parameters
+    rule = rule_named(name)
+    if rule is None or not parameters:
         return rule
-    return from_description(card_set["rule_parameters"])
+    return from_description(parameters)
 
 
 @lru_cache(maxsize=16)

@@ -141,7 +141,7 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     assert cells[-2:] == ["Defence", "9"], row   # his card's rating (rules R13)
     # same inputs, byte-identical output: what this process calibrated is the set committed
     # from another (tests/test_calibrate_reuse.py, the shipped sets)
-    from cardgen.calibrate.cardset import dumps
+    from cardgen.cardset import dumps
     from cardgen.calibrate.reuse import SHIPPED_OPTIONS, fingerprint, shipped_path
     from cardgen.stats.load import season_stats
     import gzip

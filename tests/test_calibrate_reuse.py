@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from cardgen.cache import Cache
-from cardgen.calibrate.cardset import build_card_set, dumps
+from cardgen.calibrate.cardset import build_card_set
+from cardgen.cardset import dumps
 from cardgen.calibrate.reuse import (FOLDER, SHIPPED_ENV, SHIPPED_OPTIONS, fingerprint,
                                     reuse_or_build, shipped_path)
 from cardgen.paths import bundled_tables_dir

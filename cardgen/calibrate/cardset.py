@@ -1,7 +1,6 @@
 """Build, write and load a card set (`card-set.json`, valid against the shared schema)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -10,18 +9,18 @@ import pandas as pd
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import Cache, atomic_write_text
+from cardgen.cardset import FILE_NAME, SCHEMA_VERSION, dumps
+from cardgen.cardset import load_card_set as load_model
 from cardgen.calibrate.model import chart_document, slots_to_chart
 from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
                                       team_sheets, usage_letter, usual_positions)
 from cardgen.competitions import Competition, normalise_season, set_name
-from cardgen.errors import CardSetError
+from cardgen.errors import CardSetError  # noqa: F401 (the callers' name for it, errors.py says)
 from cardgen.stats.tables import PHASES, SeasonStats, overs_text
 
 if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to load a set
     from cardgen.calibrate.calibrate import Calibration, CardFit
 
-SCHEMA_VERSION = 1
-FILE_NAME = "card-set.json"
 
 
 def _attrs_by_id(stats: SeasonStats) -> dict[str, dict]:
@@ -237,10 +236,6 @@ def card_set_path(card_set: dict, out_dir: Path) -> Path:
     return Path(out_dir) / set_name(comp, card_set["season"]) / FILE_NAME
 
 
-def dumps(card_set: dict) -> str:
-    return json.dumps(card_set, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
-
-
 def write_card_set(card_set: dict, out_dir: Path) -> Path:
     """Write `<out_dir>/<CODE>_<season>/card-set.json` atomically; return its path."""
     path = card_set_path(card_set, out_dir)
@@ -249,40 +244,5 @@ def write_card_set(card_set: dict, out_dir: Path) -> Path:
 
 
 def load_card_set(path: Path | str) -> dict:
-    """Read a card set (a card-set.json file, or a set folder containing one)."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / FILE_NAME
-    try:
-        # utf-8-sig: a set saved by Notepad and the like starts with a byte-order mark
-        doc = json.loads(p.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise CardSetError(f"no card set at {p}") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:  # not UTF-8: cut, or not ours
-        raise CardSetError(f"{p} is not a readable card set: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("schema_version") != SCHEMA_VERSION or "cards" not in doc:
-        raise CardSetError(f"{p} is not a version-{SCHEMA_VERSION} card set")
-    problem = schema_problem(doc)
-    if problem:
-        raise CardSetError(f"{p} is not a valid card set: {problem}")
-    from cardgen.errors import CardgenError
-    from cardgen.wickets_in_hand import rule_of_set
-    try:   # the rule's faces are read before anything plays or prints them
-        rule_of_set(doc)
-    except CardgenError as exc:
-        raise CardSetError(f"{p}: {exc}") from None
-    return doc
-
-
-def schema_problem(doc: dict) -> str | None:
-    """The most relevant way `doc` breaks the card-set schema shipped with cardgen, or None."""
-    import jsonschema
-
-    from cardgen.paths import schema_path
-    schema = json.loads(schema_path().read_text(encoding="utf-8"))
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(doc))
-    if error is None:
-        return None
-    where = "/".join(str(part) for part in error.absolute_path) or "the top level"
-    message = error.message if len(error.message) <= 160 else error.message[:157] + "..."
-    return f"{where}: {message}"
+    """Read and check a card set (`cardgen.cardset.load_card_set`), as its document."""
+    return load_model(path).to_json()

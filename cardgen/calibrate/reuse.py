@@ -178,7 +178,8 @@ def _load_shipped(stats: SeasonStats, comp: Competition, season: str,
 def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Cache | None,
                    build: Callable[[], dict], options: dict[str, Any] | None = None) -> tuple[dict, bool]:
     """(card set, reused?): the kept set when the inputs match, else `build()` kept for next time."""
-    from cardgen.calibrate.cardset import CardSetError, dumps, load_card_set
+    from cardgen.calibrate.cardset import CardSetError, load_card_set
+    from cardgen.cardset import dumps
     cache = cache or Cache()
     season = normalise_season(comp, season)
     options = options or {}
@@ -210,7 +211,8 @@ def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
     """Calibrate every bundled season with each shipped set of options and write the sets that
     ship (gzip with a fixed timestamp: the same inputs, the same bytes); older ones are removed.
     The maintainer command, run in a checkout after the calibration or the tables change."""
-    from cardgen.calibrate.cardset import card_set_from_stats, dumps
+    from cardgen.calibrate.cardset import card_set_from_stats
+    from cardgen.cardset import dumps
     from cardgen.competitions import get_competition
     from cardgen.stats.load import BUNDLED_SEASONS, season_stats
     if folder is None:

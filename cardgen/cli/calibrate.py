@@ -24,7 +24,8 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     The cards are made for the wickets-in-hand rule, the kit's recommended way to play: each
     card reproduces its player's real season over the situations he really batted or bowled in.
     """
-    from cardgen.calibrate.cardset import FILE_NAME, build_card_set, card_set_path, dumps, write_card_set
+    from cardgen.calibrate.cardset import build_card_set, card_set_path, write_card_set
+    from cardgen.cardset import FILE_NAME, dumps
     from cardgen.competitions import set_name
     comp, season = resolve(competition, season)
     _refuse_a_file_cardgen_did_not_write(Path(out_dir) / set_name(comp, season) / FILE_NAME)

@@ -127,7 +127,8 @@ def _written_by_build(old: Path, new_card_set: str | None) -> tuple[set[str] | N
     """(the files a previous build wrote into `old`, or None when `old` is not a kit; whether
     its cards differ from the new kit's). A kit from before KIT_MARKER is known by a card-set.json
     that loads; its files are the ones a build writes."""
-    from cardgen.calibrate.cardset import FILE_NAME, CardSetError, load_card_set
+    from cardgen.calibrate.cardset import CardSetError, load_card_set
+    from cardgen.cardset import FILE_NAME
     try:
         marker = json.loads((old / KIT_MARKER).read_text(encoding="utf-8"))
         files = {str(f) for f in marker["files"]} | {KIT_MARKER}
@@ -151,7 +152,7 @@ def _swap_in(new: Path, final: Path) -> tuple[list[str], list[str]]:
     Only what a build wrote is replaced: anything else in the old folder (a user's notes, the
     reports of `validate` and `compare-games` while the cards are the same) moves to the new kit,
     and a folder that is not a kit is refused rather than replaced (FolderInUse)."""
-    from cardgen.calibrate.cardset import FILE_NAME
+    from cardgen.cardset import FILE_NAME
     new_card_set = _sha256(new / FILE_NAME)
     written = relative_files(new)
     atomic_write_bytes(new / KIT_MARKER, (json.dumps(
@@ -358,7 +359,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         bar = tqdm(total=len(futures), desc=f"build {title}", unit="file", file=sys.stderr,
                    disable=not options.progress or not sys.stderr.isatty())
         if options.team:
-            from cardgen.calibrate.cardset import FILE_NAME, dumps
+            from cardgen.cardset import FILE_NAME, dumps
             put(FILE_NAME, dumps(printed).encode("utf-8"))
         else:
             written.append(final / _write_card_set_json(card_set, staging).name)
