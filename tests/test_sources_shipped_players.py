@@ -93,4 +93,16 @@ def test_a_players_folder_of_another_shape_is_a_one_line_error(mirror, tmp_path)
     (players / "people.csv").write_text("identifier,key_cricinfo\nab12cd34,99\n", encoding="utf-8")
     (players / "wpl_2023_players.csv").write_text("player,team\nA B,X\n", encoding="utf-8")
     attrs = load_attributes(players, ["ab12cd34"])
-    assert attrs[["player_id", "full_name", "key_cricinfo"]].values.tolist() == [["ab12cd34", "A B", "99"]]
+    # the row's key is its own profile's (player_meta's cricinfo_id); the register's is kept too
+    assert attrs[["player_id", "full_name", "key_cricinfo", "cricinfo_keys"]].values.tolist() == [
+        ["ab12cd34", "A B", "1", "99"]]
+
+
+def test_shipped_name_sex_table_is_derived_from_the_players_folder():
+    """The name-word table the identity check reads (cardgen/sources/data/name_sex.csv.gz) is
+    what the maintainer command writes from ../shared and nomquamgender's data (a test extra)."""
+    import gzip
+
+    from cardgen.sources.given_names import NAME_SEX_TABLE, derive_name_sex_table
+    pytest.importorskip("nomquamgender")
+    assert gzip.decompress(NAME_SEX_TABLE.read_bytes()).decode("utf-8") == derive_name_sex_table(PLAYERS)

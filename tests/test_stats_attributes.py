@@ -29,10 +29,12 @@ def test_every_player_of_the_season_has_attributes(bbl_stats, hundred_stats):
 
 
 def test_player_no_table_knows_is_inferred(bbl_stats):
-    # HD Weibgen (Sydney Thunder) is in neither players table: his role comes from the scorecards
+    # HD Weibgen (Sydney Thunder) is in neither players table: his role comes from the
+    # scorecards, his nation from his team's country, and his identity from the season alone
     w = _one(bbl_stats.attributes, "HD Weibgen")
     assert w["attribute_source"] == "inferred"
-    assert w["inferred_fields"] == "playing_role"
+    assert w["inferred_fields"] == "playing_role;country" and w["country"] == "Australia"
+    assert w["identity"] == "season" and w["identity_note"] == "no source describes the player"
     assert w["usual_batting_position"] == bbl_stats.batting.set_index("player").loc["HD Weibgen", "batting_position"]
     assert w["playing_role"] == "Middle order Batter" and not w["is_keeper"]
 

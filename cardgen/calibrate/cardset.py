@@ -4,7 +4,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
 import pandas as pd
 
 from cardgen import ATTRIBUTION, __version__
@@ -12,8 +11,8 @@ from cardgen.cache import Cache, atomic_write_text
 from cardgen.cardset import FILE_NAME, SCHEMA_VERSION, dumps
 from cardgen.cardset import load_card_set as load_model
 from cardgen.calibrate.model import chart_document, slots_to_chart
-from cardgen.calibrate.people import (batting_role, bowling_role, printed_name, short_names,
-                                      team_sheets, usage_letter, usual_positions)
+from cardgen.calibrate.people import (card_people, short_names, team_sheets, usage_letter,
+                                      usual_positions)
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import CardSetError  # noqa: F401 (the callers' name for it, errors.py says)
 from cardgen.stats.tables import PHASES, SeasonStats, overs_text
@@ -23,27 +22,12 @@ if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to lo
 
 
 
-def _attrs_by_id(stats: SeasonStats) -> dict[str, dict]:
-    a = stats.attributes
-    if a is None or len(a) == 0:
-        return {}
-    a = a.drop_duplicates("player_id")
-    return {r["player_id"]: r for r in a.to_dict("records")}
-
-
-def _clean(v):
-    if v is None or (isinstance(v, float) and np.isnan(v)):
-        return None
-    return v
-
-
 def _r(x: float, nd: int = 4) -> float:
     return round(float(x), nd)
 
 
 def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str) -> dict:
     stats = cal.stats
-    attrs = _attrs_by_id(stats)
     ratings = cal.ratings.lookup()
     positions = usual_positions(stats.lineups)
     teams = sorted(set(stats.lineups["team"]) | set(stats.batting["team"]) | set(stats.bowling["team"]))
@@ -52,40 +36,13 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
     # rows by (player, team) as plain dicts: label lookups in a loop are slow in pandas
     bowl = {(r["player_id"], r["team"]): r for r in stats.bowling.to_dict("records")}
     bat = {(r["player_id"], r["team"]): r for r in stats.batting.to_dict("records")}
-    # the side's keeper: kept in at least half his matches (a one-off stand-in is not)
-    kept = {(r.player_id, r.team) for r in stats.fielding.itertuples()
-            if r.matches_kept > 0 and 2 * r.matches_kept >= r.matches}
-    names = {}
-    for df in (stats.batting, stats.bowling, stats.fielding):
-        for r in df.itertuples():
-            names.setdefault(r.player_id, r.player)
+    people = card_people(stats, comp.balls_per_over, positions)
     model = cal.model
 
     def player_block(pid: str, team: str) -> dict:
-        a = attrs.get(pid)
-        b = bowl.get((pid, team))
-        s = bat.get((pid, team))
-        pos = positions.get((pid, team), 12)
         rating = ratings.get((pid, team), {"catch": 1, "run_out": 1, "keeper": None})
-        block = {
-            "id": pid,
-            "name": printed_name(names.get(pid, pid), a, pid),
-            "full_name": _clean((a or {}).get("full_name")) or names.get(pid, pid),
-            "cricsheet_name": names.get(pid, pid),
-            "batting_role": batting_role(a, pos if s is not None else None,
-                                         int(b["legal_balls"]) if b is not None else 0,
-                                         int(b["innings"]) if b is not None else 0,
-                                         int(s["balls"]) if s is not None else 0,
-                                         (pid, team) in kept),
-            "bowling_role": bowling_role(a),
-            "catch": rating["catch"],
-            "run_out": rating["run_out"],
-            "keeper": rating["keeper"],
-        }
-        country = _clean((a or {}).get("country"))
-        if country:
-            block["country"] = country
-        return block
+        return {**people[(pid, team)], "catch": rating["catch"], "run_out": rating["run_out"],
+                "keeper": rating["keeper"]}
 
     def card_head(fit: CardFit) -> dict:
         """What every card starts with, striker or bowler."""

@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 
 from cardgen.stats.attributes import batting_role as order_role
+from cardgen.stats.identity import IDENTITY_SEASON
+from cardgen.stats.tables import SeasonStats
 
 
 BATTING_ROLES = ("Opening", "Top", "Middle", "Wicketkeeper", "All-Rounder", "*")
@@ -143,28 +145,57 @@ def inferred_batting_role(position: int | None, balls_bowled: int, innings_bowle
 
 
 BATTING_ORDER_ROLES = ("Opening", "Top", "Middle")
+# a batter the season shows in the front line: in the top six of the order, with real stays
+# there (Jack Wood, Brisbane Heat 2024-25: opened, 76 balls in 4 innings, "Bowler" in the
+# attributes); the source's "mainly a bowler" then gives way to what he did
+FRONT_LINE_LAST_POSITION = 6
+FRONT_LINE_BALLS = 100             # balls faced in the season, or...
+FRONT_LINE_BALLS_PER_INNINGS = 10  # ...this many an innings batted, over two innings or more
+# usage letters of a bowler the side relied on: never "primarily used as a batter"
+FRONT_LINE_USAGE = ("A+", "A", "B")
+
+
+def front_line_batter(position: int | None, balls_faced: int, innings: int) -> bool:
+    """Batted in the top six with many balls (FRONT_LINE_BALLS, or FRONT_LINE_BALLS_PER_INNINGS
+    an innings over two innings or more)."""
+    if position is None or position > FRONT_LINE_LAST_POSITION:
+        return False
+    return balls_faced >= FRONT_LINE_BALLS or (
+        innings >= 2 and balls_faced >= FRONT_LINE_BALLS_PER_INNINGS * innings)
 
 
 def batting_role(attrs: dict | None, position: int | None, balls_bowled: int,
-                 innings_bowled: int, balls_faced: int, kept: bool) -> str:
+                 innings_bowled: int, balls_faced: int, kept: bool, innings_batted: int = 0) -> str:
     """The card's batting role. The card is one season, so what the season shows wins over a
-    career attribute where they disagree: a player who kept wicket is the Wicketkeeper, and a
+    career attribute where they disagree: a player who kept wicket is the Wicketkeeper, a
     batter's place in the order (Opening / Top / Middle) is where he usually batted that season
-    (Yastika Bhatia, WPL 2023: "Middle order Batter" in the attributes, kept and opened). The
-    attributes still decide All-Rounder and bowler (`*`), which one season's figures show less well."""
+    (Yastika Bhatia, WPL 2023: "Middle order Batter" in the attributes, kept and opened), and a
+    front-line batter of the season (`front_line_batter`) is never "*" (mainly a bowler), whatever
+    the source says: his place in the order (Jack Wood, BBL 2024-25), or All-Rounder if he also
+    bowled (Jess Jonassen, WPL 2023: No. 6, 35 overs). Otherwise the attributes decide All-Rounder and
+    bowler (`*`), which one season's figures show less well."""
     from_attr = role_from_attributes(_text((attrs or {}).get("playing_role")))
     if kept:
         return "Wicketkeeper"
     if from_attr in BATTING_ORDER_ROLES and order_role(position) in BATTING_ORDER_ROLES:
         return str(order_role(position))
+    if from_attr == "*" and front_line_batter(position, balls_faced, innings_batted):
+        # the source's bowler who also bowled this season bats and bowls: an All-Rounder
+        return "All-Rounder" if balls_bowled > 0 else str(order_role(position))
     if from_attr is not None:
         return from_attr
     return inferred_batting_role(position, balls_bowled, innings_bowled, balls_faced, kept)
 
 
-def bowling_role(attrs: dict | None) -> str:
+def bowling_role(attrs: dict | None, usage: str | None = None) -> str | None:
+    """Spin, Medium or Pace from the bowling style (or the season: a stumping off his bowling);
+    "*" (primarily used as a batter) for anyone else, except a bowler the side relied on
+    (usage B or better: `FRONT_LINE_USAGE`), whose type no source gives: None, printed "Bowler"
+    (Digvesh Rathi, IPL 2025: 52 overs, no attribute row)."""
     t = _text((attrs or {}).get("bowling_type"))
-    return t if t in ("Spin", "Medium", "Pace") else "*"
+    if t in ("Spin", "Medium", "Pace"):
+        return t
+    return None if usage in FRONT_LINE_USAGE else "*"
 
 
 def usage_letter(legal_balls: int, innings: int, balls_per_over: int) -> str:
@@ -182,6 +213,65 @@ def usage_letter(legal_balls: int, innings: int, balls_per_over: int) -> str:
     if units >= 1:
         return "C"
     return "D"
+
+
+def _attrs_by_id(attributes: pd.DataFrame | None) -> dict[str, dict]:
+    if attributes is None or len(attributes) == 0:
+        return {}
+    return {r["player_id"]: {k: _clean_value(v) for k, v in r.items()}
+            for r in attributes.drop_duplicates("player_id").to_dict("records")}
+
+
+def _clean_value(value):  # type: ignore[no-untyped-def]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def card_people(stats: SeasonStats, balls_per_over: int,
+                positions: dict[tuple[str, str], int] | None = None) -> dict[tuple[str, str], dict]:
+    """Who is on the cards of each (player, team) of the season: printed, full and Cricsheet
+    names, batting and bowling roles, country and, where no source row fits the season
+    (`cardgen.stats.identity`), `identity` "season" with the note saying why (build lists them).
+    The card set's player blocks, less the fielding ratings."""
+    attrs = _attrs_by_id(stats.attributes)
+    positions = usual_positions(stats.lineups) if positions is None else positions
+    bowl = {(r["player_id"], r["team"]): r for r in stats.bowling.to_dict("records")}
+    bat = {(r["player_id"], r["team"]): r for r in stats.batting.to_dict("records")}
+    # the side's keeper: kept in at least half his matches (a one-off stand-in is not)
+    kept = {(r.player_id, r.team) for r in stats.fielding.itertuples()
+            if r.matches_kept > 0 and 2 * r.matches_kept >= r.matches}
+    names: dict[str, str] = {}
+    for df in (stats.batting, stats.bowling, stats.fielding):
+        for r in df.itertuples():
+            names.setdefault(r.player_id, r.player)
+    out = {}
+    for pid, team in sorted(set(bowl) | set(bat) | set(positions)):
+        a = attrs.get(pid)
+        b = bowl.get((pid, team))
+        s = bat.get((pid, team))
+        usage = usage_letter(int(b["legal_balls"]), int(b["innings"]), balls_per_over) if b is not None else None
+        block = {
+            "id": pid,
+            "name": printed_name(names.get(pid, pid), a, pid),
+            "full_name": _text((a or {}).get("full_name")) or names.get(pid, pid),
+            "cricsheet_name": names.get(pid, pid),
+            "batting_role": batting_role(a, positions.get((pid, team), 12) if s is not None else None,
+                                         int(b["legal_balls"]) if b is not None else 0,
+                                         int(b["innings"]) if b is not None else 0,
+                                         int(s["balls"]) if s is not None else 0,
+                                         (pid, team) in kept,
+                                         int(s["innings"]) if s is not None else 0),
+            "bowling_role": bowling_role(a, usage),
+        }
+        country = _text((a or {}).get("country"))
+        if country:
+            block["country"] = country
+        if _text((a or {}).get("identity")) == IDENTITY_SEASON:
+            block["identity"] = IDENTITY_SEASON
+            block["identity_note"] = _text((a or {}).get("identity_note")) or "no source describes the player"
+        out[(pid, team)] = block
+    return out
 
 
 def _teams_vocabulary() -> dict[str, str]:

@@ -174,6 +174,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                f"in {time.perf_counter() - started:.1f} s")
     for line in deckless_team_lines(card_set, team):
         click.echo(line, err=True)
+    for line in season_identity_lines(card_set, team):
+        click.echo(line)
     if result.kept:
         click.echo(f"kept {len(result.kept)} file(s) already in the folder that the build does not "
                    f"write ({', '.join(result.kept[:3])}{', ...' if len(result.kept) > 3 else ''})")
@@ -194,6 +196,33 @@ def renamed_team_lines(matches: Any) -> list[str]:
             f"renamed: the kit prints them as two teams; to make them one, give the competition's entry "
             f"in your competitions file team_aliases = {{\"{r.longer}\" = \"{r.shorter}\"}}"
             for r in renamed_teams(matches)]
+
+
+def season_identity_lines(card_set: dict, team: str | None = None) -> list[str]:
+    """The count of cards whose identity came from the season alone (no attribute row fits:
+    `cardgen.stats.identity`), then a line per such player: what the card prints and why. With
+    --team, only the printed team's."""
+    def printed(card: dict) -> bool:
+        if team is None:
+            return True
+        short = next((t.get("short_name") for t in card_set.get("teams") or [] if t.get("name") == card["team"]), None)
+        return team.casefold() in (str(card["team"]).casefold(), str(short).casefold())
+    cards = [c for c in card_set.get("cards", []) if printed(c)]
+    alone = [c for c in cards if (c.get("player") or {}).get("identity") == "season"]
+    if not alone:
+        return [f"identity from the season alone: none of the {len(cards)} cards (every player "
+                f"matched a source row that fits the season)"]
+    players: dict[tuple[str, str], dict] = {}
+    for card in alone:
+        players.setdefault((card["team"], card["player"]["id"]), card["player"])
+    lines = [f"identity from the season alone: {len(alone)} of {len(cards)} cards, {len(players)} "
+             f"player{'s' if len(players) != 1 else ''} whom no source row fits: their cards print "
+             f"the nation of the team's country and the roles they had this season"]
+    for (team_name, _), player in sorted(players.items(), key=lambda kv: (kv[0][0], kv[1]["name"])):
+        nation = player.get("country") or "no nation"
+        lines.append(f"  {player['name']} ({team_name}, {nation}): "
+                     f"{player.get('identity_note') or 'no source describes the player'}")
+    return lines
 
 
 def deckless_team_lines(card_set: dict, team: str | None = None) -> list[str]:

@@ -19,7 +19,7 @@ from cardgen.errors import SourceError
 PLAYERS_ENV = "CARDGEN_PLAYERS"
 ATTRIBUTE_COLUMNS = ["player_id", "full_name", "known_as", "country", "batting_hand",
                      "bowling_style", "bowling_type", "playing_role", "is_keeper", "key_cricinfo",
-                     "attribute_source"]
+                     "attribute_source", "birth_year", "cricinfo_keys"]
 
 _SPIN_WORDS = ("break", "spin", "orthodox", "chinaman", "googly", "wrist", "slow left", "slow right")
 
@@ -61,12 +61,14 @@ def default_players_dir(source: str | None) -> Path | None:
     return None
 
 
-def read_players_table(path: Path, columns: list[str], usecols: bool = False) -> pd.DataFrame:
-    """A CSV of the players folder as text, checked to have `columns` (only those when
-    `usecols`): a folder picked up beside a mirror may hold files of another shape."""
+def read_players_table(path: Path, columns: list[str], usecols: bool = False,
+                       optional: tuple[str, ...] = ()) -> pd.DataFrame:
+    """A CSV of the players folder as text, checked to have `columns` (only those and any
+    `optional` ones when `usecols`): a folder picked up beside a mirror may hold files of
+    another shape."""
     try:
         table = pd.read_csv(path, dtype=str, keep_default_na=False,
-                            usecols=(lambda col: col in columns) if usecols else None)
+                            usecols=(lambda col: col in columns or col in optional) if usecols else None)
     except (OSError, ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
         raise SourceError(f"players table {path} cannot be read ({reason}); fix it or set "
@@ -97,12 +99,22 @@ def _season_squads(players_dir: Path) -> pd.DataFrame:
     return squads.drop_duplicates("cricsheet_id").rename(columns={"key_cricinfo": "cricinfo_id"})
 
 
-def _attribute_rows(meta: pd.DataFrame, cricinfo: dict[str, str]) -> pd.DataFrame:
+def _birth_year(dob: str | None) -> str | None:
+    """'1991' from an ISO date of birth ('1991-12-15'); None when there is none."""
+    text = (dob or "").strip()
+    return text[:4] if len(text) >= 4 and text[:4].isdigit() else None
+
+
+def _attribute_rows(meta: pd.DataFrame, cricinfo: dict[str, list[str]]) -> pd.DataFrame:
     """Attribute rows in ATTRIBUTE_COLUMNS from a table with player_meta's columns
     (cricsheet_id, full_name, country, batting_style, bowling_style, playing_role,
-    attribute_source, optional cricinfo_id)."""
+    attribute_source, optional cricinfo_id and dob or birth_year). A player may have several
+    rows (one per ESPNcricinfo profile the sources join to his register id): the register's
+    own key first, then the one with the most fields filled; `cardgen.stats.identity` keeps
+    the first that agrees with the season."""
     rows = []
-    for r in meta.astype(object).fillna("").sort_values("cricsheet_id").to_dict("records"):
+    for r in meta.astype(object).fillna("").to_dict("records"):
+        keys = cricinfo.get(r["cricsheet_id"], [])
         rows.append({
             "player_id": r["cricsheet_id"],
             "full_name": (r.get("full_name") or "").strip() or None,
@@ -113,20 +125,58 @@ def _attribute_rows(meta: pd.DataFrame, cricinfo: dict[str, str]) -> pd.DataFram
             "bowling_type": bowling_type(r.get("bowling_style")),
             "playing_role": r.get("playing_role") or None,
             "is_keeper": is_keeper_role(r.get("playing_role")),
-            "key_cricinfo": cricinfo.get(r["cricsheet_id"]) or r.get("cricinfo_id") or None,
+            # the row's own profile; else the register's (a season squad row names none)
+            "key_cricinfo": r.get("cricinfo_id") or (keys[0] if keys else None),
             "attribute_source": r["attribute_source"],
+            "birth_year": r.get("birth_year") or _birth_year(r.get("dob")),
+            "cricinfo_keys": ";".join(keys) or None,
         })
-    return pd.DataFrame(rows, columns=ATTRIBUTE_COLUMNS)
+    table = pd.DataFrame(rows, columns=ATTRIBUTE_COLUMNS)
+    if not len(table):
+        return table
+    first_key = table["player_id"].map(lambda pid: (cricinfo.get(pid) or [None])[0])
+    order = pd.DataFrame({"player_id": table["player_id"],
+                          "not_register_key": table["key_cricinfo"] != first_key,
+                          "empty": table[["full_name", "country", "bowling_style", "playing_role"]].isna().sum(axis=1),
+                          "key": table["key_cricinfo"].fillna("")})
+    order = order.sort_values(["player_id", "not_register_key", "empty", "key"], kind="mergesort")
+    return table.loc[order.index].reset_index(drop=True)
+
+
+REGISTER_KEY_COLUMNS = ("key_cricinfo", "key_cricinfo_2", "key_cricinfo_3")
+
+
+def register_cricinfo_keys(people: pd.DataFrame) -> dict[str, list[str]]:
+    """Register id -> its ESPNcricinfo keys in the register's order (some ids carry two or
+    three: one person's duplicate profiles, or two people the register took for one)."""
+    cols = [c for c in REGISTER_KEY_COLUMNS if c in people.columns]
+    out: dict[str, list[str]] = {}
+    for r in people[["identifier", *cols]].itertuples(index=False):
+        keys = [k for k in r[1:] if isinstance(k, str) and k]
+        if keys:
+            out.setdefault(r[0], keys)
+    return out
+
+
+def _read_people(players_dir: Path, columns: list[str]) -> pd.DataFrame:
+    """The register's wanted columns, with its second and third ESPNcricinfo keys where it has them."""
+    return read_players_table(players_dir / "people.csv", columns, usecols=True,
+                              optional=REGISTER_KEY_COLUMNS)
 
 
 def load_attributes(players_dir: Path | None, player_ids: list[str]) -> pd.DataFrame:
-    """Attributes for the given register ids from the players folder (rows only where known);
-    with no players folder, from the table shipped with cardgen (`load_shipped_attributes`)."""
+    """Attribute rows for the given register ids from the players folder (rows only where
+    known, several for a player with several profiles); with no players folder, from the table
+    shipped with cardgen (`load_shipped_attributes`)."""
     if players_dir is None or not (players_dir / "player_meta.csv").is_file():
         return load_shipped_attributes(player_ids)
     wanted = set(player_ids)
     meta = read_players_table(players_dir / "player_meta.csv", ["cricsheet_id"])
-    meta = meta[meta["cricsheet_id"].isin(wanted)].drop_duplicates("cricsheet_id")
+    meta = meta[meta["cricsheet_id"].isin(wanted)]
+    if "cricinfo_id" in meta:
+        meta = meta.drop_duplicates(["cricsheet_id", "cricinfo_id"])
+    else:
+        meta = meta.drop_duplicates("cricsheet_id")
     meta = meta.assign(attribute_source="player_meta")
     squads = _season_squads(players_dir)
     fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
@@ -137,16 +187,15 @@ def load_attributes(players_dir: Path | None, player_ids: list[str]) -> pd.DataF
             meta = pd.concat([meta, extra.assign(attribute_source="season_squads")], ignore_index=True)
     people = pd.DataFrame(columns=["identifier", "key_cricinfo"])
     if (players_dir / "people.csv").is_file():
-        people = read_players_table(players_dir / "people.csv", ["identifier", "key_cricinfo"], usecols=True)
-    cricinfo = dict(zip(people["identifier"], people["key_cricinfo"]))
-    return _attribute_rows(meta, cricinfo)
+        people = _read_people(players_dir, ["identifier", "key_cricinfo"])
+    return _attribute_rows(meta, register_cricinfo_keys(people[people["identifier"].isin(wanted)]))
 
 
 # --- the attributes table shipped with cardgen ----------------------------------------------------
 
 SHIPPED_TABLE = Path(__file__).resolve().parent / "data" / "player_attributes.csv.gz"
 SHIPPED_COLUMNS = ["player_id", "name", "full_name", "country", "batting_style", "bowling_style",
-                   "playing_role", "key_cricinfo"]
+                   "playing_role", "key_cricinfo", "birth_year", "cricinfo_keys"]
 SHIPPED_CREDIT = ("Player attributes: the Cricsheet register (cricsheet.org, ODC-By 1.0) and the "
                   "cricketdata R package's player_meta (values from ESPNcricinfo, March 2025).")
 
@@ -154,23 +203,29 @@ SHIPPED_CREDIT = ("Player attributes: the Cricsheet register (cricsheet.org, ODC
 def derive_shipped_table(players_dir: Path) -> pd.DataFrame:
     """The compact table cardgen ships: every player of the register and of player_meta, with
     the attributes cards use (register id, Cricsheet and full names, country, batting and
-    bowling styles, playing role, ESPNcricinfo id); no birth dates or places."""
-    people = read_players_table(players_dir / "people.csv", ["identifier", "name", "key_cricinfo"],
-                                usecols=True)
-    people = people.rename(columns={"identifier": "player_id"}).drop_duplicates("player_id")
+    bowling styles, playing role, the row's ESPNcricinfo id) and what checks a row against a
+    season (birth year; the register's ESPNcricinfo keys, ';'-joined); no birth dates or places.
+    A register id that player_meta joins to several profiles has a row for each."""
+    people = _read_people(players_dir, ["identifier", "name", "key_cricinfo"])
+    people = people.drop_duplicates("identifier")
+    keys = register_cricinfo_keys(people)
+    people = pd.DataFrame({"player_id": people["identifier"], "name": people["name"],
+                           "cricinfo_keys": [";".join(keys.get(pid, [])) for pid in people["identifier"]]})
     fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
     meta = read_players_table(players_dir / "player_meta.csv", ["cricsheet_id", *fields, "cricinfo_id"])
-    meta = meta[meta["cricsheet_id"] != ""].drop_duplicates("cricsheet_id")
+    meta = meta[meta["cricsheet_id"] != ""].drop_duplicates(["cricsheet_id", "cricinfo_id"])
     squads = _season_squads(players_dir)
     if all(col in squads for col in fields):
         extra = squads[~squads["cricsheet_id"].isin(set(meta["cricsheet_id"]))]
         meta = pd.concat([meta, extra[(extra[fields] != "").any(axis=1)]], ignore_index=True)
-    meta = meta.rename(columns={"cricsheet_id": "player_id"})[["player_id", *fields, "cricinfo_id"]]
+    meta = meta.assign(birth_year=[_birth_year(d) or "" for d in meta.get("dob", pd.Series("", index=meta.index)).fillna("")])
+    meta = meta.rename(columns={"cricsheet_id": "player_id"})[["player_id", *fields, "cricinfo_id", "birth_year"]]
     table = people.merge(meta, on="player_id", how="outer").fillna("")
-    table["key_cricinfo"] = [k or c for k, c in zip(table["key_cricinfo"], table["cricinfo_id"])]
+    table["key_cricinfo"] = [c or (k.split(";")[0] if k else "")
+                             for c, k in zip(table["cricinfo_id"], table["cricinfo_keys"])]
     table["full_name"] = table["full_name"].str.strip()
-    table = table[SHIPPED_COLUMNS].sort_values("player_id", kind="mergesort").reset_index(drop=True)
-    return table
+    table = table[SHIPPED_COLUMNS].sort_values(["player_id", "key_cricinfo"], kind="mergesort")
+    return table.reset_index(drop=True)
 
 
 def write_shipped_table(players_dir: Path, path: Path = SHIPPED_TABLE) -> Path:
@@ -196,23 +251,26 @@ def shipped_table() -> pd.DataFrame:
 
 
 def load_shipped_attributes(player_ids: list[str]) -> pd.DataFrame:
-    """Attributes for the given register ids from the shipped table (rows only where it has
-    something beyond the register's name)."""
+    """Attribute rows for the given register ids from the shipped table (rows only where it has
+    something beyond the register's name; several for a player with several profiles)."""
     t = shipped_table()
     t = t[t["player_id"].isin(set(player_ids))]
     fields = ["full_name", "country", "batting_style", "bowling_style", "playing_role"]
     t = t[(t[fields] != "").any(axis=1)]
-    meta = t.rename(columns={"player_id": "cricsheet_id"}).assign(attribute_source="shipped")
-    return _attribute_rows(meta, dict(zip(t["player_id"], t["key_cricinfo"])))
+    meta = t.rename(columns={"player_id": "cricsheet_id", "key_cricinfo": "cricinfo_id"})
+    meta = meta.assign(attribute_source="shipped")
+    keys = {pid: k.split(";") for pid, k in zip(t["player_id"], t.get("cricinfo_keys", t["key_cricinfo"])) if k}
+    return _attribute_rows(meta, keys)
 
 
 def cricinfo_keys(players_dir: Path | None, player_ids: list[str]) -> dict[str, str]:
-    """ESPNcricinfo ids of the given register ids, from the Cricsheet register (people.csv), or
-    the shipped table when there is no players folder."""
+    """The register's (first) ESPNcricinfo id of the given register ids, from the Cricsheet
+    register (people.csv), or the shipped table when there is no players folder."""
     if players_dir is None or not (players_dir / "people.csv").is_file():
         t = shipped_table()
-        t = t[t["player_id"].isin(set(player_ids)) & (t["key_cricinfo"] != "")]
-        return dict(zip(t["player_id"], t["key_cricinfo"]))
+        t = t[t["player_id"].isin(set(player_ids))]
+        column = "cricinfo_keys" if "cricinfo_keys" in t else "key_cricinfo"
+        return {pid: k.split(";")[0] for pid, k in zip(t["player_id"], t[column]) if k}
     people = read_players_table(players_dir / "people.csv", ["identifier", "key_cricinfo"], usecols=True)
     people = people[people["identifier"].isin(set(player_ids)) & (people["key_cricinfo"] != "")]
     return dict(zip(people["identifier"], people["key_cricinfo"]))

@@ -13,7 +13,8 @@ import pandas as pd
 
 from cardgen.competitions import Competition
 from cardgen.sources.cricsheet import SeasonData
-from cardgen.stats.attributes import complete_attributes
+from cardgen.stats.attributes import complete_attributes, team_country
+from cardgen.stats.identity import SeasonFacts, fitting_rows
 
 # Dismissals credited to the bowler (the rest are run-outs and the rare oddities)
 BOWLER_WICKETS = ("bowled", "caught", "caught and bowled", "lbw", "stumped", "hit wicket")
@@ -461,10 +462,20 @@ def league_rates(d: pd.DataFrame, w: pd.DataFrame, innings: pd.DataFrame,
     }
 
 
+def season_facts(data: SeasonData, comp: Competition) -> SeasonFacts:
+    """What the season's files say of every player in it: the sex of its matches (the
+    competition's where the files do not say) and the year it starts in."""
+    genders = [g for g in data.matches.get("gender", pd.Series(dtype=str)).astype(str) if g in ("female", "male")]
+    sex = max(sorted(set(genders)), key=genders.count) if genders else comp.gender
+    years = pd.to_datetime(data.matches.get("date", pd.Series(dtype=str)), errors="coerce").dropna()
+    return SeasonFacts(sex=sex, year=int(years.min().year) if len(years) else None)
+
+
 def build_stats(data: SeasonData, comp: Competition,
                 attributes: pd.DataFrame | None = None) -> SeasonStats:
     d, w = _season_only(data)
     positions = batting_positions(d, w)
+    attributes = fitting_rows(attributes, season_facts(data, comp))
     keepers = keepers_by_match(data, w, attributes)
     innings = innings_table(data, comp.balls_per_innings)
     stumpers = set(w.loc[w["kind"] == "stumped", "fielder_ids"].astype(str).str.split(";").str[0])
@@ -476,6 +487,9 @@ def build_stats(data: SeasonData, comp: Competition,
         innings=innings,
         matches=data.matches.copy(),
         league=league_rates(d, w, innings, comp),
-        attributes=complete_attributes(data.players, positions, d, keepers, stumpers, attributes),
+        attributes=complete_attributes(
+            data.players, positions, d, keepers, stumpers, attributes,
+            team_nations={t: team_country(t, comp.team_type, comp.nation) for t in set(data.players["team"])},
+            stumped_off=set(w.loc[w["kind"] == "stumped", "bowler_id"].astype(str))),
         situations=situations_table(d, w, comp.balls_per_innings),
     )

@@ -149,8 +149,9 @@ def season_players(stats: SeasonStats) -> dict[str, list[SeasonPlayer]]:
             players.append(SeasonPlayer(
                 player_id=pid, name=printed_name(names.get(pid, pid), a, pid), team=team,
                 short_team=shorts[team],
-                batting_role=batting_role(a, position, legal, innings_bowled.get(pid, 0), balls, kept),
-                bowling_type=bowling_role(a), keeper=kept, matches=int(matches.get(pid, 0)),
+                batting_role=batting_role(a, position, legal, innings_bowled.get(pid, 0), balls, kept,
+                                          int(b["innings"]) if b is not None else 0),
+                bowling_type=bowling_role(a) or "*", keeper=kept, matches=int(matches.get(pid, 0)),
                 position=position, innings=int(b["innings"]) if b is not None else 0, runs=runs,
                 balls=balls, dismissals=outs, legal_balls=legal, runs_conceded=conceded,
                 wickets=wickets, batting_index=batting_index(runs, balls, outs),
