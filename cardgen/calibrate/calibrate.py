@@ -606,12 +606,11 @@ def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: L
     return model
 
 
-def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = None,
-           real_league: dict | None = None) -> _Start:
-    ratings, plan, cells = build_chart(stats, plan=plan)
-    a = card_matrix(fielding_vector(cells, ratings.skill()))
-    ls = league_striker_rates(stats.league, plan.counts)
-    lb = league_bowler_rates(stats.league, plan.counts)
+def season_fits(stats: SeasonStats, ls: dict[str, float], lb: dict[str, float]
+                ) -> tuple[list, list, list[CardFit], list[CardFit]]:
+    """The season's rows (batting; bowling with a legal ball) and a card fit for each, its
+    target shrunk toward the league rates `ls` / `lb` (not yet recentred): what every pass
+    starts from, and what `calibrate.baseline` re-expresses on another league."""
     s_rows = list(stats.batting.itertuples())
     b_rows = [r for r in stats.bowling.itertuples() if r.legal_balls > 0]
     strikers = [CardFit("striker", r.player_id, r.team, int(r.balls),
@@ -619,6 +618,16 @@ def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = No
     bowlers = [CardFit("bowler", r.player_id, r.team, int(r.legal_balls),
                        int(r.legal_balls) < SMALL_SAMPLE_BALLS, bowler_target(r, lb))
                for r in b_rows]
+    return s_rows, b_rows, strikers, bowlers
+
+
+def _start(stats: SeasonStats, plan: ChartPlan, factors: RuleFactors | None = None,
+           real_league: dict | None = None) -> _Start:
+    ratings, plan, cells = build_chart(stats, plan=plan)
+    a = card_matrix(fielding_vector(cells, ratings.skill()))
+    ls = league_striker_rates(stats.league, plan.counts)
+    lb = league_bowler_rates(stats.league, plan.counts)
+    s_rows, b_rows, strikers, bowlers = season_fits(stats, ls, lb)
     if factors is not None:   # solve for neutral figures (calibrate.situations)
         for f in strikers + bowlers:
             factors.neutral((f.kind, f.player_id, f.team), f.target.figures)

@@ -241,10 +241,16 @@ class LeagueModel:
 
 
 def model_from_card_set(card_set: dict) -> LeagueModel:
-    """The league model a written card set implies (fielders at the set's average ratings)."""
+    """The league model a written card set implies (fielders at the set's average ratings). A
+    league's set (`own_league`, docs/league.md) plays against its baseline's average opponent,
+    which it records; a season's is the ball-weighted mean of its own cards."""
     from cardgen.calibrate.ratings import skill_from_card_set
     skill = skill_from_card_set(card_set)
     a = card_matrix(fielding_vector(chart_cells(card_set), skill))
+    average = (card_set.get("own_league") or {}).get("average")
+    if average:
+        return LeagueModel(a, np.array(average["bowler"], float), np.array(average["striker"], float),
+                           mean_defence=float(average.get("defence", 0.0)))
     def ball_weighted_mean(kind: str, of) -> np.ndarray:
         cards = [c for c in card_set["cards"] if c["kind"] == kind]
         w = np.array([max(c.get("real", {}).get("balls", 0), 0) for c in cards], float)
