@@ -12,8 +12,10 @@ simulated, with whether the rule meets the bars (+/-3 runs, 5 points, 5%), and t
 calibration errors (|expected / real - 1| over qualified cards, under the rule); then how far each
 gap is in the real figure's own sampling error (standard error of the first-innings mean, the
 binomial p of the real all-out count, the death-overs rate's innings-clustered error) and a
-chi-square of the all-out counts over the seasons; then how often a season the cards themselves
-play meets each bar (what a model exactly right could hope for on this many innings). The README's table and docs/matches.md are this script's output.
+chi-square of the all-out counts over the seasons; then first innings and chases apart (issue
+41: wickets a 120 legal balls, the chasing side's wins and the chase run rate, each gap in the real
+figure's match-level standard error, and pooled over the seasons); then how often a season the
+cards themselves play meets each bar (what a model exactly right could hope for on this many innings). The README's table and docs/matches.md are this script's output.
 """
 from __future__ import annotations
 
@@ -58,6 +60,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
         fig = match_figures(cs, stats, rep)
         out["real"], out[label] = fig["real"], fig["sim"]
         out["innings"] = fig["innings"]["real_first_innings"]
+        out["counts"] = fig["innings"]
         out["real_all_out"] = int((real_first_innings(stats)["wickets"] >= ALL_OUT).sum())
         out["death_se"] = death_rate_se(stats, cs.fmt)
         if rule is not None:
@@ -150,6 +153,46 @@ def row(code: str, season: str, m: dict) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+def chase_table(figures: dict[str, dict]) -> str:
+    """First innings and chases apart (issue 41): wickets a 120 legal balls and the chasing
+    side's wins, real / rule / printed, each gap in the real figure's match-level standard error
+    (wickets: innings-clustered; wins: binomial on the decided matches), and pooled over the
+    seasons (gaps weighted by innings, errors added in quadrature)."""
+    lines = ["\nFirst innings and chases apart: wickets a 120 legal balls (real / **rule** / printed, "
+             "rule gap / real SE (z)) and the chasing side's wins (% of decided matches).\n",
+             "| season | 1st-inns wkts / 120 | z | chase wkts / 120 | z | chasing wins % | z "
+             "| chase run rate |", "|---|---|---|---|---|---|---|---|"]
+    pooled = {k: [0.0, 0.0, 0.0, 0.0] for k in ("first", "chase", "wins")}   # n, sum n*gap, sum n^2 se^2, sum n*real
+    for name, m in figures.items():
+        r, s, p, c = m["real"], m["rule"], m["printed"], m["counts"]
+        cells = [name]
+        for key, se_key, n_key, scale in (("first_wickets_per_120", "real_first_wickets_per_120_se", "real_first_innings", 1),
+                                          ("chase_wickets_per_120", "real_chase_wickets_per_120_se", "real_chases", 1),
+                                          ("chasing_wins_share", "real_chasing_wins_se", "real_decided_chases", 100)):
+            if r[key] is None or s[key] is None or not c[se_key]:   # too few innings to tell
+                cells += ["-", "-"]
+                continue
+            gap, se, n = s[key] - r[key], c[se_key], c[n_key]
+            cells += [f"{scale * r[key]:.2f} / **{scale * s[key]:.2f}** / {scale * p[key]:.2f}",
+                      f"{gap / se:+.1f}"]
+            acc = pooled[{"first_wickets_per_120": "first", "chase_wickets_per_120": "chase"}.get(key, "wins")]
+            acc[0] += n
+            acc[1] += n * gap
+            acc[2] += (n * se) ** 2
+            acc[3] += n * r[key]
+        cells.append(f"{r['chase_run_rate']:.2f} / **{s['chase_run_rate']:.2f}** / {p['chase_run_rate']:.2f}")
+        lines.append("| " + " | ".join(cells) + " |")
+    words = []
+    for key, label, scale in (("first", "first-innings wickets / 120", 1), ("chase", "chase wickets / 120", 1),
+                              ("wins", "chasing wins (points)", 100)):
+        n, gap, var, real = pooled[key]
+        if n:
+            words.append(f"{label}: real {scale * real / n:.2f}, gap {scale * gap / n:+.2f} "
+                         f"(SE {scale * np.sqrt(var) / n:.2f}, z {gap / np.sqrt(var):+.1f})")
+    lines.append("\nPooled over the seasons (weighted by innings): " + "; ".join(words) + ".")
+    return "\n".join(lines)
+
+
 def season_arguments(description: str) -> argparse.ArgumentParser:
     """The options every whole-season benchmark takes (bench_players.py too)."""
     ap = argparse.ArgumentParser(description=description)
@@ -209,6 +252,8 @@ def main() -> None:
             print(f"First-innings totals: sum of z^2 {z_sq['total']:.1f} on {dof} degrees of "
                   f"freedom, p = {1 - chi2.cdf(z_sq['total'], dof):.2f}; death-overs run rates: "
                   f"{z_sq['death']:.1f}, p = {1 - chi2.cdf(z_sq['death'], dof):.2f}.")
+        if figures:
+            print(chase_table(figures))
         if figures:
             print("\nHow often a season the cards themselves play meets the bars (each replay, "
                   "on the fixtures completed for real, judged against the replays' long-run "

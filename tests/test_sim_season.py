@@ -16,8 +16,8 @@ from cardgen.cli import main
 from cardgen.competitions import get_competition
 from cardgen.sim.captain import Captain, check_plan
 from cardgen.sim.model import CardSetError, compile_card_set
-from cardgen.sim.season import (build_fixtures, ladder, league_summary, leaderboards,
-                                match_figures, replay_season)
+from cardgen.sim.season import (build_fixtures, full_length_innings, ladder, league_summary,
+                                leaderboards, match_figures, ratio_se, replay_season)
 from cardgen.sim.validate import rule_of
 from cardgen.sim.validate import summarise, validate_cards
 
@@ -95,6 +95,25 @@ def test_season_replay_first_innings_total(real_sets, code):
         rates = [summary[f"{who}_wickets_per_120_balls_{n}"] for n in ("first_innings", "second_innings")]
         mixed = (rates[0] * balls[0] + rates[1] * balls[1]) / sum(balls)
         assert abs(mixed - summary[f"{who}_wickets_per_120_balls"]) < 0.002, (who, rates, summary)
+    # first innings and chases apart (issue 41), over the full-length matches: the real rates
+    # are the innings' own sums (run rates an over of the format: The Hundred's is 5 balls),
+    # and their match-level errors are those of the real innings
+    inn = full_length_innings(stats)
+    for name, k in (("first", 1), ("chase", 2)):
+        rows = inn[inn["innings"] == k]
+        assert real[f"{name}_wickets_per_120"] == pytest.approx(
+            120 * rows["wickets"].sum() / rows["legal_balls"].sum(), abs=1e-3)
+        assert real[f"{name}_run_rate"] == pytest.approx(
+            cs.fmt.balls_per_over * rows["runs"].sum() / rows["legal_balls"].sum(), abs=1e-3)
+        # 400 replays x 42 matches: the simulated rate is fixed far inside the real one's SE
+        assert abs(sim[f"{name}_wickets_per_120"] - real[f"{name}_wickets_per_120"]) < 4 * fig["innings"][
+            f"real_{name}_wickets_per_120_se"], (name, fig)
+    counts = fig["innings"]
+    assert counts["real_chases"] == int((inn["innings"] == 2).sum())
+    # a season of ~40 innings: about 7 wickets a 120 balls with an SD of ~2.5 an innings
+    assert 0.2 < counts["real_chase_wickets_per_120_se"] < 0.8, counts
+    p, n = real["chasing_wins_share"], counts["real_decided_chases"]
+    assert counts["real_chasing_wins_se"] == pytest.approx(np.sqrt(p * (1 - p) / n), abs=1e-4)
     # player leaderboards follow the real ones
     lb = leaderboards(cs, stats, rep)
     assert np.corrcoef(lb["real_runs"], lb["sim_runs"])[0, 1] > 0.9
@@ -266,6 +285,12 @@ def test_simulate_command(written_set, mirror, tmp_path, pdf_words):
     row = next(line for line in output.splitlines() if line.startswith("first-innings total "))
     assert row.split()[2] == "169.0"  # real, beside the simulated columns
     assert "wickets a 120 legal balls, every innings: real" in output
+    # first innings and chases apart, real beside simulated (issue 41): BBL 2024-25's 40
+    # full-length chases lost 6.58 wickets a 120 legal balls, its first innings 6.77
+    chase = next(line for line in output.splitlines() if line.startswith("wickets / 120 balls, chases"))
+    assert chase.split()[5] == f"{summary['match_figures']['real']['chase_wickets_per_120']:.2f}" == "6.58"
+    first = next(line for line in output.splitlines() if line.startswith("wickets / 120 balls, 1st inns"))
+    assert first.split()[6] == "6.77"
     # the report names the season as the kit prints it (cards, sheets, site: 2024-2025)
     assert "Season replay: Big Bash League 2024-2025" in pdf_words(folder / "simulate.pdf")
     ladder = (folder / "simulate_ladder.csv").read_text().splitlines()
@@ -422,3 +447,20 @@ def test_real_figures_leave_out_exactly_the_matches_the_weather_shortened(mirror
     assert shortened, "each of these seasons had a match shortened without D/L"
     first = real_first_innings(stats)
     assert set(first["match_id"]) == kept and (first["innings"] == 1).all()
+
+
+def test_ratio_se_is_the_innings_clustered_error():
+    """A rate over innings (wickets a 120 balls) is a ratio of sums; its error is the clustered
+    one. With every innings of the same length it is the plain standard error of the innings'
+    own rates; innings of unequal length weigh by their balls."""
+    rng = np.random.default_rng(0)
+    wickets = pd.Series(rng.integers(2, 11, 50).astype(float))
+    balls = pd.Series(np.full(50, 120.0))
+    assert ratio_se(wickets, balls, 120) == pytest.approx(wickets.std(ddof=1) / np.sqrt(50), abs=1e-4)
+    # innings of unequal length (some cut short): the bootstrap over innings agrees; 4000
+    # resamples pin the bootstrap's own SE to ~1.1%, the linearised error is ~2% off at n = 50
+    short = pd.Series(rng.integers(30, 121, 50).astype(float))
+    picks = rng.integers(0, 50, (4000, 50))
+    boot = 120 * wickets.to_numpy()[picks].sum(1) / short.to_numpy()[picks].sum(1)
+    assert ratio_se(wickets, short, 120) == pytest.approx(boot.std(), rel=0.08)
+    assert ratio_se(wickets[:1], balls[:1]) is None          # one innings: no error to tell

@@ -346,7 +346,7 @@ def match_table(matches: dict[str, dict]) -> list[str]:
     def fmt(key: str, v: dict) -> str:
         if key in ("all_out_share", "chasing_wins_share"):
             return "-" if v.get(key) is None else f"{100 * v[key]:.1f}%"
-        if key.startswith("wickets_"):
+        if key.startswith("wickets_") or key.endswith(("_per_120", "_rate")):
             return f"{v[key]:.2f}" if v.get(key) is not None else "-"
         if v.get(key) is None:  # a season too small for the figure (one first innings: no SD)
             return "-"
@@ -358,7 +358,12 @@ def match_table(matches: dict[str, dict]) -> list[str]:
             ("wickets, middle (1st inns)", "wickets_middle"),
             ("wickets, death (1st inns)", "wickets_death"),
             ("run rate, powerplay", "run_rate_powerplay"), ("run rate, middle", "run_rate_middle"),
-            ("run rate, death", "run_rate_death"), ("chasing side wins", "chasing_wins_share")]
+            ("run rate, death", "run_rate_death"),
+            # first innings and chases apart (issue 41): wickets a ball, a rate, as real innings
+            # the weather cut short have fewer wickets and replays never are cut short
+            ("wickets / 120 balls, 1st inns", "first_wickets_per_120"),
+            ("wickets / 120 balls, chases", "chase_wickets_per_120"),
+            ("run rate, chases", "chase_run_rate"), ("chasing side wins", "chasing_wins_share")]
     lines = ["match figures".ljust(30) + "".join(label.get(c, c).rjust(9) for c in cols)]
     for text, key in rows:
         lines.append(text.ljust(30) + "".join(fmt(key, matches[c]).rjust(9) for c in cols))

@@ -363,10 +363,37 @@ def match_figures(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> dic
             fig[f"wickets_{p}"] = float(first[col].mean()) if col in first else None
         fig.update({k.replace(f"{source}_", ""): v for k, v in
                     phase_rates(cs, every, source).items()})
+        # first innings and chases apart: wickets a 120 legal balls and run rate (issue 41)
+        for name, k in (("first", 1), ("chase", 2)):
+            rows = every[every["innings"] == k]
+            fig[f"{name}_wickets_per_120"] = _wickets_per_120(rows)
+            fig[f"{name}_run_rate"] = (float(fmt.balls_per_over * rows["runs"].sum() / rows["legal_balls"].sum())
+                                       if rows["legal_balls"].sum() else None)
+        fig.update({f"first_{k.replace(f'{source}_', '')}": v for k, v in
+                    phase_rates(cs, first, source).items()})
         out[source] = {k: (round(v, 4) if isinstance(v, float) else v) for k, v in fig.items()}
+    chases = inn[inn["innings"] == 2]
     out["innings"] = {"real_first_innings": int(len(real_first)),
-                      "sim_first_innings": int(len(sim_first)), "balls": fmt.balls_per_innings}
+                      "sim_first_innings": int(len(sim_first)), "balls": fmt.balls_per_innings,
+                      "real_chases": int(len(chases)), "real_decided_chases": int(len(decided)),
+                      # the real figures' match-level standard errors: wickets a ball is a ratio
+                      # of sums over innings, so its error is the innings-clustered one; a share
+                      # of decided matches is binomial
+                      "real_chase_wickets_per_120_se": ratio_se(chases["wickets"], chases["legal_balls"], 120),
+                      "real_first_wickets_per_120_se": ratio_se(real_first["wickets"], real_first["legal_balls"], 120),
+                      "real_chasing_wins_se": (round(float(np.sqrt(real_chase * (1 - real_chase) / len(decided))), 4)
+                                               if real_chase is not None else None)}
     return out
+
+
+def ratio_se(num: pd.Series, den: pd.Series, scale: float = 1.0) -> float | None:
+    """Standard error of sum(num) / sum(den) over independent rows (innings): the clustered
+    (linearised) error, sqrt(sum (n_i - R d_i)^2) / sum d_i, times `scale`."""
+    n, d = np.asarray(num, float), np.asarray(den, float)
+    if len(n) < 2 or d.sum() <= 0:
+        return None
+    rate = n.sum() / d.sum()
+    return round(float(scale * np.sqrt(((n - rate * d) ** 2).sum() * len(n) / (len(n) - 1)) / d.sum()), 4)
 
 
 def phase_rates(cs: CompiledSet, innings: pd.DataFrame, prefix: str) -> dict[str, float]:
