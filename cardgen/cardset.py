@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
+
+import numpy as np
 
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.wickets_in_hand import rule_of_set
@@ -27,6 +29,19 @@ FILE_NAME = "card-set.json"
 
 Kind = Literal["striker", "bowler"]
 KINDS: tuple[Kind, ...] = ("striker", "bowler")
+
+# The contract's vocabulary. A card's chart tiles the 2d10 rolls 1..SLOTS with CARD_RESULTS, in
+# this order on a printed card (B only on bowler cards; 3 is never used, docs/calibration.md).
+CARD_RESULTS: tuple[str, ...] = ("B", "W", "F", "0", "1", "2", "3", "4", "6")
+CARD_INDEX = {r: i for i, r in enumerate(CARD_RESULTS)}
+SLOTS = 100
+FIELD_ROWS, FIELD_COLS = 6, 20  # the fielding chart: d6 rows of d20 cells
+MAX_DEFENCE = 20
+# The chart's boundary extras (docs/rules.md R14) are an extension of the card-set contract,
+# whose cell names are fixed: a four of leg byes is stored as a "leg_bye" cell whose position
+# (d6, d20) is listed in the chart's "fours", so a reader that knows only the contract still
+# finds a leg bye there.
+FOUR_OF = {"leg_bye": "leg_bye_4", "bye": "bye_4"}
 
 
 @dataclass(frozen=True)
@@ -204,7 +219,32 @@ class Card(_Document):
     @property
     def where(self) -> str:
         """How an error names the card: player, team and kind."""
-        return f"card {self.player.name or self.player.id or '?'} ({self.team or '?'}, {self.kind or '?'})"
+        name = self.player.name if self.player.name is not None else (
+            self.player.id if self.player.id is not None else "?")
+        return (f"card {name} ({self.team if self.team is not None else '?'}, "
+                f"{self.kind if self.kind is not None else '?'})")
+
+    @property
+    def defence_rating(self) -> int:
+        """The card's Defence rating (docs/rules.md R13): 1..20 on a striker card, 0 when it has
+        none (absent, null or 0). Anything else, or a rating on a bowler card, is a broken card
+        set: the printed card would say what the engines do not play. The one reading of the
+        field, for the expectation, the engines and the printed kit."""
+        value = self.defence
+        if value is None or (value == 0 and not isinstance(value, bool)):
+            return 0
+        name = self.player.name if self.player.name is not None else "?"
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) \
+                or not 1 <= int(value) <= MAX_DEFENCE:
+            raise CardSetError(f"{name}'s {self.kind or ''} card has defence {value!r}: a Defence "
+                               f"rating is a whole number from 1 to {MAX_DEFENCE}")
+        if self.kind != "striker":
+            raise CardSetError(f"{name}'s bowler card has a defence rating: only striker cards carry one")
+        return int(value)
+
+    def slots(self) -> np.ndarray:
+        """The chart as slot counts over CARD_RESULTS (checked: 1..100 exactly once)."""
+        return chart_to_slots(self.chart, self.where)
 
 
 @dataclass(frozen=True)
@@ -304,6 +344,34 @@ class CardSet(_Document):
 
     # --- the set's own facts ---------------------------------------------------------------
 
+    def game_cells(self) -> list[list[str]]:
+        """The fielding chart as the game plays it (6 rows of 20 cell names, fours included).
+        The one reading of the chart, for the expectation, the engines, the printed kit and the site."""
+        chart = self.fielding_chart
+        if not isinstance(chart, FieldingChart) or not isinstance(chart.cells, tuple):
+            raise CardSetError("the card set has no fielding chart (fielding_chart.cells)")
+        cells = [list(row) if isinstance(row, tuple) else row for row in chart.cells]
+        for where in chart.fours:
+            shown = list(where) if isinstance(where, tuple) else where
+            try:
+                d6, d20 = (int(x) for x in where)
+                if not (1 <= d6 <= FIELD_ROWS and 1 <= d20 <= FIELD_COLS):
+                    raise IndexError
+                cell = cells[d6 - 1][d20 - 1]
+            except (TypeError, ValueError, IndexError):
+                raise CardSetError(f"fielding_chart.fours: {shown!r} is not a (d6, d20) cell of the chart")
+            if cell not in FOUR_OF:
+                raise CardSetError(f"fielding_chart.fours: cell {shown!r} is {cell!r}, not a leg bye or bye")
+            cells[d6 - 1][d20 - 1] = FOUR_OF[cell]
+        return cells
+
+    def stand_in(self, team: str) -> Card | None:
+        """The striker card a batter without one bats with (`stand_in_striker`); None when the
+        team has no striker card."""
+        strikers = self.strikers
+        index = stand_in_striker(strikers, team)
+        return None if index is None else strikers[index]
+
     @property
     def hundred(self) -> bool:
         """A 100-ball set (5-ball sets, balls not overs)."""
@@ -382,6 +450,75 @@ class CardSet(_Document):
                                    cards=self.team_cards(name))
 
 
+def _roll(value: object) -> int | None:
+    """A chart bound as an int (JSON may spell 40 as 40.0); None for anything else."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _range_parts(cell: Any) -> tuple[Any, Any, Any]:
+    """(lo, hi, result) of a chart range; KeyError or TypeError when it lacks one."""
+    if isinstance(cell, ChartRange):
+        if not {"lo", "hi", "result"} <= cell.present and cell.present:
+            raise KeyError("lo")
+        return cell.lo, cell.hi, cell.result
+    return cell["lo"], cell["hi"], cell["result"]
+
+
+def _shown(cell: Any) -> Any:
+    return cell.to_json() if isinstance(cell, ChartRange) else cell
+
+
+def chart_results(chart: Any, where: str = "chart") -> np.ndarray:
+    """A card's ranges -> the CARD_RESULTS index each 2d10 roll 1..100 gives (100 int8 entries).
+
+    The one parser of printed charts: calibration (`chart_to_slots`) and the engines
+    (`cardgen.sim.model.chart_table`) both read charts through it, so they cannot disagree. Each
+    range must be whole numbers 1 <= lo <= hi <= 100 naming a card result, and the ranges must cover
+    1..100 exactly once; otherwise CardSetError names `where` and the fault.
+    """
+    if not isinstance(chart, (list, tuple)):
+        raise CardSetError(f"{where}: the chart is not a list of ranges")
+    table = np.full(SLOTS, -1, dtype=np.int8)
+    for cell in chart:
+        try:
+            raw_lo, raw_hi, result = _range_parts(cell)
+        except (KeyError, TypeError):
+            raise CardSetError(f"{where}: chart range {_shown(cell)!r} needs lo, hi and result") from None
+        lo, hi = _roll(raw_lo), _roll(raw_hi)
+        if not isinstance(result, str) or result not in CARD_INDEX:
+            raise CardSetError(f"{where}: unknown chart result {result!r}")
+        if lo is None or hi is None or not 1 <= lo <= hi <= SLOTS:
+            raise CardSetError(f"{where}: bad range {raw_lo!r}-{raw_hi!r} "
+                               f"(rolls run 1 to {SLOTS}, low end first)")
+        if (table[lo - 1:hi] != -1).any():
+            raise CardSetError(f"{where}: range {lo}-{hi} overlaps another")
+        table[lo - 1:hi] = CARD_INDEX[result]
+    if (table == -1).any():
+        missing = int(np.flatnonzero(table == -1)[0]) + 1
+        raise CardSetError(f"{where}: chart leaves roll {missing} uncovered")
+    return table
+
+
+def chart_to_slots(chart: Any, where: str = "chart") -> np.ndarray:
+    """Ranges -> slot counts (CARD_RESULTS order); CardSetError unless 1..100 is tiled exactly."""
+    return np.bincount(chart_results(chart, where), minlength=len(CARD_RESULTS))
+
+
+def stand_in_striker(striker_cards: Sequence[Card], team: str) -> int | None:
+    """Index in `striker_cards` of the card a batter with none of his own bats with
+    (docs/rules.md R9): his team's last-placed striker card, the highest position, the first such
+    card on a tie; None when the team has no striker card. A reserve's card, usually: the XI's own
+    No. 10 would be at the crease with him. The engines and the team sheets both ask here."""
+    rows = [(int(c.position or 99), -i, i) for i, c in enumerate(striker_cards) if c.team == team]
+    return max(rows)[2] if rows else None
+
+
 def dumps(card_set: CardSet | Mapping[str, Any]) -> str:
     """card-set.json's text: sorted keys, one space a level, UTF-8 as it is."""
     doc = card_set.to_json() if isinstance(card_set, CardSet) else card_set
@@ -437,3 +574,8 @@ def schema_problem(doc: Mapping[str, Any]) -> str | None:
 def as_card_set(card_set: CardSet | Mapping[str, Any]) -> CardSet:
     """The model of a set given either way (a document cardgen built in memory, not a file)."""
     return card_set if isinstance(card_set, CardSet) else CardSet.from_json(card_set)
+
+
+def as_card(card: Card | Mapping[str, Any]) -> Card:
+    """The model of a card given either way."""
+    return card if isinstance(card, Card) else Card.from_json(card)

@@ -105,7 +105,7 @@ def match_specs(name: str, card_set: dict[str, Any], n: int, rng: np.random.Gene
         sides = []
         for team in pair:
             xi, keeper = usual_xi(cs, team)
-            reserves = [str(x) for x in cs.teams[team].get("reserves", []) if (str(x), team) in cs.player_of]
+            reserves = [str(x) for x in cs.teams[team].reserves if (str(x), team) in cs.player_of]
             if reserves and rng.random() < 0.3:
                 changed = list(xi)
                 changed[int(rng.integers(1, 11))] = reserves[int(rng.integers(len(reserves)))]

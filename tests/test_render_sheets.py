@@ -482,8 +482,8 @@ def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_se
                 continue
             without += 1
             card = captain.cs.striker_cards[side.batters[slot]]
-            assert card["team"] == team["name"]
-            assert (f"{names[pid]} has no striker card: bats with {card['player']['name'].upper()}'s striker card"
+            assert card.team == team["name"]
+            assert (f"{names[pid]} has no striker card: bats with {card.player.name.upper()}'s striker card"
                     in text), (team["name"], names[pid])
     assert without >= 1  # Wes Agar; Tymal Mills and Chris Wood
 
@@ -851,7 +851,7 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
                 name = deck["players"][pid]["player"]["name"].upper()
                 line = next(s for s in text.split("(the team's last-placed batter).") if name in s
                             and "no striker card" in s and "picked for the XI" in s)
-                assert f" with {card['player']['name'].upper()}'s striker card" in line, (team, name)
+                assert f" with {card.player.name.upper()}'s striker card" in line, (team, name)
                 named += 1
         # BBL 2024-25: Whitney, Stow, Kellaway and two each at the Sixers and the Thunder; The
         # Hundred 2024: ten, four of them at the Northern Superchargers
@@ -948,7 +948,7 @@ def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank
                 reserves_seen += 1
         # the engines bowl the XI's bowlers only
         side = captain.usual_side(deck["team"]["name"])
-        bowled = {cs.bowler_cards[row]["player"]["id"] for plan in side.plans for row in plan}
+        bowled = {cs.bowler_cards[row].player.id for plan in side.plans for row in plan}
         assert bowled <= set(deck["xi"]), deck["team"]["name"]
     assert reserves_seen >= 1
 

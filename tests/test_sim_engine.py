@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from cardgen.calibrate.model import chart_document
+from cardgen.cardset import Card
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain, check_plan
 from cardgen.sim.example import example_bowling, example_card_set, example_lineups
@@ -531,15 +532,14 @@ def shipped_with_defence(mirror, code: str, season: str, ratings: tuple[int, ...
     return card_set, rows
 
 
-def expected_dismissal_rate(card_set: dict, card: dict, rating: int) -> float:
+def expected_dismissal_rate(card_set: dict, card: Card, rating: int) -> float:
     """The exact expectation (cardgen.calibrate.expect, R13 in `delivery(..., defence=)`) of a
     striker card's dismissals per ball faced against the league-average bowler (as the stream
     counts them: the striker's own, no run-out backing up)."""
     from cardgen.calibrate.expect import (delivery, model_from_card_set, rule_matrix_of,
                                           striker_figures)
-    from cardgen.calibrate.model import card_where, chart_to_slots
     model = model_from_card_set(card_set)
-    p = delivery(model.mean_bowler, chart_to_slots(card["chart"], card_where(card)), model.a,
+    p = delivery(model.mean_bowler, card.slots(), model.a,
                  model.free_hit, rule_matrix_of(card_set, card), rating / 20)
     return float(striker_figures(p, 0.0)["dismissal_rate"])
 
@@ -566,9 +566,9 @@ def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season, c
         without = expected_dismissal_rate(card_set, card, 0)
         # ~120,000 balls: the SE of a ~5% dismissal rate is ~0.0006 (1.3% of it); 4 SE (the
         # delta-method SE of the ratio) is exceeded by chance with probability 6e-5, seed fixed
-        assert abs(rate[k] - with_it) <= 4 * se[k], (card["player"]["name"], rate[k], with_it, se[k])
+        assert abs(rate[k] - with_it) <= 4 * se[k], (card.player.name, rate[k], with_it, se[k])
         # Defence 6 already moves the rate by over 6 SE: the check tells the rating from none
-        assert without - with_it > 6 * se[k], (card["player"]["name"], without, with_it, se[k])
+        assert without - with_it > 6 * se[k], (card.player.name, without, with_it, se[k])
 
 
 def test_bowler_cards_meet_the_strikers_defence_at_the_expected_rate(mirror):
@@ -578,14 +578,13 @@ def test_bowler_cards_meet_the_strikers_defence_at_the_expected_rate(mirror):
     against the same strikers without ratings. Every striker card rated here (20, 12, 6 in
     turn), so the mean Defence is large and the effect plain."""
     from cardgen.calibrate.expect import model_from_card_set, rule_matrix_of
-    from cardgen.calibrate.model import card_where, chart_to_slots
     from cardgen.sim.validate import _ratio_stats, simulate_deliveries
     card_set, _ = shipped_with_defence(mirror, "BBL", "2024-25", (20, 12, 6) * 100)
     plain = {**card_set, "cards": [{k: v for k, v in c.items() if k != "defence"}
                                    for c in card_set["cards"]]}
     cs = compile_card_set(card_set)
     assert cs.striker_defence.min() > 0
-    rows = np.argsort([-int(c["real"]["balls"]) for c in cs.bowler_cards])[:3]
+    rows = np.argsort([-int(c.real.balls) for c in cs.bowler_cards])[:3]
     sums = simulate_deliveries(cs, card_set, "bowler", rows, 120_000, np.random.default_rng(17))
     rate, var = _ratio_stats(sums, "out")
     se = np.sqrt(var / sums["y"])
@@ -593,11 +592,11 @@ def test_bowler_cards_meet_the_strikers_defence_at_the_expected_rate(mirror):
     assert 0.5 < rated.mean_defence < 0.8 and unrated.mean_defence == 0   # (0.64: weighted by balls)
     for k, row in enumerate(rows):
         card = cs.bowler_cards[row]
-        slots = chart_to_slots(card["chart"], card_where(card)).astype(float)
+        slots = card.slots().astype(float)
         rule = rule_matrix_of(card_set, card)
         with_it = float(rated.bowler(slots, rule)["wicket_rate"])
         without = float(unrated.bowler(slots, rule)["wicket_rate"])
         # ~120,000 legal balls: the SE of a ~5% wicket rate is ~0.0006; 4 SE as in the striker
         # check above (chance exceeds it with probability 6e-5; seed fixed)
-        assert abs(rate[k] - with_it) <= 4 * se[k], (card["player"]["name"], rate[k], with_it, se[k])
-        assert without - with_it > 6 * se[k], (card["player"]["name"], without, with_it, se[k])
+        assert abs(rate[k] - with_it) <= 4 * se[k], (card.player.name, rate[k], with_it, se[k])
+        assert without - with_it > 6 * se[k], (card.player.name, without, with_it, se[k])

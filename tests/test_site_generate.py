@@ -6,6 +6,7 @@ test_site_browser.py.
 """
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import re
@@ -987,8 +988,10 @@ def test_a_card_at_the_games_limit_says_so_on_its_page():
     assert ok is False and text == "Plays differently from the real season on: Outs /100 balls."
     # a death bowler whose economy is out of reach because the attack d20 rolls his dots again
     # (Pathirana, IPL 2024: 7.68 real, 10.46 on the card, 85% of his balls in the attack band)
-    bowler = {"kind": "bowler", "situations": {"attack": 0.848, "normal": 0.114, "consolidate": 0.038},
-              "real": {"balls": 132, "runs": 169}, "expected": {"economy": 10.46}}
+    from cardgen.cardset import Card, Player, RealFigures
+    bowler = Card(player=Player(id="p1", name="M Pathirana"), team="Chennai Super Kings", kind="bowler",
+                  chart=(), situations={"attack": 0.848, "normal": 0.114, "consolidate": 0.038},
+                  real=RealFigures(balls=132, runs=169), expected={"economy": 10.46})
     versus = [Versus("Economy", "7.68", "10.46", verdict="outside")]
     text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
     assert ok is None and "85% of the real balls were in the attack band" in text, text
@@ -996,7 +999,7 @@ def test_a_card_at_the_games_limit_says_so_on_its_page():
     text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "False"}, versus, bowler)
     assert ok is False and text.startswith("Plays differently from the real season on: Economy. Why: 85%")
     # the same card bowling at the top of the innings is at the limit for the usual reason
-    bowler["situations"] = {"attack": 0.1, "normal": 0.3, "consolidate": 0.6}
+    bowler = dataclasses.replace(bowler, situations={"attack": 0.1, "normal": 0.3, "consolidate": 0.6})
     text, _ = _verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
     assert "attack band" not in text and "opponent's half" in text
 

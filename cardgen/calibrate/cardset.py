@@ -177,16 +177,6 @@ def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str,
                                       comp, season)
 
 
-def stand_in_striker(striker_cards: list[dict], team: str) -> int | None:
-    """Index in `striker_cards` of the card a batter with none of his own bats with
-    (docs/rules.md R9): his team's last-placed striker card, the highest position, the first such
-    card on a tie; None when the team has no striker card. A reserve's card, usually: the XI's own
-    No. 10 would be at the crease with him. The engines and the team sheets both ask here."""
-    rows = [(int(c.get("position") or 99), -i, i) for i, c in enumerate(striker_cards)
-            if c["team"] == team]
-    return max(rows)[2] if rows else None
-
-
 def card_set_path(card_set: dict, out_dir: Path) -> Path:
     from cardgen.competitions import get_competition
     comp = get_competition(card_set["competition"]["code"])

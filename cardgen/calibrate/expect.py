@@ -23,8 +23,9 @@ import numpy as np
 from cardgen.calibrate.model import (BAT_RUNS, EXTRA_RUNS, BOWLER_WICKET, CARD_INDEX, CARD_RESULTS,
                                      CHARGED_TO_BOWLER, FACED, FIELD_COLS, FIELD_ROWS,
                                      FREE_HIT_VOID, KIND_OF_OUTCOME, LEGAL, N_OUT, OUT, OUTCOMES,
-                                     SLOTS, STRIKER_OUT, card_defence, card_where,
-                                     chart_cells, chart_to_slots)
+                                     SLOTS, STRIKER_OUT)
+from cardgen.cardset import Card, CardSet, Kind, as_card, as_card_set
+from cardgen.wickets_in_hand import rule_of_set
 
 # run-out rows of the fielding chart (rules 4.3.3 / 4.3.8): d6 -> (who is out, keeper involved)
 RUN_OUT_ROWS = {1: ("striker", True), 2: ("striker", False), 3: ("striker", True),
@@ -240,52 +241,69 @@ class LeagueModel:
         return league_figures(self.average_delivery(rule))
 
 
-def model_from_card_set(card_set: dict) -> LeagueModel:
+def skill_from_card_set(card_set: CardSet | dict) -> FieldingSkill:
+    """League-average fielding skill from a card set's printed ratings (one entry per player and
+    team; weights: matches and matches kept when the set records them, else equal)."""
+    card_set = as_card_set(card_set)
+    seen: dict[tuple[str, str], Card] = {}
+    for c in card_set.cards:
+        seen.setdefault(c.key, c)
+    if card_set.fielding is not None:
+        f = card_set.fielding
+        return FieldingSkill(f["catch"], f["run_out_single"], f["run_out_with_keeper"], f["stumping"])
+
+    def rating(value: int | None) -> int:
+        return 10 if value is None else value
+    players = [c.player for c in seen.values()]
+    keepers = [p for p in players if p.keeper]
+    return FieldingSkill.from_ratings([rating(p.catch) for p in players], [rating(p.run_out) for p in players],
+                                      [p.keeper for p in keepers] or [10],
+                                      [rating(p.run_out) for p in keepers] or [10])
+
+
+def model_from_card_set(card_set: CardSet | dict) -> LeagueModel:
     """The league model a written card set implies (fielders at the set's average ratings). A
     league's set (`own_league`, docs/league.md) plays against its baseline's average opponent,
     which it records; a season's is the ball-weighted mean of its own cards."""
-    from cardgen.calibrate.ratings import skill_from_card_set
+    card_set = as_card_set(card_set)
     skill = skill_from_card_set(card_set)
-    a = card_matrix(fielding_vector(chart_cells(card_set), skill))
-    average = (card_set.get("own_league") or {}).get("average")
+    a = card_matrix(fielding_vector(card_set.game_cells(), skill))
+    average = (card_set.extra.get("own_league") or {}).get("average")
     if average:
         return LeagueModel(a, np.array(average["bowler"], float), np.array(average["striker"], float),
                            mean_defence=float(average.get("defence", 0.0)))
-    def ball_weighted_mean(kind: str, of) -> np.ndarray:
-        cards = [c for c in card_set["cards"] if c["kind"] == kind]
-        w = np.array([max(c.get("real", {}).get("balls", 0), 0) for c in cards], float)
+
+    def ball_weighted_mean(kind: Kind, of) -> np.ndarray:
+        cards = card_set.kind_cards(kind)
+        w = np.array([max(c.real.balls or 0, 0) for c in cards], float)
         x = np.array([of(c) for c in cards], float)
         return (w @ x) / w.sum() if w.sum() > 0 else x.mean(axis=0)
 
-    def slots(c: dict) -> np.ndarray:
-        return chart_to_slots(c["chart"], card_where(c))
-    return LeagueModel(a, ball_weighted_mean("bowler", slots), ball_weighted_mean("striker", slots),
+    return LeagueModel(a, ball_weighted_mean("bowler", Card.slots), ball_weighted_mean("striker", Card.slots),
                        mean_defence=float(ball_weighted_mean("striker", defence_of)))
 
 
-def defence_of(card: dict) -> float:
+def defence_of(card: Card | dict) -> float:
     """A written card's Defence survival probability (its rating / 20; 0 without one, R13)."""
-    return card_defence(card) / 20
+    return as_card(card).defence_rating / 20
 
 
-def rule_matrix_of(card_set: dict, card: dict) -> np.ndarray | None:
+def rule_matrix_of(card_set: CardSet | dict, card: Card | dict) -> np.ndarray | None:
     """The outcome matrix a written card plays under: the set's rule (the wickets-in-hand rule)
     over the card's `situations` (its player's real band shares); None for the printed rules."""
-    from cardgen.wickets_in_hand import rule_of_set
     rule = rule_of_set(card_set)
-    shares = card.get("situations")
+    shares = as_card(card).situations
     return rule.mixture(shares, OUTCOMES) if rule is not None and shares else None
 
 
-def pairing_figures(card_set: dict, bowler_id: str, striker_id: str) -> dict:
+def pairing_figures(card_set: CardSet | dict, bowler_id: str, striker_id: str) -> dict:
     """Expected figures of one bowler card against one striker card, with the set's fielding chart
     and league-average fielders: the exact reference for a simulated head-to-head."""
+    card_set = as_card_set(card_set)
     model = model_from_card_set(card_set)
-    by = {(c["player"]["id"], c["kind"]): c for c in card_set["cards"]}
+    by = {(c.player.id, c.kind): c for c in card_set.cards}
     bowler, striker = by[(bowler_id, "bowler")], by[(striker_id, "striker")]
-    b = chart_to_slots(bowler["chart"], card_where(bowler))
-    s = chart_to_slots(striker["chart"], card_where(striker))
-    p = delivery(b, s, model.a, model.free_hit, defence=defence_of(striker))
+    p = delivery(bowler.slots(), striker.slots(), model.a, model.free_hit, defence=defence_of(striker))
     return {"outcomes": dict(zip(OUTCOMES, map(float, p))),
             "striker": {k: float(v) for k, v in striker_figures(p, 0.0).items()},
             "bowler": {k: float(v) for k, v in bowler_figures(p).items()}}

@@ -103,23 +103,6 @@ def compute_ratings(fielding: pd.DataFrame, run_out_mean: float = RUN_OUT_MEAN,
     return Ratings(t)
 
 
-def skill_from_card_set(card_set: dict) -> FieldingSkill:
-    """League-average fielding skill from a card set's printed ratings (one entry per player and
-    team; weights: matches and matches kept when the set records them, else equal)."""
-    seen: dict[tuple[str, str], dict] = {}
-    for c in card_set["cards"]:
-        seen.setdefault((c["player"]["id"], c["team"]), c)
-    if "fielding" in card_set:
-        f = card_set["fielding"]
-        return FieldingSkill(f["catch"], f["run_out_single"], f["run_out_with_keeper"], f["stumping"])
-    catch = [c["player"].get("catch", 10) for c in seen.values()]
-    ro = [c["player"].get("run_out", 10) for c in seen.values()]
-    keepers = [c for c in seen.values() if c["player"].get("keeper")]
-    k = [c["player"]["keeper"] for c in keepers] or [10]
-    kro = [c["player"].get("run_out", 10) for c in keepers] or [10]
-    return FieldingSkill.from_ratings(catch, ro, k, kro)
-
-
 _SCALES: dict[bytes, "RatingScales"] = {}
 _SCALES_SIZE = 2
 

@@ -6,14 +6,14 @@ import statistics
 import numpy as np
 
 from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS, game_dismissals
-from cardgen.calibrate.model import MAX_DEFENCE, card_defence
+from cardgen.cardset import MAX_DEFENCE, Card, CardSet, as_card, as_card_set
 
 SR_TOL, ECON_TOL, RATE_TOL = 0.02, 0.02, 0.05
 LEAGUE_TOL = 0.02
 ROUNDING_SLACK = 0.002   # relative: expected figures are stored to 3-5 significant digits
 
 
-def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> bool:
+def reachable(card_set: CardSet | dict, card: Card | dict, model=None, both: bool = False) -> bool:
     """Whether a headline figure this card misses (strike rate or economy outside 2%, dismissal
     or wicket rate outside 5%) could be brought within tolerance WITHOUT the card's other
     headline figure getting worse than it is (or than its own tolerance), against the set's
@@ -37,16 +37,16 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
     from cardgen.calibrate.expect import (defence_of, delivery, model_from_card_set,
                                           rule_matrix_of)
     from cardgen.calibrate.model import (BAT_RUNS, BOWLER_WICKET, CARD_INDEX, CHARGED_TO_BOWLER,
-                                         FACED, LEGAL, SLOTS, STRIKER_OUT, card_where,
-                                         chart_to_slots)
+                                         FACED, LEGAL, SLOTS, STRIKER_OUT)
+    card_set, card = as_card_set(card_set), as_card(card)
     model = model or model_from_card_set(card_set)
     rule = rule_matrix_of(card_set, card)
-    real, exp, balls = card["real"], card["expected"], card["real"].get("balls") or 0
+    real, exp, balls = card.real, card.expected or {}, card.real.balls or 0
     if not balls:
         return True
-    striker = card["kind"] == "striker"
+    striker = card.kind == "striker"
     free = ("W", "1", "2", "4", "6")
-    held = chart_to_slots(card["chart"], card_where(card)).astype(float)
+    held = card.slots().astype(float)
     for r in free:
         held[CARD_INDEX[r]] = 0.0
     spend = SLOTS - held.sum()
@@ -60,16 +60,16 @@ def reachable(card_set: dict, card: dict, model=None, both: bool = False) -> boo
         p = delivery(model.mean_bowler, vertices, model.a, model.free_hit, rule,
                      defence_of(card))
         ns = model.non_striker_run_out
-        figures = ((p @ BAT_RUNS, p @ FACED, real["runs"] / balls, exp["strike_rate"] / 100,
+        figures = ((p @ BAT_RUNS, p @ FACED, real.runs / balls, exp["strike_rate"] / 100,
                     SR_TOL),
-                   (p @ STRIKER_OUT + ns, p @ FACED, real["dismissals"] / balls,
+                   (p @ STRIKER_OUT + ns, p @ FACED, real.dismissals / balls,
                     exp["dismissal_rate"], RATE_TOL))
     else:
         p = delivery(vertices, model.mean_striker, model.a, model.free_hit, rule,
                      model.mean_defence)
-        figures = ((p @ (BAT_RUNS + CHARGED_TO_BOWLER), p @ LEGAL, real["runs"] / balls,
+        figures = ((p @ (BAT_RUNS + CHARGED_TO_BOWLER), p @ LEGAL, real.runs / balls,
                     exp["economy"] / 6, ECON_TOL),
-                   (p @ BOWLER_WICKET, p @ LEGAL, real["dismissals"] / balls,
+                   (p @ BOWLER_WICKET, p @ LEGAL, real.dismissals / balls,
                     exp["wicket_rate"], RATE_TOL))
     missed = [i for i, (_, _, v, e, tol) in enumerate(figures) if abs(e - v) > tol * v]
     if not missed and not both:
@@ -91,45 +91,46 @@ def _rel(expected: float, real: float) -> float | None:
     return None if not real else expected / real - 1
 
 
-def card_rows(card_set: dict) -> list[dict]:
+def card_rows(card_set: CardSet | dict) -> list[dict]:
     """One row per card: real and expected headline figures and relative errors; a qualified card
     outside tolerance says why, and whether its figures are `reachable` at all."""
     from cardgen.calibrate.expect import model_from_card_set
+    card_set = as_card_set(card_set)
     model = None
     rows = []
-    for c in card_set["cards"]:
-        real, exp = c["real"], c["expected"]
-        balls = real.get("balls", 0) or 0
-        if c["kind"] == "striker":
-            r_sr = 100 * real["runs"] / balls if balls else None
-            r_rate = real["dismissals"] / balls if balls else None
+    for c in card_set.cards:
+        real, exp = c.real, c.expected or {}
+        balls = real.balls or 0
+        if c.kind == "striker":
+            r_sr = 100 * real.runs / balls if balls else None
+            r_rate = real.dismissals / balls if balls else None
             e_sr, e_rate = exp["strike_rate"], exp["dismissal_rate"]
         else:
-            r_sr = 6 * real["runs"] / balls if balls else None
-            r_rate = real["dismissals"] / balls if balls else None
+            r_sr = 6 * real.runs / balls if balls else None
+            r_rate = real.dismissals / balls if balls else None
             e_sr, e_rate = exp["economy"], exp["wicket_rate"]
-        row = {"name": c["player"]["name"], "id": c["player"]["id"], "team": c["team"],
-               "kind": c["kind"], "balls": balls, "real_main": r_sr, "expected_main": e_sr,
+        row = {"name": c.player.name, "id": c.player.id, "team": c.team,
+               "kind": c.kind, "balls": balls, "real_main": r_sr, "expected_main": e_sr,
                "main_error": _rel(e_sr, r_sr) if r_sr else None,
                "real_rate": r_rate, "expected_rate": e_rate,
                "rate_error": _rel(e_rate, r_rate) if r_rate else None,
-               "real_fours": real["fours"] / balls if balls else None,
+               "real_fours": real.fours / balls if balls else None,
                "expected_fours": exp["fours"],
-               "real_sixes": real["sixes"] / balls if balls else None,
-               "expected_sixes": exp["sixes"], "small_sample": c.get("small_sample", False),
-               "defence": card_defence(c)}
+               "real_sixes": real.sixes / balls if balls else None,
+               "expected_sixes": exp["sixes"], "small_sample": bool(c.small_sample),
+               "defence": c.defence_rating}
         reasons = []
         if balls >= SMALL_SAMPLE_BALLS:
-            tol_main = SR_TOL if c["kind"] == "striker" else ECON_TOL
+            tol_main = SR_TOL if c.kind == "striker" else ECON_TOL
             if row["main_error"] is not None and abs(row["main_error"]) > tol_main:
-                reasons.append(_reason(c, "strike rate" if c["kind"] == "striker" else "economy",
+                reasons.append(_reason(c, "strike rate" if c.kind == "striker" else "economy",
                                        r_sr, e_sr))
             if r_rate == 0:
                 if e_rate > 0:
                     reasons.append("never dismissed/no wickets: the opponent's half of every "
                                    "delivery still carries dismissals (unreachable: rate > 0)")
             elif row["rate_error"] is not None and abs(row["rate_error"]) > RATE_TOL:
-                reasons.append(_reason(c, "dismissal rate" if c["kind"] == "striker" else "wicket rate",
+                reasons.append(_reason(c, "dismissal rate" if c.kind == "striker" else "wicket rate",
                                        r_rate, e_rate))
         row["outside"] = reasons
         if reasons:
@@ -138,7 +139,7 @@ def card_rows(card_set: dict) -> list[dict]:
             if not row["reachable"]:
                 reasons.insert(0, "at its limit (no card with its F, B and dot slots brings the "
                                "missed figure within tolerance without the other getting worse"
-                               + (" under the rule" if c.get("situations") else "") + ")")
+                               + (" under the rule" if c.situations else "") + ")")
         rows.append(row)
     return rows
 
@@ -147,26 +148,26 @@ def card_rows(card_set: dict) -> list[dict]:
 ATTACK_SAID_FROM = 0.25
 
 
-def attack_band_scoring(card: dict) -> float | None:
+def attack_band_scoring(card: Card) -> float | None:
     """The card's share of real balls in the rule's attack band when it scores more than its
     player's real season by more than the calibration's tolerance (strike rate or economy) and
     that share is ATTACK_SAID_FROM or more, else None. The attack d20 rolls a dot again
     whoever's card it came off, so a death bowler's dots (Bumrah, Pathirana) and a finisher's
     (Miller) score like anyone's there (docs/rules.md R12): where such a card misses, that is
     why."""
-    attack = float((card.get("situations") or {}).get("attack", 0.0))
-    real, exp = card.get("real") or {}, card.get("expected") or {}
-    balls = real.get("balls") or 0
+    attack = float((card.situations or {}).get("attack", 0.0))
+    real, exp = card.real, card.expected or {}
+    balls = real.balls or 0
     if attack < ATTACK_SAID_FROM or not balls:
         return None
-    if card["kind"] == "striker":
-        over = exp.get("strike_rate", 0.0) > (1 + SR_TOL) * 100 * real.get("runs", 0) / balls
+    if card.kind == "striker":
+        over = exp.get("strike_rate", 0.0) > (1 + SR_TOL) * 100 * (real.runs or 0) / balls
     else:
-        over = exp.get("economy", 0.0) > (1 + ECON_TOL) * 6 * real.get("runs", 0) / balls
+        over = exp.get("economy", 0.0) > (1 + ECON_TOL) * 6 * (real.runs or 0) / balls
     return attack if over else None
 
 
-def _reason(card: dict, what: str, real: float, expected: float) -> str:
+def _reason(card: Card, what: str, real: float, expected: float) -> str:
     """Why a qualified card misses, with the gap (and, for a card scoring more than its player's
     real season mostly in the attack band, that the attack d20 plays its dots)."""
     why = _why(card, what, real, expected)
@@ -177,13 +178,13 @@ def _reason(card: dict, what: str, real: float, expected: float) -> str:
     return why
 
 
-def _why(card: dict, what: str, real: float, expected: float) -> str:
-    slots = {r["result"]: r["hi"] - r["lo"] + 1 for r in card["chart"]}
+def _why(card: Card, what: str, real: float, expected: float) -> str:
+    slots = {r.result: r.hi - r.lo + 1 for r in card.chart}
     gap = f"real {real:.4g}, expected {expected:.4g} ({100 * (expected / real - 1):+.1f}%)"
-    opponent = "bowler" if card["kind"] == "striker" else "striker"
+    opponent = "bowler" if card.kind == "striker" else "striker"
     rate = "dismissal" in what or "wicket" in what
     if rate and expected > real and slots.get("W", 0) == 0 and slots.get("B", 0) == 0:
-        defence = card_defence(card)
+        defence = card.defence_rating
         if defence:   # R13: the rating saves only the bowler card's W
             return (f"{what} {gap}: unreachable, the card is at 0 W/B slots and Defence {defence}, "
                     f"and the outs a rating cannot save (the fielding chart's, the attack die's"
@@ -197,17 +198,18 @@ def _why(card: dict, what: str, real: float, expected: float) -> str:
                 f"{opponent}'s half alone scores more")
     if not rate and expected < real and slots.get("6", 0) == sum(slots.get(r, 0) for r in ("0", "1", "2", "4", "6")):
         return f"{what} {gap}: unreachable, every run slot is already a six"
-    if card["kind"] == "bowler" and not rate:
-        r, e = card["real"], card["expected"]
-        balls = r.get("balls") or 1
-        r_x = (r.get("wides", 0) + r.get("no_balls", 0)) / balls
+    if card.kind == "bowler" and not rate:
+        r, e = card.real, card.expected or {}
+        balls = r.balls or 1
+        r_x = ((r.wides or 0) + (r.no_balls or 0)) / balls
         e_x = e.get("wides", 0) + e.get("no_balls", 0)
         return (f"{what} {gap}: wides+no-balls per ball {e_x:.4f} expected vs {r_x:.4f} real "
                 f"(the card's F slots carry them and also dismissals)")
     return f"{what} {gap}: whole-slot resolution against the other figures on the card"
 
 
-def summary(card_set: dict) -> dict:
+def summary(card_set: CardSet | dict) -> dict:
+    card_set = as_card_set(card_set)
     rows = [r for r in card_rows(card_set) if r["balls"] >= SMALL_SAMPLE_BALLS]
     out = {}
     for kind, tol_main in (("striker", SR_TOL), ("bowler", ECON_TOL)):
@@ -223,8 +225,9 @@ def summary(card_set: dict) -> dict:
     return out
 
 
-def league_errors(card_set: dict) -> dict[str, float]:
-    L, E = card_set["league"], card_set["expected_league"]
+def league_errors(card_set: CardSet | dict) -> dict[str, float]:
+    card_set = as_card_set(card_set)
+    L, E = card_set.league or {}, card_set.expected_league or {}
     legal = L["legal_balls"]
     # extras by deliveries, as the game plays them (one run each); their runs beyond one per
     # ball are carried as runs off the bat, so runs_per_ball still counts every real run
@@ -247,9 +250,10 @@ def _pct(expected: float | None, real: float | None) -> float | None:
     return None if expected is None or not real else 100 * (expected / real - 1)
 
 
-def format_report(card_set: dict) -> str:
+def format_report(card_set: CardSet | dict) -> str:
+    card_set = as_card_set(card_set)
     rows = card_rows(card_set)
-    lines = [f"Calibration report: {card_set['competition']['code']} {card_set['season']}",
+    lines = [f"Calibration report: {card_set.competition.code} {card_set.season}",
              "kind     name                      balls   real   exp    err%  | rate real  exp     err%  | 4s/b real exp   err%  | 6s/b real exp   err%"]
     for r in sorted(rows, key=lambda r: (r["kind"], -r["balls"])):
         def f(x, spec):

@@ -7,8 +7,10 @@ from typing import Any
 
 import click
 
+from cardgen.cardset import FILE_NAME, CardSet, as_card_set, load_card_set
 from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve
 from cardgen.competitions import season_label
+from cardgen.errors import CardSetError
 
 # Run-size limits, stated in --help: beyond them a run takes hours or memory the machine lacks
 MAX_BALLS = 1_000_000  # validate: ~100 s on one core; memory does not grow with the balls
@@ -19,22 +21,21 @@ CARDS_HELP = ("card-set.json to play (default: OUT/<CODE>_<season>/card-set.json
 
 
 def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
-               cards: Path | None, stats: Any = None) -> tuple[dict, str]:
+               cards: Path | None, stats: Any = None) -> tuple[CardSet, str]:
     """The card set to play and where it came from; `stats`: the season's tables when the caller
     has read (and checked) them, else the season's format is checked here before calibrating."""
-    from cardgen.calibrate.cardset import build_card_set, load_card_set
+    from cardgen.calibrate.cardset import build_card_set
     from cardgen.competitions import set_name
-    path = cards or Path(out_dir) / set_name(comp, season) / "card-set.json"
+    path = cards or Path(out_dir) / set_name(comp, season) / FILE_NAME
     if cards is not None or path.is_file():
         card_set = load_card_set(path)
-        if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
-            from cardgen.sim.model import CardSetError
-            raise CardSetError(f"{path} is a {card_set.get('competition', {}).get('code')} "
-                               f"{card_set.get('season')} set, not {comp.code} {season}")
+        if card_set.competition.code != comp.code or card_set.season != season:
+            raise CardSetError(f"{path} is a {card_set.competition.code} "
+                               f"{card_set.season} set, not {comp.code} {season}")
         return card_set, str(path)
     if stats is None:
         check_season_format(comp, season, source)
-    return build_card_set(comp, season, source, reuse=True), "calibrated from the season"
+    return as_card_set(build_card_set(comp, season, source, reuse=True)), "calibrated from the season"
 
 
 def _seed_option(func: Any) -> Any:
@@ -218,7 +219,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     sets = {loaded_way: (loaded, origin)}
     for way in ("rule", "classic"):
         if way not in sets:
-            sets[way] = (build_card_set(comp, season, source, reuse=True, classic=way == "classic"),
+            sets[way] = (as_card_set(build_card_set(comp, season, source, reuse=True, classic=way == "classic")),
                          "calibrated from the season")
     way = "classic" if classic else loaded_way
     other_way = "rule" if way == "classic" else "classic"
@@ -370,16 +371,16 @@ def match_table(matches: dict[str, dict]) -> list[str]:
     return lines
 
 
-def _attack_band_words(card_set: dict) -> dict[tuple[str, str, str], str]:
+def _attack_band_words(card_set: CardSet) -> dict[tuple[str, str, str], str]:
     """(kind, player id, team) -> ", 85% in the attack band, whose d20 rolls this card's dots
     too" for the cards that score more than their player's real season mostly in the rule's attack
     band (`report.attack_band_scoring`): why such a card is off, on its line."""
     from cardgen.calibrate.report import attack_band_scoring
     out = {}
-    for c in card_set.get("cards", []):
+    for c in card_set.cards:
         share = attack_band_scoring(c)
         if share is not None:
-            out[(c["kind"], str(c["player"]["id"]), c["team"])] = (
+            out[(c.kind, str(c.player.id), c.team)] = (
                 f", {100 * share:.0f}% in the attack band, whose d20 rolls this card's dots too")
     return out
 

@@ -9,11 +9,11 @@ browser draws the same one (`static/captain.js`).
 from __future__ import annotations
 
 import math
-from typing import Any, Protocol
+from typing import Protocol
 
 import numpy as np
 
-from cardgen.calibrate.cardset import stand_in_striker
+from cardgen.cardset import Card, stand_in_striker
 from cardgen.errors import CardSetError
 from cardgen.sim.captain import QuotaDraw, order_plan
 from cardgen.sim.model import CompiledSet, Side
@@ -27,14 +27,14 @@ def bowling_shares(cs: CompiledSet) -> dict[tuple[str, str], float]:
     """(player id, team) -> his share of the team's legal balls, from the bowler cards."""
     totals: dict[str, int] = {}
     for card in cs.bowler_cards:
-        totals[card["team"]] = totals.get(card["team"], 0) + _balls(card)
-    return {(str(card["player"]["id"]), str(card["team"])):
-            (_balls(card) / totals[card["team"]] if totals[card["team"]] > 0 else 0.0)
+        totals[card.team] = totals.get(card.team, 0) + _balls(card)
+    return {(str(card.player.id), str(card.team)):
+            (_balls(card) / totals[card.team] if totals[card.team] > 0 else 0.0)
             for card in cs.bowler_cards}
 
 
-def _balls(card: dict[str, Any]) -> int:
-    value = (card.get("real") or {}).get("balls")
+def _balls(card: Card) -> int:
+    value = card.real.balls
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
@@ -43,8 +43,8 @@ def usual_xi(cs: CompiledSet, team: str) -> tuple[list[str], str | None]:
     entry = cs.teams.get(team)
     if entry is None:
         raise CardSetError(f"no team {team!r} in the card set")
-    xi = [str(x) for x in entry.get("batting_order", [])]
-    keeper = entry.get("wicketkeeper")
+    xi = [str(x) for x in entry.batting_order]
+    keeper = entry.wicketkeeper
     return xi, None if keeper is None else str(keeper)
 
 

@@ -10,7 +10,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import KeepInFrame, PageBreak, Paragraph, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from cardgen.calibrate.cardset import stand_in_striker
+from cardgen.cardset import Card, stand_in_striker
 from cardgen.render.card import card_views, defence_rating, printed_keeper_rating
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
                                    flowing_document, printed_season, set_title)
@@ -107,7 +107,7 @@ def stand_in_card(card_set: dict[str, Any], team: str) -> dict[str, Any] | None:
     """The striker card a batter without one bats with, as the engines choose it
     (`calibrate.cardset.stand_in_striker`); None when the team has no striker card."""
     strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
-    index = stand_in_striker(strikers, team)
+    index = stand_in_striker([Card.from_json(c) for c in strikers], team)
     return None if index is None else strikers[index]
 
 

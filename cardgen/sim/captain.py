@@ -14,7 +14,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from cardgen.calibrate.cardset import stand_in_striker
+from cardgen.cardset import stand_in_striker
 from cardgen.sim.model import CardSetError, CompiledSet, Format, Side
 
 
@@ -249,8 +249,8 @@ class Captain:
         for slot, pid in enumerate(xi):
             if pid in holders:
                 continue
-            card = cs.striker_cards[cs.striker_card_of[(pid, team)]] if (pid, team) in cs.striker_card_of else {}
-            bowls = (card.get("player") or {}).get("bowling_role") in ("Spin", "Medium", "Pace")
+            card = cs.striker_cards[cs.striker_card_of[(pid, team)]] if (pid, team) in cs.striker_card_of else None
+            bowls = card is not None and card.player.bowling_role in ("Spin", "Medium", "Pace")
             ranked.append((not bowls, -self.share.get((pid, team), 0.0), -slot, pid))
         return [pid for *_, pid in sorted(ranked)]
 
@@ -264,7 +264,7 @@ class Captain:
         if cards:
             template = cards[int(np.argmin(weights))] if weights else cards[-1]
         else:  # no bowler card in the side at all: the set's least-used bowler
-            template = int(np.argmin([int((c.get("real") or {}).get("balls", 0)) for c in cs.bowler_cards]))
+            template = int(np.argmin([int(c.real.balls or 0) for c in cs.bowler_cards]))
         row = len(cs.bowler_lut)
         cs.bowler_lut = np.concatenate([cs.bowler_lut, cs.bowler_lut[template:template + 1]])
         cs.bowler_player = np.append(cs.bowler_player, np.int32(cs.player_of[key]))
@@ -284,9 +284,9 @@ class Captain:
 
     def usual_xi(self, team: str) -> tuple[list[str], str | None]:
         """The most-used XI in its usual order (the set's `batting_order` when it has one)."""
-        entry = self.cs.teams.get(team, {})
-        order = [str(x) for x in entry.get("batting_order", [])]
-        keeper = entry.get("wicketkeeper")
+        entry = self.cs.teams.get(team)
+        order = [str(x) for x in entry.batting_order] if entry else []
+        keeper = entry.wicketkeeper if entry else None
         if len(order) == 11:
             return order, keeper
         rows = self.lineups[self.lineups["team"] == team]

@@ -6,13 +6,14 @@ the vectorised one) read these same tables, so they cannot disagree about what a
 """
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from cardgen.calibrate.model import (CARD_RESULTS, DEFAULT_CATCH, DEFAULT_RUN_OUT, card_defence,
-                                     card_where, chart_cells, chart_results)
+from cardgen.calibrate.model import DEFAULT_CATCH, DEFAULT_RUN_OUT
+from cardgen.cardset import CARD_RESULTS, Card, CardSet, ChartRange, Team, as_card_set, chart_results
 from cardgen.errors import CardSetError
 from cardgen.stats.tables import phase_ranges
 
@@ -90,7 +91,7 @@ def format_named(name: str) -> Format:
 _CODE_OF_RESULT = np.array([CARD_CODES[r] for r in CARD_RESULTS], dtype=np.int8)
 
 
-def chart_table(chart: list[dict[str, Any]], where: str) -> np.ndarray:
+def chart_table(chart: Sequence[ChartRange], where: str) -> np.ndarray:
     """100 result codes from a card's ranges (CardSetError unless they tile 1..100 exactly)."""
     return _CODE_OF_RESULT[chart_results(chart, where)]
 
@@ -113,13 +114,13 @@ class CompiledSet:
     striker_card_of: dict[tuple[str, str], int]   # (player id, team) -> striker row
     bowler_card_of: dict[tuple[str, str], int]
     player_of: dict[tuple[str, str], int]
-    teams: dict[str, dict[str, Any]]     # name -> team entry of the card set
-    striker_cards: list[dict[str, Any]]
-    bowler_cards: list[dict[str, Any]]
+    teams: dict[str, Team]               # name -> team entry of the card set
+    striker_cards: list[Card]
+    bowler_cards: list[Card]
     # (n_striker_cards,) the card's Defence rating (R13), 0 = none: the d20 that can turn a W
     # read from the bowler's card into a dot
     striker_defence: np.ndarray
-    raw: dict[str, Any] = field(repr=False, default_factory=dict)
+    raw: CardSet | None = field(repr=False, default=None)  # the set it was compiled from
 
     @property
     def has_defence(self) -> bool:
@@ -131,14 +132,14 @@ def _rating(value: Any, default: int) -> int:
     return int(value) if isinstance(value, (int, np.integer)) and 1 <= int(value) <= 20 else default
 
 
-def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
+def compile_card_set(card_set: CardSet | Mapping[str, Any]) -> CompiledSet:
     """Check a card set is playable and turn it into lookup tables."""
-    try:
-        fmt = format_named(card_set["format"])
-        cells = chart_cells(card_set)
-        cards = card_set["cards"]
-    except (KeyError, TypeError) as exc:
-        raise CardSetError(f"card set is missing {exc}") from None
+    card_set = as_card_set(card_set)
+    if card_set.format is None and "format" not in card_set.present:
+        raise CardSetError("card set is missing 'format'")
+    fmt = format_named(card_set.format)
+    cells = card_set.game_cells()
+    cards = card_set.cards
     if len(cells) != 6 or any(len(row) != 20 for row in cells):
         raise CardSetError("fielding chart must be 6 rows (d6) of 20 cells (d20)")
     fielding = np.empty((6, 20), dtype=np.int8)
@@ -161,33 +162,33 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
     b_player: list[int] = []
     s_of: dict[tuple[str, str], int] = {}
     b_of: dict[tuple[str, str], int] = {}
-    s_cards: list[dict] = []
-    b_cards: list[dict] = []
+    s_cards: list[Card] = []
+    b_cards: list[Card] = []
     s_defence: list[int] = []
     for card in cards:
-        player = card["player"]
-        key = (str(player["id"]), str(card["team"]))
-        where = card_where(card)
+        player = card.player
+        key = (str(player.id), str(card.team))
+        where = card.where
         if key not in player_of:
             player_of[key] = len(ids)
             ids.append(key[0])
-            names.append(str(player.get("name", key[0])))
+            names.append(str(player.name if "name" in player.present or player.name is not None else key[0]))
             teams_of.append(key[1])
-            catch.append(_rating(player.get("catch"), DEFAULT_CATCH))
-            run_out.append(_rating(player.get("run_out"), DEFAULT_RUN_OUT))
-            keeper.append(_rating(player.get("keeper"), 0))
+            catch.append(_rating(player.catch, DEFAULT_CATCH))
+            run_out.append(_rating(player.run_out, DEFAULT_RUN_OUT))
+            keeper.append(_rating(player.keeper, 0))
         else:  # a second card of the same player may carry ratings the first left out
             p = player_of[key]
-            if player.get("catch") is not None:
-                catch[p] = _rating(player.get("catch"), catch[p])
-            if player.get("run_out") is not None:
-                run_out[p] = _rating(player.get("run_out"), run_out[p])
-            if player.get("keeper") is not None:
-                keeper[p] = _rating(player.get("keeper"), keeper[p])
+            if player.catch is not None:
+                catch[p] = _rating(player.catch, catch[p])
+            if player.run_out is not None:
+                run_out[p] = _rating(player.run_out, run_out[p])
+            if player.keeper is not None:
+                keeper[p] = _rating(player.keeper, keeper[p])
         p = player_of[key]
-        table = chart_table(card["chart"], where)
-        defence = card_defence(card)
-        if card["kind"] == "striker":
+        table = chart_table(card.chart, where)
+        defence = card.defence_rating
+        if card.kind == "striker":
             if (table == BOWLED).any():
                 raise CardSetError(f"{where}: B (bowled) appears only on bowler cards")
             s_of[key] = len(s_rows)
@@ -195,7 +196,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
             s_player.append(p)
             s_cards.append(card)
             s_defence.append(defence)
-        elif card["kind"] == "bowler":
+        elif card.kind == "bowler":
             b_of[key] = len(b_rows)
             b_rows.append(table)
             b_player.append(p)
@@ -204,7 +205,7 @@ def compile_card_set(card_set: dict[str, Any]) -> CompiledSet:
             raise CardSetError(f"{where}: unknown kind")
     if not s_rows or not b_rows:
         raise CardSetError("a card set needs at least one striker and one bowler card")
-    teams = {str(t["name"]): t for t in card_set.get("teams", [])}
+    teams = {str(t.name): t for t in card_set.teams}
     return CompiledSet(
         fmt=fmt, fielding=fielding, striker_lut=np.stack(s_rows), bowler_lut=np.stack(b_rows),
         striker_player=np.array(s_player, dtype=np.int32),

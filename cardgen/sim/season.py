@@ -51,7 +51,7 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     known = set(cs.teams) | set(cs.player_teams)
     # a team of the set needs a striker and a bowler card to play (no card of a kind: the
     # team's every match of the season was washed out before it batted or bowled)
-    playable = {c["team"] for c in cs.striker_cards} & {c["team"] for c in cs.bowler_cards}
+    playable = cs.raw.playable_teams()
     skipped: list[tuple[str, str, str]] = []
     replays = season_replays(stats.matches)
     replayed: list[tuple[str, str]] = []

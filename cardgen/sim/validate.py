@@ -3,7 +3,7 @@
 Each striker card faces the league-average bowler (each delivery's bowler card drawn in
 proportion to real balls bowled, which is the calibration layer's ball-weighted mean card) and
 each bowler card the league-average striker, for N balls, with the league-average fielding
-side (`cardgen.calibrate.ratings.skill_from_card_set`). Deliveries run in sequence per stream
+side (`cardgen.calibrate.expect.skill_from_card_set`). Deliveries run in sequence per stream
 so no-balls give real free hits.
 
 Tolerance (the pass/fail rule): a qualified card (>= 60 real balls) passes a metric when its real
@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from cardgen import wickets_in_hand as wih
+from cardgen.cardset import Card, CardSet, as_card_set
 from cardgen.sim import fast
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet
@@ -74,8 +75,8 @@ class FieldingOdds:
     stumping: float
 
 
-def league_fielding(card_set: dict[str, Any]) -> FieldingOdds:
-    from cardgen.calibrate.ratings import skill_from_card_set
+def league_fielding(card_set: CardSet | dict[str, Any]) -> FieldingOdds:
+    from cardgen.calibrate.expect import skill_from_card_set
     s = skill_from_card_set(card_set)
     return FieldingOdds(s.catch, s.run_out_single, s.run_out_with_keeper, s.stumping)
 
@@ -85,12 +86,12 @@ def league_fielding(card_set: dict[str, Any]) -> FieldingOdds:
 rule_of = wih.rule_of_set
 
 
-def _opponent_weights(cards: list[dict[str, Any]]) -> np.ndarray:
-    w = np.array([max(int((c.get("real") or {}).get("balls", 0) or 0), 0) for c in cards], float)
+def _opponent_weights(cards: list[Card]) -> np.ndarray:
+    w = np.array([max(int(c.real.balls or 0), 0) for c in cards], float)
     return w / w.sum() if w.sum() > 0 else np.full(len(cards), 1 / len(cards))
 
 
-def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, rows: np.ndarray,
+def simulate_deliveries(cs: CompiledSet, card_set: CardSet | dict[str, Any], kind: str, rows: np.ndarray,
                         n_balls: int, rng: np.random.Generator,
                         progress: Callable[[int], Any] | None = None) -> dict[str, np.ndarray]:
     """Per card row (of `kind`), sums over ~n_balls deliveries against the average opponent.
@@ -109,7 +110,7 @@ def simulate_deliveries(cs: CompiledSet, card_set: dict[str, Any], kind: str, ro
     rule = rule_of(card_set)
     if rule is not None:   # each card's band shares: its player's real situations
         cards = cs.striker_cards if kind == "striker" else cs.bowler_cards
-        shares = np.array([[float((cards[r].get("situations") or {}).get(b, 0.0)) for b in wih.BANDS]
+        shares = np.array([[float((cards[r].situations or {}).get(b, 0.0)) for b in wih.BANDS]
                            for r in rows], float).reshape(len(rows), len(wih.BANDS))
         shares[shares.sum(axis=1) <= 0, wih.NORMAL] = 1.0
         band_cum = np.cumsum(shares / shares.sum(axis=1, keepdims=True), axis=1)
@@ -185,25 +186,26 @@ def _ratio_stats(s: dict[str, np.ndarray], name: str) -> tuple[np.ndarray, np.nd
     return r, ed2 / ey
 
 
-def _real_rates(card: dict[str, Any], kind: str) -> tuple[int, dict[str, float]]:
-    real = card.get("real") or {}
-    balls = int(real.get("balls", 0) or 0)
+def _real_rates(card: Card, kind: str) -> tuple[int, dict[str, float]]:
+    real = card.real
+    balls = int(real.balls or 0)
     if balls <= 0:
         return 0, {}
-    runs = float(real.get("runs", 0) or 0)
-    rates = {"fours": real.get("fours", 0) / balls, "sixes": real.get("sixes", 0) / balls}
+    runs = float(real.runs or 0)
+    rates = {"fours": (real.fours or 0) / balls, "sixes": (real.sixes or 0) / balls}
     if kind == "striker":
         rates |= {"strike_rate": 100 * runs / balls,
-                  "dismissal_rate": real.get("dismissals", 0) / balls}
+                  "dismissal_rate": (real.dismissals or 0) / balls}
     else:
-        rates |= {"economy": 6 * runs / balls, "wicket_rate": real.get("dismissals", 0) / balls}
+        rates |= {"economy": 6 * runs / balls, "wicket_rate": (real.dismissals or 0) / balls}
     return balls, rates
 
 
-def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Generator,
+def validate_cards(card_set: CardSet | dict[str, Any], n_balls: int, rng: np.random.Generator,
                    cs: CompiledSet | None = None,
                    progress: Callable[[int], Any] | None = None) -> pd.DataFrame:
     """One row per card: real, simulated and analytic figures, intervals and pass flags."""
+    card_set = as_card_set(card_set)
     cs = cs or m.compile_card_set(card_set)
     # the non-striker's run-outs: a batter spends as many deliveries at the other end as on
     # strike (the calibration layer's model); measured from average-vs-average deliveries
@@ -229,9 +231,9 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
         table = []
         for i, card in enumerate(cards):
             n_real, real = _real_rates(card, kind)
-            row = {"kind": kind, "player_id": card["player"]["id"],
-                   "name": card["player"].get("name", card["player"]["id"]),
-                   "team": card["team"], "real_balls": n_real,
+            row = {"kind": kind, "player_id": card.player.id,
+                   "name": card.player.name if card.player.name is not None else card.player.id,
+                   "team": card.team, "real_balls": n_real,
                    "sim_balls": int(s["y"][i]), "qualified": n_real >= QUALIFY_BALLS}
             ok_all = True
             expected = analytic[i]
@@ -273,17 +275,16 @@ def validate_cards(card_set: dict[str, Any], n_balls: int, rng: np.random.Genera
 HEADLINE = {"striker": ("strike_rate", "dismissal_rate"), "bowler": ("economy", "wicket_rate")}
 
 
-def analytic_figures(card_set: dict[str, Any], cards: list[dict[str, Any]], kind: str,
+def analytic_figures(card_set: CardSet, cards: list[Card], kind: str,
                      model: LeagueModel) -> list[dict[str, float]]:
     """Each card's exact expectation against the league-average opponent, worked out from the
     set as printed (charts, fielding chart, ratings, Defence, the rule over the player's bands):
     what the engine must reproduce. The set's stored `expected` block is the same figure for a
     set as calibrated, but not for one edited by hand (a chart or a Defence rating changed)."""
     from cardgen.calibrate.expect import defence_of, rule_matrix_of
-    from cardgen.calibrate.model import card_where, chart_to_slots
     out = []
     for card in cards:
-        slots = chart_to_slots(card["chart"], card_where(card)).astype(float)
+        slots = card.slots().astype(float)
         rule = rule_matrix_of(card_set, card)
         fig = (model.striker(slots, rule, defence_of(card)) if kind == "striker"
                else model.bowler(slots, rule))
@@ -291,7 +292,7 @@ def analytic_figures(card_set: dict[str, Any], cards: list[dict[str, Any]], kind
     return out
 
 
-def _at_its_limit(card_set: dict[str, Any], card: dict[str, Any], kind: str, row: dict) -> bool:
+def _at_its_limit(card_set: CardSet, card: Card, kind: str, row: dict) -> bool:
     """Whether every metric this card failed is a headline figure the calibration missed by more
     than its tolerance and that no printed card could bring within it (the game's limit, not a
     fault of the set)."""

@@ -37,7 +37,7 @@ from cardgen import ATTRIBUTION
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
 from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE, card_defence, chart_cells, chart_to_slots
-from cardgen.errors import CardSetError
+from cardgen.errors import CardgenError, CardSetError
 from cardgen.paths import templates_dir
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.staging import MARKER as STAGING_MARKER
@@ -560,10 +560,19 @@ def _card_views(kit: KitSet) -> list[CardView]:
     return views
 
 
+def _attack_band_scoring(card: Any) -> float | None:
+    """`report.attack_band_scoring` of a card the page reads as a dict (None: not a whole card)."""
+    from cardgen.calibrate.report import attack_band_scoring
+    from cardgen.cardset import Card
+    try:
+        return attack_band_scoring(card if isinstance(card, Card) else Card.from_json(card))
+    except (CardgenError, AttributeError, TypeError):
+        return None
+
+
 def _verdict(checks: dict[str, str], versus: list[Versus],
              card: dict[str, Any] | None = None) -> tuple[str, bool | None]:
     """The simulator's verdict on one card in a sentence (empty when it did not check the card)."""
-    from cardgen.calibrate.report import attack_band_scoring
     if not checks:
         return "", None
     balls = checks.get("real_balls", "")
@@ -574,7 +583,7 @@ def _verdict(checks: dict[str, str], versus: list[Versus],
     if checks.get("ok") == "True" or (checks.get("ok") is None and not missed):
         return ("Plays like the real season: every real figure lies inside the range this card gives "
                 "95% of the time over the same number of balls."), True
-    attack = attack_band_scoring(card) if card else None
+    attack = _attack_band_scoring(card) if card else None
     in_attack = (f"{100 * attack:.0f}% of the real balls were in the attack band, where the "
                  "wickets-in-hand rule rolls a d20 on a dot off either card, whoever bowled it, "
                  "and some of its faces are fours and sixes") if attack is not None else ""
