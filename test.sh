@@ -8,8 +8,15 @@
 #     installing is allowed (root with apt-get; set CARDGEN_NO_APT=1 to never call apt-get).
 # Set CARDGEN_NO_INSTALL=1 to skip the pip step (an environment that already has the deps).
 # Arguments are passed to pytest:  ./test.sh -x tests/test_cache.py
+# --fast first runs the fast subset, which needs no ../shared and takes about a minute:
+#   ./test.sh --fast   (= ./test.sh -m "not slow and not needs_data"; CONTRIBUTING.md)
 set -euo pipefail
 cd "$(dirname "$0")"
+fast=()
+if [ "${1:-}" = "--fast" ]; then
+  shift
+  fast=(-m "not slow and not needs_data")
+fi
 export DEBIAN_FRONTEND=noninteractive
 PYTHON="${PYTHON:-python3}"
 
@@ -18,15 +25,16 @@ PYTHON="${PYTHON:-python3}"
 missing=()
 command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)
+[ ${#fast[@]} -eq 0 ] || missing=()  # the fast subset needs neither (no browser, no match page)
 if [ -z "${CARDGEN_NO_APT:-}" ] && [ "${#missing[@]}" -gt 0 ] \
    && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   echo "test.sh: installing Debian's ${missing[*]} for the tests" >&2
   apt-get update -qq </dev/null && apt-get install -y -qq "${missing[@]}" </dev/null >/dev/null
 fi
-if ! command -v chromium >/dev/null 2>&1; then
+if [ ${#fast[@]} -eq 0 ] && ! command -v chromium >/dev/null 2>&1; then
   echo "test.sh: chromium is not installed (run as root with apt-get, or install it): the browser test will fail" >&2
 fi
-if ! command -v node >/dev/null 2>&1; then
+if [ ${#fast[@]} -eq 0 ] && ! command -v node >/dev/null 2>&1; then
   echo "test.sh: node is not installed (run as root with apt-get, or install nodejs): the match page's engine tests will fail" >&2
 fi
 
@@ -47,4 +55,4 @@ parallel=()
 if [ "$workers" -gt 1 ] && "$PYTHON" -c 'import xdist' >/dev/null 2>&1; then
   parallel=(-n "$workers" --dist loadfile)
 fi
-exec "$PYTHON" -m pytest -q ${parallel[@]+"${parallel[@]}"} "$@"
+exec "$PYTHON" -m pytest -q ${parallel[@]+"${parallel[@]}"} ${fast[@]+"${fast[@]}"} "$@"

@@ -1,9 +1,12 @@
 """Shared fixtures: the local Cricsheet mirror in ../shared and a throwaway cache."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import sys
 import tempfile
+import types
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
@@ -28,6 +31,174 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 MIRROR = SHARED / "data" / "cricsheet"
 PLAYERS = SHARED / "data" / "players"
+
+
+# --- the needs_data marker -----------------------------------------------------------------------
+# A test that reads ../shared (the mirror, the players folder, the schema) carries
+# `@pytest.mark.needs_data`, so that a clone alone can leave it out (./test.sh --fast). It is put
+# on at collection, so nobody has to remember it, on every test that
+# - asks for the `mirror` fixture, directly or through any fixture built on it (bbl_stats,
+#   card_set_file, ...), or
+# - names a path under ../shared (MIRROR, PLAYERS, SHARED or a module constant of its own built
+#   from them), in its body, in a fixture it asks for, or in a function of its module they call.
+# A test that reads ../shared some other way must be marked by hand; if it is not, it fails with
+# the path it read (an audit hook watches file opens, listings and command lines while an
+# unmarked test runs): otherwise it would pass here and fail on a clone alone.
+NEEDS_DATA = "needs_data"
+DATA_FIXTURES = frozenset({"mirror"})  # every fixture that reads ../shared is built on these
+_SHARED_PREFIX = str(SHARED) + os.sep
+_READ_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "glob.glob", "glob.glob/2",
+                          "shutil.copyfile", "shutil.copytree", "subprocess.Popen", "os.exec",
+                          "os.posix_spawn"})
+_unmarked_reads: list[str] | None = None  # while an unmarked test runs: the ../shared paths it read
+
+
+def _under_shared(value: Any) -> str | None:
+    if isinstance(value, (list, tuple)):
+        return next((p for p in map(_under_shared, value) if p), None)
+    if not isinstance(value, (str, bytes, os.PathLike)):
+        return None
+    try:
+        text = os.fsdecode(value)
+    except (TypeError, ValueError):
+        return None
+    if "shared" not in text:  # the cheap test first: the hook sees every file the suite opens
+        return None
+    for word in text.split():  # a subprocess's argument list may be one string
+        if os.path.abspath(word).startswith(_SHARED_PREFIX):
+            return word
+    return None
+
+
+def _audit(event: str, args: tuple) -> None:
+    if _unmarked_reads is None or event not in _READ_EVENTS:
+        return
+    path = _under_shared(args[:2] if event == "subprocess.Popen" else args[:1])
+    if path and len(_unmarked_reads) < 3:
+        _unmarked_reads.append(path)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    sys.addaudithook(_audit)  # for the whole process (a hook cannot be removed); idle between tests
+
+
+def _is_shared_path(value: Any) -> bool:
+    if not isinstance(value, (str, os.PathLike)):
+        return False
+    try:
+        text = os.path.abspath(os.fspath(value))
+    except (TypeError, ValueError):
+        return False
+    return text == str(SHARED) or text.startswith(_SHARED_PREFIX)
+
+
+def _names(code: types.CodeType) -> set[str]:
+    """The global names a function's code (and the code nested in it) refers to."""
+    found = set(code.co_names)
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            found |= _names(const)
+    return found
+
+
+def _names_shared_path(func: Any, seen: set[Any]) -> bool:
+    """Whether `func`, or a function of its own module it calls, names a ../shared path."""
+    func = getattr(getattr(func, "hypothesis", None), "inner_test", func)  # a @given test
+    func = inspect.unwrap(getattr(func, "__func__", func))
+    code, module_globals = getattr(func, "__code__", None), getattr(func, "__globals__", None)
+    if code is None or module_globals is None or func in seen:
+        return False
+    seen.add(func)
+    for name in _names(code):
+        value = module_globals.get(name)
+        if _is_shared_path(value):
+            return True
+        if (inspect.isfunction(value) and value.__module__ == func.__module__
+                and _names_shared_path(value, seen)):
+            return True
+    return False
+
+
+def _needs_data(item: pytest.Item) -> bool:
+    if DATA_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        return True
+    seen: set[Any] = set()
+    if _names_shared_path(getattr(item, "obj", None), seen):
+        return True
+    fixture_info = getattr(item, "_fixtureinfo", None)
+    definitions = fixture_info.name2fixturedefs.values() if fixture_info else ()
+    return any(_names_shared_path(d.func, seen) for defs in definitions for d in defs)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """needs_data on every test that reaches ../shared by a fixture or a name (before -m selects)."""
+    for item in items:
+        if not item.get_closest_marker(NEEDS_DATA) and _needs_data(item):
+            item.add_marker(NEEDS_DATA)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
+    global _unmarked_reads
+    _unmarked_reads = None if item.get_closest_marker(NEEDS_DATA) else []
+    try:
+        yield
+    finally:
+        _unmarked_reads = None
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    outcome = yield
+    report = outcome.get_result()
+    if _unmarked_reads and report.passed:
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} read {', '.join(_unmarked_reads)} in ../shared during "
+                           f"{report.when} but is not marked: add @pytest.mark.{NEEDS_DATA} "
+                           f"(CONTRIBUTING.md)")
+    if _unmarked_reads:
+        _unmarked_reads.clear()  # said once
+
+
+# --- the slow marker: a hint -----------------------------------------------------------------------
+# Tests taking seconds carry `@pytest.mark.slow` by hand (CONTRIBUTING.md); the run ends with the
+# unmarked ones whose call took longer than SLOW_HINT (a first test's setup also pays for the
+# session's imports, so setup is left out), so they get marked before they
+# push the fast subset past a minute. A hint, never a failure: timing is noise on a loaded machine.
+SLOW_HINT = 5.0  # s; several times what a quick test takes on a loaded 2-core machine
+_slow_unmarked: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call" and "slow" not in report.keywords \
+            and NEEDS_DATA not in report.keywords:
+        _slow_unmarked[report.nodeid] = report.duration
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    slow = sorted(((t, n) for n, t in _slow_unmarked.items() if t > SLOW_HINT), reverse=True)
+    if slow:
+        terminalreporter.write_sep("-", f"unmarked tests over {SLOW_HINT:.0f} s: mark them "
+                                        f"@pytest.mark.slow if they are (CONTRIBUTING.md)")
+        for seconds, nodeid in slow[:20]:
+            terminalreporter.write_line(f"{seconds:6.1f} s  {nodeid}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _every_cardgen_module_imported() -> None:
+    """Hypothesis draws some of its examples from the constants of the project's modules that
+    are loaded when a property test runs (derandomize or not), so a test's examples depended on
+    which tests had imported what before it: test_calibrate_properties.py's strike-rate property
+    met a failing example alone and not after test_calibrate_expect.py. Every module of cardgen
+    is imported before the first test, so each test draws the same examples whatever ran first
+    (`python -m` entry points excepted: importing those runs them)."""
+    import importlib
+    import pkgutil
+
+    import cardgen
+    for module in pkgutil.walk_packages(cardgen.__path__, "cardgen."):
+        if module.name.rsplit(".", 1)[-1] != "__main__":
+            importlib.import_module(module.name)
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -97,7 +268,8 @@ def _shared_value(path: Path, compute: Callable[[], Any], blocking: bool) -> Any
 @pytest.fixture(scope="session")
 def mirror() -> Path:
     if not MIRROR.is_dir():
-        pytest.fail(f"the Cricsheet mirror is missing at {MIRROR} (clone beside ../shared)")
+        pytest.fail(f"the Cricsheet mirror is missing at {MIRROR} (clone beside ../shared, or leave "
+                    f"out the tests that need it: ./test.sh -m 'not needs_data')")
     return MIRROR
 
 

@@ -62,6 +62,7 @@ def _drop_matches(folder: Path, n: int) -> None:
         path.unlink()
 
 
+@pytest.mark.needs_data
 def test_a_different_source_is_not_answered_from_the_cache(cli, own_mirror, tmp_path):
     assert _matches(cli, "--source", str(own_mirror)) == BBL_MATCHES
     smaller = tmp_path / "smaller"
@@ -72,12 +73,14 @@ def test_a_different_source_is_not_answered_from_the_cache(cli, own_mirror, tmp_
     assert len(Cache(tmp_path / "cache").entries()) == 2
 
 
+@pytest.mark.needs_data
 def test_a_changed_source_rebuilds(cli, own_mirror):
     assert _matches(cli, "--source", str(own_mirror)) == BBL_MATCHES
     _drop_matches(own_mirror / "bbl_2024-25", 1)
     assert _matches(cli, "--source", str(own_mirror)) == BBL_MATCHES - 1
 
 
+@pytest.mark.needs_data
 def test_a_missing_source_folder_is_an_error_even_when_cached(cli, own_mirror):
     assert _matches(cli, "--source", str(own_mirror)) == BBL_MATCHES
     shutil.rmtree(own_mirror)
@@ -90,6 +93,7 @@ def test_a_missing_source_folder_is_an_error_even_when_cached(cli, own_mirror):
         assert len(lines) == 1 and "does not exist" in lines[0] and "Traceback" not in result.output
 
 
+@pytest.mark.needs_data
 def test_an_empty_or_broken_source_is_an_error_not_a_cache_hit(cli, own_mirror, tmp_path):
     assert _matches(cli, "--source", str(own_mirror)) == BBL_MATCHES
     for path in (own_mirror / "bbl_2024-25").glob("*.json"):
@@ -102,6 +106,7 @@ def test_an_empty_or_broken_source_is_an_error_not_a_cache_hit(cli, own_mirror, 
     assert result.exit_code != 0 and "Traceback" not in result.output
 
 
+@pytest.mark.needs_data
 def test_refresh_with_a_source_never_rewrites_the_bundled_tables(cli, own_mirror, tmp_path):
     """`stats --refresh --source X` once overwrote the committed tables; later builds used them."""
     bundled = bundled_tables().root
@@ -115,6 +120,7 @@ def test_refresh_with_a_source_never_rewrites_the_bundled_tables(cli, own_mirror
     assert _matches(cli, **env) == BBL_MATCHES  # no source: the bundled season, untouched
 
 
+@pytest.mark.needs_data
 def test_refresh_ends_with_its_command(cli, own_mirror, tmp_path):
     """`--refresh` is a process-wide switch for one command: once the command is over, reading a
     season (the next command, or code calling main) uses the cache again (it used to stay on, so
@@ -146,6 +152,7 @@ def test_every_command_that_reads_a_season_has_refresh(cli):
         assert "--refresh" in cli(name, "--help").output
 
 
+@pytest.mark.needs_data
 def test_refresh_downloads_again_and_the_next_run_does_not(cli, mirror):
     from test_sources_http import LoopbackServer, build_zip
     with LoopbackServer({BBL.download_file: build_zip(mirror, ["bbl_2024-25"])}) as server:
@@ -193,6 +200,7 @@ def test_a_kept_card_set_marks_the_cache_so_clear_removes_it(tmp_path):
     assert sorted(cache.clear()) == kept and not any(p.exists() for p in kept)
 
 
+@pytest.mark.needs_data
 def test_an_unchanged_mirror_is_not_read_again(own_mirror, tmp_path, monkeypatch):
     """A cache hit looks only at the mirror's file names, sizes and times (a big mirror stays fast)."""
     monkeypatch.delenv("CARDGEN_PLAYERS", raising=False)

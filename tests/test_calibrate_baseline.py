@@ -53,6 +53,7 @@ def test_three_competitions_keep_their_indices_on_a_t20_baseline(classic: bool, 
         assert len(v) >= 60 and np.median(np.abs(v)) <= BARS[k], (k, len(v), np.median(np.abs(v)))
 
 
+@pytest.mark.slow  # a whole season recalibrated (advanced): seconds
 @pytest.mark.parametrize("classic", [True, False], ids=["quicket", "advanced"])
 def test_the_baseline_s_own_players_solved_as_guests_play_as_their_season_cards(classic: bool) -> None:
     """The two paths cannot drift apart: a season's own cards are kept on their own baseline

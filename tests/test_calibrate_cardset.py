@@ -14,6 +14,8 @@ from cardgen.calibrate.cardset import (CardSetError, load_card_set,
 from cardgen.calibrate.model import chart_to_slots
 from cardgen.competitions import get_competition
 
+pytestmark = pytest.mark.needs_data
+
 SCHEMA = Path(__file__).resolve().parents[2] / "shared" / "schemas" / "card-set.schema.json"
 
 
@@ -117,6 +119,7 @@ def test_write_and_load_round_trip(bbl_set, tmp_path):
         load_card_set(tmp_path / "missing.json")
 
 
+@pytest.mark.slow
 def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     from cardgen.cli import main
     monkeypatch.setenv("CARDGEN_CACHE", str(tmp_path / "cache"))

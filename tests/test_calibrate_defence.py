@@ -20,6 +20,7 @@ def _dismissal_rate(model, card_set: dict, card: dict, defence: float) -> float:
     return float(model.striker(slots, rule_matrix_of(card_set, card), defence)["dismissal_rate"])
 
 
+@pytest.mark.needs_data
 def test_a_rating_goes_to_each_star_the_card_alone_puts_out_too_often(render_card_sets):
     """BBL 2024-25 as calibrated: every rated card is a qualified striker whose card, without
     its rating, is out more than DEFENCE_FROM more often than its player was, and its rating
@@ -47,6 +48,7 @@ def test_a_rating_goes_to_each_star_the_card_alone_puts_out_too_often(render_car
             _dismissal_rate(model, card_set, card, defence_of(card)), rel=1e-3)   # stored to 4 figures
 
 
+@pytest.mark.needs_data
 def test_qualified_strikers_meet_their_dismissal_rates_and_the_medians_hold(render_card_sets):
     """With the ratings, nearly every qualified BBL 2024-25 striker is within 5% of his real
     dismissal rate: measured 56 of 59 (50 of 59 before the ratings, docs/calibration.md section
@@ -58,6 +60,7 @@ def test_qualified_strikers_meet_their_dismissal_rates_and_the_medians_hold(rend
     assert s["striker"]["median_rate_error"] <= 0.02 and s["bowler"]["median_rate_error"] <= 0.02
 
 
+@pytest.mark.needs_data
 def test_the_league_model_meets_the_sets_ratings_ball_weighted(render_card_sets):
     """What a bowler card meets: the strikers' ratings / 20, weighted by their real balls."""
     card_set = render_card_sets["BBL"]
@@ -90,6 +93,7 @@ def test_small_samples_take_the_dismissal_recentring_in_proportion_to_their_ball
     assert tail.target.figures["runs"] - 0.90 == pytest.approx(middle.target.figures["runs"] - 1.10)
 
 
+@pytest.mark.needs_data
 def test_the_report_says_a_rated_card_still_out_too_often_is_past_what_its_rating_saves(
         render_card_sets):
     """`cardgen calibrate --report` on BBL 2024-25: a rated striker still out too often (Steve
@@ -107,6 +111,7 @@ def test_the_report_says_a_rated_card_still_out_too_often_is_past_what_its_ratin
     assert any(name == "Steve Smith" and "Defence 20" in reason for name, reason in said), said
 
 
+@pytest.mark.needs_data
 def test_the_calibration_report_marks_each_rated_card(render_card_sets):
     """`cardgen calibrate --report` names every rated card's rating on its line and counts them,
     so a reader sees which strikers the ratings hold to their real seasons."""

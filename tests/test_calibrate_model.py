@@ -44,6 +44,7 @@ def test_a_good_chart_gives_its_slot_counts_and_codes():
     assert chart_to_slots([dict(R[0], hi=40.0)] + R[1:]).tolist() == chart_to_slots(R).tolist()
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("name", list(BAD_CHARTS))
 def test_bad_charts_are_card_set_errors_for_calibration_and_engine(name, render_card_sets):
     chart, message = BAD_CHARTS[name]
@@ -68,6 +69,7 @@ def test_bad_charts_are_card_set_errors_for_calibration_and_engine(name, render_
     assert bowler["chart"] is not chart  # the session's set is untouched
 
 
+@pytest.mark.needs_data
 def test_every_real_card_reads_the_same_in_calibration_and_engine(render_card_sets):
     code_of = np.array([CARD_CODES[r] for r in CARD_RESULTS])
     for card_set in render_card_sets.values():

@@ -35,6 +35,7 @@ def test_no_attributes_no_order_known_is_a_tail_ender():
     assert batting_role(None, None, 0, 0, 0, kept=False) == "*"
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("season, players_file, name, attribute, role", [
     ("IPL_2024", "ipl_2024_players.csv", "Rohit Sharma", "Top order Batter", "Opening"),  # opened
     ("IPL_2024", "ipl_2024_players.csv", "KL Rahul", "Opening Batter", "Wicketkeeper"),   # kept

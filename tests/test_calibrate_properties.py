@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import example, given, settings, strategies as st
 
 from cardgen.calibrate.expect import FieldingSkill, LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import layout, plan_counts
@@ -85,6 +86,9 @@ innings = st.tuples(st.integers(60, 400), st.floats(0.15, 0.6), st.floats(0.15, 
 
 @settings(max_examples=300, deadline=None, derandomize=True)
 @given(innings)
+# two cards of the same run content (45 dots, 18 ones, 37 sixes; 40, 24, 36): equal strike rates
+# that the sums round 2e-14 apart, the wrong way (190.69944574790026 < ...28)
+@example((231, 0.21875, 0.2265625, 0.078125, 0.01171875, 0.1484375, 0.015625, 1))
 def test_higher_real_strike_rate_never_gives_lower_expected(inn):
     """Same sample, same dismissals and boundaries: B ran k singles where A blocked k dots."""
     balls, f_dot, f_one, f_two, f_four, f_six, f_out, k = inn
@@ -97,7 +101,10 @@ def test_higher_real_strike_rate_never_gives_lower_expected(inn):
     b = counts_target(balls, dots - k, ones + k, twos, fours, sixes, outs)
     sr_a = MODEL.striker(solve_card(a, MODEL).astype(float))["strike_rate"]
     sr_b = MODEL.striker(solve_card(b, MODEL).astype(float))["strike_rate"]
-    assert k == 0 or sr_b >= sr_a
+    # "never lower" up to rounding: the expected strike rate is a sum of a dozen products, so
+    # two cards that score alike differ by a few ulps (1e-14 relative), while one run slot
+    # moved changes it by ~0.5 (100 x 0.5 / 100): 1e-9 relative tells the two apart
+    assert k == 0 or sr_b >= sr_a * (1 - 1e-9)
 
 
 # --- whole seasons from synthetic stats tables -------------------------------------------------
@@ -169,6 +176,7 @@ def synthetic_stats(seed: int, n_strikers: int, n_bowlers: int, with_keeper: boo
                        innings=empty, matches=empty, league=league, attributes=empty)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, derandomize=True)
 @given(st.integers(0, 10_000), st.integers(2, 8), st.integers(2, 6), st.booleans())
 def test_any_valid_stats_table_gives_valid_charts(seed, n_strikers, n_bowlers, with_keeper):

@@ -18,6 +18,8 @@ from cardgen.stats.load import BUNDLED_SEASONS, season_stats
 from cardgen.competitions import get_competition
 from cardgen.sim.example import example_card_set
 
+pytestmark = pytest.mark.needs_data
+
 
 class Builder:
     """Stands in for the calibration (seconds) in the logic tests: counts its calls."""

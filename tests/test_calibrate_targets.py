@@ -25,6 +25,7 @@ def _qualified(card_set: dict, kind: str) -> list[dict]:
     return [r for r in card_rows(card_set) if r["kind"] == kind and r["balls"] >= 60]
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("which", SEASONS)
 def test_median_errors_within_half_and_two_percent(which, request):
     card_set = request.getfixturevalue(which)
@@ -35,6 +36,7 @@ def test_median_errors_within_half_and_two_percent(which, request):
         assert main <= 0.005 and rate <= 0.02, (kind, main, rate)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("which", SEASONS)
 def test_qualified_cards_within_tolerance_or_reported(which, request):
     """Every qualified card is within tolerance, or the report lists it with a reason."""
@@ -58,6 +60,7 @@ def test_qualified_cards_within_tolerance_or_reported(which, request):
         assert f"{r['kind']} {r['name']} ({r['team']}, {r['balls']} balls): " in text
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("which", SEASONS)
 def test_league_runs_and_extras_within_two_percent(which, request):
     errors = league_errors(request.getfixturevalue(which))
@@ -65,6 +68,7 @@ def test_league_runs_and_extras_within_two_percent(which, request):
         assert abs(errors[key]) <= 0.02, (key, errors[key])
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("which", SEASONS)
 def test_league_dismissal_kind_mix_within_two_percent(which, request):
     errors = league_errors(request.getfixturevalue(which))
@@ -76,6 +80,7 @@ def test_league_dismissal_kind_mix_within_two_percent(which, request):
     assert all(abs(v) <= 0.02 for v in shares.values()), shares
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("which", SEASONS)
 def test_extra_runs_beyond_one_per_ball_are_kept(which, request):
     """The chart plays extras by deliveries (one run each); the real runs beyond that (5-wides,
@@ -112,11 +117,13 @@ def test_extra_runs_beyond_one_per_ball_are_kept(which, request):
     assert abs(expected["economy"] * legal / 6 / conceded - 1) < 0.005
 
 
+@pytest.mark.needs_data
 def test_small_samples_are_flagged(bbl_set):  # noqa: F811
     for c in bbl_set["cards"]:
         assert c["small_sample"] == (c["real"]["balls"] < 60)
 
 
+@pytest.mark.needs_data
 def test_chart_plan_spreads_its_whole_cell_errors(bbl_stats, hundred_stats):
     """The joint cell-count search: at the chart share it centres on, wides, no-balls, leg byes
     and LBWs all err by at most the plan's score, and The Hundred 2024 fits within 2%."""
@@ -130,6 +137,7 @@ def test_chart_plan_spreads_its_whole_cell_errors(bbl_stats, hundred_stats):
                if k != "bye") < 0.02
 
 
+@pytest.mark.needs_data
 def test_chart_share_correction_centres_or_leaves_wild_ratios_alone(bbl_stats):
     from cardgen.calibrate.calibrate import chart_share_correction
     league = bbl_stats.league
@@ -153,6 +161,7 @@ def test_chart_share_correction_centres_or_leaves_wild_ratios_alone(bbl_stats):
     assert chart_share_correction(wild, league) == 1.0
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("which", SEASONS)
 def test_reach_test_accepts_every_card_within_tolerance(which, request):
     """`reachable` is an LP over cards with the card's F, B and dots. With `both`, it asks for a
@@ -197,6 +206,7 @@ def _shipped_sets() -> list[tuple[str, dict]]:
     return [(p.name, json.loads(gzip.decompress(p.read_bytes()))) for p in paths]
 
 
+@pytest.mark.slow
 def test_every_shipped_set_meets_the_medians_and_league_figures():
     """The must-show medians (issue 17: strike rate and economy <= 0.5%, dismissal and wicket
     rate <= 2%) and the league's runs hold in every season that ships, not only the two

@@ -27,6 +27,7 @@ def run(tmp_path, mirror):
     return invoke
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code, season, n, labels", [
     ("PSL", "2021", 34, {"2020/21", "2021"}),  # one edition, two Cricsheet labels: read whole
     ("WPL", "2023", 22, {"2022/23"}),          # the 2023 edition, labelled 2022/23
@@ -39,6 +40,7 @@ def test_seasons_are_read_whole_from_the_mirror(mirror, code, season, n, labels)
     assert {json.loads(f.raw)["info"]["season"] for f in files} == labels
 
 
+@pytest.mark.needs_data
 def test_competitions_lists_every_event_with_its_command(run, mirror, tmp_path):
     # a mirror holding an event the table does not know: WPL files renamed to another event
     own = tmp_path / "mirror"
@@ -60,6 +62,7 @@ def test_competitions_lists_every_event_with_its_command(run, mirror, tmp_path):
     assert f"cardgen build -c TWL -s 2023 --source {own}" in out
 
 
+@pytest.mark.needs_data
 def test_every_season_listed_is_one_the_reader_finds(run, mirror, tmp_path):
     """What `competitions --source` lists is what a build reads: files outside the per-season
     folders (when there are some) and IT20 matches of the T20I table entry are not counted."""
@@ -87,6 +90,8 @@ def test_every_season_listed_is_one_the_reader_finds(run, mirror, tmp_path):
         assert len(match_files(get_competition(code), season, str(own))) == (3 if code == "IPL" else 1)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_a_competition_from_a_user_file_builds_a_kit(run, tmp_path):
     comps = tmp_path / "cardgen-competitions.toml"
     comps.write_text('[[competition]]\ncode = "WOMENS-IPL"\nname = "Women\'s IPL (my name)"\n'
@@ -114,6 +119,7 @@ def test_coverage_names_the_missing_league_matches():
     assert "league matches 21, 27" in text
 
 
+@pytest.mark.needs_data
 def test_a_bad_user_file_is_one_line(run, tmp_path):
     comps = tmp_path / "c.toml"
     comps.write_text('[[competition]]\ncode = "X"\n', encoding="utf-8")
@@ -134,6 +140,7 @@ def test_team_aliases_in_a_csv_cell():
     assert comp.team_aliases == (("B Old", "B"), ("Haier Peshawar Zalmi", "Peshawar Zalmi"))
 
 
+@pytest.mark.needs_data
 def test_psl_later_editions_under_split_labels(mirror, tmp_path):
     """PSL 2024 is filed by Cricsheet as "2023/24": `-s 2024` and `-s 2023-24` both find it,
     and it is not mistaken for the 2023 edition."""
@@ -152,6 +159,8 @@ def test_psl_later_editions_under_split_labels(mirror, tmp_path):
     assert "2023" in str(info.value)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_build_psl_2021_uses_all_34_matches(run, tmp_path, pdf_words):
     result = run("build", "-c", "PSL", "-s", "2021", "--out", str(tmp_path / "out"), "--no-images",
                  "--paper", "a4")
@@ -167,6 +176,7 @@ def test_build_psl_2021_uses_all_34_matches(run, tmp_path, pdf_words):
                                                             "Peshawar", "Quetta"}
 
 
+@pytest.mark.needs_data
 def test_the_listing_counts_each_match_once_and_offers_only_what_builds(run, mirror, tmp_path):
     """A mirror holding the same files twice counts each match once, as the reader does; an event
     of 10-over matches gets no build command (build refuses it); an event the table lacks whose

@@ -33,12 +33,14 @@ def _commands() -> list[str]:
     return sorted(main.commands)
 
 
+@pytest.mark.needs_data
 def test_version(run):
     result = run("--version")
     assert result.exit_code == 0
     assert __version__ in result.output
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", [None, *_commands()])
 def test_help_on_every_command(run, command):
     result = run(*([command] if command else []), "--help")
@@ -49,6 +51,7 @@ def test_help_on_every_command(run, command):
             assert name in result.output
 
 
+@pytest.mark.needs_data
 def test_unknown_competition_is_one_line_listing_codes(run):
     result = run("stats", "-c", "XYZ", "-s", "2024-25")
     assert result.exit_code != 0
@@ -57,6 +60,7 @@ def test_unknown_competition_is_one_line_listing_codes(run):
     assert "XYZ" in lines[0] and all(code in lines[0] for code in known_codes())
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("season, words", [("2024", "span two years: use --season 2023-24 or 2024-25"),
                                            ("20x4", "not a season"),
                                            ("2024-26", "consecutive"), ("2019-20", "available here")])
@@ -67,6 +71,7 @@ def test_bad_season_is_one_line(run, season, words):
     assert len(lines) == 1 and words in lines[0], result.output
 
 
+@pytest.mark.needs_data
 def test_competitions_lists_codes_and_offline_seasons(run, mirror):
     result = run("competitions", "--source", str(mirror))
     assert result.exit_code == 0
@@ -81,6 +86,7 @@ def test_competitions_lists_codes_and_offline_seasons(run, mirror):
     assert rows["CPL"].rstrip().endswith("-")
 
 
+@pytest.mark.needs_data
 def test_competitions_lists_committed_seasons_without_a_mirror(run):
     result = run("competitions", **{CACHE_ENV: None, SOURCE_ENV: None})
     assert result.exit_code == 0
@@ -88,6 +94,7 @@ def test_competitions_lists_committed_seasons_without_a_mirror(run):
     assert "2023-24, 2024-25" in bbl
 
 
+@pytest.mark.needs_data
 def test_stats_formats(run):
     table = run("stats", "-c", "BBL", "-s", "2024-25", "--table", "bowling")
     assert table.exit_code == 0, table.output
@@ -107,6 +114,7 @@ def test_stats_formats(run):
     assert doc["league"]["format"] == "T20" and doc["league"]["balls_per_over"] == 6
 
 
+@pytest.mark.needs_data
 def test_stats_hundred_reads_as_100_ball(run):
     result = run("stats", "-c", "The Hundred", "-s", "2024", "--format", "json", "--table", "league")
     league = json.loads(result.output)["league"]
@@ -128,6 +136,7 @@ def test_stats_offline_from_the_committed_cache(monkeypatch):
     assert (green["overs"], green["runs_conceded"], green["wickets"]) == ("41.0", 301, 12)
 
 
+@pytest.mark.needs_data
 def test_uncached_season_without_network_is_one_line(run, monkeypatch):
     def no_network(*args, **kwargs):
         raise requests.ConnectionError("network disabled in this test")
@@ -138,6 +147,7 @@ def test_uncached_season_without_network_is_one_line(run, monkeypatch):
     assert len(lines) == 1 and "could not download" in lines[0]
 
 
+@pytest.mark.needs_data
 def test_cache_show_and_clear(run, tmp_path, mirror):
     assert run("stats", "-c", "BBL", "-s", "2024-25", "--table", "league").exit_code == 0
     shown = run("cache")
@@ -154,6 +164,7 @@ def test_cache_show_and_clear(run, tmp_path, mirror):
     assert "(empty)" not in shown.output
 
 
+@pytest.mark.needs_data
 def test_cache_clear_raw_only_keeps_tables(run, tmp_path):
     root = tmp_path / "stats_cache"
     Cache(root).put_raw(Cache.key("cricsheet", "x"), b"zip")

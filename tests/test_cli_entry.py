@@ -15,7 +15,7 @@ from cardgen.cli import COMMAND_MODULES, main
 def test_python_dash_m_lists_every_layer_command(module: str) -> None:
     # `python -m cardgen.cli` once failed on a circular import that CliRunner cannot see
     done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True,
-                          timeout=120)
+                          timeout=600)
     assert done.returncode == 0, done.stderr
     for command in ("build", "calibrate", "validate", "simulate", "site", "serve", "compare-games"):
         assert f"  {command} " in done.stdout
@@ -27,6 +27,7 @@ def test_every_layer_registers_commands() -> None:
             "competitions", "stats", "cache"} <= set(main.commands)
 
 
+@pytest.mark.slow
 def test_no_layer_imports_the_command_line() -> None:
     """Data flows one way: sources, stats, calibrate, render, sim, site and games never import
     cardgen.cli (its command modules import them)."""

@@ -97,6 +97,7 @@ def writing_commands(card_set: Path, out: Path) -> dict[str, list[str]]:
     }
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", ["build", "build --game", "calibrate", "validate", "simulate",
                                      "compare-games"])
 def test_unwritable_out_is_one_line_and_exit_3(card_set_file: Path, tmp_path: Path, env, command: str):
@@ -107,6 +108,7 @@ def test_unwritable_out_is_one_line_and_exit_3(card_set_file: Path, tmp_path: Pa
         assert list(locked.iterdir()) == []
 
 
+@pytest.mark.needs_data
 def test_unwritable_site_dir_and_serve_are_one_line_and_exit_3(tmp_path: Path, env):
     out = tmp_path / "out"
     out.mkdir()
@@ -118,6 +120,7 @@ def test_unwritable_site_dir_and_serve_are_one_line_and_exit_3(tmp_path: Path, e
         assert list(locked.iterdir()) == []
 
 
+@pytest.mark.needs_data
 def test_read_only_cache_is_one_line_and_exit_3(tmp_path: Path, env):
     with unwritable(tmp_path / "cache") as cache:
         result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--refresh",
@@ -126,6 +129,7 @@ def test_read_only_cache_is_one_line_and_exit_3(tmp_path: Path, env):
         assert str(cache) in line and "CARDGEN_CACHE" in line
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", ["build", "calibrate", "validate"])
 def test_out_below_a_regular_file(card_set_file: Path, tmp_path: Path, env, command: str):
     afile = tmp_path / "a-file.txt"
@@ -154,6 +158,7 @@ def _simulated_full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
             monkeypatch.setattr(mod, "atomic_write_bytes", full)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", ["build", "site", "stats"])
 def test_full_disk_is_one_line_exit_3_and_leaves_nothing_half_written(
         card_set_file: Path, tmp_path: Path, env, monkeypatch: pytest.MonkeyPatch, command: str):
@@ -185,6 +190,7 @@ def test_full_disk_is_one_line_exit_3_and_leaves_nothing_half_written(
             assert left == before  # the failed kit or site is not there at all, not half there
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", ["simulate", "validate", "compare-games", "build"])
 def test_negative_seed_is_a_usage_error(command: str, env):
     args = [command, "-c", "BBL", "-s", "2024-25", "--seed", "-1"]
@@ -193,6 +199,8 @@ def test_negative_seed_is_a_usage_error(command: str, env):
     assert "Invalid value for '--seed': -1 is not in the range x>=0" in result.output
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 @pytest.mark.parametrize("manifest", [[], {"files": ["batting.csv"]}, {"files": {"a.csv": 1}}])
 def test_manifest_of_the_wrong_shape_is_rebuilt(tmp_path: Path, env, manifest):
     args = ["stats", "-c", "BBL", "-s", "2024-25", "--table", "league", "--format", "json"]
@@ -212,10 +220,12 @@ def test_manifest_of_the_wrong_shape_is_rebuilt(tmp_path: Path, env, manifest):
 
 def _run_cardgen(*args: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True,
-                          encoding="utf-8", errors="replace", cwd=ROOT, timeout=120,
+                          encoding="utf-8", errors="replace", cwd=ROOT, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(ROOT), **env})
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_latin1_terminal_never_crashes_on_a_name_it_cannot_show(tmp_path: Path, mirror: Path,
                                                                 card_set_file: Path):
     env = {"PYTHONIOENCODING": "latin-1", CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror)}
@@ -230,6 +240,7 @@ def test_latin1_terminal_never_crashes_on_a_name_it_cannot_show(tmp_path: Path, 
     assert "report: " in good.stdout and (out / "BBL_2024-25" / "validation").is_dir()
 
 
+@pytest.mark.needs_data
 def test_ctrl_c_is_exit_130_in_one_line(env, monkeypatch: pytest.MonkeyPatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -238,6 +249,7 @@ def test_ctrl_c_is_exit_130_in_one_line(env, monkeypatch: pytest.MonkeyPatch):
     assert "interrupted" in one_line_error(result, EXIT_INTERRUPTED)
 
 
+@pytest.mark.needs_data
 def test_a_bug_is_one_line_exit_70_and_its_traceback_is_saved_to_report(
         env, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     """A gamer who meets a bug reads one line and gets a file to send; a developer who sets
@@ -274,6 +286,7 @@ def test_error_table():
     assert describe_error(ZeroDivisionError()) is None  # a bug, not an expected error
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("source", ["http://[::1", "http://127.0.0.1:99999/x"])
 def test_a_source_that_is_not_a_url_is_an_input_error(source: str, env):
     result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--refresh", "--source", source],
@@ -282,6 +295,7 @@ def test_a_source_that_is_not_a_url_is_an_input_error(source: str, env):
     assert "check --source" in line and "URL" in line
 
 
+@pytest.mark.needs_data
 def test_a_cache_path_that_is_a_file_is_one_line_and_exit_3(tmp_path: Path, env):
     afile = tmp_path / "cache-file"
     afile.write_text("the user's file")
@@ -292,6 +306,7 @@ def test_a_cache_path_that_is_a_file_is_one_line_and_exit_3(tmp_path: Path, env)
     assert afile.read_text() == "the user's file"
 
 
+@pytest.mark.needs_data
 def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
     """`cardgen stats ... | head -1`: no traceback and no error line once the reader has gone."""
     proc = subprocess.Popen([sys.executable, "-m", "cardgen", "stats", "-c", "BBL", "-s", "2024-25",
@@ -301,10 +316,11 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
                                  SOURCE_ENV: str(mirror)})
     proc.stdout.close()  # the reader goes away before the table is printed, as `head` does
     stderr = proc.stderr.read().decode()
-    proc.wait(timeout=120)
+    proc.wait(timeout=600)
     assert "Traceback" not in stderr and "Error" not in stderr, stderr
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", ["build", "validate", "simulate"])
 def test_a_card_set_with_damaged_rule_faces_is_one_line_and_writes_nothing(
         card_set_file: Path, tmp_path: Path, env, command: str):

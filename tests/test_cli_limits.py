@@ -28,6 +28,7 @@ def test_a_run_beyond_the_limit_is_a_one_line_usage_error(command, option, limit
     assert f"{limit:,}" in help_text  # the limit is stated where the option is explained
 
 
+@pytest.mark.needs_data
 def test_validate_reports_progress_for_every_ball(render_card_sets: dict[str, dict]):
     """The progress callback sees each card's balls as they are played (so a long run shows it)."""
     from cardgen.sim.validate import STREAMS_PER_CARD, validate_cards

@@ -19,6 +19,8 @@ from cardgen.errors import EXIT_ENVIRONMENT, EXIT_USAGE
 from cardgen.sources.fetch import SOURCE_ENV
 from tests.test_cli_errors import one_line_error
 
+pytestmark = pytest.mark.needs_data
+
 
 @pytest.fixture
 def env(tmp_path: Path, mirror: Path) -> dict[str, str | None]:
@@ -129,6 +131,7 @@ def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", [
     ["validate", "--balls", "200"],
     ["simulate", "--seasons", "1"],
@@ -304,7 +307,7 @@ def test_a_deleted_working_folder_is_named_as_such(tmp_path: Path, mirror: Path)
               "from cardgen.cli import main; main(sys.argv[2:], prog_name='cardgen')")
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.run([sys.executable, "-c", script, str(gone), "stats", "-c", "BBL", "-s", "2024-25",
-                           "--table", "league"], capture_output=True, text=True, timeout=120,
+                           "--table", "league"], capture_output=True, text=True, timeout=600,
                           env={**os.environ, "PYTHONPATH": str(root), CACHE_ENV: str(tmp_path / "cache"),
                                SOURCE_ENV: str(mirror)})
     assert proc.returncode == EXIT_ENVIRONMENT, (proc.returncode, proc.stderr)

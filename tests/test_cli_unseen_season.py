@@ -58,6 +58,7 @@ COMMANDS = [["build"], ["build", "--game", "roll-and-play"], ["calibrate"], ["va
             ["compare-games"]]
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c))
 @pytest.mark.parametrize("overs,match_type", [(10, "T20"), (50, "ODI")], ids=["T10", "ODI"])
 def test_a_season_of_another_length_is_refused_in_one_line(tmp_path: Path, command: list[str], overs: int,
@@ -76,6 +77,7 @@ def test_a_season_of_another_length_is_refused_in_one_line(tmp_path: Path, comma
     assert not out.exists() or not any(out.rglob("*.*"))
 
 
+@pytest.mark.needs_data
 def test_a_competition_declared_100_ball_for_6_ball_overs_is_refused(tmp_path: Path):
     """format = "100-ball" on a T20 league's files calibrated 100-ball cards out of six-ball overs."""
     source = user_mirror(tmp_path / "mirror", "Indus Cup")
@@ -86,6 +88,7 @@ def test_a_competition_declared_100_ball_for_6_ball_overs_is_refused(tmp_path: P
     assert "6-ball overs, but IC is a 100-ball competition" in line and 'format = "T20"' in line
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code,season", [("PSL", "2021"), ("HUNDRED", "2024"), ("BBL", "2024-25"),
                                          ("WPL", "2023")])
 def test_the_real_seasons_pass_the_format_check(tmp_path: Path, monkeypatch, code: str, season: str):
@@ -125,6 +128,8 @@ def test_a_long_name_fits_its_team_sheet_columns(paper: str):
     assert "ØRSTED-ŁUKASIŃSKI" in text and "MOHAMMAD NABI" in text and "\u2026" not in text
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_a_one_match_season_simulates_without_nan(tmp_path: Path):
     """A season of one match (a user's first file of a new league) has one first innings, so no
     standard deviation: `simulate` printed "its SD  nan" and wrote NaN into simulate_summary.json,
@@ -146,6 +151,8 @@ def test_a_one_match_season_simulates_without_nan(tmp_path: Path):
     assert summary["match_figures"]["real"]["first_innings_sd"] is None
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_a_team_whose_only_match_had_no_ball_is_named_and_left_out_of_the_replays(tmp_path: Path):
     """Two matches, the second (Peshawar Zalmi v Lahore Qalandars) a no result without a ball: the
     kit printed no deck for those two teams and said nothing (its tracker still lists their
@@ -169,6 +176,7 @@ def test_a_team_whose_only_match_had_no_ball_is_named_and_left_out_of_the_replay
     assert summary["matches_simulated"] == 20
 
 
+@pytest.mark.needs_data
 def test_a_team_without_cards_asked_for_by_name_is_named_in_the_error(tmp_path: Path):
     """`build --team Peshawar` for that washed-out team said only "the card set has no cards to
     print", as if the season had none."""
@@ -185,6 +193,8 @@ def test_a_team_without_cards_asked_for_by_name_is_named_in_the_error(tmp_path: 
     assert not out.exists() or not any(out.rglob("*.pdf"))
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_a_team_renamed_mid_season_is_pointed_out(tmp_path: Path, monkeypatch):
     """Peshawar Zalmi under a sponsor's name from its second match: cardgen keys a team on its
     name, so the kit printed two half-season decks and two ladder rows, and said nothing (the
@@ -229,6 +239,7 @@ def test_a_long_competition_name_stays_on_the_fielding_chart(paper: str):
     assert "Fielding chart \u2014 The Very Long Named Regional" in text and "\u2026" in text.splitlines()[0]
 
 
+@pytest.mark.needs_data
 def test_team_aliases_make_a_renamed_team_one(tmp_path: Path, monkeypatch):
     """The note's remedy works: with team_aliases in the competition's entry, the sponsor's name
     is read as the team's own everywhere (matches, innings, wickets, XIs), so the season has one

@@ -25,6 +25,7 @@ def comparison(mirror: Path):
     return result, notes
 
 
+@pytest.mark.needs_data
 def test_real_first_innings_from_the_ball_by_ball_data(mirror: Path) -> None:
     real = real_first_innings(BBL, "2024-25", str(mirror))
     assert real.boundaries_from == "ball-by-ball data"
@@ -42,6 +43,7 @@ def test_real_first_innings_from_the_ball_by_ball_data(mirror: Path) -> None:
     assert shared["sixes"].sum() == pytest.approx(t["sixes"].sum(), rel=0.10)
 
 
+@pytest.mark.needs_data
 def test_quicket_plays_most_like_the_real_season(comparison) -> None:
     result, notes = comparison
     s = result.summary
@@ -88,6 +90,8 @@ def test_missing_system_is_skipped_with_a_note(monkeypatch: pytest.MonkeyPatch) 
     assert any(n.startswith("not-yet: not compared") for n in notes)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_cli_writes_table_and_plots_deterministically(tmp_path: Path, mirror: Path) -> None:
     args = ["compare-games", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--innings", "100",
             "--seed", "3", "--out", str(tmp_path)]

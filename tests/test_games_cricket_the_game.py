@@ -194,6 +194,7 @@ def test_fields_keep_the_t20_restrictions() -> None:
 
 # --- invariants over 10,000 games ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_invariants_over_ten_thousand_games() -> None:
     draws = RandomDraws(np.random.default_rng(21))
     squads = [generic_squad()]
@@ -210,6 +211,7 @@ def test_invariants_over_ten_thousand_games() -> None:
     assert 3 < rate < 12
 
 
+@pytest.mark.needs_data
 def test_same_seed_same_innings_and_the_api_shape(bbl_stats) -> None:
     ctx = SimContext(None, None, None)
     a = SYSTEM.simulate_innings(np.random.default_rng(4), 300, ctx)
@@ -224,6 +226,7 @@ def squads(bbl_stats):
     return season_squads(bbl_stats)
 
 
+@pytest.mark.needs_data
 def test_every_team_has_twelve_in_the_box_make_up(squads, bbl_stats) -> None:
     assert len(squads) == 8
     kept = bbl_stats.lineups[bbl_stats.lineups["keeper"]].groupby(["team", "player_id"])["match_id"].nunique()
@@ -240,6 +243,7 @@ def test_every_team_has_twelve_in_the_box_make_up(squads, bbl_stats) -> None:
                 assert p.player.legal_balls > 0
 
 
+@pytest.mark.needs_data
 def test_roles_and_confidence_follow_real_figures(squads) -> None:
     everyone = [p for squad in squads.values() for p in squad]
     batters = [p for p in everyone if p.role == "batter"]
@@ -253,6 +257,7 @@ def test_roles_and_confidence_follow_real_figures(squads) -> None:
     assert top.confidence == 3
 
 
+@pytest.mark.needs_data
 def test_batting_slots_go_to_the_season_s_batters_and_bowling_slots_to_its_bowlers(
         mirror: Path, tmp_path: Path) -> None:
     """Gamer's audit, WPL 2023 Mumbai Indians: Harmanpreet Kaur (281 runs, listed an all-rounder,
@@ -285,6 +290,7 @@ def test_batting_slots_go_to_the_season_s_batters_and_bowling_slots_to_its_bowle
         assert not (part_timers and seamers), (team, part_timers, seamers)
 
 
+@pytest.mark.needs_data
 def test_the_xi_is_named_before_the_pitch_card_is_drawn(squads, tmp_path: Path, mirror: Path) -> None:
     """Gamer's audit: the rulebook names the XI (dropping one pace or one spin specialist) before
     the pitch card is drawn, but the engine dropped a spinner on a Green or Dead pitch and a pace
@@ -306,6 +312,7 @@ def test_the_xi_is_named_before_the_pitch_card_is_drawn(squads, tmp_path: Path, 
     assert "before the pitch card is drawn" in text and "Dusty one" not in text
 
 
+@pytest.mark.needs_data
 def test_season_squads_simulate(squads) -> None:
     from cardgen.games.cricket_the_game.engine import simulate
     df = simulate(np.random.default_rng(9), 400, list(squads.values()))
@@ -318,6 +325,7 @@ def _build(out: Path, mirror: Path, papers=("a4",)) -> list[Path]:
     return SYSTEM.build(BuildRequest(out, get_competition("BBL"), "2024-25", str(mirror), papers, seed=1))
 
 
+@pytest.mark.needs_data
 def test_kit_prints_compatible_cards_with_the_publisher_note(tmp_path: Path, mirror: Path) -> None:
     from pypdf import PdfReader
     files = _build(tmp_path, mirror, papers=("a4", "letter"))
@@ -334,6 +342,7 @@ def test_kit_prints_compatible_cards_with_the_publisher_note(tmp_path: Path, mir
     assert (folder / "player-cards-a4.png").exists() and (folder / "squads-a4.png").exists()
 
 
+@pytest.mark.needs_data
 def test_build_is_byte_identical(tmp_path: Path, mirror: Path) -> None:
     a = _build(tmp_path / "a", mirror)
     b = _build(tmp_path / "b", mirror)
@@ -348,6 +357,7 @@ def test_build_without_a_season_is_a_named_error(tmp_path: Path) -> None:
 
 # --- the command line -------------------------------------------------------------------------
 
+@pytest.mark.needs_data
 def test_cli_build_game_cricket_the_game(tmp_path: Path, mirror: Path) -> None:
     from click.testing import CliRunner
 
@@ -364,6 +374,7 @@ def test_cli_build_game_cricket_the_game(tmp_path: Path, mirror: Path) -> None:
     assert "--competition" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.needs_data
 def test_ink_saver_cards_have_no_filled_areas(tmp_path: Path, mirror: Path) -> None:
     import re
 
@@ -376,6 +387,7 @@ def test_ink_saver_cards_have_no_filled_areas(tmp_path: Path, mirror: Path) -> N
     assert "CONFIDENCE" in PdfReader(cards).pages[0].extract_text()
 
 
+@pytest.mark.needs_data
 def test_hundred_cards_count_bowling_in_balls(tmp_path: Path, mirror: Path, hundred_stats, pdf_words) -> None:
     """Gamer's audit: The Hundred's compatible cards printed bowling as 6-ball overs ("6.5 ov" for
     41 balls), which a Hundred player reads as sets of five; the Quicket kit prints balls there."""
@@ -390,6 +402,7 @@ def test_hundred_cards_count_bowling_in_balls(tmp_path: Path, mirror: Path, hund
     assert printed == real and sum(real.values()) > 50
 
 
+@pytest.mark.needs_data
 def test_an_all_rounder_of_unrecorded_type_has_no_really_bowls_line(bbl_stats, hundred_stats) -> None:
     """Gamer's audit: the "Really bowls:" line tells a player that an all-rounder bowling the
     Medium deck is really a pace or spin bowler, but where the data records no bowling type it
@@ -412,6 +425,7 @@ def test_an_all_rounder_of_unrecorded_type_has_no_really_bowls_line(bbl_stats, h
             assert lines[-1] == f"Really bowls: {card.player.bowling_type}"
 
 
+@pytest.mark.needs_data
 def test_the_squad_sheet_prints_confidence_with_the_cards_minus(squads) -> None:
     """Gamer's audit: the squad sheet printed a Confidence of -1 with a hyphen ("-1") while the
     cards print a true minus ("\u22121"). Both now print it the cards' way: on BBL 2024-25's
@@ -432,6 +446,7 @@ def test_the_squad_sheet_prints_confidence_with_the_cards_minus(squads) -> None:
     assert [confidence_text(c) for c in (-1, 0, 2)] == ["\u22121", "0", "+2"]
 
 
+@pytest.mark.needs_data
 def test_a_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_stats) -> None:
     """Gamer's audit: a bowler who never came in to bat printed "Batting: 0 runs in 0 inns" above
     "Bowling: ..." (Wes Agar and Tanveer Sangha, Sydney Thunder, BBL 2024-25; Tymal Mills, The
@@ -452,6 +467,7 @@ def test_a_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_s
         assert "in 0 inns" not in stat_lines(card)[0], key
 
 
+@pytest.mark.needs_data
 def test_a_teams_second_sheet_has_no_crop_marks_along_its_empty_rows(squads) -> None:
     """Gamer's audit: each team's 12 cards take a full 3 x 3 sheet and a second with 3 cards, whose
     two empty rows still printed their crop marks. The second sheet now marks only the cut lines

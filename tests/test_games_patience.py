@@ -136,6 +136,7 @@ def test_new_pack_and_new_grid_when_the_pack_runs_out() -> None:
         Game("australian")
 
 
+@pytest.mark.slow
 def test_invariants_over_4000_innings() -> None:
     # 1,000 innings a variant: every turn path (short grids, bonus cards, the last wicket) comes up
     # hundreds of times, and the whole check stays a few seconds

@@ -157,6 +157,7 @@ def test_spells_alternate_and_each_path_card_once_per_spell() -> None:
         assert {o.style for o in spell} == {style_of_over(start)}
 
 
+@pytest.mark.slow
 def test_invariants_over_10000_innings() -> None:
     draws = RngDraws(np.random.default_rng(20260101))
     totals, no_balls = [], 0

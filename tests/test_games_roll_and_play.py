@@ -164,6 +164,7 @@ def test_strategies_play_safe_and_threaten() -> None:
 
 # --- invariants over 10,000 games ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_invariants_over_ten_thousand_games() -> None:
     draws = RandomDraws(np.random.default_rng(7))
     overs_played = double_ones = tied_outs = 0
@@ -205,6 +206,7 @@ def decks(bbl_stats):
     return team_decks(bbl_stats)
 
 
+@pytest.mark.needs_data
 def test_team_decks_are_real_squads_with_values_in_range(decks, bbl_stats) -> None:
     assert len(decks) == 8
     for team, cards in decks.items():
@@ -220,6 +222,7 @@ def test_team_decks_are_real_squads_with_values_in_range(decks, bbl_stats) -> No
     assert non_bowlers and min(non_bowlers) >= max(bowlers) - 1
 
 
+@pytest.mark.needs_data
 def test_team_values_follow_real_figures(decks) -> None:
     everyone = [c for cards in decks.values() for c in cards]
     by_runs = sorted(everyone, key=lambda c: -c.player.runs)
@@ -231,6 +234,7 @@ def test_team_values_follow_real_figures(decks) -> None:
     assert np.mean([c.bat for c in top_scorers]) > np.mean([c.bat for c in by_wickets]) + 3
 
 
+@pytest.mark.needs_data
 def test_team_edition_simulates_between_real_squads(bbl_stats, decks) -> None:
     from cardgen.games.roll_and_play.team import simulate_team_edition
     df = simulate_team_edition(np.random.default_rng(5), 400, decks)
@@ -265,6 +269,7 @@ def test_classic_kit_has_every_deck_scoresheets_previews_and_manifest(tmp_path: 
     assert Image.open(folder / "player-deck-a4.png").size[0] > 300
 
 
+@pytest.mark.needs_data
 def test_team_edition_kit_prints_every_squad(tmp_path: Path, mirror: Path) -> None:
     from pypdf import PdfReader
     comp = get_competition("BBL")
@@ -296,6 +301,7 @@ def test_unknown_paper_is_a_named_error(tmp_path: Path) -> None:
 
 # --- the command line -------------------------------------------------------------------------
 
+@pytest.mark.needs_data
 def test_cli_build_game_roll_and_play_classic_and_team_edition(tmp_path: Path, mirror: Path) -> None:
     from click.testing import CliRunner
 
@@ -381,6 +387,7 @@ def test_variation_cards_are_spent_one_an_over_before_the_innings_ends() -> None
     assert [c.title for c in inn.bat.starting] == ["New deal"]
 
 
+@pytest.mark.slow
 def test_variation_games_keep_the_invariants() -> None:
     from cardgen.games.roll_and_play.engine import simulate_classic
     for overs in (20, 50):
@@ -410,6 +417,7 @@ def test_quick_reference_headings_stand_clear_of_the_text_column() -> None:
     assert len(gaps) == 11 and min(gaps.values()) >= 3 * mm, gaps
 
 
+@pytest.mark.needs_data
 def test_hundred_team_edition_counts_bowling_in_balls(tmp_path: Path, mirror: Path, hundred_stats,
                                                       pdf_words) -> None:
     """Gamer's audit: The Hundred's squad cards printed bowling as 6-ball overs ("6.5 ov" for 41
@@ -427,6 +435,7 @@ def test_hundred_team_edition_counts_bowling_in_balls(tmp_path: Path, mirror: Pa
     assert printed == real and sum(real.values()) > 50
 
 
+@pytest.mark.needs_data
 def test_team_edition_quick_reference_deals_from_the_squad_decks(tmp_path: Path, mirror: Path) -> None:
     """Gamer's audit: the team edition's quick reference said "shuffle the player deck ... deal each
     side 11 player cards" and "shuffle all player cards and deal 11 to each side again", but that
@@ -455,6 +464,7 @@ def test_team_edition_quick_reference_deals_from_the_squad_decks(tmp_path: Path,
     assert len(inn.bat.hand) == 11 and len(inn.bat_deck.cards) == 1
 
 
+@pytest.mark.needs_data
 def test_classic_quick_reference_speaks_only_of_the_classic_cards(tmp_path: Path, mirror: Path) -> None:
     """Gamer's audit: the classic kit's quick reference ended with "TEAM EDITION  Each side plays
     its own squad deck: use a card's BAT number when batting and its BOWL number when bowling",
@@ -477,6 +487,7 @@ def test_classic_quick_reference_speaks_only_of_the_classic_cards(tmp_path: Path
     assert "TEAM EDITION Each side plays its own squad deck: use a card's BAT number" in team
 
 
+@pytest.mark.needs_data
 def test_a_bowler_of_unrecorded_type_is_not_printed_as_bowling_nothing(bbl_stats, recording_painter) -> None:
     """Gamer's audit, BBL 2024-25 Melbourne Renegades: Fergus O'Neill's card read "Bowler · bowls:
     —" above "Bowl: 7 wkts in 25.3 ov", and Josh Brown's "Opening · bowls: —" above 2.4 overs (the
@@ -508,6 +519,7 @@ def test_a_bowler_of_unrecorded_type_is_not_printed_as_bowling_nothing(bbl_stats
         "Bowler", "Bowl: 7 wkts in 25.3 ov, econ 6.94"]
 
 
+@pytest.mark.needs_data
 def test_a_squad_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_stats,
                                                                   recording_painter) -> None:
     """Gamer's audit: a bowler who never came in to bat printed "Bat: 0 runs off 0 balls" (Wes

@@ -135,6 +135,8 @@ def _pdf_text(path: Path) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(path).pages)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_names_file_changes_cards_team_sheets_site_and_card_set(mirror, tmp_path):
     names = tmp_path / "names.csv"
     names.write_text("id,name\n27e003ce,Meg Lanning\n", encoding="utf-8")
@@ -157,6 +159,7 @@ def test_names_file_changes_cards_team_sheets_site_and_card_set(mirror, tmp_path
     assert "Meg Lanning" in site_text and "Meghann Lanning" not in site_text
 
 
+@pytest.mark.needs_data
 def test_a_bad_names_file_is_one_line(mirror, tmp_path):
     result = CliRunner().invoke(main, ["calibrate", "-c", "WPL", "-s", "2023", "--names",
                                        str(tmp_path / "missing.csv")],
@@ -165,6 +168,7 @@ def test_a_bad_names_file_is_one_line(mirror, tmp_path):
     assert "names file" in result.output and len(result.output.strip().splitlines()) == 1
 
 
+@pytest.mark.needs_data
 def test_a_kept_card_set_is_not_reused_across_names_files(bbl_stats):
     from cardgen.calibrate.reuse import fingerprint
     bbl = get_competition("BBL")
@@ -174,6 +178,7 @@ def test_a_kept_card_set_is_not_reused_across_names_files(bbl_stats):
     assert plain != named and plain == fingerprint(stats, bbl, "2024-25", {"names": {}})
 
 
+@pytest.mark.needs_data
 def test_known_as_list_is_well_formed():
     table = known_as_table()
     assert len(table) >= 10

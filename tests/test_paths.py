@@ -24,6 +24,7 @@ def test_data_folders_resolve_from_the_package_whatever_the_working_directory(tm
     assert paths.schema_path().is_file()
 
 
+@pytest.mark.needs_data
 def test_the_shipped_schema_is_the_shared_contract():
     assert json.loads(paths.schema_path().read_text()) == json.loads(SHARED_SCHEMA.read_text())
 

@@ -35,6 +35,8 @@ from cardgen.sim.example import example_fielding_chart
 from cardgen.sim.model import compile_card_set
 from cardgen.wickets_in_hand import rule_of_set
 
+pytestmark = pytest.mark.slow
+
 NO_BOWLER = 10**9  # a bowler-card row no set has
 HARNESS = Path(__file__).parent / "js" / "play_agreement.js"
 STATIC = Path(__file__).resolve().parent.parent / "cardgen" / "play" / "static"
@@ -242,7 +244,7 @@ def test_the_generator_is_the_same_in_both_languages():
         "  for (const n of [6, 100, 20, 11, 10, 3, 1, 16, 4294967296]) row.push(r.integers(0, n));"
         "  row.push(r.random()); row.push(r.nextU32()); out.push(row); }"
         "console.log(JSON.stringify(out));")
-    proc = subprocess.run([node_binary(), "-e", script], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run([node_binary(), "-e", script], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     expected = []
     for seed, stream in ((0, 0), (1, 0), (4294967295, 1), (123456789, 7)):
@@ -293,7 +295,7 @@ def test_the_captains_plan_is_the_same_for_any_shares():
         "console.log(JSON.stringify(cases.map(c => { const fmt = Q.FORMATS[c.fmt];"
         "  return Q.orderPlan(new Q.QuotaDraw(c.weights, fmt).draw({ random: () => c.u }), fmt); })));")
     proc = subprocess.run([node_binary(), "-e", script], input=json.dumps(cases), capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
     got = json.loads(proc.stdout)
     for case, a, b in zip(cases, got, expected):

@@ -176,6 +176,7 @@ def _bundled_seasons() -> list[str]:
 
 # each season on one paper, the papers in turn: a card is drawn the same on both, only its place
 # on the sheet differs (and every paper holds three of them)
+@pytest.mark.slow
 @pytest.mark.parametrize("season, paper", [(season, ("a4", "letter")[i % 2])
                                            for i, season in enumerate(_bundled_seasons())])
 def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_every_bundled_season(
@@ -216,6 +217,7 @@ def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_e
     assert credits_read == [ATTRIBUTION] * len(views), set(credits_read)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("season", ["BBL_2024-25", "IPL_2025"])
 def test_a_card_with_a_blank_column_says_why_in_it_on_a_wickets_in_hand_kit(season):
     """Review finding (helper-45): under the wickets-in-hand rule a tail-ender's striker card can be

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from pypdf import PdfReader
 
 from cardgen.render.card import card_views
@@ -22,6 +23,7 @@ def _hundred_set() -> dict:
     return card_set
 
 
+@pytest.mark.needs_data
 def test_hundred_bowler_cards_print_balls_and_an_economy_per_six_of_them(render_card_sets):
     """Every real Hundred 2024 bowler card: its balls, and an economy that is 6 x runs / those balls."""
     card_set = render_card_sets["HUNDRED"]
@@ -47,6 +49,7 @@ def test_hundred_team_sheet_column_is_balls():
     assert "Balls" in text and "Overs" not in text.replace("overs per innings", "")
 
 
+@pytest.mark.needs_data
 def test_every_usage_letter_on_the_team_sheets_is_in_the_band_their_legend_gives(render_card_sets):
     """Print audit: the team sheets' legend read "letter = average overs per innings" on The
     Hundred too, whose letters count balls (20 = A+), and gave no bands, so "A+/1" or "C/6" could

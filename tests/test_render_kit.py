@@ -93,6 +93,7 @@ def _card_for(card_set: dict, team: str, kind: str, surname: str) -> dict:
     return found[0]
 
 
+@pytest.mark.needs_data
 def test_kit_has_every_output(kit: Path, bbl_card_set: dict):
     for name in ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
                  "team-sheets.pdf", "quick-reference.pdf", "card-set.json", "fielding-chart-letter.pdf",
@@ -104,6 +105,7 @@ def test_kit_has_every_output(kit: Path, bbl_card_set: dict):
     assert not list(kit.parent.glob(".*")), "the staging folder is left behind"
 
 
+@pytest.mark.needs_data
 def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, bbl_card_set: dict):
     """START-HERE.txt, the file a reader opens first: every top-level PDF of the kit is in it with
     its paper and its page count as the PDF itself has it (card sheets without backs: one page a
@@ -125,6 +127,7 @@ def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, bbl_c
     assert max(len(line) for line in text.splitlines()) <= 100  # reads in any text window
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
     reader = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
@@ -137,6 +140,7 @@ def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
             assert {round(width, 3), round(height, 3)} == {round(v, 3) for v in PAGE_PT[paper]}, name
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path, bbl_card_set: dict,
                                                                        paper: str):
@@ -167,6 +171,8 @@ def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path,
     assert all(len(page) == 9 for page in pages[:-1])
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path, bbl_card_set: dict):
     views = card_views(bbl_card_set)
     slots = _card_texts(kit / "cards-a4.pdf", "a4")
@@ -189,6 +195,7 @@ def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path,
     assert any(t.startswith("C(") and "/ RO(" in t for t in connolly_texts)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_crop_marks_drawn_give_63_by_88_mm_cards(kit: Path, paper: str):
     page = pypdf.PdfReader(kit / f"cards-{paper}.pdf").pages[0]
@@ -249,6 +256,8 @@ def test_a_part_filled_sheet_has_no_crop_marks_along_its_empty_rows(paper: str, 
         assert len(marks(front)) == len(mirrored)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_second_build_is_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):
     again = build_kit(bbl_card_set, tmp_path, KitOptions(progress=False)).folder
     first = sorted(p.relative_to(kit) for p in kit.rglob("*") if p.is_file())
@@ -258,6 +267,7 @@ def test_second_build_is_byte_identical(kit: Path, bbl_card_set: dict, tmp_path:
         assert (kit / rel).read_bytes() == (again / rel).read_bytes(), rel
 
 
+@pytest.mark.needs_data
 def test_longest_real_names_and_a_40_character_name_fit(bbl_card_set: dict):
     layout = load_layout("card")
     inner = layout["width_mm"] - 2 * layout["margin_mm"]
@@ -283,6 +293,7 @@ def test_longest_real_names_and_a_40_character_name_fit(bbl_card_set: dict):
         assert all(lo == hi for lo, hi in strip.getextrema()), view.name  # one flat colour
 
 
+@pytest.mark.needs_data
 def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, bbl_card_set: dict):
     pngs = sorted((kit / "png").glob("*.png"))
     with Image.open(pngs[0]) as first:
@@ -300,6 +311,7 @@ def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, bbl_card_set: 
             assert all(lo == hi >= 250 for lo, hi in last.getextrema())
 
 
+@pytest.mark.needs_data
 def test_tts_decks_say_how_many_cards_each_sheet_holds(kit: Path, bbl_card_set: dict):
     """Tabletop Simulator's Custom Deck dialog needs Width, Height and Number: the kit's
     tts/decks.json and README.txt give them, and each Number is the cards really drawn on that
@@ -324,6 +336,7 @@ def test_tts_decks_say_how_many_cards_each_sheet_holds(kit: Path, bbl_card_set: 
         assert flat.index(True) == deck["cards"] and all(flat[deck["cards"]:]), deck["face"]
 
 
+@pytest.mark.needs_data
 def test_striker_and_bowler_cards_differ_in_greyscale(bbl_card_set: dict):
     views = card_views(bbl_card_set)
     layout = load_layout("card")
@@ -341,6 +354,7 @@ def test_striker_and_bowler_cards_differ_in_greyscale(bbl_card_set: dict):
         assert band_grey(striker) - band_grey(bowler) > 80, team
 
 
+@pytest.mark.needs_data
 def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, tmp_path: Path):
     result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--source", str(mirror),
                                        "--out", str(tmp_path), "--paper", "letter", "--team", "perth",
@@ -366,6 +380,7 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
     assert not (folder / "cards-letter.pdf").exists() and (folder / "cards-a4.pdf").exists()
 
 
+@pytest.mark.needs_data
 def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Path):
     result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path),
                                        "--paper", "a4", "--team", "Sydney Thunder", "--bleed", "--backs",
@@ -397,6 +412,7 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     assert "teams/" not in start and "png/" not in start  # a one-team kit without images
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("args, message", [
     (["--team", "Nowhere United"], "matches no team"),
     (["--team", "Melbourne"], "matches several teams"),
@@ -418,6 +434,7 @@ def test_cli_build_help_lists_the_options():
         assert option in result.output
 
 
+@pytest.mark.needs_data
 def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch):
     args = ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path), "--no-images",
@@ -437,12 +454,16 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, t
     assert [p.name for p in tmp_path.iterdir()] == ["BBL_2024-25"]  # no staging folder left
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_every_page_of_every_pdf_carries_the_data_credit(kit: Path):
     for pdf in sorted(kit.rglob("*.pdf")):  # the teams' own PDFs too
         for number, page in enumerate(pypdf.PdfReader(pdf).pages, 1):
             assert ATTRIBUTION in " ".join(page.extract_text().split()), (pdf.name, number)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_set: dict):
     """One bookmark per team, at the page where its cards start; the teams' own PDFs hold exactly those pages."""
     manifest = json.loads((kit / "teams" / "teams.json").read_text())
@@ -473,6 +494,7 @@ def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_
     assert teams[1].upper() not in " ".join(p.extract_text().upper() for p in sheet.pages)
 
 
+@pytest.mark.needs_data
 def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):
     import shutil
     out = tmp_path / "out"
@@ -487,6 +509,8 @@ def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, bbl_card_s
     assert not (result.folder / "teams").exists()
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_build_classic_prints_cards_for_the_rules_as_printed(tmp_path: Path, monkeypatch, mirror: Path):
     """`build --classic`: a card set made for the printed rules, and no wickets-in-hand table on
     the quick reference or the scoresheet; the default build carries the table."""
@@ -519,6 +543,8 @@ def test_build_classic_prints_cards_for_the_rules_as_printed(tmp_path: Path, mon
     assert result.exit_code == 2 and "--classic" in result.output
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_workers_write_the_same_kit_and_preflight_it_as_check_folder_does(bbl_card_set: dict, tmp_path: Path,
                                                                           monkeypatch):
     """The PDFs are rendered and preflighted in worker processes: the files are the same as one
@@ -556,6 +582,8 @@ def _build(card_set_file: Path, out: Path):  # type: ignore[no-untyped-def]
                                      "--paper", "a4", "--card-set", str(card_set_file)])
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_a_folder_that_is_not_a_kit_keeps_its_files_unless_the_kit_would_replace_one(
         card_set_file: Path, tmp_path: Path):
     """The README said such a folder is refused; it is kept, files and all, and refused only when
@@ -576,6 +604,8 @@ def test_a_folder_that_is_not_a_kit_keeps_its_files_unless_the_kit_would_replace
     assert (other / "cards-a4.pdf").read_text() == "mine"
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_rebuild_keeps_the_users_files_and_the_reports_while_the_cards_are_the_same(
         card_set_file: Path, tmp_path: Path):
     """Review finding: a rebuild used to delete everything in the kit folder it had not just
@@ -607,6 +637,7 @@ def test_rebuild_keeps_the_users_files_and_the_reports_while_the_cards_are_the_s
     assert not (folder / "validation").exists() and (folder / "notes.txt").is_file()
 
 
+@pytest.mark.needs_data
 def test_calibrate_never_puts_other_cards_into_a_built_kit(card_set_file: Path, tmp_path: Path, monkeypatch):
     """Review finding: `calibrate --classic` after `build` left a classic card-set.json beside PDFs
     printed for the rule (the site and validate read it)."""
@@ -626,6 +657,8 @@ def test_calibrate_never_puts_other_cards_into_a_built_kit(card_set_file: Path, 
     assert same.exit_code == 0, same.output
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_build_refuses_a_folder_that_is_not_a_kit(card_set_file: Path, tmp_path: Path):
     """Review finding: a file, or a folder of the user's, at OUT/BBL_2024-25 was deleted."""
     out = tmp_path / "out"
@@ -664,6 +697,8 @@ def test_a_one_team_kit_says_r13_on_its_match_sheets_when_the_season_rates_other
         assert "R13" not in pdf_words(folder / name) and "Defence" not in pdf_words(folder / name), name
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_every_pdf_of_the_kit_prints_the_season_one_way(kit: Path):
     """Review finding (helper-45): the cards and team sheets printed "2024-2025" (the rules'
     example cards' form) while the quick reference, fielding chart, scoresheet and the card sheets'

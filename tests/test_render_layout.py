@@ -314,6 +314,7 @@ def pdf_texts(pdf: bytes, page_index: int = 0) -> list[tuple[str, float, tuple[f
     return out
 
 
+@pytest.mark.needs_data
 def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
     """Print audit: a team's own card sheets (teams/<team>/cards-a4.pdf) squeezed their header into
     the middle card's width, 5.25 pt for "BBL 2024-25 Melbourne Renegades cards · sheet 1 of 4 ·
@@ -337,6 +338,7 @@ def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
             assert max(my1, my2) < y0 - spec["footer_clear_mm"] or min(my1, my2) > y1 + spec["footer_clear_mm"]
 
 
+@pytest.mark.needs_data
 def test_a_one_word_team_badge_is_not_a_lone_letter(mirror):
     """Print audit: Super Smash's one-word teams printed badges "A", "C", "O" and "W" (Wellington's
     "W" beside the chart's W for a wicket). Every team of the real Super Smash seasons (men's

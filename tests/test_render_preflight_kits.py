@@ -25,6 +25,8 @@ from cardgen.render.kit import KitOptions, build_kit
 from cardgen.render.preflight import check_folder, check_pdf
 from cardgen.render.sheets import render_cards_pdf
 
+pytestmark = pytest.mark.needs_data
+
 OPTIONS = list(itertools.product([False, True], [False, True]))  # (bleed, ink_saver)
 
 

@@ -15,6 +15,8 @@ from cardgen.render.fonts import text_width_mm
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.scoresheet import render_scoresheet_pdf
 
+pytestmark = pytest.mark.needs_data
+
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
 WIDTH = {"a4": 210.0, "letter": 215.9}
 # a name pencilled into a 5-8 mm row is about as wide as the printed name at 10 pt (capitals

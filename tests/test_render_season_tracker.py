@@ -31,6 +31,7 @@ def _fixtures(mirror: Path, code: str, season: str, tmp_cache):
     return stats, fixtures_from_tables(stats.matches, stats.innings)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code,season,folder", SEASONS)
 def test_results_agree_with_cricsheets_outcome_records(mirror: Path, tmp_cache, code: str, season: str,
                                                        folder: str) -> None:
@@ -96,6 +97,7 @@ def test_the_ladder_adds_up_and_leaves_the_finals_out(tmp_cache) -> None:
     assert result_text(tie) == "Tied: Delhi Capitals won the Super Over"
 
 
+@pytest.mark.slow
 def test_the_pages_print_every_result_with_room_to_write(tmp_cache, pdf_words, tmp_path: Path) -> None:
     """Both papers: every fixture's result is on the pages, preflight finds nothing, the rows are
     at least the layout's height, and the same input gives the same bytes."""

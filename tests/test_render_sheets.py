@@ -106,6 +106,7 @@ def test_scoresheet_rows_are_tall_enough_to_write_in_with_a_pencil(defence_card_
                 assert counts == footer_numbers(index + 1, grid, bpo, bpi), (paper, index, grid)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("fmt, balls_per_over, grid_balls, innings_balls", [
     ("T20", 6, 30, 120), ("100-ball", 5, 25, 100)])
@@ -142,6 +143,7 @@ def test_scoresheet_grids_follow_the_format_one_writable_page_per_innings(card_s
         assert min(b - a for a, b in zip(xs, xs[1:])) >= 5.0
 
 
+@pytest.mark.needs_data
 def test_fielding_chart_prints_every_cell_and_explains_every_result(card_sets):
     card_set = card_sets["T20"]
     words = load_layout("fielding")["results"]
@@ -169,6 +171,7 @@ def test_fielding_chart_prints_every_cell_and_explains_every_result(card_sets):
     assert CREDIT in joined
 
 
+@pytest.mark.needs_data
 def test_team_sheets_list_the_usual_xi_in_order_with_the_keeper(card_sets):
     card_set = card_sets["T20"]
     pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
@@ -193,6 +196,7 @@ def test_team_sheets_list_the_usual_xi_in_order_with_the_keeper(card_sets):
             assert f"{usage['letter']}/{usage['innings']}" in text
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
     pages = _pages(render_quick_reference_pdf(card_sets[fmt], "letter", CREDIT))
@@ -206,6 +210,7 @@ def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
         assert "100 balls an innings, in sets of 5 balls" in text and "25-ball grids" in text
 
 
+@pytest.mark.needs_data
 def test_every_keeper_on_the_team_sheets_shows_the_rating_their_card_shows(card_sets):
     # written as the card writes it beside C(x) / RO(y) ("WK(20)"; the sheet said "WK (20)")
     card_set = card_sets["T20"]
@@ -276,6 +281,7 @@ def test_quick_reference_names_the_fielders_deck_one_way_and_says_what_a_dot_sco
     assert "no run" in dot and "printed" not in dot  # says what it scores, not how it looks
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_quick_reference_says_no_he_or_his(card_sets, fmt):
     """One quick reference serves the women's leagues too (WPL, the women's Super Smash): the
@@ -288,6 +294,7 @@ def test_the_quick_reference_says_no_he_or_his(card_sets, fmt):
     assert "bats with the card the team sheet names" in text
 
 
+@pytest.mark.needs_data
 def test_team_sheets_explain_every_mark_their_tables_use(card_sets):
     # a gamer reading "*" in the Role column (the rules' "primarily used as a bowler") or the
     # dagger finds what it means on the same page
@@ -302,6 +309,7 @@ def test_team_sheets_explain_every_mark_their_tables_use(card_sets):
     assert starred >= 4  # most BBL sides list tail-enders marked *
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt, unit, spans", [("T20", "overs", ("1-6", "7-15", "16-20")),
                                                ("100-ball", "balls", ("1-25", "26-75", "76-100"))])
 def test_team_sheets_print_when_each_bowler_bowled(card_sets, bbl_stats, hundred_stats, fmt, unit, spans):
@@ -331,6 +339,7 @@ def test_team_sheets_print_when_each_bowler_bowled(card_sets, bbl_stats, hundred
     assert checked > 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("season", ["IPL_2024", "IPL_2025"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_ipl_sides_team_sheet_prints_at_full_size(season, paper):
@@ -394,6 +403,7 @@ def test_scoresheet_says_what_every_face_of_each_wickets_in_hand_d20_does():
         assert sorted(faces) == list(range(1, 21)), (band, line)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_card_sheets_print_each_team_in_the_order_of_its_two_decks(card_sets, fmt):
     """Print audit: rules 1.5 has the gamer sort each team into two decks, the usual XI in
@@ -426,6 +436,7 @@ def test_the_card_sheets_print_each_team_in_the_order_of_its_two_decks(card_sets
         assert printed == listed, (team["name"], printed[:6], listed[:6])
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt, unit", [("T20", "over"), ("100-ball", "set")])
 def test_the_scoresheet_says_sets_on_the_hundred_throughout(card_sets, fmt, unit):
     """Print audit: The Hundred's scoresheet headed its rows "Bowler (sets)" but told the scorer to
@@ -438,6 +449,7 @@ def test_the_scoresheet_says_sets_on_the_hundred_throughout(card_sets, fmt, unit
     assert f"each {other}" not in text and f"{other} count" not in text and f"Bowler ({other}s)" not in text
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt, unit, bands", [
     ("T20", "over", ["A+ = 4 overs a match", "A = 3-4", "B = 2-3", "C = 1-2", "D = under 1"]),
     ("100-ball", "set", ["A+ = 20 balls a match", "A = 15-20", "B = 10-15", "C = 5-10", "D = under 5"])])
@@ -456,6 +468,7 @@ def test_the_quick_reference_keeps_each_usage_band_on_one_line_and_says_set_on_t
         assert f"under the current {unit};" in text
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_sets, bbl_stats, hundred_stats,
                                                                         fmt):
@@ -488,6 +501,7 @@ def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_se
     assert without >= 1  # Wes Agar; Tymal Mills and Chris Wood
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl_stats, hundred_stats, fmt):
     """A whole match played by hand from the printed kit (helper-32's log) met six moments the
@@ -558,6 +572,7 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl
     assert rule.band(0, 60, balls, runs_needed=120) != ATTACK
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt, unit", [("T20", "over"), ("100-ball", "set")])
 def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_out(card_sets, fmt, unit):
     """Played by hand, the fielding chart said "free hit where played" (both formats play them,
@@ -580,6 +595,7 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
         assert f"in the {'over' if unit == 'set' else 'set'}" not in joined
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt, unit", [("T20", "over"), ("100-ball", "set")])
 def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, unit):
     """An over has one box per legal ball; a hand-played BBL over of 2 wides, a bye and six
@@ -610,6 +626,7 @@ def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, 
             assert size == counts[0][1] >= 6.0
 
 
+@pytest.mark.needs_data
 def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(card_sets):
     """The rules (4.3.9) say the striker "scores one run" on a leg bye; the engines score it to
     the extras, not the batter (docs/rules.md R7), and the chart said only "1 run". A scorer
@@ -633,6 +650,7 @@ def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(c
     assert (ball.bat_runs, ball.extras, ball.extra_kind, ball.legal) == (0, 1, "leg_bye", True)
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_second_innings_target_box_says_the_total_plus_one(card_sets, fmt):
     """The chase line ("needing over 2 a ball") counts from the target, the first innings'
@@ -685,6 +703,7 @@ def test_the_quick_reference_keeps_to_one_page_by_shrinking_rather_than_spilling
     assert CREDIT in text and "Defence N (R13" in text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defence_card_sets, paper):
     card_set = defence_card_sets["T20"]
@@ -785,6 +804,7 @@ def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season
         assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt, monkeypatch):
     """Gamer's audit (helper-41, WPL 2023 on Letter): cards print the rules' role "*" in their
@@ -815,6 +835,7 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
         assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_sets, bbl_stats, hundred_stats,
                                                                         fmt):
@@ -858,6 +879,7 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
         assert named >= (7 if fmt == "T20" else 10), paper
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, fmt):
     """Gamer's audit (helper-43: IPL 2025 on A4, The Hundred 2024 on Letter, two overs played
@@ -908,6 +930,7 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
         assert check_pdf(data, f"quick-reference-{paper}.pdf") == []
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank(card_sets, bbl_stats,
                                                                                 hundred_stats, fmt):
@@ -976,6 +999,7 @@ def test_the_quick_reference_scoresheet_and_team_sheets_word_defence_alike(defen
         "\u2022; above N the W stands."]
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_sheet(card_sets, paper):
     """A keeper who kept in no match of the season has no keeping rating in the set: his card
@@ -1020,6 +1044,7 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
     assert "Wicketkeepers show their keeping rating (10 if they kept in no match)." in qr
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_sets, paper):
     """Every team page's footer carries the credit, yet the last page printed it a second time
@@ -1059,6 +1084,7 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
     assert check_pdf(data, f"team-sheets-{paper}.pdf") == []
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_wide(card_sets, fmt, paper):
@@ -1093,6 +1119,7 @@ def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_w
     assert "Wides and no-balls add a run, batters stay; not one of the" in qr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("season", ["BBL_2023-24", "BBL_2024-25", "HUNDRED_2024", "IPL_2024", "IPL_2025",
                                     "SMASH_2024-25"])
 def test_a_failed_catch_or_run_out_chance_says_whose_run_it_is_at_full_size(season):

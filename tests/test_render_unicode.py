@@ -93,6 +93,7 @@ def test_slugs_keep_a_readable_transliteration():
     assert slug("???") == "x"
 
 
+@pytest.mark.needs_data
 def test_pdf_cards_carry_the_names_in_an_embedded_font(renamed_kit: Path):
     reader = pypdf.PdfReader(renamed_kit / "cards-a4.pdf")
     text = " ".join(page.extract_text() for page in reader.pages)
@@ -113,6 +114,7 @@ def test_pdf_cards_carry_the_names_in_an_embedded_font(renamed_kit: Path):
     assert "ΔΗΜΗΤΡΗΣ ΠΑΠΑΔΟΠΟΥΛΟΣ" in sheets and "ДМИТРИЙ ИВАНОВ" in sheets
 
 
+@pytest.mark.needs_data
 def test_png_cards_draw_glyphs_not_boxes(renamed_set: dict, renamed_kit: Path, monkeypatch):
     """The name strip of each renamed card's PNG, pixel for pixel: it is the name drawn with the
     shipped DejaVu Sans (Pillow's own ImageDraw.text, not the painter), and far from the same lines

@@ -225,6 +225,7 @@ def _means(samples: dict[str, np.ndarray]) -> dict[str, tuple[float, float, int]
     return {k: (float(v.mean()), float(v.var(ddof=1)), len(v)) for k, v in samples.items()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt, n_ref", [("T20", 1200), ("100-ball", 1000)])
 def test_fast_engine_agrees_with_reference(fmt, n_ref):
     raw = example_card_set(fmt, rng=np.random.default_rng(42))
@@ -324,6 +325,7 @@ class DeliveryDice:
         return Scripted()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 @pytest.mark.parametrize("with_rule, with_defence", [(False, False), (True, False), (True, True)])
 def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule, with_defence):
@@ -544,6 +546,7 @@ def expected_dismissal_rate(card_set: dict, card: Card, rating: int) -> float:
     return float(striker_figures(p, 0.0)["dismissal_rate"])
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code, season, classic", [("BBL", "2024-25", False),
                                                    ("HUNDRED", "2024", True)])
 def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season, classic):
@@ -571,6 +574,7 @@ def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season, c
         assert without - with_it > 6 * se[k], (card.player.name, without, with_it, se[k])
 
 
+@pytest.mark.needs_data
 def test_bowler_cards_meet_the_strikers_defence_at_the_expected_rate(mirror):
     """The other side of R13: a bowler card against the league-average striker (validate's
     bowler pass draws each delivery's striker card by real balls, with its rating) takes wickets

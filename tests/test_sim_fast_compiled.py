@@ -20,6 +20,8 @@ from cardgen.sim.validate import rule_of
 from cardgen import wickets_in_hand as wih
 from tests.test_sim_engine import give_defence, shipped_with_defence
 
+pytestmark = pytest.mark.slow
+
 numba = pytest.importorskip("numba")
 
 # A fielding chart of chances, run-outs, no-balls and wides (free hits, both ends run out)
@@ -63,6 +65,7 @@ def real_table(card_set: dict, stats) -> tuple[m.CompiledSet, fast.SideTable]:  
     return cs, fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in card_set["teams"]])
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_compiled_plays_the_numpy_matches_on_real_sets(kernel, monkeypatch, render_card_sets,
                                                        bbl_stats, hundred_stats, code):
@@ -119,6 +122,7 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
         assert (a.second.runs > a.first.runs).any() and (a.super_overs > 0).any()
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code, season", [("BBL", "2024-25"), ("HUNDRED", "2024")])
 def test_compiled_plays_the_numpy_matches_with_defence(kernel, monkeypatch, mirror, code, season):
     """A shipped set with Defence ratings (R13) on its three most-used striker cards: both paths

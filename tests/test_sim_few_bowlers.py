@@ -16,6 +16,8 @@ from cardgen.sim.model import CardSetError, compile_card_set
 from cardgen.sim.season import replay_season
 from cardgen.stats.load import season_stats
 
+pytestmark = pytest.mark.needs_data
+
 
 @pytest.fixture(scope="module")
 def wpl(mirror, tmp_path_factory):

@@ -32,6 +32,7 @@ def real_sets(bbl_stats, hundred_stats, render_card_sets):
             "HUNDRED": (copy.deepcopy(render_card_sets["HUNDRED"]), hundred_stats)}
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_validation_pass_rate(real_sets, code):
     card_set, _ = real_sets[code]
@@ -45,6 +46,7 @@ def test_validation_pass_rate(real_sets, code):
     assert s.engine_disagreements == 0
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("seed", [0, 9])
 def test_validate_passes_whatever_the_seed(real_sets, seed):
     """Family-wise gates (issue 17): a correct set passes for any seed. A subset of the seeds
@@ -56,6 +58,7 @@ def test_validate_passes_whatever_the_seed(real_sets, seed):
     assert 4.0 < s.gate_z < 5.0 and 4.0 < s.engine_z < 5.0
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_season_replay_first_innings_total(real_sets, code):
     card_set, stats = real_sets[code]
@@ -137,6 +140,7 @@ def test_season_replay_first_innings_total(real_sets, code):
     assert (rows.groupby("match")["innings"].nunique() == 2).all()
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_real_sides_obey_the_format(real_sets, code):
     card_set, stats = real_sets[code]
@@ -190,6 +194,7 @@ def test_real_xi_from_a_twelve_man_sheet():
         real_xi(_sheet(10, 10, {}, keeper=0))
 
 
+@pytest.mark.slow
 def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
     """Cricsheet lists 12 per IPL side (the impact player): every side is still its real XI,
     with everyone who bowled, the real keeper and the real batting order."""
@@ -228,6 +233,7 @@ def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
                 assert ids[fx.table.keeper_slot[side]] == kept.iloc[0]
 
 
+@pytest.mark.needs_data
 def test_usual_xi_is_the_set_batting_order(real_sets):
     card_set, stats = real_sets["BBL"]
     cs = compile_card_set(card_set)
@@ -252,6 +258,7 @@ def _run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
+@pytest.mark.needs_data
 def test_validate_command_writes_report_and_is_deterministic(written_set, mirror, tmp_path):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     args = ["validate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--balls", "4000",
@@ -270,6 +277,8 @@ def test_validate_command_writes_report_and_is_deterministic(written_set, mirror
     assert again == first                      # same seed: byte-identical report
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_simulate_command(written_set, mirror, tmp_path, pdf_words):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     args = ["simulate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--seasons", "20",
@@ -300,6 +309,8 @@ def test_simulate_command(written_set, mirror, tmp_path, pdf_words):
     assert (folder / "simulate_players.csv").read_bytes() == before
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_simulate_plays_the_cards_it_is_given(written_set, mirror, tmp_path, monkeypatch):
     """`--cards FILE` plays FILE in the column of the rules it was made for, with --classic too;
     only the other column's set is calibrated, and kept for the next run."""
@@ -332,6 +343,7 @@ def test_simulate_plays_the_cards_it_is_given(written_set, mirror, tmp_path, mon
                                 lambda *a, **k: pytest.fail("calibrated again instead of reusing"))
 
 
+@pytest.mark.needs_data
 def test_commands_report_bad_input_in_one_line(tmp_path, mirror):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     result = CliRunner().invoke(main, ["validate", "-c", "NOPE", "-s", "2024"], env=env)
@@ -359,6 +371,7 @@ def test_help_texts():
     assert "family-wise" in CliRunner().invoke(main, ["validate", "--help"]).output
 
 
+@pytest.mark.needs_data
 def test_validate_leaves_out_only_the_cards_no_printed_card_could_reach(real_sets):
     """A card outside its interval counts against the set unless no printed card could reach its
     real figure (the game's limit): an opener out once in 500 balls is below the floor the
@@ -379,6 +392,7 @@ def test_validate_leaves_out_only_the_cards_no_printed_card_could_reach(real_set
     assert s.judged == s.qualified - 1 and s.pass_share == s.passed / s.judged
 
 
+@pytest.mark.slow
 def test_validate_says_when_the_attack_band_scores_a_card(tmp_path):
     """A card outside its interval because the rule's attack d20 rolls its dots like anyone's
     says so on its line: the shipped IPL 2024 set (read, not calibrated) has Matheesha Pathirana
@@ -400,6 +414,7 @@ def test_validate_says_when_the_attack_band_scores_a_card(tmp_path):
     assert any("attack band" not in line for line in lines), output
 
 
+@pytest.mark.needs_data
 def test_validate_judges_a_hand_rated_set_by_its_printed_cards(real_sets):
     """A set rated by hand (R13 Defence on its three most-used strikers, their stored `expected`
     blocks left as calibrated) validates: the engine is judged against the expectation of the
@@ -421,6 +436,7 @@ def test_validate_judges_a_hand_rated_set_by_its_printed_cards(real_sets):
         assert row["expected_dismissal_rate"] < 0.97 * card["expected"]["dismissal_rate"]
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code,season,folder", [("BBL", "2023-24", "bbl_2023-24"), ("HUNDRED", "2024", "hundred_men_2024"),
                                                 ("IPL", "2025", "ipl_2025"),
                                                 ("SMASH-W", "2022-23", "super_smash_women_2022-23")])

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Iterator
@@ -22,6 +24,8 @@ from click.testing import CliRunner
 
 from cardgen.cli import main
 from test_calibrate_cardset import hundred_set  # noqa: F401  (shared, built once per session)
+
+pytestmark = pytest.mark.slow
 
 CHROMIUM = "/usr/bin/chromium"
 # The flags that let Chromium start on a machine with no network: no sandbox (root in CI), no GPU,
@@ -56,33 +60,63 @@ def bbl_out(tmp_path_factory: pytest.TempPathFactory, mirror: Path, card_set_fil
     return out
 
 
+# How long `cardgen serve` may take to start (a Python process, its imports, a bound port) before
+# a test calls it broken: generous, for a CI machine under load (the whole run has 90 minutes).
+SERVE_START_TIMEOUT = 600
+
+
 @pytest.fixture(scope="session")
 def served(bbl_out: Path) -> Iterator[str]:
-    """`cardgen serve --port 0` in a child process; yields its base URL."""
+    """`cardgen serve --port 0` in a child process; yields its base URL. The site is rendered
+    first, in this process (as serve would: the same generate_site), so the clock below covers
+    only serve's start: a render timed with it missed a 60 s deadline on a loaded machine."""
+    result = CliRunner().invoke(main, ["site", "--out", str(bbl_out)])
+    assert result.exit_code == 0, result.output
     proc = subprocess.Popen([sys.executable, "-m", "cardgen.cli", "serve", "--out", str(bbl_out),
-                             "--port", "0", "--quiet"],
+                             "--port", "0", "--no-refresh", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    lines: queue.Queue[str | None] = queue.Queue()  # read on a thread: a silent serve cannot block
+
+    def read() -> None:
+        for line in proc.stdout:  # type: ignore[union-attr]
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
     try:
-        url, lines = None, []
-        deadline = time.monotonic() + 60
-        while url is None and time.monotonic() < deadline:
-            line = proc.stdout.readline()
-            if not line:
+        url, seen = None, []
+        deadline = time.monotonic() + SERVE_START_TIMEOUT
+        while url is None:
+            try:
+                line = lines.get(timeout=max(deadline - time.monotonic(), 0))
+            except queue.Empty:
                 break
-            lines.append(line)
+            if line is None:
+                break
+            seen.append(line)
             found = re.search(r"at (http://127\.0\.0\.1:\d+/)", line)
             url = found.group(1) if found else None
-        assert url, f"cardgen serve did not start: {''.join(lines)}"
+        assert url, f"cardgen serve did not start: {''.join(seen)}"
         yield url
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        proc.wait(timeout=60)
+
+
+# Playwright's waits (navigation, clicks, selectors, downloads) end as soon as their condition
+# holds; its 30 s default bound was near what a page load took on a loaded CI machine (load
+# 8-20 on 2 cores), so the bound, which only caps a failure, is wide.
+BROWSER_WAIT_MS = 300_000
 
 
 def _launch(chromium, javascript: bool = True):
     """A context of its own (cookies, storage, cache and downloads, as a fresh profile has) in
     the session's Chromium."""
-    return chromium.new_context(viewport=VIEWPORT, java_script_enabled=javascript, accept_downloads=True)
+    context = chromium.new_context(viewport=VIEWPORT, java_script_enabled=javascript,
+                                   accept_downloads=True)
+    context.set_default_timeout(BROWSER_WAIT_MS)
+    context.set_default_navigation_timeout(BROWSER_WAIT_MS)
+    return context
 
 
 @pytest.fixture(scope="session")
@@ -97,7 +131,8 @@ def chromium(playwright):
     """One headless Chromium for the session (starting one takes a second or two); every test
     opens its own context in it (_launch)."""
     try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=CHROMIUM_ARGS, timeout=BROWSER_WAIT_MS)
     except Exception as exc:  # noqa: BLE001 - any failure to start is the same loud failure
         pytest.fail(f"headless Chromium ({CHROMIUM}) could not start: {exc}\n"
                     "install Debian's chromium (see .ci/run)", pytrace=False)
@@ -137,6 +172,7 @@ def _load_all_images(page) -> list[dict]:
     }""")
 
 
+@pytest.mark.needs_data
 def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser, tmp_path: Path):
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     page = browser.new_page()
@@ -218,6 +254,7 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     assert errors == [] and failed == []
 
 
+@pytest.mark.needs_data
 def test_filters_and_downloads_work_without_javascript(served: str, bbl_out: Path, chromium,
                                                        tmp_path: Path):
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
@@ -274,6 +311,7 @@ def test_the_find_a_player_box_shows_its_whole_hint_on_a_phone(browser, tmp_path
         assert _no_sideways_scroll(page), name
 
 
+@pytest.mark.needs_data
 def test_every_link_and_image_on_the_real_site_resolves(served: str, bbl_out: Path):
     from cardgen.site.linkcheck import check_links
     report = check_links(bbl_out / "site")  # the site `cardgen serve` rendered
@@ -284,6 +322,7 @@ def test_every_link_and_image_on_the_real_site_resolves(served: str, bbl_out: Pa
     assert {link.target for link in report.external} <= {"http://shortseasongames.com"}
 
 
+@pytest.mark.needs_data
 def test_the_real_site_is_deterministic(served: str, bbl_out: Path, tmp_path: Path):
     import hashlib
     from cardgen.site.generate import generate_site
@@ -310,6 +349,7 @@ def _no_sideways_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
 
 
+@pytest.mark.needs_data
 def test_player_pages_fit_a_phone_without_sideways_scroll(served: str, bbl_out: Path, browser):
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     page = browser.new_page()
@@ -332,6 +372,7 @@ def test_player_pages_fit_a_phone_without_sideways_scroll(served: str, bbl_out: 
     assert errors == []
 
 
+@pytest.mark.needs_data
 def test_a_missing_address_shows_the_site_404_page(served: str, browser):
     page = browser.new_page()
     for path in ("sets/NOPE_1999/index.html", f"sets/{SET}/files/", "assets/"):
@@ -347,6 +388,7 @@ def test_a_missing_address_shows_the_site_404_page(served: str, browser):
     assert page.url == f"{served}sets/{SET}/index.html"
 
 
+@pytest.mark.needs_data
 def test_filters_from_a_file_copy_raise_no_error_and_back_undoes_them(bbl_out: Path, browser, tmp_path: Path):
     import shutil
     copy = tmp_path / "site-copy"
@@ -367,6 +409,7 @@ def test_filters_from_a_file_copy_raise_no_error_and_back_undoes_them(bbl_out: P
     assert errors == []
 
 
+@pytest.mark.needs_data
 def test_filters_push_history_when_served(served: str, browser):
     page = browser.new_page()
     errors = _watch_errors(page)
@@ -387,6 +430,7 @@ def test_filters_push_history_when_served(served: str, browser):
     assert errors == []
 
 
+@pytest.mark.needs_data
 def test_a_bowler_thumbnail_opens_the_bowler_card(served: str, bbl_out: Path, browser):
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     two_cards = {c["player"]["id"] for c in card_set["cards"] if c["kind"] == "striker"} & \
@@ -409,6 +453,7 @@ def test_a_bowler_thumbnail_opens_the_bowler_card(served: str, bbl_out: Path, br
     assert "#" not in page.url and page.evaluate("window.scrollY") == 0
 
 
+@pytest.mark.needs_data
 def test_the_tts_list_holds_only_tts_sheets(served: str, bbl_out: Path, browser):
     page = browser.new_page()
     page.goto(f"{served}sets/{SET}/index.html")
@@ -419,6 +464,7 @@ def test_the_tts_list_holds_only_tts_sheets(served: str, bbl_out: Path, browser)
     assert all(h.startswith("files/tts/") for h in hrefs)
 
 
+@pytest.mark.needs_data
 def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tmp_path: Path):
     """The Hundred 2024: Matthew Potts's card PNGs hold "tts" in their names; only tts/ is TTS."""
     from cardgen.render.kit import KitOptions, build_kit, select_team
@@ -432,6 +478,7 @@ def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tm
     assert not any("potts" in d.relpath for d in kit.tts_sheets)
 
 
+@pytest.mark.needs_data
 def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, browser, tmp_path: Path,
                                                     pdf_words):
     """Home -> the team's page -> its A4 cards: the PDF holds exactly that team's cards."""
@@ -468,6 +515,7 @@ def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, 
     assert errors == []
 
 
+@pytest.mark.needs_data
 def test_search_short_reaches_matthew_short(served: str, browser, chromium, tmp_path: Path):
     page = browser.new_page()
     errors = _watch_errors(page)
@@ -498,6 +546,7 @@ def test_search_short_reaches_matthew_short(served: str, browser, chromium, tmp_
         context.close()
 
 
+@pytest.mark.needs_data
 def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_out: Path, browser):
     import pypdf
     page = browser.new_page()
@@ -526,6 +575,7 @@ def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_
     assert "d6" in needs and "2d10" in needs and "d20" in needs
 
 
+@pytest.mark.needs_data
 def test_how_to_play_walks_one_ball_with_a_real_card(served: str, browser, tmp_path: Path):
     page = browser.new_page()
     errors = _watch_errors(page)
@@ -545,6 +595,7 @@ def test_how_to_play_walks_one_ball_with_a_real_card(served: str, browser, tmp_p
     assert errors == []
 
 
+@pytest.mark.needs_data
 def test_the_fielding_charts_caption_stays_on_a_phone(served: str, browser):
     """The how-to-play fielding chart scrolls sideways on a 390 px phone (20 columns); its
     caption, inside the scrolling box, ran the chart's 704 px width, so "... is marked: row 2,
@@ -560,6 +611,7 @@ def test_the_fielding_charts_caption_stays_on_a_phone(served: str, browser):
     assert _no_sideways_scroll(page)
 
 
+@pytest.mark.needs_data
 def test_cards_come_first_on_a_phone(served: str, browser, tmp_path: Path):
     page = browser.new_page()
     page.set_viewport_size(PHONE)
@@ -593,6 +645,7 @@ def three_kit_site(mirror: Path, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return generate_site(out).site_dir
 
 
+@pytest.mark.needs_data
 def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, three_kit_site: Path):
     """The sheet-count table (five columns) fits a 390 px phone: the page does not scroll sideways.
     "Super Smash (women) 2022-23" and IPL's "3-4" sheets a team made the table 3 px wider than the
@@ -605,6 +658,7 @@ def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, three_kit_si
     assert _no_sideways_scroll(page), page.evaluate("document.documentElement.scrollWidth")
 
 
+@pytest.mark.needs_data
 def test_a_team_pages_filter_rows_keep_their_labels_on_a_phone(browser, three_kit_site: Path):
     """On a phone the Team row scrolls sideways to the chosen team (Sunrisers Hyderabad, the last
     of IPL 2025's ten): the 'Team:' label stays in view, not scrolled off with the first chips."""

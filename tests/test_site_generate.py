@@ -140,6 +140,7 @@ def _pages(site: Path) -> dict[str, str]:
     return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
 
 
+@pytest.mark.needs_data
 def test_synthetic_card_set_is_valid_against_the_contract(built_site):
     _, folder, _ = built_site
     schema = json.loads(SCHEMA.read_text())
@@ -322,6 +323,7 @@ def _digests(site: Path) -> dict[str, str]:
             for p in sorted(site.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 def test_output_is_deterministic_and_regeneration_replaces_the_site(built_site, tmp_path):
     out, _, site = built_site
     first = _digests(site)
@@ -366,6 +368,7 @@ def test_validation_folder_is_shown_when_present(tmp_path):
     assert check_links(site).broken == []
 
 
+@pytest.mark.slow
 def test_unreadable_set_is_skipped_and_named(tmp_path):
     make_synthetic_kit(tmp_path)
     bad = tmp_path / "HUNDRED_2024"
@@ -411,6 +414,7 @@ def test_site_command(built_site, tmp_path):
     assert "--port" in help_text and "127.0.0.1" in help_text
 
 
+@pytest.mark.slow
 def test_the_404_page_links_from_where_the_site_is_served(built_site, tmp_path):
     """A static host answers a missing address anywhere with 404.html, so its links cannot be
     relative; they started at '/', which loses the styling and every link on a project site
@@ -600,6 +604,7 @@ def test_text_colours_meet_wcag_aa_contrast(built_site):
         assert ratio >= 4.5, (fg, bg, round(ratio, 2))  # WCAG 2 AA for normal text
 
 
+@pytest.mark.needs_data
 def test_a_minimal_card_set_still_publishes(tmp_path):
     """Only the schema's required fields: no teams, real figures, PNGs or PDFs."""
     folder = tmp_path / "HUNDRED_2024"
@@ -617,6 +622,7 @@ def test_a_minimal_card_set_still_publishes(tmp_path):
     assert check_links(site).broken == []
 
 
+@pytest.mark.slow
 def test_refresh_site_picks_up_a_new_set(tmp_path):
     from cardgen.site.generate import refresh_site
     make_synthetic_kit(tmp_path)
@@ -804,6 +810,7 @@ def test_kit_previews_are_drawn_through_the_shared_rasteriser(tmp_path, monkeypa
     assert not (tmp_path / "broken.png").exists()
 
 
+@pytest.mark.slow
 def test_how_to_print_counts_sheets_and_the_flip_of_a_kit_with_backs(tmp_path):
     """With --backs a back page follows each sheet: two pages are one sheet; the flip edge is
     the one the back pages print (short edge for landscape bleed sheets, long for portrait)."""
@@ -1253,6 +1260,7 @@ def test_a_rated_strikers_page_shows_his_defence_and_how_to_play_explains_it(tmp
     assert check_links(site).broken == []  # the link to #defence (an id there) and the player link resolve
 
 
+@pytest.mark.slow
 def test_how_to_play_sums_up_each_kits_defence_ratings_and_names_its_highest(tmp_path):
     """A calibrated season rates up to 22 strikers (IPL): how-to-play gives each kit with ratings
     one line (how many, their range, the three highest, equal ratings by balls faced: the names a

@@ -55,14 +55,15 @@ def bomb_mirror(mirror: Path, tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.needs_data
 def test_a_zip_bomb_in_a_mirror_is_refused_in_one_line(bomb_mirror: Path, tmp_path: Path):
-    started = time.monotonic()
+    started = time.process_time()  # this process's CPU (the command runs in it): not the load
     code, lines = _stats(str(bomb_mirror), tmp_path)
     assert code == EXIT_USAGE and len(lines) == 1, lines
     assert lines[0] == (f"Error: {bomb_mirror / BBL.download_file}: 1443999.json is compressed "
                         f"{_ratio(bomb_mirror / BBL.download_file)}:1, over the limit of 200:1 (a zip "
                         f"bomb?); not read (if it is a real Cricsheet archive, raise {RATIO_ENV})")
-    assert time.monotonic() - started < 30  # it was killed at 180 s; this takes about a second
+    assert time.process_time() - started < 30  # it was killed at 180 s; this takes about a second
 
 
 def _ratio(path: Path) -> str:
@@ -71,6 +72,7 @@ def _ratio(path: Path) -> str:
     return f"{info.file_size / info.compress_size:,.0f}"
 
 
+@pytest.mark.needs_data
 def test_each_limit_is_named_with_the_variable_that_raises_it(bomb_mirror: Path, mirror: Path,
                                                               tmp_path: Path):
     archive = bomb_mirror / BBL.download_file
@@ -100,6 +102,7 @@ def test_each_limit_is_named_with_the_variable_that_raises_it(bomb_mirror: Path,
                                           f"e.g. {ARCHIVE_ENV}=2000"])
 
 
+@pytest.mark.needs_data
 def test_a_zip_bomb_from_a_server_is_refused_before_it_is_unpacked_or_cached(mirror: Path, tmp_path: Path):
     with LoopbackServer({BBL.download_file: bomb(mirror)}) as server:
         url = f"{server.url}/good"
@@ -124,6 +127,7 @@ def test_an_entry_that_lies_about_its_size_is_held_to_the_limit_as_it_unpacks(tm
             list(zip_members(zf, "forged.zip", limits))
 
 
+@pytest.mark.needs_data
 def test_only_regular_files_are_read_from_a_mirror(mirror: Path, tmp_path: Path):
     """Case 3: a FIFO named *.json hung the read forever; a folder, a symlink loop and a link to
     /etc/passwd with that name were each skipped with a warning, and still are. The run is a
@@ -140,7 +144,7 @@ def test_only_regular_files_are_read_from_a_mirror(mirror: Path, tmp_path: Path)
     env.pop("CARDGEN_CRICINFO", None)
     run = subprocess.run([sys.executable, "-m", "cardgen.cli", "stats", "-c", "BBL", "-s", "2024-25",
                           "--source", str(root), "--table", "matches", "--format", "csv"],
-                         capture_output=True, text=True, timeout=120, env=env, stdin=subprocess.DEVNULL)
+                         capture_output=True, text=True, timeout=600, env=env, stdin=subprocess.DEVNULL)
     assert run.returncode == 0, run.stderr
     warned = run.stderr.strip().splitlines()
     assert len(warned) == 5 and all(w.startswith("warning: ") for w in warned), warned
@@ -164,6 +168,7 @@ def test_read_match_file_refuses_what_is_not_a_regular_match_file(tmp_path: Path
     assert read_match_file(tmp_path / "link.json", ReadLimits()) == b" " * 2001
 
 
+@pytest.mark.needs_data
 def test_competitions_lists_a_mirror_with_a_bomb_in_it_with_a_warning(bomb_mirror: Path, mirror: Path,
                                                                        tmp_path: Path):
     shutil.copytree(mirror / "bbl_2023-24", bomb_mirror / "bbl_2023-24")

@@ -29,6 +29,8 @@ from cardgen.sources.fetch import MatchFile
 from cardgen.stats.load import load_season_data
 from cardgen.stats.tables import build_stats
 
+pytestmark = pytest.mark.needs_data
+
 BBL = get_competition("BBL")
 
 
@@ -233,6 +235,7 @@ def test_damaged_json_is_read_or_a_one_line_parse_error(real_match, data):
     combine([parsed])
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                                    HealthCheck.too_slow])
 @given(data=st.data())

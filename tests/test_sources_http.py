@@ -123,6 +123,7 @@ def server(bbl_zip: bytes) -> Iterator[LoopbackServer]:
         yield srv
 
 
+@pytest.mark.needs_data
 def test_url_mirror_gives_the_same_matches_as_the_folder(server, mirror, tmp_cache):
     from_url = match_files(BBL, "2024-25", f"{server.url}/good", cache=tmp_cache)
     from_folder = match_files(BBL, "2024-25", str(mirror))
@@ -133,6 +134,7 @@ def test_url_mirror_gives_the_same_matches_as_the_folder(server, mirror, tmp_cac
     assert server.user_agents == [USER_AGENT]
 
 
+@pytest.mark.needs_data
 def test_download_is_cached_and_reused(server, tmp_cache):
     source = f"{server.url}/good"
     match_files(BBL, "2024-25", source, cache=tmp_cache)
@@ -141,6 +143,7 @@ def test_download_is_cached_and_reused(server, tmp_cache):
     assert len(list((tmp_cache.root / "raw").iterdir())) == 1
 
 
+@pytest.mark.needs_data
 def test_stats_over_http_equal_stats_from_folder(server, bbl_stats, tmp_cache):
     st = season_stats(BBL, "2024-25", f"{server.url}/good", cache=tmp_cache)
     pd.testing.assert_frame_equal(st.batting, bbl_stats.batting)
@@ -148,6 +151,7 @@ def test_stats_over_http_equal_stats_from_folder(server, bbl_stats, tmp_cache):
     assert st.league == bbl_stats.league
 
 
+@pytest.mark.needs_data
 def test_interrupted_download_leaves_cache_usable_and_is_refetched(server, tmp_cache):
     with pytest.raises(SourceError, match="cut short"):
         download_zip(f"{server.url}/cut", BBL, tmp_cache)
@@ -161,6 +165,7 @@ def test_interrupted_download_leaves_cache_usable_and_is_refetched(server, tmp_c
     assert len(list(raw.iterdir())) == 1
 
 
+@pytest.mark.needs_data
 def test_truncated_zip_is_refused_not_cached(server, tmp_cache):
     with pytest.raises(SourceError, match="complete zip"):
         download_zip(f"{server.url}/short", BBL, tmp_cache)
@@ -168,6 +173,7 @@ def test_truncated_zip_is_refused_not_cached(server, tmp_cache):
     assert not raw.exists() or not any(raw.iterdir())
 
 
+@pytest.mark.needs_data
 def test_corrupt_cached_zip_is_detected_and_refetched(server, tmp_cache):
     source = f"{server.url}/good"
     first = download_zip(source, BBL, tmp_cache)
@@ -179,6 +185,7 @@ def test_corrupt_cached_zip_is_detected_and_refetched(server, tmp_cache):
     assert cached.read_bytes() == first
 
 
+@pytest.mark.needs_data
 def test_download_asks_for_the_zip_as_it_is(server, bbl_zip, tmp_cache):
     """A web server that gzips what the client accepts must send the zip untouched: the
     download streams raw bytes, so a gzip-encoded body would never be a zip."""
@@ -187,18 +194,22 @@ def test_download_asks_for_the_zip_as_it_is(server, bbl_zip, tmp_cache):
     assert server.hits[f"/gzip/{BBL.download_file}"] == 1
 
 
+@pytest.mark.needs_data
 def test_gzip_encoded_download_is_decoded(server, bbl_zip, tmp_cache):
     """A server that gzips the body even when asked not to still gives the zip."""
     assert download_zip(f"{server.url}/gzipalways", BBL, tmp_cache) == bbl_zip
     assert server.hits[f"/gzipalways/{BBL.download_file}"] == 1
 
 
+@pytest.mark.needs_data
 def test_missing_file_is_a_one_line_source_error(server, tmp_cache):
     with pytest.raises(SourceError, match="HTTP 404") as info:
         download_zip(f"{server.url}/missing", BBL, tmp_cache)
     assert "\n" not in str(info.value)
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_server_errors_are_retried(server, tmp_cache):
     data = download_zip(f"{server.url}/flaky", BBL, tmp_cache)
     assert zipfile.ZipFile(io.BytesIO(data)).testzip() is None
@@ -212,6 +223,7 @@ def test_unreachable_server_is_a_source_error(tmp_cache, monkeypatch):
         download_zip("http://127.0.0.1:9", BBL, tmp_cache)
 
 
+@pytest.mark.needs_data
 def test_source_env_variable(monkeypatch, mirror):
     monkeypatch.setenv(SOURCE_ENV, str(mirror))
     assert resolve_source(None) == str(mirror)
@@ -220,6 +232,7 @@ def test_source_env_variable(monkeypatch, mirror):
     assert resolve_source(None) == fetch.DEFAULT_SOURCE
 
 
+@pytest.mark.needs_data
 def test_corrupt_derived_table_is_rebuilt(mirror, tmp_cache):
     st = season_stats(BBL, "2024-25", str(mirror), cache=tmp_cache)
     ((entry, _),) = tmp_cache.entries()
@@ -232,6 +245,7 @@ def test_corrupt_derived_table_is_rebuilt(mirror, tmp_cache):
     pd.testing.assert_frame_equal(again.batting, st.batting)
 
 
+@pytest.mark.needs_data
 def test_cricinfo_scraper_over_loopback(server, tmp_cache, monkeypatch):
     """A player the tables lack is filled from his (loopback) ESPNcricinfo page, fetched once."""
     from cardgen.sources.cricinfo import CRICINFO_ENV, scraping_base_url
@@ -252,6 +266,7 @@ def test_cricinfo_scraper_over_loopback(server, tmp_cache, monkeypatch):
     assert scraping_base_url() is None
 
 
+@pytest.mark.needs_data
 def test_cli_stats_with_a_url_source(server, tmp_path):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache"), SOURCE_ENV: None, "CARDGEN_CRICINFO": None}
     result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2023-24", "--source",
@@ -266,6 +281,7 @@ def test_cli_stats_with_a_url_source(server, tmp_path):
     assert server.hits[f"/good/{BBL.download_file}"] == 1
 
 
+@pytest.mark.needs_data
 def test_requests_carry_a_timeout_and_the_user_agent(bbl_zip, tmp_cache):
     seen = {}
 

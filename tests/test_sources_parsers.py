@@ -84,6 +84,7 @@ def _parses_or_parse_error(call) -> object | None:
 
 # -- Cricsheet match files ---------------------------------------------------------------
 
+@pytest.mark.needs_data
 @USES_MIRROR
 def test_real_match_parses():
     parsed = parse_match(REAL_MATCH, REAL_MATCH_PATH.stem)
@@ -100,6 +101,7 @@ def test_broken_json_is_a_parse_error(raw):
         parse_match(raw, "broken")
 
 
+@pytest.mark.needs_data
 @USES_MIRROR
 @PROPERTY
 @given(cut=st.integers(min_value=0, max_value=len(REAL_MATCH) - 2))
@@ -114,12 +116,14 @@ def test_random_bytes_never_crash_the_match_parser(raw):
     _parses_or_parse_error(lambda: parse_match(raw, "random"))
 
 
+@pytest.mark.slow
 @PROPERTY
 @given(doc=json_values)
 def test_random_json_never_crashes_the_match_parser(doc):
     _parses_or_parse_error(lambda: parse_match(json.dumps(doc), "random"))
 
 
+@pytest.mark.needs_data
 @USES_MIRROR
 @PROPERTY
 @given(path=st.sampled_from(DOC_PATHS), value=json_values, delete=st.booleans())
@@ -129,6 +133,7 @@ def test_damaged_real_match_is_parsed_or_refused_by_name(path, value, delete):
     assert result is None or isinstance(result, ParsedMatch)
 
 
+@pytest.mark.needs_data
 @USES_MIRROR
 @pytest.mark.parametrize("path, value", [(("info", "teams"), 3), (("info", "balls_per_over"), 1e309),
                                          (("info", "registry"), {"people": ["x"]}), (("innings", 0, "overs"), {"x": 1})])
@@ -150,11 +155,13 @@ def _real_zip() -> bytes:
 REAL_ZIP = _real_zip()
 
 
+@pytest.mark.needs_data
 @USES_MIRROR
 def test_real_zip_reads():
     assert len(list(_zip_members(REAL_ZIP, "test"))) == 3
 
 
+@pytest.mark.needs_data
 @USES_MIRROR
 @PROPERTY
 @given(cut=st.integers(min_value=0, max_value=len(REAL_ZIP) - 1))
@@ -163,6 +170,7 @@ def test_truncated_zip_is_a_parse_error(cut):
         list(_zip_members(REAL_ZIP[:cut], "cut"))
 
 
+@pytest.mark.needs_data
 @USES_MIRROR
 @PROPERTY
 @given(offset=st.integers(min_value=0, max_value=len(REAL_ZIP) - 1), junk=st.binary(min_size=1, max_size=16))

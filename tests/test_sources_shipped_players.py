@@ -18,6 +18,8 @@ from cardgen.sources.players import (PLAYERS_ENV, SHIPPED_TABLE, cricinfo_keys, 
                                      load_attributes, load_shipped_attributes, shipped_table)
 from tests.conftest import PLAYERS
 
+pytestmark = pytest.mark.needs_data
+
 
 def test_shipped_table_is_derived_from_the_players_folder():
     derived = derive_shipped_table(PLAYERS)
@@ -38,6 +40,7 @@ def test_shipped_attributes_match_the_folder_on_a_season():
     pd.testing.assert_frame_equal(shipped.loc[folder.index, cols], folder[cols])
 
 
+@pytest.mark.slow
 def test_build_from_a_bare_mirror_has_bowling_roles(mirror, tmp_path):
     bare = tmp_path / "my-mirror"  # no players/ folder beside it, no CARDGEN_PLAYERS
     shutil.copytree(mirror / "wpl_2023", bare / "wpl_2023")

@@ -23,13 +23,13 @@ from cardgen.sources import fetch
 from cardgen.sources.fetch import DownloadLimits, download_zip
 
 BBL = get_competition("BBL")
-HOLD = 60.0  # s a hostile connection is held at most (past every bound asserted here)
+HOLD = 120.0  # s a hostile connection is held at most (past every bound asserted here)
 LIMITS = DownloadLimits(connect=0.5, read=1.0, deadline=2.5)
 # The tests name what timed out and which limit from the error itself; the clock only shows
-# the download is bounded at all (the unbounded case waited 486 s). 10x the limit is coarse
-# enough for a loaded, shared 2-core machine and still far below HOLD and the kernel's own
-# connect give-up (~127 s of SYN retries), so an ignored limit cannot pass.
-BOUND = 10.0
+# the download is bounded at all (the unbounded case waited 486 s). 20x the limit is coarse
+# enough for a CI machine under load (load average 8-20 seen on 2 cores) and still below HOLD
+# and the kernel's own connect give-up (~127 s of SYN retries), so an ignored limit cannot pass.
+BOUND = 20.0
 
 
 class HostileServer:
@@ -54,7 +54,7 @@ class HostileServer:
     def _handle(self, conn: socket.socket) -> None:
         started = time.monotonic()
         with conn:
-            conn.settimeout(1.0)
+            conn.settimeout(30.0)  # a loaded client may take a while to send its request
             try:
                 conn.recv(65536)  # the request
                 if self.mode in ("trickle", "stall"):
@@ -119,6 +119,7 @@ def _timed_download(server: HostileServer, tmp_cache) -> tuple[str, float]:
     return str(info.value), elapsed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", ["silent"], indirect=True)
 def test_a_server_that_never_answers_fails_at_the_read_timeout(hostile, tmp_cache):
     message, elapsed = _timed_download(hostile, tmp_cache)
@@ -127,6 +128,7 @@ def test_a_server_that_never_answers_fails_at_the_read_timeout(hostile, tmp_cach
     assert hostile.accepted == 1  # a silent server is not asked again and again
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", ["trickle"], indirect=True)
 def test_a_trickling_server_fails_at_the_deadline(hostile, tmp_cache):
     message, elapsed = _timed_download(hostile, tmp_cache)
@@ -136,6 +138,7 @@ def test_a_trickling_server_fails_at_the_deadline(hostile, tmp_cache):
     assert LIMITS.deadline <= elapsed < BOUND * LIMITS.deadline
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", ["stall"], indirect=True)
 def test_a_server_that_stalls_mid_body_fails_at_the_read_timeout(hostile, tmp_cache):
     message, elapsed = _timed_download(hostile, tmp_cache)
@@ -143,6 +146,7 @@ def test_a_server_that_stalls_mid_body_fails_at_the_read_timeout(hostile, tmp_ca
     assert elapsed < BOUND * LIMITS.read
 
 
+@pytest.mark.slow
 def test_a_server_that_never_accepts_fails_at_the_connect_timeout(tmp_cache):
     """A listening socket whose accept queue is full: the kernel drops further SYNs."""
     server = socket.socket()
@@ -171,6 +175,7 @@ def test_a_server_that_never_accepts_fails_at_the_connect_timeout(tmp_cache):
     assert elapsed < BOUND * (3 * LIMITS.connect + 1.5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hostile", ["silent"], indirect=True)
 def test_cli_names_what_timed_out_in_one_line_with_exit_3(hostile, tmp_path):
     env = {CACHE_ENV: str(tmp_path / "cache"), "CARDGEN_CRICINFO": None,

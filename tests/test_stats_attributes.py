@@ -19,6 +19,7 @@ def _kept(stats, player: str, team: str) -> tuple[int, int]:
     return int(mine["keeper"].sum()), len(mine)
 
 
+@pytest.mark.needs_data
 def test_every_player_of_the_season_has_attributes(bbl_stats, hundred_stats):
     for st in (bbl_stats, hundred_stats):
         attrs = st.attributes
@@ -28,6 +29,7 @@ def test_every_player_of_the_season_has_attributes(bbl_stats, hundred_stats):
         assert attrs["attribute_source"].isin(["player_meta", "season_squads", "cricinfo", "inferred"]).all()
 
 
+@pytest.mark.needs_data
 def test_player_no_table_knows_is_inferred(bbl_stats):
     # HD Weibgen (Sydney Thunder) is in neither players table: his role comes from the
     # scorecards, his nation from his team's country, and his identity from the season alone
@@ -39,6 +41,7 @@ def test_player_no_table_knows_is_inferred(bbl_stats):
     assert w["playing_role"] == "Middle order Batter" and not w["is_keeper"]
 
 
+@pytest.mark.needs_data
 def test_known_as_is_empty_offline(bbl_stats):
     # the offline tables only know full names ("Christopher James Green"), never "Chris Green"
     assert bbl_stats.attributes["known_as"].isna().all()
@@ -50,6 +53,7 @@ def test_batting_roles_follow_the_rules():
         "Opening", "Opening", "Top", "Middle", "Middle", "Lower", None]
 
 
+@pytest.mark.needs_data
 def test_openers_and_bowlers(bbl_stats):
     attrs = bbl_stats.attributes
     assert _one(attrs, "DA Warner")["inferred_batting_role"] == "Opening"
@@ -58,6 +62,7 @@ def test_openers_and_bowlers(bbl_stats):
     assert not _one(attrs, "DA Warner")["inferred_bowler"]
 
 
+@pytest.mark.needs_data
 def test_one_keeper_per_team_per_match_who_did_not_bowl(bbl_stats, hundred_stats):
     for st in (bbl_stats, hundred_stats):
         per_xi = st.lineups.groupby(["match_id", "team"])["keeper"].sum()
@@ -65,6 +70,7 @@ def test_one_keeper_per_team_per_match_who_did_not_bowl(bbl_stats, hundred_stats
         assert (st.lineups.loc[st.lineups["keeper"], "balls_bowled"] == 0).all()
 
 
+@pytest.mark.needs_data
 def test_melbourne_stars_keeper_is_harper_not_maxwell(bbl_stats):
     # Sam Harper kept in all 11 Stars matches of BBL|14; Maxwell (who bowled off-spin and took
     # catches in the field) never had the gloves
@@ -75,6 +81,7 @@ def test_melbourne_stars_keeper_is_harper_not_maxwell(bbl_stats):
     assert harper["is_keeper"] and harper["inferred_keeper"] and harper["inferred_fields"] == "is_keeper"
 
 
+@pytest.mark.needs_data
 def test_stumping_settles_who_kept_between_two_part_time_keepers(bbl_stats):
     # Perth: Hurst stumped a batter in a match Finn Allen also played, so Hurst kept whenever
     # both played; the specialist Inglis kept the matches he played
@@ -89,6 +96,7 @@ def test_stumping_settles_who_kept_between_two_part_time_keepers(bbl_stats):
             assert keeper == "MF Hurst"
 
 
+@pytest.mark.needs_data
 def test_fielding_uses_the_keeper(bbl_stats):
     f = bbl_stats.fielding.set_index(["player", "team"])
     harper = f.loc[("SB Harper", "Melbourne Stars")]
@@ -98,6 +106,7 @@ def test_fielding_uses_the_keeper(bbl_stats):
     assert maxwell["catches_as_keeper"] == 0 and maxwell["catches_as_fielder"] == maxwell["catches"]
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("team, keeper", [("Sydney Thunder", "SW Billings"),
                                           ("Sydney Sixers", "JR Philippe"),
                                           ("Melbourne Renegades", "TL Seifert")])

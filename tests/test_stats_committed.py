@@ -16,6 +16,7 @@ from cardgen.stats.load import BUNDLED_SEASONS, TABLES_VERSION, write_bundled
 COMMITTED = TableStore(Path(__file__).resolve().parent.parent / "stats_cache")
 
 
+@pytest.mark.needs_data
 @pytest.mark.parametrize("code, season", BUNDLED_SEASONS)
 def test_committed_tables_equal_fresh_ones(code, season, mirror, tmp_path, monkeypatch):
     monkeypatch.delenv("CARDGEN_CRICINFO", raising=False)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from cardgen.competitions import get_competition
 from cardgen.sources.cricsheet import combine, parse_match
@@ -15,6 +16,7 @@ def _row(df: pd.DataFrame, player: str, team: str) -> pd.Series:
     return rows.iloc[0]
 
 
+@pytest.mark.needs_data
 def test_cj_green_bowling(bbl_stats):
     g = _row(bbl_stats.bowling, "CJ Green", "Sydney Thunder")
     assert g["overs"] == "41.0"
@@ -25,12 +27,14 @@ def test_cj_green_bowling(bbl_stats):
     assert g["innings"] == 11
 
 
+@pytest.mark.needs_data
 def test_connolly_batting(bbl_stats):
     c = _row(bbl_stats.batting, "C Connolly", "Perth Scorchers")
     assert (c["balls"], c["runs"], c["fours"], c["sixes"], c["high_score"]) == (267, 351, 20, 19, 66)
     assert c["strike_rate"] == 131.46
 
 
+@pytest.mark.needs_data
 def test_rates_recomputed_from_counts(bbl_stats):
     b = bbl_stats.batting[bbl_stats.batting["balls"] > 0]
     assert ((100 * b["runs"] / b["balls"]).round(2) == b["strike_rate"]).all()
@@ -41,6 +45,8 @@ def test_rates_recomputed_from_counts(bbl_stats):
     assert ((6 * w["runs_conceded"] / w["legal_balls"]).round(2) == w["economy"]).all()
 
 
+@pytest.mark.slow
+@pytest.mark.needs_data
 def test_totals_reconcile_per_match(mirror):
     """Every match: runs in the batting + extras tables equal the innings totals from deliveries."""
     comp = get_competition("BBL")
@@ -58,6 +64,7 @@ def test_totals_reconcile_per_match(mirror):
         assert conceded + others == int(season_innings["runs"].sum()), f.match_id
 
 
+@pytest.mark.needs_data
 def test_hundred_is_100_ball(hundred_stats):
     lg = hundred_stats.league
     assert lg["format"] == "100-ball"
@@ -66,6 +73,7 @@ def test_hundred_is_100_ball(hundred_stats):
     assert inn["legal_balls"].max() == 100
 
 
+@pytest.mark.needs_data
 def test_super_overs_excluded(hundred_stats):
     # the Eliminator 1417822 went to a super over: its super-over balls are not in season figures
     inn = hundred_stats.innings
@@ -74,6 +82,7 @@ def test_super_overs_excluded(hundred_stats):
     assert hundred_stats.league["legal_balls"] == season_balls
 
 
+@pytest.mark.needs_data
 def test_hundred_overs_are_five_ball_sets(mirror):
     comp = get_competition("HUNDRED")
     data = combine(parse_match(f.raw, f.match_id) for f in match_files(comp, "2024", str(mirror)))
@@ -88,6 +97,7 @@ def test_hundred_overs_are_five_ball_sets(mirror):
     assert b["overs"].str.split(".").str[1].astype(int).max() <= 4
 
 
+@pytest.mark.needs_data
 def test_no_result_and_dl_matches_are_kept(bbl_stats):
     m = bbl_stats.matches
     kept = m[(m["result"] == "no result") | (m["method"] == "D/L")]["match_id"]
@@ -98,6 +108,7 @@ def test_no_result_and_dl_matches_are_kept(bbl_stats):
     assert bbl_stats.league["matches"] == inn["match_id"].nunique()
 
 
+@pytest.mark.needs_data
 def test_player_who_moved_teams_gets_a_row_per_team(mirror):
     """The same match played again under a renamed team: every player of it now has two teams."""
     comp = get_competition("BBL")
@@ -112,6 +123,7 @@ def test_player_who_moved_teams_gets_a_row_per_team(mirror):
     assert set(st.lineups.loc[st.lineups["player"] == "CJ Green", "team"]) == set(green["team"])
 
 
+@pytest.mark.needs_data
 def test_a_bowlers_balls_by_phase_add_up_to_what_each_innings_lasted_there(bbl_stats, hundred_stats):
     """Balls by phase (the team sheet's PP / Mid / Death): each bowler's add up to his legal
     balls, and a side's bowlers together bowled, in each phase, what the opponents' innings

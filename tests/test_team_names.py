@@ -26,6 +26,7 @@ def _season_teams(mirror: Path) -> dict[str, list[str]]:
     return seasons
 
 
+@pytest.mark.needs_data
 def test_no_team_line_is_a_word_cut(mirror):
     vocabulary = _teams_vocabulary()
     seasons = _season_teams(mirror)

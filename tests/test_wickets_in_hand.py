@@ -146,6 +146,7 @@ def test_real_balls_are_counted_in_their_bands():
     assert RULE.band(0, 120, 120) == wih.CONSOLIDATE
 
 
+@pytest.mark.needs_data
 def test_calibrated_cards_reproduce_the_season_under_the_rule(render_card_sets):
     """Calibration knows the rule: the card set says so, every card carries its situations, and
     its expected figures (under the rule over those situations) match the real season. The set is
@@ -265,6 +266,7 @@ def test_sheets_print_the_sets_own_faces():
     assert "1 bowled, 2 caught, 3-8 four, 9-20 dot" in text and "six" not in text.split("Attack")[1].split(".")[0]
 
 
+@pytest.mark.needs_data
 def test_league_rule_from_the_real_season(bbl_stats):
     """The kit's rule is drawn from the season's own fours and sixes (BBL 2024-25: 1,077 fours and
     509 sixes off 9,491 balls faced: 16.7%, 8 faces, 2.6 of them six)."""
