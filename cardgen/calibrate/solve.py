@@ -32,6 +32,12 @@ try:  # scipy's own TRF solver, without `least_squares`' per-call checks and wra
                        "verbose")
     if tuple(inspect.signature(_trf).parameters)[:len(_TRF_PARAMETERS)] != _TRF_PARAMETERS:
         _trf = None  # another scipy: `least_squares` as it is
+    if "method" in inspect.signature(check_x_scale).parameters:  # scipy 1.16 and newer
+        def _unit_x_scale(x0: np.ndarray) -> np.ndarray:
+            return check_x_scale(None, x0, "trf")
+    else:  # scipy 1.15 and older (the newest for Python 3.10): the default x_scale is 1.0
+        def _unit_x_scale(x0: np.ndarray) -> np.ndarray:
+            return check_x_scale(1.0, x0)
 except ImportError:
     _trf = None
 
@@ -155,20 +161,21 @@ def _bounded_lsq(m: np.ndarray, y: np.ndarray, ub: np.ndarray) -> np.ndarray:
 
 def _robust_trf(resid, m: np.ndarray, x0: np.ndarray, lb: np.ndarray, ub: np.ndarray,
                 loss) -> np.ndarray:
-    """`least_squares(resid, x0, jac=lambda x: m, bounds=(lb, ub), loss=loss, method="trf").x`,
-    the very same computation: what `least_squares` does before its TRF loop (the defaults'
-    tolerances and unit scale, x0 nudged strictly inside the bounds, the loss wrapped), then
-    scipy's TRF itself. `least_squares`' checks and function wrappers cost more than the solve
-    on these ~10 x 10 systems (thousands per season). Each Jacobian is a fresh copy of `m`, as
-    `least_squares` hands out (TRF scales it in place)."""
+    """`least_squares(resid, x0, jac=lambda x: m.copy(), bounds=(lb, ub), loss=loss,
+    method="trf").x`, the very same computation: what `least_squares` does before its TRF loop
+    (the defaults' tolerances and unit scale, x0 nudged strictly inside the bounds, the loss
+    wrapped), then scipy's TRF itself. `least_squares`' checks and function wrappers cost more
+    than the solve on these ~10 x 10 systems (thousands per season). Each Jacobian is a fresh
+    copy of `m` (TRF scales it in place)."""
     if _trf is None:
-        return least_squares(resid, x0, jac=lambda x: m, bounds=(lb, ub), loss=loss,
+        # a copy each call: scipy 1.15 and older hand `jac`'s own array to TRF, which scales it
+        return least_squares(resid, x0, jac=lambda x: m.copy(), bounds=(lb, ub), loss=loss,
                              method="trf").x
     x0 = make_strictly_feasible(np.asarray(x0, float), lb, ub)
     f0 = np.atleast_1d(resid(x0))
     ftol, xtol, gtol = check_tolerance(1e-8, 1e-8, 1e-8, "trf")
     return _trf(lambda x: np.atleast_1d(resid(x)), lambda x, *_: m.copy(), x0, f0, m.copy(),
-                lb, ub, ftol, xtol, gtol, None, check_x_scale(None, x0, "trf"),
+                lb, ub, ftol, xtol, gtol, None, _unit_x_scale(x0),
                 construct_loss_function(len(f0), loss, 1.0), "exact", {}, 0).x
 
 
