@@ -330,9 +330,9 @@ def test_kit_prints_compatible_cards_with_the_publisher_note(tmp_path: Path, mir
     from pypdf import PdfReader
     files = _build(tmp_path, mirror, papers=("a4", "letter"))
     folder = tmp_path / "cricket-the-game" / "BBL_2024-25"
-    manifest = json.loads((folder / "kit.json").read_text())
-    assert manifest["game"] == "cricket-the-game" and manifest["season"] == "2024-25"
-    assert {f["path"] for f in manifest["files"]} == {f.name for f in files if f.name != "kit.json"}
+    manifest = json.loads((folder / ".cardgen-kit.json").read_text())
+    assert manifest["kind"] == "game-kit" and manifest["game"] == "cricket-the-game" and manifest["season"] == "2024-25"
+    assert {f["path"] for f in manifest["downloads"]} == {f.name for f in files if f.name != ".cardgen-kit.json"}
     cards = PdfReader(folder / "player-cards-a4.pdf")
     assert len(cards.pages) == 16  # 8 teams x 12 cards, each team on two sheets of 9
     text = " ".join(cards.pages[0].extract_text().split())
@@ -367,7 +367,7 @@ def test_cli_build_game_cricket_the_game(tmp_path: Path, mirror: Path) -> None:
                                   "--source", str(mirror), "--out", str(tmp_path), "--paper", "a4"])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "cricket-the-game" / "BBL_2024-25"
-    assert (folder / "player-cards-a4.pdf").exists() and (folder / "kit.json").exists()
+    assert (folder / "player-cards-a4.pdf").exists() and (folder / ".cardgen-kit.json").exists()
     # without a season: a one-line message, no traceback
     result = runner.invoke(main, ["build", "--game", "cricket-the-game", "--out", str(tmp_path)])
     assert result.exit_code != 0

@@ -26,8 +26,9 @@ def test_registry_gives_each_system_its_code() -> None:
 
 
 def _manifest(folder: Path) -> dict:
-    doc = json.loads((folder / "kit.json").read_text())
-    for entry in doc["files"]:
+    doc = json.loads((folder / ".cardgen-kit.json").read_text())
+    assert doc["manifest_version"] == 1 and doc["kind"] == "game-kit"
+    for entry in doc["downloads"]:
         assert (folder / entry["path"]).is_file() and entry["label"] and entry["kind"] in ("pdf", "png", "json", "txt")
     return doc
 
@@ -40,7 +41,7 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     assert result.output.splitlines()[-1] == f"what to print, and how: {folder / 'START-HERE.txt'}"
     doc = _manifest(folder)
     assert doc["game"] == "quick-cricket" and doc["competition"] is None and doc["season"] is None
-    assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {
+    assert {e["path"] for e in doc["downloads"] if e["kind"] == "pdf"} == {
         "cards-a4.pdf", "cards-letter.pdf", "scoresheet-a4.pdf", "scoresheet-letter.pdf", "rules-a4.pdf",
         "rules-letter.pdf"}
     cards = PdfReader(folder / "cards-a4.pdf")
@@ -62,11 +63,11 @@ def test_build_quick_cricket(tmp_path: Path) -> None:
     assert (folder / "cards-a4-page1.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     # the kit opens with START-HERE.txt, first in the manifest: each PDF by its label, with the
     # page count the PDF itself has, and how to print
-    assert doc["files"][0] == {"path": "START-HERE.txt", "label": "Start here: what each file is (text)",
+    assert doc["downloads"][0] == {"path": "START-HERE.txt", "label": "Start here: what each file is (text)",
                                "kind": "txt"}
     start = (folder / "START-HERE.txt").read_text(encoding="utf-8")
     assert start.startswith("Quick Cricket kit\n") and "Actual size" in start and doc["attribution"] in start
-    for entry in (e for e in doc["files"] if e["kind"] == "pdf"):
+    for entry in (e for e in doc["downloads"] if e["kind"] == "pdf"):
         pages = len(PdfReader(folder / entry["path"]).pages)
         assert f"   {entry['label']}\n      {entry['path']}, {pages} page{'s' if pages != 1 else ''}\n" in start
     # deterministic: a rebuild writes byte-identical PDFs
@@ -82,9 +83,9 @@ def test_a_rebuild_replaces_the_kit_whole_and_keeps_other_files(tmp_path: Path) 
     args = ["build", "--game", "quick-cricket", "--out", str(tmp_path), "--paper", "a4"]
     assert CliRunner().invoke(main, args).exit_code == 0
     folder = tmp_path / "quick-cricket"
-    doc = json.loads((folder / "kit.json").read_text())
-    doc["files"].append({"path": "cards-old-layout.pdf", "label": "from an older cardgen", "kind": "pdf"})
-    (folder / "kit.json").write_text(json.dumps(doc))
+    doc = json.loads((folder / ".cardgen-kit.json").read_text())
+    doc["files"].append("cards-old-layout.pdf")
+    (folder / ".cardgen-kit.json").write_text(json.dumps(doc))
     (folder / "cards-old-layout.pdf").write_bytes(b"%PDF stale")
     (folder / "my-house-rules.txt").write_text("two bouncers an over")
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
@@ -114,7 +115,7 @@ def test_build_competitive_patience(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     folder = tmp_path / "competitive-patience"
     doc = _manifest(folder)
-    assert {e["path"] for e in doc["files"] if e["kind"] == "pdf"} == {"scoresheet-letter.pdf", "rules-letter.pdf"}
+    assert {e["path"] for e in doc["downloads"] if e["kind"] == "pdf"} == {"scoresheet-letter.pdf", "rules-letter.pdf"}
     rules_page = PdfReader(folder / "rules-letter.pdf").pages[0]
     # the rules card comes in the paper asked for (an A4 card printed on Letter loses its foot)
     assert round(float(rules_page.mediabox.width)) == 612 and round(float(rules_page.mediabox.height)) == 792

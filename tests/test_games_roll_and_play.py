@@ -253,12 +253,12 @@ def test_classic_kit_has_every_deck_scoresheets_previews_and_manifest(tmp_path: 
     files = _build(tmp_path, papers=("a4", "letter"))
     folder = tmp_path / "roll-and-play"
     assert all(f.parent == folder and f.exists() for f in files)
-    manifest = json.loads((folder / "kit.json").read_text())
+    manifest = json.loads((folder / ".cardgen-kit.json").read_text())
     assert manifest["game"] == "roll-and-play" and manifest["competition"] is None
-    listed = {f["path"] for f in manifest["files"]}
+    listed = {f["path"] for f in manifest["downloads"]}
     assert {"player-deck-a4.pdf", "pitch-deck-letter.pdf", "chance-cards-a4.pdf",
             "scoresheet-20-overs-a4.pdf", "scoresheet-50-overs-letter.pdf", "player-deck-a4.png"} <= listed
-    assert listed == {f.name for f in files if f.name != "kit.json"}
+    assert listed == {f.name for f in files if f.name != ".cardgen-kit.json"}
     # 48 player cards 9 to a sheet, 40 chance cards, scoresheet one page an innings
     assert len(PdfReader(folder / "player-deck-a4.pdf").pages) == 6
     assert len(PdfReader(folder / "chance-cards-a4.pdf").pages) == 5
@@ -275,8 +275,8 @@ def test_team_edition_kit_prints_every_squad(tmp_path: Path, mirror: Path) -> No
     comp = get_competition("BBL")
     files = SYSTEM.build(BuildRequest(tmp_path, comp, "2024-25", str(mirror), ("a4",), seed=1))
     folder = tmp_path / "roll-and-play" / "BBL_2024-25"
-    assert folder / "team-deck-a4.pdf" in files and (folder / "kit.json") in files
-    manifest = json.loads((folder / "kit.json").read_text())
+    assert folder / "team-deck-a4.pdf" in files and (folder / ".cardgen-kit.json") in files
+    manifest = json.loads((folder / ".cardgen-kit.json").read_text())
     assert (manifest["competition"], manifest["season"]) == ("BBL", "2024-25")
     assert "Cricsheet" in manifest["attribution"]
     reader = PdfReader(folder / "team-deck-a4.pdf")
@@ -315,7 +315,7 @@ def test_cli_build_game_roll_and_play_classic_and_team_edition(tmp_path: Path, m
                                   "--source", str(mirror), "--out", str(tmp_path), "--paper", "letter"])
     assert result.exit_code == 0, result.output
     folder = tmp_path / "roll-and-play" / "BBL_2024-25"
-    assert (folder / "team-deck-letter.pdf").exists() and (folder / "kit.json").exists()
+    assert (folder / "team-deck-letter.pdf").exists() and (folder / ".cardgen-kit.json").exists()
 
 
 def _filled_shapes(pdf: Path) -> int:

@@ -20,6 +20,7 @@ from pypdf.generic import ContentStream
 from cardgen import ATTRIBUTION
 from cardgen.cli import main
 from cardgen.errors import CardgenError
+from cardgen.manifest import CardSheets, read_manifest
 from cardgen.render.card import card_views
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.images import card_image, card_pixels, tts_geometry
@@ -410,6 +411,13 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     assert "cut at both marks of each gap" in start
     assert f"A4: cards-a4.pdf, {len(reader.pages) // 2} sheets, two-sided" in start
     assert "teams/" not in start and "png/" not in start  # a one-team kit without images
+    # its manifest says how the sheets print, as the back pages' own footer says it (the site reads it)
+    manifest = read_manifest(tmp_path / "BBL_2024-25_sydney-thunder", "team-kit")
+    assert manifest is not None and manifest.card_sheets == {"cards-a4.pdf": CardSheets(True, "short", True)}
+    assert "duplex: flip on short edge" in back.extract_text().lower()
+    assert set(manifest.files) == {p.relative_to(tmp_path / "BBL_2024-25_sydney-thunder").as_posix()
+                                   for p in (tmp_path / "BBL_2024-25_sydney-thunder").rglob("*")
+                                   if p.is_file() and p.name != ".cardgen-kit.json"}
 
 
 @pytest.mark.needs_data
@@ -466,7 +474,9 @@ def test_every_page_of_every_pdf_carries_the_data_credit(kit: Path):
 @pytest.mark.needs_data
 def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_set: dict):
     """One bookmark per team, at the page where its cards start; the teams' own PDFs hold exactly those pages."""
-    manifest = json.loads((kit / "teams" / "teams.json").read_text())
+    manifest = json.loads((kit / ".cardgen-kit.json").read_text())
+    assert manifest["manifest_version"] == 1 and manifest["kind"] == "season-kit"
+    assert not (kit / "teams" / "teams.json").exists()  # the manifest is the one list of what a kit holds
     teams = [t["name"] for t in bbl_card_set["teams"]]
     assert [t["name"] for t in manifest["teams"]] == teams
     for paper in ("a4", "letter"):

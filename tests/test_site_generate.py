@@ -331,10 +331,11 @@ def test_output_is_deterministic_and_regeneration_replaces_the_site(built_site, 
     generate_site(out, second_dir)
     assert _digests(second_dir) == first
     # a page an earlier run wrote (its marker lists it) goes; a file the user added stays
-    marker = json.loads((second_dir / ".cardgen-site").read_text())
+    marker = json.loads((second_dir / ".cardgen-kit.json").read_text())
+    assert marker["kind"] == "site" and marker["manifest_version"] == 1 and "index.html" in marker["files"]
     (second_dir / "stale.html").write_text("old")
     marker["files"].append("stale.html")
-    (second_dir / ".cardgen-site").write_text(json.dumps(marker))
+    (second_dir / ".cardgen-kit.json").write_text(json.dumps(marker))
     (second_dir / "CNAME").write_text("cards.example.org\n")
     report = generate_site(out, second_dir)
     assert not (second_dir / "stale.html").exists()
@@ -651,21 +652,32 @@ def test_never_replaces_a_folder_that_is_not_a_site(tmp_path):
     assert result.exit_code == 2 and "is not a cardgen site" in result.output  # input error
 
 
+def write_kit_manifest(folder: Path, teams: list[dict], card_sheets: dict | None = None) -> None:
+    """The manifest `cardgen build` writes into a season kit (cardgen/manifest.py), as JSON: the
+    site reads each team's files and how the card sheets print from it."""
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    doc = {"manifest_version": 1, "kind": "season-kit", "written_by": "cardgen build", "generator": "cardgen test",
+           "teams": teams, "card_sheets": card_sheets or {}, "files": files}
+    (folder / ".cardgen-kit.json").write_text(json.dumps(doc))
+
+
 def make_game_kit(out_dir: Path, relname: str, name: str, competition: str | None = None,
                   season: str | None = None) -> Path:
-    """A miniature kit of another game system, with its kit.json manifest (cardgen/games/)."""
+    """A miniature kit of another game system, with its manifest (cardgen/games/, cardgen/manifest.py)."""
     folder = out_dir / relname
     folder.mkdir(parents=True)
     _pdf(folder / "cards-a4.pdf", f"{name} cards")
     _png(folder / "cards-a4-page1.png", f"{name} page 1", "#0d3b1e")
     (folder / "secret.txt").write_text("not listed, not published")
-    manifest = {"game": relname.split("/")[0], "name": name, "competition": competition, "season": season,
+    manifest = {"manifest_version": 1, "kind": "game-kit", "written_by": "cardgen build --game",
+                "game": relname.split("/")[0], "name": name, "competition": competition, "season": season,
                 "attribution": "rules by someone else", "generator": "cardgen test",
-                "files": [{"path": "cards-a4.pdf", "label": "The cards (A4)", "kind": "pdf"},
-                          {"path": "cards-a4-page1.png", "label": "The cards (A4): page 1", "kind": "png"},
-                          {"path": "missing.pdf", "label": "Not built", "kind": "pdf"},
-                          {"path": "../../escape.pdf", "label": "Outside the kit", "kind": "pdf"}]}
-    (folder / "kit.json").write_text(json.dumps(manifest))
+                "downloads": [{"path": "cards-a4.pdf", "label": "The cards (A4)", "kind": "pdf"},
+                              {"path": "cards-a4-page1.png", "label": "The cards (A4): page 1", "kind": "png"},
+                              {"path": "missing.pdf", "label": "Not built", "kind": "pdf"},
+                              {"path": "../../escape.pdf", "label": "Outside the kit", "kind": "pdf"}],
+                "files": ["cards-a4.pdf", "cards-a4-page1.png"]}
+    (folder / ".cardgen-kit.json").write_text(json.dumps(manifest))
     return folder
 
 
@@ -675,7 +687,7 @@ def test_other_game_kits_are_published_from_their_manifests(tmp_path):
     make_game_kit(tmp_path, "roll-and-play/BBL_2024-25", "Roll & Play <Cricket>", "BBL", "2024-25")
     (tmp_path / "escape.pdf").write_bytes(b"%PDF outside")
     (tmp_path / "broken-game").mkdir()
-    (tmp_path / "broken-game" / "kit.json").write_text("[]")
+    (tmp_path / "broken-game" / ".cardgen-kit.json").write_text("[]")
     report = generate_site(tmp_path)
     assert report.games == ["quick-cricket", "roll-and-play/BBL_2024-25"]
     assert report.skipped == ["broken-game"]
@@ -686,8 +698,7 @@ def test_other_game_kits_are_published_from_their_manifests(tmp_path):
     assert "Not built" not in page and "Outside the kit" not in page and "secret" not in page
     assert (site / "games/quick-cricket/files/cards-a4.pdf").read_bytes() == (generic / "cards-a4.pdf").read_bytes()
     with zipfile.ZipFile(site / "games/quick-cricket/quick-cricket-kit.zip") as zf:
-        assert zf.namelist() == ["quick-cricket/cards-a4-page1.png", "quick-cricket/cards-a4.pdf",
-                                 "quick-cricket/kit.json"]
+        assert zf.namelist() == ["quick-cricket/cards-a4-page1.png", "quick-cricket/cards-a4.pdf"]
     home = (site / "index.html").read_text()
     assert ('<a href="games/roll-and-play/BBL_2024-25/index.html">'
             'Roll &amp; Play &lt;Cricket&gt; BBL 2024-2025</a>') in home
@@ -730,11 +741,11 @@ def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path, monkeypatch):
     (folder / "teams" / "perth-scorchers").mkdir(parents=True)
     for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheet.pdf"):
         _pdf(folder / "teams" / "perth-scorchers" / name, f"Perth {name}")
-    (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+    write_kit_manifest(folder, teams=[
         {"name": "Perth Scorchers", "folder": "teams/perth-scorchers",
          "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf", "cards-letter": "teams/perth-scorchers/cards-letter.pdf",
                    "team-sheet": "teams/perth-scorchers/team-sheet.pdf", "evil": "../../etc/passwd"},
-         "pages_in_whole_set": {"cards-a4.pdf": [3, 4], "cards-letter.pdf": [3, 4]}}]}))
+         "pages_in_whole_set": {"cards-a4.pdf": [3, 4], "cards-letter.pdf": [3, 4]}}])
     monkeypatch.chdir(tmp_path)  # `cardgen site` with the default, relative output folder
     site = generate_site(Path("output")).site_dir
     pages = _pages(site)
@@ -754,9 +765,9 @@ def test_team_pages_work_from_a_relative_output_folder(tmp_path, monkeypatch):
     folder = make_synthetic_kit(tmp_path)
     (folder / "teams" / "perth-scorchers").mkdir(parents=True)
     _pdf(folder / "teams" / "perth-scorchers" / "cards-a4.pdf", "Perth cards")
-    (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+    write_kit_manifest(folder, teams=[
         {"name": "Perth Scorchers", "folder": "teams/perth-scorchers",
-         "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf"}}]}))
+         "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf"}}])
     monkeypatch.chdir(tmp_path.parent)
     site = generate_site(Path(tmp_path.name)).site_dir
     team = _pages(site)["sets/BBL_2024-25/team-perth-scorchers.html"]
@@ -827,9 +838,12 @@ def test_how_to_print_counts_sheets_and_the_flip_of_a_kit_with_backs(tmp_path):
     perth = [v for v in views if v.team == "Perth Scorchers"]
     (folder / "teams" / "perth" / "cards-a4.pdf").write_bytes(
         render_cards_pdf(perth, "a4", "t", "c", bleed=True, backs=True))
-    (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
+    # as `build --backs` writes its manifest: A4 with --bleed (landscape sheets), Letter without
+    write_kit_manifest(folder, teams=[
         {"name": "Perth Scorchers", "folder": "teams/perth",
-         "files": {"cards-a4": "teams/perth/cards-a4.pdf"}}]}))
+         "files": {"cards-a4": "teams/perth/cards-a4.pdf"}}],
+        card_sheets={"cards-a4.pdf": {"backs": True, "flip": "short", "landscape": True},
+                     "cards-letter.pdf": {"backs": True, "flip": "long", "landscape": False}})
     assert len(PdfReader(folder / "cards-a4.pdf").pages) == 2  # 5 cards: one sheet, front and back
     site = generate_site(tmp_path / "out").site_dir
     pages = _pages(site)
@@ -844,6 +858,7 @@ def test_how_to_print_counts_sheets_and_the_flip_of_a_kit_with_backs(tmp_path):
     # a kit without backs says nothing of flipping for its sets
     plain = make_synthetic_kit(tmp_path / "plain")
     (plain / "cards-a4.pdf").write_bytes(render_cards_pdf(views, "a4", "t", "c", bleed=True))
+    write_kit_manifest(plain, teams=[], card_sheets={"cards-a4.pdf": {"backs": False, "flip": "short", "landscape": True}})
     how = _pages(generate_site(tmp_path / "plain").site_dir)["how-to-print.html"]
     assert "The sets built here with card backs" not in how and "flip on short edge</strong>" not in how
 
@@ -1095,8 +1110,7 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
         if folder is two_papers:
             _pdf(folder / "teams" / "perth-scorchers" / "team-sheet-letter.pdf", "team sheet", letter)
             files["team-sheet-letter"] = "teams/perth-scorchers/team-sheet-letter.pdf"
-        (folder / "teams" / "teams.json").write_text(json.dumps({"teams": [
-            {"name": "Perth Scorchers", "files": files}]}))
+        write_kit_manifest(folder, teams=[{"name": "Perth Scorchers", "files": files}])
     pages = _pages(generate_site(out).site_dir)
 
     def labels(html: str) -> dict[str, str]:

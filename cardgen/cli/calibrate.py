@@ -66,8 +66,9 @@ def _refuse_to_unsettle_a_kit(path: Path, new_text: str, code: str, season: str,
     and `simulate` read it): calibrating other cards into it would leave the kit saying one thing
     and printing another, so `build` is the way to change a kit's cards."""
     from cardgen.errors import CardgenError
-    from cardgen.render.kit import KIT_MARKER
-    if not (path.parent / KIT_MARKER).is_file():
+    from cardgen.manifest import read_manifest
+    kit = read_manifest(path.parent)
+    if kit is None or kit.kind not in ("season-kit", "team-kit"):
         return
     try:
         same = path.read_text(encoding="utf-8") == new_text

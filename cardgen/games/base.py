@@ -63,7 +63,7 @@ class GameSystem(Protocol):
         ...
 
     def build(self, req: BuildRequest) -> list[Path]:
-        """Write the system's printable kit (PDFs, page-1 PNG, kit.json manifest); return the files."""
+        """Write the system's printable kit (PDFs, page-1 PNG, the kit manifest); return the files."""
         ...
 
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:

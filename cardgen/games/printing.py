@@ -1,5 +1,5 @@
 """Print helpers shared by the tabletop systems in cardgen/games: wrapped text, n-up card sheets
-with crop marks, one-page and rules PDFs, page-1 previews and the kit.json manifest.
+with crop marks, one-page and rules PDFs, page-1 previews and the kit manifest (cardgen.manifest).
 
 They reuse cardgen/render (fonts, painter, page sizes, invariant canvas, crop marks) without
 changing it: a system's card size comes from its own template, so the Quicket card layout is
@@ -8,7 +8,6 @@ never touched.
 from __future__ import annotations
 
 import io
-import json
 import shutil
 import weakref
 from collections.abc import Callable, Sequence
@@ -23,12 +22,14 @@ from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import atomic_write_bytes, atomic_write_text
 from cardgen.errors import CardgenError
+from cardgen.manifest import FILE_NAME as MANIFEST_FILE
+from cardgen.manifest import Download, Manifest, read_manifest, write_manifest
 from cardgen.render.common import PAPER_LABELS, new_canvas, page_size_mm  # noqa: F401 (PAPER_LABELS: games' kits)
 from cardgen.render.fonts import PDF_NAMES, register_fonts, text_width_mm
 from cardgen.render.layout import MM
 from cardgen.render.painter import Painter, PdfPainter
 from cardgen.render.sheets import SheetGeometry, draw_sheet_furniture
-from cardgen.staging import make_staging, publish_folder, remove_stale_staging
+from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
 
 T = TypeVar("T")
 PAPERS = ("a4", "letter")
@@ -265,12 +266,11 @@ class KitFile:
 
 
 class KitWriter:
-    """Writes a kit's files and then kit.json (the manifest the download site reads) to a staging
+    """Writes a kit's files and then its manifest (`cardgen.manifest`: what the download site
+    lists and a rebuild replaces) to a staging
     folder beside `folder`, and puts it in place of the previous kit at `finish`: an interrupted
     build leaves the previous kit whole, files an earlier kit had and this one has not do not
     linger, and whatever else is in the folder (another season's kit, a user's file) stays."""
-
-    MANIFEST = "kit.json"
 
     def __init__(self, folder: Path, game: str, name: str, competition: str | None,
                  season: str | None, credit: str = ATTRIBUTION,
@@ -311,22 +311,11 @@ class KitWriter:
         return [f.path.relative_to(self.folder).as_posix() for f in self.files]
 
     def manifest(self) -> Path:
-        doc = {"game": self.game, "name": self.name, "competition": self.competition,
-               "season": self.season, "attribution": self.credit,
-               "generator": f"cardgen {__version__}",
-               "files": [{"path": rel, "label": f.label, "kind": f.kind}
-                         for rel, f in zip(self._relative(), self.files)]}
-        path = self.folder / self.MANIFEST
-        atomic_write_text(path, json.dumps(doc, sort_keys=True, indent=1) + "\n")
-        return path
-
-    def _previous_files(self) -> set[str]:
-        """The files the kit now in place says it wrote (none if there is no readable kit.json)."""
-        try:
-            doc = json.loads((self.final / self.MANIFEST).read_text(encoding="utf-8"))
-            return {str(f["path"]) for f in doc["files"]} | {self.MANIFEST}
-        except (OSError, ValueError, KeyError, TypeError):
-            return set()
+        downloads = tuple(Download(rel, f.label, f.kind) for rel, f in zip(self._relative(), self.files))
+        return write_manifest(self.folder, Manifest(
+            kind="game-kit", files=tuple(relative_files(self.folder)), generator=f"cardgen {__version__}",
+            game=self.game, name=self.name, competition=self.competition, season=self.season,
+            attribution=self.credit, downloads=downloads))
 
     def start_here(self) -> Path:
         """START-HERE.txt, first in the manifest: each PDF with its label and page count, and how
@@ -348,16 +337,16 @@ class KitWriter:
         return path
 
     def finish(self) -> list[Path]:
-        """Write START-HERE.txt and kit.json and put the kit in place; every file of the kit,
-        kit.json last."""
+        """Write START-HERE.txt and the manifest and put the kit in place (a rebuild replaces the
+        files the kit in place says it wrote); every file of the kit, the manifest last."""
         try:
             self.start_here()
             self.manifest()
-            previous = self._previous_files()
-            publish_folder(self.folder, self.final, lambda rel: rel in previous)
+            previous = read_manifest(self.final)
+            publish_folder(self.folder, self.final, lambda rel: previous is not None and previous.owns(rel))
         finally:
             self._cleanup()
-        return [self.final / rel for rel in self._relative()] + [self.final / self.MANIFEST]
+        return [self.final / rel for rel in self._relative()] + [self.final / MANIFEST_FILE]
 
 
 def write_generic_kit(folder: Path, game: str, name: str, credit: str,

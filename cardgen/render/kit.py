@@ -1,9 +1,9 @@
 """The whole printable kit for one card set, written atomically to <out>/<CODE>_<season>/."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import gc
-import json
 import multiprocessing
 import os
 import shutil
@@ -16,9 +16,11 @@ from typing import Any, Callable
 
 from tqdm import tqdm
 
-from cardgen import ATTRIBUTION
+from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import atomic_write_bytes, sha256
+from cardgen.cardset import FILE_NAME, dumps
 from cardgen.errors import CardgenError
+from cardgen.manifest import CardSheets, Manifest, TeamFiles, read_manifest, write_manifest
 from cardgen.staging import (make_staging, publish_folder, quiet_worker, relative_files, remove_stale_staging,
                              stop_workers)
 from cardgen.render.card import CardView, card_views
@@ -30,18 +32,14 @@ from cardgen.render.layout import load_layout
 from cardgen.render.preflight import REPORT_FOLDERS, Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.season_tracker import Fixture, render_season_tracker_pdf
-from cardgen.render.sheets import render_cards_pdf
+from cardgen.render.sheets import render_cards_pdf, sheet_geometry
 from cardgen.render.start_here import START_HERE, pdf_page_counts, start_here_text
-from cardgen.render.teamfiles import TEAMS_MANIFEST, team_file_renders, team_page_ranges
+from cardgen.render.teamfiles import team_file_renders, team_page_ranges
 from cardgen.render.teamsheets import has_defence, render_quick_reference_pdf, render_team_sheets_pdf
 
 PAPERS = ("a4", "letter")
-# written last into every kit: the files the build wrote and the card set they were printed from
-KIT_MARKER = ".cardgen-kit.json"
 # REPORT_FOLDERS: what other commands write into a kit (`validate`, `compare-games`): they describe
 # its cards, so a rebuild keeps them while the cards stay the same and drops them when they change
-# what kits written before KIT_MARKER existed held (the file names the build writes)
-_LEGACY_KIT_FILES = ("png/", "tts/", "teams/")
 
 
 class UnknownTeam(CardgenError):
@@ -123,56 +121,38 @@ def _sha256(path: Path) -> str | None:
         return None
 
 
-def _written_by_build(old: Path, new_card_set: str | None) -> tuple[set[str] | None, bool]:
-    """(the files a previous build wrote into `old`, or None when `old` is not a kit; whether
-    its cards differ from the new kit's). A kit from before KIT_MARKER is known by a card-set.json
-    that loads; its files are the ones a build writes."""
-    from cardgen.calibrate.cardset import CardSetError, load_card_set
-    from cardgen.cardset import FILE_NAME
-    try:
-        marker = json.loads((old / KIT_MARKER).read_text(encoding="utf-8"))
-        files = {str(f) for f in marker["files"]} | {KIT_MARKER}
-        if marker.get("card_set_sha256"):  # the cards it was printed from, as the build recorded them
-            return files, marker["card_set_sha256"] != new_card_set
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        try:
-            load_card_set(old / FILE_NAME)
-        except CardSetError:
-            return None, False
-        files = {rel for rel in relative_files(old)
-                 if rel == FILE_NAME or ("/" not in rel and rel.endswith(".pdf"))
-                 or rel.startswith(_LEGACY_KIT_FILES)}
-    return files, _sha256(old / FILE_NAME) != new_card_set
-
-
-def _swap_in(new: Path, final: Path) -> tuple[list[str], list[str]]:
+def _swap_in(new: Path, final: Path, manifest: Manifest) -> tuple[list[str], list[str]]:
     """Replace `final` with the finished `new` folder (renames, so readers never see a half kit);
     returns (files of the old kit kept, report folders dropped because the cards changed).
 
-    Only what a build wrote is replaced: anything else in the old folder (a user's notes, the
-    reports of `validate` and `compare-games` while the cards are the same) moves to the new kit,
-    and a folder that is not a kit is refused rather than replaced (FolderInUse)."""
-    from cardgen.cardset import FILE_NAME
-    new_card_set = _sha256(new / FILE_NAME)
-    written = relative_files(new)
-    atomic_write_bytes(new / KIT_MARKER, (json.dumps(
-        {"written_by": "cardgen build", "card_set_sha256": new_card_set, "files": written},
-        indent=1) + "\n").encode("utf-8"))
+    Only what a build wrote (the old kit's manifest lists it) is replaced: anything else in the
+    old folder (a user's notes, the reports of `validate` and `compare-games` while the cards are
+    the same) moves to the new kit, and a folder that is not a kit is refused rather than
+    replaced (FolderInUse). `manifest` is the new kit's, less its files (listed here)."""
+    manifest = dataclasses.replace(manifest, files=tuple(relative_files(new)))
+    write_manifest(new, manifest)
     _publish_permissions(new)
-    ours, stale_reports, dropped = set(), False, set()
-    if final.is_dir() and not final.is_symlink():
-        files, changed = _written_by_build(final, new_card_set)
-        ours = files or set()
-        stale_reports = files is not None and changed
+    old = read_manifest(final) if final.is_dir() and not final.is_symlink() else None
+    stale_reports = old is not None and old.card_set_sha256 != manifest.card_set_sha256
+    dropped = set()
 
     def written_by_cardgen(rel: str) -> bool:
         report = rel.split("/", 1)[0] in REPORT_FOLDERS
         if report and stale_reports:
             dropped.add(rel.split("/", 1)[0])
-        return rel in ours or (report and stale_reports)
+        return (old is not None and old.owns(rel)) or (report and stale_reports)
 
     kept = publish_folder(new, final, written_by_cardgen)
     return kept, sorted(dropped)
+
+
+def card_sheets(options: KitOptions) -> dict[str, CardSheets]:
+    """How each whole-set card PDF prints (the manifest says it, so the site need not read the PDF)."""
+    out = {}
+    for paper in options.papers:
+        geo = sheet_geometry(paper, options.bleed)
+        out[f"cards-{paper}.pdf"] = CardSheets(options.backs, geo.duplex_flip, geo.landscape)
+    return out
 
 
 def _image_jobs(views: list[CardView]) -> list[list[tuple[int, CardView]]]:
@@ -313,7 +293,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
                 lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit,
                                                             options.missing_matches))
     renders: dict[str, Callable[[], bytes]] = {}
-    # each team's pages in the whole-set card sheets: their bookmarks and teams/teams.json
+    # each team's pages in the whole-set card sheets: their bookmarks and the manifest's teams
     ranges = {} if options.team else {
         paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet)
         for paper in options.papers}
@@ -325,9 +305,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             solid_backs=options.solid_backs, outline=outline)
     image_jobs = _image_jobs(views) if options.images else []
     team_renders: dict[str, Callable[[], bytes]] = {}
-    manifest = b""
+    teams: tuple[TeamFiles, ...] = ()
     if not options.team:
-        team_renders, manifest = team_file_renders(card_set, views, options, title, credit, ranges)
+        team_renders, teams = team_file_renders(card_set, views, options, title, credit, ranges)
     # biggest first, so two workers finish together: whole-set sheets, a team's images, the rest
     pool = None
     bar = None
@@ -359,11 +339,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         bar = tqdm(total=len(futures), desc=f"build {title}", unit="file", file=sys.stderr,
                    disable=not options.progress or not sys.stderr.isatty())
         if options.team:
-            from cardgen.cardset import FILE_NAME, dumps
             put(FILE_NAME, dumps(printed).encode("utf-8"))
         else:
             written.append(final / _write_card_set_json(card_set, staging).name)
-            put(TEAMS_MANIFEST, manifest)
         if image_jobs:
             decks = tts_decks(views)
             put(TTS_README, tts_readme(decks, title).encode("utf-8"))
@@ -378,7 +356,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         put(START_HERE, start_here_text(printed, pdf_page_counts(work), options.papers, credit,
                                         backs=options.backs, bleed=options.bleed,
                                         team_folders=not options.team, images=bool(image_jobs)).encode("utf-8"))
-        kept, dropped = _swap_in(work, final)
+        kept, dropped = _swap_in(work, final, Manifest(
+            kind="team-kit" if options.team else "season-kit", files=(), generator=f"cardgen {__version__}",
+            card_set_sha256=_sha256(work / FILE_NAME), card_sheets=card_sheets(options), teams=teams))
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
         if pool is not None:
             stop_workers(pool)

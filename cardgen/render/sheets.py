@@ -37,6 +37,11 @@ class SheetGeometry:
     bleed: float
     landscape: bool = False
 
+    @property
+    def duplex_flip(self) -> str:
+        """The edge a two-sided print of these sheets flips on, so each back lands behind its face."""
+        return "short" if self.landscape else "long"
+
     def card_origin(self, row: int, col: int) -> tuple[float, float]:
         return (self.left + col * (self.card_w + self.gap_x), self.top + row * (self.card_h + self.gap_y))
 
@@ -252,7 +257,7 @@ def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str,
     canvas, buf, _, _ = new_canvas(paper, title, credit)
     canvas.setPageSize((geo.page_w * MM, geo.page_h * MM))
     pages = pages_for(views, geo.per_sheet, team_per_sheet)
-    flip = "short" if geo.landscape else "long"
+    flip = geo.duplex_flip
     if backs:  # the print dialog opens on two-sided, flipped the way the backs are laid out
         canvas.setViewerPreference("Duplex", "DuplexFlipShortEdge" if geo.landscape else "DuplexFlipLongEdge")
     marks = sorted(enumerate(outline or []), key=lambda item: item[1][1])

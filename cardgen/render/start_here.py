@@ -14,7 +14,7 @@ from cardgen.render.layout import text_template
 from cardgen.render.sheets import sheet_geometry
 
 START_HERE = "START-HERE.txt"
-START_HERE_LABEL = "Start here: what each file is (text)"  # as the site and a kit.json list it
+START_HERE_LABEL = "Start here: what each file is (text)"  # as the site and a game kit's manifest list it
 # the kit's PDFs in the order a reader prints them (a name's stem without its paper suffix)
 PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-reference", "season-tracker")
 

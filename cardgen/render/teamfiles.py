@@ -2,7 +2,7 @@
 
 A full kit gets, for every team, `teams/<team>/cards-<paper>.pdf` (that team's cards only) and its
 team sheet (`team-sheet.pdf` in the first paper, `team-sheet-<paper>.pdf` in the others), plus
-`teams/teams.json`: the folder, files and the team's page range in each whole-set card PDF. The
+in the kit's manifest, the folder, files and the team's page range in each whole-set card PDF. The
 ranges come from the paging rule the sheets use (`pages_for`: packed sheets, so two teams may
 share a sheet), and the bookmarks the card renderer writes into the whole-set PDFs (its `outline`)
 point at each team's first page.
@@ -10,17 +10,16 @@ point at each team's first page.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from cardgen.manifest import TeamFiles
 from cardgen.render.card import CardView
 from cardgen.render.images import slug
 from cardgen.render.sheets import pages_for, render_cards_pdf, sheet_geometry
 from cardgen.render.teamsheets import render_team_sheets_pdf
 
 TEAMS_FOLDER = "teams"
-TEAMS_MANIFEST = f"{TEAMS_FOLDER}/teams.json"
 TEAM_SHEET = "team-sheet.pdf"
 
 
@@ -59,9 +58,9 @@ def team_folders(views: list[CardView]) -> dict[str, str]:
 
 
 def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
-                      ranges: dict[str, list[TeamPages]]) -> tuple[dict[str, Callable[[], bytes]], bytes]:
+                      ranges: dict[str, list[TeamPages]]) -> tuple[dict[str, Callable[[], bytes]], tuple[TeamFiles, ...]]:
     """Every team's own files, each as a name and a function that renders it (so the kit can
-    render them in any process), and teams/teams.json's bytes.
+    render them in any process), and what the kit's manifest says of each team.
 
     `options` is the kit's KitOptions (papers, bleed, ink_saver, backs, team_per_sheet, solid_backs);
     `ranges` each paper's `team_page_ranges` (the kit's bookmarks come from the same ones).
@@ -87,13 +86,11 @@ def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: 
             name = f"{TEAMS_FOLDER}/{folder}/{TEAM_SHEET.removesuffix('.pdf')}{suffix}.pdf"
             renders[name] = functools.partial(render_team_sheets_pdf, one_team, paper, credit)
             files[f"team-sheet{suffix}"] = name
-        pages = {f"cards-{paper}.pdf": next([r.first, r.last] for r in ranges[paper] if r.team == team)
+        # 1-based, inclusive; on packed sheets a team's first or last page may hold another team's cards
+        pages = {f"cards-{paper}.pdf": next((r.first, r.last) for r in ranges[paper] if r.team == team)
                  for paper in papers}
-        entries.append({"name": team, "short_name": shorts.get(team, ""), "folder": f"{TEAMS_FOLDER}/{folder}",
-                        "cards": len(team_views), "strikers": sum(v.kind == "striker" for v in team_views),
-                        "bowlers": sum(v.kind == "bowler" for v in team_views),
-                        "files": files, "pages_in_whole_set": pages})
-    manifest = {"about": "each team's own downloads, and its pages in the whole-set card PDFs (1-based, "
-                         "inclusive; on packed sheets a team's first or last page may hold another team's cards)",
-                "teams": entries}
-    return renders, (json.dumps(manifest, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
+        entries.append(TeamFiles(
+            name=team, short_name=shorts.get(team, ""), folder=f"{TEAMS_FOLDER}/{folder}", cards=len(team_views),
+            strikers=sum(v.kind == "striker" for v in team_views), bowlers=sum(v.kind == "bowler" for v in team_views),
+            files=files, pages_in_whole_set=pages))
+    return renders, tuple(entries)

@@ -18,7 +18,6 @@ fixed zip timestamps.
 from __future__ import annotations
 
 import io
-import json
 import os
 import re
 import shutil
@@ -33,11 +32,12 @@ from PIL import Image, UnidentifiedImageError
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
-from cardgen import ATTRIBUTION
+from cardgen import ATTRIBUTION, __version__
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
 from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE, card_defence, chart_cells, chart_to_slots
 from cardgen.errors import CardgenError, CardSetError
+from cardgen.manifest import Manifest, read_manifest, write_manifest
 from cardgen.paths import templates_dir
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.staging import MARKER as STAGING_MARKER
@@ -1162,33 +1162,12 @@ def _swap_in(built: Path, site_dir: Path) -> list[str]:
     the files of the old site kept because cardgen did not write them (a CNAME, a user's page).
 
     `_check_site_dir` refused any folder that is not a generated site; of a generated one, the
-    files its marker lists are cardgen's. A site from before the marker listed them is known by
-    where the generator writes (its pages, assets/, sets/, games/)."""
-    written = _site_files(site_dir)
-
-    def ours(rel: str) -> bool:
-        if written is not None:
-            return rel in written
-        return (rel in _LEGACY_SITE_PAGES or rel.startswith(_LEGACY_SITE_FOLDERS)
-                or os.path.lexists(built / rel))
-
-    return publish_folder(built, site_dir, ours)
-
-
-def _site_files(site_dir: Path) -> set[str] | None:
-    """The files a generated site's marker says cardgen wrote (None: an older, plain-text marker)."""
-    try:
-        doc = json.loads((site_dir / SITE_MARKER).read_text(encoding="utf-8"))
-        return {str(f) for f in doc["files"]} | {SITE_MARKER}
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    files its manifest lists are cardgen's."""
+    old = read_manifest(site_dir, "site")
+    return publish_folder(built, site_dir, lambda rel: old is not None and old.owns(rel))
 
 
 NOT_FOUND_PAGE = "404.html"  # `cardgen serve` and most static hosts show it for a missing address
-SITE_MARKER = ".cardgen-site"  # marks a folder as a generated site and lists the files written
-# what a site written before its marker listed its files holds (replaced on refresh; others kept)
-_LEGACY_SITE_PAGES = (SITE_MARKER, "index.html", "how-to-print.html", HOW_TO_PLAY, NOT_FOUND_PAGE)
-_LEGACY_SITE_FOLDERS = ("assets/", "sets/", "games/")
 
 
 def _check_site_dir(out_dir: Path, site_dir: Path, set_folders: list[Path]) -> None:
@@ -1201,7 +1180,7 @@ def _check_site_dir(out_dir: Path, site_dir: Path, set_folders: list[Path]) -> N
         if folder.resolve() in site.parents or folder.resolve() == site:
             raise SiteError(f"the site folder {site_dir} is inside the set {folder.name}; "
                             "choose another --site-dir")
-    if site_dir.is_dir() and any(site_dir.iterdir()) and not (site_dir / SITE_MARKER).is_file():
+    if site_dir.is_dir() and any(site_dir.iterdir()) and read_manifest(site_dir, "site") is None:
         raise SiteError(f"{site_dir} exists and is not a cardgen site; choose an empty or new --site-dir")
     if site_dir.exists() and not site_dir.is_dir():
         raise SiteError(f"{site_dir} is a file, not a folder")
@@ -1244,12 +1223,12 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
                 continue
             sets.append(_render_set(writer, kit, build_root))
         games: list[dict[str, Any]] = []
-        for manifest in find_game_kits(out_dir, skip=site_dir):
+        for game_folder in find_game_kits(out_dir, skip=site_dir):
             try:
-                game = read_game_kit(manifest, out_dir)
+                game = read_game_kit(game_folder, out_dir)
             except SiteError as exc:
                 writer.problems.append(str(exc))
-                skipped.append(manifest.parent.relative_to(out_dir).as_posix())
+                skipped.append(game_folder.relative_to(out_dir).as_posix())
                 continue
             games.append(_render_game(writer, game, build_root))
         # by competition, the newest season first (two stable sorts)
@@ -1270,9 +1249,7 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(base_url), sets=sets)
         _assets(build_root)
         written = [rel for rel in relative_files(build_root) if rel != STAGING_MARKER]
-        atomic_write_bytes(build_root / SITE_MARKER, (json.dumps(
-            {"written_by": "cardgen site", "note": "files cardgen replaces when the site is refreshed; "
-             "anything else in this folder is kept", "files": written}, indent=1) + "\n").encode("utf-8"))
+        write_manifest(build_root, Manifest(kind="site", files=tuple(written), generator=f"cardgen {__version__}"))
         files = sum(1 for p in build_root.rglob("*") if p.is_file())
         _publish_permissions(build_root)
         kept = _swap_in(build_root, site_dir)

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.errors import CardgenError
+from cardgen.manifest import FILE_NAME as MANIFEST_FILE
+from cardgen.manifest import PREVIOUS_GAME_MARKER, CardSheets, Manifest, read_manifest
 from cardgen.render.common import printed_season_of
 from cardgen.render.start_here import START_HERE, START_HERE_LABEL
 
@@ -85,7 +87,6 @@ class Validation:
         return bool(self.files)
 
 
-TEAMS_MANIFEST = "teams/teams.json"  # written by cardgen.render.teamfiles
 TEAM_FILE_LABEL = {"cards-a4": "cards (A4)", "cards-letter": "cards (US Letter)", "team-sheet": "team sheet",
                    "team-sheet-letter": "team sheet (US Letter)", "team-sheet-a4": "team sheet (A4)"}
 
@@ -108,73 +109,24 @@ def _pdf_pages(path: Path) -> int | None:
         return None
 
 
-@dataclass(frozen=True)
-class CardSheets:
-    """How a card PDF prints: with a back page after each sheet of fronts or not, and the
-    duplex flip its back pages ask for (what the renderer prints at their foot)."""
-    backs: bool
-    flip: str  # "long" (portrait sheets) | "short" (landscape sheets, e.g. --bleed)
-    landscape: bool
-
-
-_FLIP = re.compile(r"flip on (long|short) edge")
-
-
-def card_sheets(path: Path) -> CardSheets | None:
-    """Read from the PDF itself: a back page says "Duplex: flip on ... edge" in its footer, so
-    page 2 tells whether the kit has backs and how to flip them; page 1's shape whether the
-    sheets are landscape. None if the PDF cannot be read."""
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-    try:
-        pages = PdfReader(str(path)).pages
-        if not len(pages):
-            return None
-        box = pages[0].mediabox
-        turned = int(pages[0].get("/Rotate", 0) or 0) % 180 == 90
-        landscape = (float(box.width) > float(box.height)) != turned
-        found = _FLIP.search(pages[1].extract_text() or "") if len(pages) > 1 else None
-    except (PdfReadError, OSError, ValueError, KeyError, TypeError):
-        return None
-    if found:
-        return CardSheets(True, found.group(1), landscape)
-    return CardSheets(False, "short" if landscape else "long", landscape)
-
-
-def _read_teams(folder: Path) -> dict[str, TeamDownloads]:
-    """The kit's teams/teams.json, if any; entries naming missing files or paths outside the kit are left out."""
-    path = folder / TEAMS_MANIFEST
-    if not path.is_file():
-        return {}
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return {}
-    entries = doc.get("teams") if isinstance(doc, dict) else None
+def _read_teams(folder: Path, manifest: Manifest | None) -> dict[str, TeamDownloads]:
+    """Each team's own files, as the kit's manifest lists them; files that are missing or
+    outside the kit are left out."""
     root = folder.resolve()
     teams: dict[str, TeamDownloads] = {}
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
-            continue
-        name = entry["name"]
+    for entry in manifest.teams if manifest is not None else ():
         downloads, counts = [], {}
-        files = entry.get("files") if isinstance(entry.get("files"), dict) else {}
-        for key, rel in files.items():
-            target = (folder / str(rel)).resolve()
+        for key, rel in entry.files.items():
+            target = (folder / rel).resolve()
             if root not in target.parents or not target.is_file():
                 continue
             # target is resolved (to refuse paths outside the kit), so relative to the resolved root
-            download = _paper_download(root, target, f"{name} {TEAM_FILE_LABEL.get(key, key)}")
+            download = _paper_download(root, target, f"{entry.name} {TEAM_FILE_LABEL.get(key, key)}")
             downloads.append(download)
             pages = _pdf_pages(target) if target.suffix == ".pdf" else None
             if pages:
                 counts[download.relpath] = pages
-        ranges = {}
-        raw = entry.get("pages_in_whole_set") if isinstance(entry.get("pages_in_whole_set"), dict) else {}
-        for pdf, span in raw.items():
-            if isinstance(span, list) and len(span) == 2 and all(isinstance(n, int) for n in span):
-                ranges[str(pdf)] = (span[0], span[1])
-        teams[name] = TeamDownloads(name, downloads, ranges, counts)
+        teams[entry.name] = TeamDownloads(entry.name, downloads, dict(entry.pages_in_whole_set), counts)
     return teams
 
 
@@ -553,7 +505,9 @@ def _read_tts_decks(folder: Path) -> TtsDecks | None:
 
 
 def read_set(folder: Path) -> KitSet:
-    """Read one set folder (it must hold card-set.json)."""
+    """Read one set folder (it must hold card-set.json; its manifest, if any, says what each
+    team's own files are and how the card sheets print)."""
+    manifest = read_manifest(folder)
     card_set_path = folder / CARD_SET_FILE
     card_set = load_card_set_file(card_set_path)
     downloads = [_paper_download(folder, folder / name, label)
@@ -577,11 +531,11 @@ def read_set(folder: Path) -> KitSet:
                   tts_readme=tts_readme, tts_decks=_read_tts_decks(folder),
                   other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"], card_set.get("teams")),
                   validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set),
-                  teams=_read_teams(folder),
+                  teams=_read_teams(folder, manifest),
                   page_counts={d.relpath: n for d in downloads if d.relpath.endswith(".pdf")
                                and (n := _pdf_pages(folder / d.relpath))},
-                  card_sheets={name: sheets for name in ("cards-a4.pdf", "cards-letter.pdf")
-                               if (folder / name).is_file() and (sheets := card_sheets(folder / name))})
+                  card_sheets={name: sheets for name, sheets in manifest.card_sheets.items()
+                               if (folder / name).is_file()} if manifest is not None else {})
 
 
 def find_sets(out_dir: Path, skip: Path | None = None) -> list[Path]:
@@ -604,9 +558,6 @@ def _kit_folders(out_dir: Path, name: re.Pattern[str]) -> list[Path]:
                   if p.is_dir() and name.match(p.name) and (p / CARD_SET_FILE).is_file())
 
 
-GAME_MANIFEST = "kit.json"  # written by every other game system (cardgen/games/) beside its files
-
-
 @dataclass
 class GameKit:
     """Another tabletop system's kit: `<out>/<game>/` or `<out>/<game>/<CODE>_<season>/`."""
@@ -619,7 +570,7 @@ class GameKit:
     attribution: str
     downloads: list[Download]  # the PDFs, in the manifest's order
     previews: list[tuple[str, str]]  # (png relpath, label) page images
-    files: list[Path]  # every file of the kit, kit.json included, for the zip
+    files: list[Path]  # every file of the kit the manifest lists, for the zip
 
     @property
     def printed_season(self) -> str:
@@ -633,49 +584,47 @@ class GameKit:
         return f"{self.name}{edition}"
 
 
-def read_game_kit(manifest: Path, out_dir: Path) -> GameKit:
-    """Read a game kit's kit.json; entries naming missing files or paths outside the kit are left out."""
-    folder = manifest.parent
-    try:
-        doc = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise SiteError(f"cannot read {manifest}: {exc}") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("files"), list) or not doc.get("name"):
-        raise SiteError(f"{manifest} is not a kit manifest (no name or files)")
+def read_game_kit(folder: Path, out_dir: Path) -> GameKit:
+    """Read a game kit's manifest; downloads naming missing files or paths outside the kit are left out."""
+    manifest = read_manifest(folder, "game-kit")
+    if manifest is None or not manifest.name:
+        raise SiteError(f"{folder / MANIFEST_FILE} is not a game kit's manifest (no name or files)")
     downloads: list[Download] = []
     previews: list[tuple[str, str]] = []
-    files: list[Path] = [manifest]
+    files: list[Path] = []
     root = folder.resolve()
-    for entry in doc["files"]:
-        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
-            continue
-        path = (folder / entry["path"]).resolve()
+    for entry in manifest.downloads:
+        path = (folder / entry.path).resolve()
         if root not in path.parents or not path.is_file():
             continue
         rel = path.relative_to(root).as_posix()
-        label = str(entry.get("label") or rel)
         files.append(folder / rel)
-        if entry.get("kind") == "png" or rel.lower().endswith(".png"):
-            previews.append((rel, label))
+        if entry.kind == "png" or rel.lower().endswith(".png"):
+            previews.append((rel, entry.label))
         else:
-            downloads.append(_download(folder, folder / rel, label))
+            downloads.append(_download(folder, folder / rel, entry.label))
     return GameKit(folder=folder, relname=folder.relative_to(out_dir).as_posix(),
-                   game=str(doc.get("game") or folder.name),
-                   name=str(doc["name"]), competition=doc.get("competition") or None,
-                   season=doc.get("season") or None, attribution=str(doc.get("attribution") or ""),
+                   game=manifest.game or folder.name,
+                   name=manifest.name, competition=manifest.competition or None,
+                   season=manifest.season or None, attribution=manifest.attribution or "",
                    downloads=downloads, previews=previews, files=sorted(set(files)))
 
 
 def find_game_kits(out_dir: Path, skip: Path | None = None) -> list[Path]:
-    """Every kit.json one or two folders below `out_dir` (not inside Quicket sets or the site)."""
+    """Every folder one or two below `out_dir` that holds a game kit's manifest, or a manifest
+    that cannot be read (not inside Quicket sets or the site; a one-team kit is no game kit)."""
     skip_resolved = skip.resolve() if skip is not None else None
     found = []
-    for manifest in sorted([*out_dir.glob(f"*/{GAME_MANIFEST}"), *out_dir.glob(f"*/*/{GAME_MANIFEST}")]):
-        parts = manifest.relative_to(out_dir).parts
+    for folder in sorted({p.parent for p in [*out_dir.glob(f"*/{MANIFEST_FILE}"), *out_dir.glob(f"*/*/{MANIFEST_FILE}"),
+                                             *out_dir.glob(f"*/{PREVIOUS_GAME_MARKER}"),
+                                             *out_dir.glob(f"*/*/{PREVIOUS_GAME_MARKER}")]}):
+        parts = folder.relative_to(out_dir).parts
         if any(part.startswith(".") for part in parts) or SET_FOLDER.match(parts[0]):
             continue
-        if skip_resolved is not None and (manifest.resolve().parent == skip_resolved
-                                          or skip_resolved in manifest.resolve().parents):
+        if skip_resolved is not None and (folder.resolve() == skip_resolved or skip_resolved in folder.resolve().parents):
             continue
-        found.append(manifest)
+        manifest = read_manifest(folder)
+        if manifest is not None and manifest.kind != "game-kit":
+            continue
+        found.append(folder)
     return found
