@@ -32,6 +32,39 @@ SHARED = ROOT.parent / "shared"
 MIRROR = SHARED / "data" / "cricsheet"
 PLAYERS = SHARED / "data" / "players"
 
+# The browser tests (test_site_browser.py, test_play_page.py) share one Playwright and one Chromium
+# per session: a second sync Playwright in the same process is refused ("inside the asyncio loop").
+CHROMIUM = "/usr/bin/chromium"
+# The flags that let Chromium start on a machine with no network: no sandbox (root in CI), no GPU,
+# and none of the background connections (QUIC, component updates, sync) that would be refused.
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# Playwright's waits (navigation, clicks, selectors, downloads) end as soon as their condition
+# holds; its 30 s default bound was near what a page load took on a loaded CI machine (load
+# 8-20 on 2 cores), so the bound, which only caps a failure, is wide.
+BROWSER_WAIT_MS = 300_000
+
+
+@pytest.fixture(scope="session")
+def playwright():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        yield pw
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright):
+    """One headless Chromium for the session (starting one takes a second or two); every test
+    opens its own context in it (_launch)."""
+    try:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                             args=CHROMIUM_ARGS, timeout=BROWSER_WAIT_MS)
+    except Exception as exc:  # noqa: BLE001 - any failure to start is the same loud failure
+        pytest.fail(f"headless Chromium ({CHROMIUM}) could not start: {exc}\n"
+                    "install Debian's chromium (see .ci/run)", pytrace=False)
+    yield browser
+    browser.close()
+
 
 # --- the needs_data marker -----------------------------------------------------------------------
 # A test that reads ../shared (the mirror, the players folder, the schema) carries

@@ -22,9 +22,9 @@ def test_python_dash_m_lists_every_layer_command(module: str) -> None:
 
 
 def test_every_layer_registers_commands() -> None:
-    assert len(COMMAND_MODULES) == 5
+    assert len(COMMAND_MODULES) == 6
     assert {"build", "calibrate", "validate", "simulate", "site", "serve", "compare-games",
-            "competitions", "stats", "cache"} <= set(main.commands)
+            "competitions", "stats", "cache", "replay"} <= set(main.commands)
 
 
 @pytest.mark.slow

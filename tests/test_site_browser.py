@@ -23,15 +23,11 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
+from conftest import BROWSER_WAIT_MS, CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the session's one Chromium)
 from test_calibrate_cardset import hundred_set  # noqa: F401  (shared, built once per session)
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = "/usr/bin/chromium"
-# The flags that let Chromium start on a machine with no network: no sandbox (root in CI), no GPU,
-# and none of the background connections (QUIC, component updates, sync) that would be refused.
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SET = "BBL_2024-25"
 SET_LINK = "Big Bash League 2024-2025"
 VIEWPORT = {"width": 1366, "height": 900}  # a common laptop screen
@@ -103,12 +99,6 @@ def served(bbl_out: Path) -> Iterator[str]:
         proc.wait(timeout=60)
 
 
-# Playwright's waits (navigation, clicks, selectors, downloads) end as soon as their condition
-# holds; its 30 s default bound was near what a page load took on a loaded CI machine (load
-# 8-20 on 2 cores), so the bound, which only caps a failure, is wide.
-BROWSER_WAIT_MS = 300_000
-
-
 def _launch(chromium, javascript: bool = True):
     """A context of its own (cookies, storage, cache and downloads, as a fresh profile has) in
     the session's Chromium."""
@@ -117,27 +107,6 @@ def _launch(chromium, javascript: bool = True):
     context.set_default_timeout(BROWSER_WAIT_MS)
     context.set_default_navigation_timeout(BROWSER_WAIT_MS)
     return context
-
-
-@pytest.fixture(scope="session")
-def playwright():
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        yield pw
-
-
-@pytest.fixture(scope="session")
-def chromium(playwright):
-    """One headless Chromium for the session (starting one takes a second or two); every test
-    opens its own context in it (_launch)."""
-    try:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                             args=CHROMIUM_ARGS, timeout=BROWSER_WAIT_MS)
-    except Exception as exc:  # noqa: BLE001 - any failure to start is the same loud failure
-        pytest.fail(f"headless Chromium ({CHROMIUM}) could not start: {exc}\n"
-                    "install Debian's chromium (see .ci/run)", pytrace=False)
-    yield browser
-    browser.close()
 
 
 @pytest.fixture

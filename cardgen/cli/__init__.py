@@ -554,7 +554,7 @@ def cache(clear: bool, raw_only: bool) -> None:
 # layers themselves never import the command line. Those modules import this one for the shared
 # options, so they are added here, after `main` exists.
 COMMAND_MODULES = ("cardgen.cli.calibrate", "cardgen.cli.build", "cardgen.cli.simulate",
-                   "cardgen.cli.site", "cardgen.cli.games")
+                   "cardgen.cli.site", "cardgen.cli.games", "cardgen.cli.play")
 
 
 def _register() -> None:

@@ -165,11 +165,14 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         raise CardgenError(f"the card set is for {card_set.get('competition', {}).get('code')} "
                            f"{card_set.get('season')}, not {comp.code} {season}")
     papers = ("a4", "letter") if paper == "both" else (paper,)
+    from cardgen.play.page import kit_files as match_page_files
+    extra = () if team else tuple(match_page_files(card_set, fixtures).items())  # play.html
     result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed,
                                                      ink_saver=ink_saver, backs=backs,
                                                      solid_backs=solid_backs, team_per_sheet=team_per_sheet,
                                                      images=not no_images, preflight=True,
-                                                     fixtures=fixtures, missing_matches=missing))
+                                                     fixtures=fixtures, missing_matches=missing,
+                                                     extra_files=extra))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
     for line in deckless_team_lines(card_set, team):

@@ -23,10 +23,11 @@ PlanFor = Callable[[int, PageSide], list[int]]
 
 
 def play_page_match(cs: CompiledSet, bat_first: PageSide, bat_second: PageSide,
-                    dice_source: IntegerSource, plan_for: PlanFor,
+                    dice_source: IntegerSource | Dice, plan_for: PlanFor,
                     rule: WicketsInHand | None = None) -> Match:
-    """Both innings and any super overs, as the page plays them."""
-    dice = Dice(dice_source)
+    """Both innings and any super overs, as the page plays them (`dice_source`: a generator,
+    or Dice of its own, as a match file's are)."""
+    dice = dice_source if isinstance(dice_source, Dice) else Dice(dice_source)
     first = reference.play_innings(cs, bat_first, bat_second, dice, plan=plan_for(0, bat_second),
                                    rule=rule)
     second = reference.play_innings(cs, bat_second, bat_first, dice, target=first.runs + 1,

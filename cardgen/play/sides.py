@@ -16,7 +16,7 @@ import numpy as np
 from cardgen.cardset import Card, stand_in_striker
 from cardgen.errors import CardSetError
 from cardgen.sim.captain import QuotaDraw, order_plan
-from cardgen.sim.model import CompiledSet, Side
+from cardgen.sim.model import CompiledSet, Format, Side
 
 
 class UniformSource(Protocol):
@@ -103,3 +103,18 @@ def draw_plan(cs: CompiledSet, side: PageSide, rng: UniformSource) -> list[int]:
     simulator's QuotaDraw rounded by one uniform of `rng`, ordered by its order_plan."""
     quota = QuotaDraw(np.array(side.weights, dtype=float), cs.fmt).draw(rng)  # type: ignore[arg-type]
     return [side.bowler_cards[i] for i in order_plan(quota, cs.fmt)]
+
+
+def plan_problem(units: list[int], fmt: Format) -> str:
+    """Why the bowlers of an innings so far (bowler-card rows per unit) break a limit ("" when
+    they do not): captain.check_plan for a plan still being bowled."""
+    cap = fmt.max_units_per_bowler
+    word = "overs" if fmt.name == "T20" else "sets"
+    if units.count(units[-1]) > cap:
+        return f"a bowler bowls more than {cap} {word}"
+    if len(units) > 1 and units[-1] == units[-2]:
+        if fmt.name == "T20":
+            return "a bowler bowls two overs in a row"
+        if len(units) % 2 == 1:
+            return "a bowler bowls more than 10 balls in a row, or his 10 balls straddle a change of ends"
+    return ""

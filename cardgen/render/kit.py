@@ -62,6 +62,12 @@ class KitOptions:
     # the real season's matches: a full kit with them prints the season tracker
     fixtures: tuple[Fixture, ...] = ()
     missing_matches: tuple[int, ...] = ()  # league match numbers the source lacks (the tracker says so)
+    # files a layer above adds to a full kit, as (path in the kit, bytes): the match page
+    # (cardgen.play.page.kit_files, which the CLI hands down so this layer imports nothing above it)
+    extra_files: tuple[tuple[str, bytes], ...] = ()
+
+
+MATCH_PAGE = "play.html"  # an extra file START-HERE.txt names (the match page)
 
 
 @dataclass
@@ -342,6 +348,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             put(FILE_NAME, dumps(printed).encode("utf-8"))
         else:
             written.append(final / _write_card_set_json(card_set, staging).name)
+            for name, data in options.extra_files:
+                (work / name).parent.mkdir(parents=True, exist_ok=True)
+                put(name, data)
         if image_jobs:
             decks = tts_decks(views)
             put(TTS_README, tts_readme(decks, title).encode("utf-8"))
@@ -355,7 +364,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         # what each file is and how many pages it prints on, read from the finished PDFs
         put(START_HERE, start_here_text(printed, pdf_page_counts(work), options.papers, credit,
                                         backs=options.backs, bleed=options.bleed,
-                                        team_folders=not options.team, images=bool(image_jobs)).encode("utf-8"))
+                                        team_folders=not options.team, images=bool(image_jobs),
+                                        match_page=MATCH_PAGE in dict(options.extra_files)).encode("utf-8"))
         kept, dropped = _swap_in(work, final, Manifest(
             kind="team-kit" if options.team else "season-kit", files=(), generator=f"cardgen {__version__}",
             card_set_sha256=_sha256(work / FILE_NAME), card_sheets=card_sheets(options), teams=teams))

@@ -60,9 +60,9 @@ def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> li
 
 def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tuple[str, ...], credit: str,
                     backs: bool = False, bleed: bool = False, team_folders: bool = True,
-                    images: bool = True) -> str:
+                    images: bool = True, match_page: bool = False) -> str:
     """The kit's START-HERE.txt. `pages`: each top-level PDF's page count; `team_folders`: the kit
-    has teams/ (a full kit); `images`: png/ and tts/."""
+    has teams/ (a full kit); `images`: png/ and tts/; `match_page`: play.html."""
     from cardgen.wickets_in_hand import rule_of_set
     files = kit_files(pages, papers, backs)
     teams = {c["team"] for c in card_set["cards"]}
@@ -75,7 +75,7 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
                 f"{len(card_set['cards'])} cards",
         groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
         rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed, team_folders=team_folders, images=images,
-        credit=credit)
+        match_page=match_page, credit=credit)
 
 
 def pdf_page_counts(folder: Path) -> dict[str, int]:

@@ -787,7 +787,14 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
         "qualify_balls": qualify_balls() if kit.validation.present else None,
         "pages": dict(kit.page_counts),
         "rule": _rule_of(kit.card_set),
+        "play": _match_page(kit),
     }
+
+
+def _match_page(kit: KitSet) -> str:
+    """The kit's match page (play.html, cardgen.play), as the set's files hold it; "" if none."""
+    from cardgen.play.page import PAGE
+    return f"files/{PAGE}" if (kit.folder / PAGE).is_file() else ""
 
 
 def _rule_of(card_set: dict[str, Any]) -> Any:

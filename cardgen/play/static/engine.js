@@ -379,19 +379,31 @@
     return NORMAL;
   }
 
+  /** The attack d20's faces in words: "1 bowled, 2 caught, 3-7 four, 8-10 six, 11-20 dot". */
+  function attackWords(rule) {
+    var ends = [[rule.attackBowled, "bowled"], [rule.attackOut, "caught"], [rule.attackFour, "four"],
+                [rule.attackSix, "six"], [20, "dot"]];
+    var lo = 0, words = [];
+    ends.forEach(function (e) {
+      if (e[0] > lo) words.push((e[0] === lo + 1 ? String(e[0]) : (lo + 1) + "-" + e[0]) + " " + e[1]);
+      lo = Math.max(lo, e[0]);
+    });
+    return words.join(", ");
+  }
+
   /** R12's extra d20 on a dot (attack) or a catch (consolidate), before the free hit. */
   function applyAdvancedRule(rule, band, ball, dice, nFielders, say, fielderName) {
     ball.band = BANDS[band];
     var dot = ball.outSlot === null && !ball.extraKind && ball.batRuns === 0;
     if (band === ATTACK && dot) {
-      var d20 = dice.draw("d20", 0, "attack");
+      var d20 = dice.draw("d20", 0, "Attack d20 (R12), on the dot: " + attackWords(rule));
       if (d20 <= rule.attackBowled) {
         ball.outSlot = ball.striker; ball.howOut = "bowled";
         ball.result += " (attack: bowled)";
         say("attack d20 = " + d20 + ": bowled");
       } else if (d20 <= rule.attackOut) {
         ball.outSlot = ball.striker; ball.howOut = "caught";
-        var f = dice.draw("pick", nFielders, "attack catch");
+        var f = dice.draw("pick", nFielders, "Caught going for it: shuffle the fielding side's deck and draw: who took the catch?");
         ball.fielders = [f];
         ball.result += " (attack: caught)";
         say("attack d20 = " + d20 + ": caught, by " + fielderName(f) + " (drawn from the deck)");
@@ -407,7 +419,7 @@
     } else if (band === CONSOLIDATE) {
       var saved = ball.outSlot !== null && rule.consolidateSaves.indexOf(ball.howOut) >= 0;
       if (saved || (rule.consolidateBoundaries && (ball.batRuns === 4 || ball.batRuns === 6))) {
-        var roll = dice.draw("d20", 0, "consolidate");
+        var roll = dice.draw("d20", 0, "Consolidate d20 (R12): 1-" + rule.consolidateSafe + " the " + (saved ? "catch goes to ground, not out" : "boundary is a single"));
         if (roll <= rule.consolidateSafe) {
           if (saved) {
             ball.outSlot = null; ball.howOut = ""; ball.fielders = [];
@@ -443,23 +455,23 @@
     var fielderName = function (slot) { return nameOf(fielders[slot]); };
     var bowlerName = nameOf(cs.bowlerPlayer[bowler]), strikerName = ctx.strikerName;
 
-    var cardD6 = dice.draw("d6", 0, "card");                 // 3.2: 1-3 bowler card, 4-6 striker card
+    var cardD6 = dice.draw("d6", 0, "d6: whose card? 1-3 the bowler's (" + bowlerName + "), 4-6 the striker's (" + strikerName + ")");                 // 3.2: 1-3 bowler card, 4-6 striker card
     var onBowler = cardD6 <= 3;
-    var roll = dice.draw("2d10", 0, onBowler ? "bowler card" : "striker card");   // 3.3
+    var roll = dice.draw("2d10", 0, "2d10 on " + (onBowler ? bowlerName : strikerName) + "'s card (tens and units, 00 = 100)");   // 3.3
     var code = (onBowler ? cs.bowlerLut[bowler] : cs.strikerLut[strikerCard])[roll - 1];
     say("d6 = " + cardD6 + ": " + (onBowler ? "the bowler's card (" + bowlerName + ")" : "the striker's card (" + strikerName + ")"));
     say("2d10 = " + (roll === 100 ? "00" : roll) + ": " + CODE_WORDS[code]);
     var chartD6 = 0;
     if (code === C.FIELD) {                                  // 4.2: d6 + d20 on the fielding chart
-      chartD6 = dice.draw("d6", 0, "chart row");
-      var chartD20 = dice.draw("d20", 0, "chart column");
+      chartD6 = dice.draw("d6", 0, "F: the fielding chart's d6 (its row)");
+      var chartD20 = dice.draw("d20", 0, "the fielding chart's d20 (its column; row " + chartD6 + ")");
       code = cs.fielding[chartD6 - 1][chartD20 - 1];
       say("fielding chart d6 = " + chartD6 + ", d20 = " + chartD20 + ": " + CODE_WORDS[code]);
     }
     var defended = false;
     var defence = ctx.defenceOn ? cs.strikerDefence[strikerCard] : 0;
     if (onBowler && code === C.CARD_W && defence) {          // R13: Defence against the bowler card's W
-      var dd = dice.draw("d20", 0, "defence");
+      var dd = dice.draw("d20", 0, "Defence d20 for " + strikerName + ": " + defence + " or under, the W is a dot (R13)");
       if (dd <= defence) { code = C.DOT; defended = true; }
       say("Defence d20 = " + dd + " against " + defence + ": " + (defended ? "survived, a dot" : "the W stands"));
     }
@@ -478,12 +490,12 @@
       ball.outSlot = ctx.strikerSlot; ball.howOut = "stumped"; ball.fielders = [keeperSlot];
     } else if (code === C.CARD_W || code === C.CAUGHT) {     // 3.4.3.2 / 4.3.4: a random fielder
       ball.outSlot = ctx.strikerSlot; ball.howOut = "caught";
-      ball.fielders = [dice.draw("pick", fielders.length, "catcher")];
+      ball.fielders = [dice.draw("pick", fielders.length, "Caught: shuffle the fielding side's deck and draw a card: who took the catch?")];
       say("caught by " + fielderName(ball.fielders[0]) + " (drawn from the deck)");
     } else if (code === C.CATCH_CHANCE) {                    // 4.3.7: d20 <= C, else one run
-      var catcher = dice.draw("pick", fielders.length, "catch chance");
+      var catcher = dice.draw("pick", fielders.length, "Catch chance: shuffle the fielding side's deck and draw a card: who is under it?");
       var c = cs.catch[fielders[catcher]];
-      var cd = dice.draw("d20", 0, "catch");
+      var cd = dice.draw("d20", 0, "d20 against " + fielderName(catcher) + "'s C(" + c + "): " + c + " or under, caught; over, dropped (1 run)");
       if (cd <= c) {
         ball.outSlot = ctx.strikerSlot; ball.howOut = "caught"; ball.fielders = [catcher];
       } else {
@@ -491,7 +503,7 @@
       }
       say(fielderName(catcher) + " (drawn from the deck) C(" + c + "), d20 = " + cd + ": " + (cd <= c ? "caught" : "dropped, 1 run"));
     } else if (code === C.STUMPING_CHANCE) {                 // 4.3.6: d20 <= keeper rating, else a dot
-      var sd = dice.draw("d20", 0, "stumping");
+      var sd = dice.draw("d20", 0, "Stumping chance: d20 against the keeper " + fielderName(keeperSlot) + " (" + ctx.keeperRating + "): at or under, stumped");
       if (sd <= ctx.keeperRating) {
         ball.outSlot = ctx.strikerSlot; ball.howOut = "stumped"; ball.fielders = [keeperSlot];
       }
@@ -501,15 +513,15 @@
       var withKeeper = chartD6 === 1 || chartD6 === 3 || chartD6 === 4 || chartD6 === 6;
       var involved;
       if (withKeeper) {                                      // R3: the other fielder is one of the other ten
-        var fielder = dice.draw("pick", fielders.length - 1, "run out with keeper");
+        var fielder = dice.draw("pick", fielders.length - 1, "Run out with the keeper: shuffle the deck without the keeper (" + fielderName(keeperSlot) + ") and draw: who threw?");
         if (fielder >= keeperSlot) fielder += 1;
         involved = [fielder, keeperSlot];
       } else {
-        involved = [dice.draw("pick", fielders.length, "run out")];
+        involved = [dice.draw("pick", fielders.length, "Run out: shuffle the fielding side's deck and draw: who threw?")];
       }
       var out = true, rd = 0;
       if (code === C.RUN_OUT_CHANCE) {
-        rd = dice.draw("d20", 0, "run out");
+        rd = dice.draw("d20", 0, "Run-out chance: d20 against " + involved.map(function (f) { return fielderName(f) + "'s RO(" + cs.runOut[fielders[f]] + ")"; }).join(" and ") + ": at or under " + (involved.length > 1 ? "both" : "it") + ", out");
         out = involved.every(function (f) { return rd <= cs.runOut[fielders[f]]; });
       }
       var who = (strikerOut ? "the striker" : "the non-striker");
@@ -663,6 +675,7 @@
   Q.BANDS = BANDS;
   Q.bandThresholds = bandThresholds;
   Q.wicketsInHandBand = wicketsInHandBand;
+  Q.attackWords = attackWords;
   Q.Innings = Innings;
   Q.keeperRatingOf = keeperRatingOf;
 })(globalThis.Quicket = globalThis.Quicket || {});

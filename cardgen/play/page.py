@@ -1,0 +1,79 @@
+"""The match page a kit carries: `play.html` with its engine and data in `play/` beside it.
+
+Opened from the kit folder (file://, no server, no network) or from the site (which copies the
+kit's files). The page is static; `play/set-data.js` holds the kit's card set (as card-set.json
+has it), its fingerprint (a match file records it, and `cardgen replay` checks it), and the real
+fixture list with each result, for season mode. Plain scripts, not ES modules: a page opened
+from file:// cannot load modules.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import jinja2
+
+from cardgen.cardset import dumps
+from cardgen.play.matchfile import card_set_fingerprint
+from cardgen.play.replay import rules_of
+from cardgen.play.scorecard import RULES_LABEL
+from cardgen.render.common import printed_season_of
+from cardgen.render.kit import MATCH_PAGE
+from cardgen.render.season_tracker import Fixture
+
+STATIC = Path(__file__).with_name("static")
+PAGE = MATCH_PAGE   # the kit names it in START-HERE.txt
+FOLDER = "play"
+DATA_FILE = "set-data.js"
+# the page's own files, in the order it loads the scripts (the data first)
+SCRIPTS = ("engine.js", "captain.js", "match.js", "scorecard.js", "page.js")
+STYLES = ("play.css",)
+RULES_WORDS = {
+    "quicket": "the rules as printed",
+    "advanced": "wickets in hand (R12) and Defence (R13), the rules these cards are made for",
+}
+
+
+def page_data(card_set: Mapping[str, Any], fixtures: Iterable[Fixture]) -> dict[str, Any]:
+    """What the page reads: the card set, its fingerprint and the season's fixtures."""
+    doc = json.loads(dumps(card_set))  # the set exactly as its card-set.json holds it
+    teams = {t.get("name") for t in doc.get("teams", [])}
+    return {"cardSet": doc, "fingerprint": card_set_fingerprint(doc),
+            "fixtures": [asdict(f) for f in fixtures if f.team1 in teams and f.team2 in teams]}
+
+
+def data_script(data: Mapping[str, Any]) -> bytes:
+    """set-data.js: the data as one JavaScript assignment (no `</script>` can end it early)."""
+    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f"globalThis.QUICKET_DATA = {text};\n".encode("utf-8")
+
+
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(STATIC)), autoescape=True,
+                             keep_trailing_newline=True, trim_blocks=True, lstrip_blocks=True)
+    return env.get_template("play.html.j2")
+
+
+def page_html(card_set: Mapping[str, Any], rules: str) -> bytes:
+    comp = card_set.get("competition") or {}
+    season = printed_season_of(str(comp.get("code", "")), str(card_set.get("season", "")))
+    title = f"{comp.get('name') or comp.get('code') or ''} {season}".strip()
+    html = _template().render(title=title, season=season, format=card_set.get("format", ""),
+                              rules=rules, rules_label=RULES_LABEL[rules],
+                              rules_words=RULES_WORDS[rules], all_rules_words=RULES_WORDS, folder=FOLDER, data_file=DATA_FILE,
+                              scripts=SCRIPTS, styles=STYLES)
+    return html.encode("utf-8")
+
+
+def kit_files(card_set: Mapping[str, Any], fixtures: Iterable[Fixture] = ()) -> dict[str, bytes]:
+    """{path in the kit: bytes} of the match page: play.html, and the engine, style and data in
+    play/."""
+    data = page_data(card_set, fixtures)
+    files = {PAGE: page_html(data["cardSet"], rules_of(data["cardSet"]))}
+    for name in SCRIPTS + STYLES:
+        files[f"{FOLDER}/{name}"] = (STATIC / name).read_bytes()
+    files[f"{FOLDER}/{DATA_FILE}"] = data_script(data)
+    return files
