@@ -301,3 +301,28 @@ def test_the_captains_plan_is_the_same_for_any_shares():
     for case, a, b in zip(cases, got, expected):
         assert a == list(b), case
     assert len({tuple(p) for p in expected}) > 1000   # the cases are not all one plan
+
+
+def test_a_quicket_set_with_a_defence_rating_is_refused():
+    """Defence (R13) is an advanced rule: the page's engine refuses a set made for the Quicket
+    rules that carries a Defence rating (as cardgen.cardset.check_defence_belongs does), and plays
+    the same cards once the set says "rules": "advanced"."""
+    card_set = shipped("BBL_2024-25", "classic")
+    striker = next(c for c in card_set["cards"] if c["kind"] == "striker")
+    striker["defence"] = 5
+    script = (
+        "globalThis.Quicket = {}; const fs = require('fs');"
+        f"require('vm').runInThisContext(fs.readFileSync({json.dumps(str(STATIC / 'engine.js'))}, 'utf8'));"
+        "const Q = globalThis.Quicket, set = JSON.parse(fs.readFileSync(0, 'utf8')), out = [];"
+        "for (const rules of ['quicket', 'advanced']) { set.rules = rules;"
+        "  try { const cs = Q.compileSet(set); out.push('ok ' + cs.rules); }"
+        "  catch (e) { out.push((e instanceof Q.CardSetError ? 'refused ' : 'crashed ') + e.message); } }"
+        "console.log(JSON.stringify(out));")
+    proc = subprocess.run([node_binary(), "-e", script], input=json.dumps(card_set), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    quicket, advanced = json.loads(proc.stdout)
+    assert quicket == (f"refused {striker['player']['name']}'s striker card has a Defence rating, which only "
+                       "the advanced rules play, in a set made for the Quicket rules; remove it or make the "
+                       'set "rules": "advanced"'), quicket
+    assert advanced == "ok advanced", advanced

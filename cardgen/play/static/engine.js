@@ -289,6 +289,17 @@
     if (!cs.strikerLut.length || !cs.bowlerLut.length) {
       throw new CardSetError("a card set needs at least one striker and one bowler card");
     }
+    // a set made for the Quicket rules carries no Defence rating (R13 is an advanced rule), as
+    // cardset.check_defence_belongs refuses it in Python
+    if (rules !== "advanced") {
+      cs.strikerDefence.forEach(function (value, i) {
+        if (value) {
+          throw new CardSetError(cs.playerNames[cs.strikerPlayer[i]] + "'s striker card has a Defence rating, which "
+            + "only the advanced rules play, in a set made for the Quicket rules; "
+            + "remove it or make the set \"rules\": \"advanced\"");
+        }
+      });
+    }
     (Array.isArray(cardSet.teams) ? cardSet.teams : []).forEach(function (t) {
       if (t && typeof t === "object" && t.name !== undefined) {
         cs.teams[String(t.name)] = t;
