@@ -53,7 +53,7 @@ def indices(base_code: str, base_season: str, source: str, cache) -> None:  # ty
     for rules in RULES:
         base_comp = get_competition(base_code)
         base_set = cardset.build_card_set(base_comp, base_season, source, cache=cache, reuse=True,
-                                          classic=rules == "quicket")
+                                          rules=rules)
         baseline = Baseline.from_card_set(base_set, label)
         base = index_rates(baseline.league)
         for code, season in GUESTS + ((base_code, base_season),):
@@ -113,7 +113,7 @@ def indices(base_code: str, base_season: str, source: str, cache) -> None:  # ty
     print("|---|---|---|---|")
     for rules in RULES:
         base_set = cardset.build_card_set(get_competition(base_code), base_season, source, cache=cache,
-                                          reuse=True, classic=rules == "quicket")
+                                          reuse=True, rules=rules)
         baseline = Baseline.from_card_set(base_set, label)
         c0 = time.process_time()
         guest_calibration(stats, baseline)

@@ -313,6 +313,7 @@ class CardSet(_Document):
     fielding_chart: FieldingChart
     cards: tuple[Card, ...]
     teams: tuple[Team, ...] = ()
+    rules: str | None = None  # the rule set: "quicket" (as printed) or "advanced" (rule_sets)
     rule: str | None = None  # "wickets-in-hand" or "classic" (older readers' field)
     rule_parameters: Mapping[str, Any] | None = None
     generator: str | None = None
@@ -337,7 +338,7 @@ class CardSet(_Document):
             fielding_chart=FieldingChart.from_json(chart) if isinstance(chart, Mapping) else chart,  # type: ignore[arg-type]
             cards=tuple(Card.from_json(_mapping(c, "a card")) for c in cards),
             teams=tuple(Team.from_json(_mapping(t, "a team")) for t in teams) if isinstance(teams, list) else (),
-            rule=doc.get("rule"), rule_parameters=doc.get("rule_parameters"),
+            rules=doc.get("rules"), rule=doc.get("rule"), rule_parameters=doc.get("rule_parameters"),
             generator=doc.get("generator"), attribution=doc.get("attribution"),
             fielding=doc.get("fielding"), league=doc.get("league"),
             expected_league=doc.get("expected_league"), extra=extra, present=present)
@@ -550,11 +551,25 @@ def card_set_from_document(doc: Any, where: str) -> CardSet:
     if problem:
         raise CardSetError(f"{where} is not a valid card set: {problem}")
     card_set = CardSet.from_json(doc)
-    try:   # the rule's faces are read before anything plays or prints them
+    try:   # the rule set and its faces are read before anything plays or prints them
         rule_of_set(card_set)
+        check_defence_belongs(card_set)
     except CardgenError as exc:
         raise CardSetError(f"{where}: {exc}") from None
     return card_set
+
+
+def check_defence_belongs(card_set: CardSet) -> None:
+    """A set made for the Quicket rules carries no Defence rating (R13 is an advanced rule): a
+    card printing one would offer a rule the game it is made for does not have."""
+    from cardgen.rule_sets import ADVANCED, rules_of_set
+    if rules_of_set(card_set) == ADVANCED:
+        return
+    for card in card_set.cards:
+        if card.defence not in (None, 0) or isinstance(card.defence, bool):
+            raise CardSetError(f"{card.player.name or '?'}'s striker card has a Defence rating, which "
+                               f"only the advanced rules play, in a set made for the Quicket rules; "
+                               f"remove it or make the set \"rules\": \"advanced\"")
 
 
 def schema_problem(doc: Mapping[str, Any]) -> str | None:

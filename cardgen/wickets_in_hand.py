@@ -1,4 +1,4 @@
-"""The "wickets in hand" rule: the kit's recommended way to play Quicket Cricket.
+"""The "wickets in hand" rule (R12): with Defence (R13), the advanced rules of Quicket Cricket.
 
 Real batters change with the match situation; printed cards cannot. What drives the change best
 is how many balls are left for each wicket in hand, so the batting side is in one of three bands
@@ -233,14 +233,15 @@ def from_description(described: dict) -> WicketsInHand:
 
 def rule_of_set(card_set: Any) -> WicketsInHand | None:
     """The rule a card set (`cardgen.cardset.CardSet`, or its document) was calibrated for, with
-    its own attack faces (None: as printed)."""
-    if isinstance(card_set, Mapping):
-        name, parameters = card_set.get("rule"), card_set.get("rule_parameters")
-    else:
-        name, parameters = card_set.rule, card_set.rule_parameters
-    rule = rule_named(name)
-    if rule is None or not parameters:
-        return rule
+    its own attack faces (None: a set made for the Quicket rules as printed; `cardgen.rule_sets`
+    reads which rule set a card set names)."""
+    from cardgen.rule_sets import ADVANCED, rules_of_set   # (it imports this module)
+    if rules_of_set(card_set) != ADVANCED:
+        return None
+    parameters = (card_set.get("rule_parameters") if isinstance(card_set, Mapping)
+                  else card_set.rule_parameters)
+    if not parameters:
+        return RULE
     return from_description(parameters)
 
 

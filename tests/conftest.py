@@ -330,7 +330,8 @@ def hundred_stats(mirror: Path, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def render_card_sets(bbl_stats, hundred_stats, tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    """The BBL 2024-25 (T20) and The Hundred 2024 (100-ball) card sets with the rule, calibrated
+    """The BBL 2024-25 (T20) and The Hundred 2024 (100-ball) card sets for the advanced rules
+    (wickets in hand and Defence: the sets with the most to print and play), calibrated
     once per session from the mirror's tables: the suite's only calibration of these two seasons
     (a calibration takes 10-12 s; tests that change a set take a deep copy). Under pytest-xdist
     a season is calibrated by the first worker to need it and the others read
@@ -339,30 +340,45 @@ def render_card_sets(bbl_stats, hundred_stats, tmp_path_factory: pytest.TempPath
     from cardgen.competitions import get_competition
 
     return _once_per_run(
-        {"BBL": lambda: card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25"),
-         "HUNDRED": lambda: card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024")},
+        {"BBL": lambda: card_set_from_stats(bbl_stats, get_competition("BBL"), "2024-25", "advanced"),
+         "HUNDRED": lambda: card_set_from_stats(hundred_stats, get_competition("HUNDRED"), "2024",
+                                                "advanced")},
         tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
-def card_set_file(render_card_sets: dict[str, dict], tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """BBL 2024-25's card-set.json as `cardgen calibrate` writes it (the session's calibrated set,
-    written once), for the tests that feed a card set to other commands."""
+def card_set_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """BBL 2024-25's card-set.json for the Quicket rules, as `cardgen calibrate` writes it (the
+    default kit's set: the one that ships, read, not calibrated), for the tests that feed a card
+    set to other commands: a kit made from it goes to OUT/BBL_2024-25/."""
     from cardgen.calibrate.cardset import write_card_set
-    return write_card_set(render_card_sets["BBL"], tmp_path_factory.mktemp("bbl-card-set"))
+    return write_card_set(shipped_set("BBL_2024-25", "quicket"), tmp_path_factory.mktemp("bbl-card-set"))
 
 
-def _shipped_rule_set(name: str) -> dict:
-    """The shipped card set of one season with the rule (stats_cache/card-sets/, as cardgen reads
+@pytest.fixture(scope="session")
+def advanced_card_set_file(render_card_sets: dict[str, dict], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """BBL 2024-25's advanced card-set.json (the session's calibrated set, written once): a kit
+    made from it goes to OUT/BBL_2024-25-advanced/."""
+    from cardgen.calibrate.cardset import write_card_set
+    return write_card_set(render_card_sets["BBL"], tmp_path_factory.mktemp("bbl-advanced-card-set"))
+
+
+def shipped_set(name: str, rules: str) -> dict:
+    """The shipped card set of one season for `rules` (stats_cache/card-sets/, as cardgen reads
     it when a build reuses it): read, not calibrated."""
     import gzip
     from cardgen.calibrate.reuse import FOLDER
     from cardgen.paths import bundled_tables_dir
     for path in sorted((bundled_tables_dir() / FOLDER).glob(f"{name}-*.json.gz")):
         card_set = json.loads(gzip.decompress(path.read_bytes()))
-        if card_set.get("rule") == "wickets-in-hand":
+        if card_set.get("rules") == rules:
             return card_set
-    raise AssertionError(f"no shipped {name} set with the rule")
+    raise AssertionError(f"no shipped {name} set for the {rules} rules")
+
+
+def _shipped_rule_set(name: str) -> dict:
+    """The shipped advanced card set of one season (with the wickets-in-hand rule)."""
+    return shipped_set(name, "advanced")
 
 
 def _ratings_width(card: dict) -> float:

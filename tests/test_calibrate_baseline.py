@@ -20,20 +20,20 @@ from cardgen.stats.load import season_stats
 BARS = {"strike_rate": 0.005, "dismissal_rate": 0.02, "economy": 0.005, "wicket_rate": 0.02}
 
 
-def _baseline(classic: bool) -> Baseline:
+def _baseline(rules: str) -> Baseline:
     comp = get_competition("BBL")
-    return Baseline.from_card_set(cardset.build_card_set(comp, "2024-25", reuse=True, classic=classic),
+    return Baseline.from_card_set(cardset.build_card_set(comp, "2024-25", reuse=True, rules=rules),
                                   "BBL 2024-25")
 
 
-@pytest.mark.parametrize("classic", [True, False], ids=["quicket", "advanced"])
-def test_three_competitions_keep_their_indices_on_a_t20_baseline(classic: bool, mirror: Path,
+@pytest.mark.parametrize("rules", ["quicket", "advanced"])
+def test_three_competitions_keep_their_indices_on_a_t20_baseline(rules: str, mirror: Path,
                                                                  tmp_path: Path) -> None:
     """Men's T20 (IPL 2025), women's T20 (WPL 2023) and 100-ball (The Hundred 2024) players on
     BBL 2024-25: the medians of their index errors within the issue's bars, each season and the
     three pooled (bench_league.py: pooled 0.08 / 0.44 / 0.10 / 0.55% as printed, 0.13 / 0.46 /
     0.11 / 0.50% with the advanced rules; the worst season's 1.01% wicket rate, WPL 2023)."""
-    baseline = _baseline(classic)
+    baseline = _baseline(rules)
     cache = Cache(tmp_path / "cache")
     seasons = [("IPL", "2025", None), ("WPL", "2023", str(mirror)), ("HUNDRED", "2024", None)]
     pooled: dict[str, list[float]] = {k: [] for k in BARS}
@@ -54,8 +54,8 @@ def test_three_competitions_keep_their_indices_on_a_t20_baseline(classic: bool, 
 
 
 @pytest.mark.slow  # a whole season recalibrated (advanced): seconds
-@pytest.mark.parametrize("classic", [True, False], ids=["quicket", "advanced"])
-def test_the_baseline_s_own_players_solved_as_guests_play_as_their_season_cards(classic: bool) -> None:
+@pytest.mark.parametrize("rules", ["quicket", "advanced"])
+def test_the_baseline_s_own_players_solved_as_guests_play_as_their_season_cards(rules: str) -> None:
     """The two paths cannot drift apart: a season's own cards are kept on their own baseline
     (`league.build`), and solving those players again by the baseline path, against that
     season's average opponent, gives mostly the same cards, and cards that play the same figures.
@@ -64,7 +64,7 @@ def test_the_baseline_s_own_players_solved_as_guests_play_as_their_season_cards(
     reach against models that still move; the bars below hold them to that, and inside the
     season's own tolerances (2% / 5%: docs/calibration.md section 8) but for one rule slot."""
     comp = get_competition("BBL")
-    season_set = cardset.build_card_set(comp, "2024-25", reuse=True, classic=classic)
+    season_set = cardset.build_card_set(comp, "2024-25", reuse=True, rules=rules)
     baseline = Baseline.from_card_set(season_set, "BBL 2024-25")
     stats = season_stats(comp, "2024-25")
     again = cardset.card_sets_from_calibration(guest_calibration(stats, baseline), comp, "2024-25")
@@ -83,7 +83,7 @@ def test_the_baseline_s_own_players_solved_as_guests_play_as_their_season_cards(
         assert np.median(v) <= 0.0025, (k, np.median(v))
         assert max(v) <= (0.03 if k in ("strike_rate", "economy") else 0.04), (k, max(v))
     # most are the very same cards (measured 89 of 117 as printed, 50 of 117 advanced)
-    assert same >= qualified * (0.7 if classic else 0.35), (same, qualified)
+    assert same >= qualified * (0.7 if rules == "quicket" else 0.35), (same, qualified)
 
 
 def test_a_target_on_its_own_league_is_itself_and_indices_carry_over() -> None:

@@ -109,7 +109,7 @@ def test_every_card_carries_its_real_dot_balls(bbl_set, bbl_stats):
 
 def test_write_and_load_round_trip(bbl_set, tmp_path):
     path = write_card_set(bbl_set, tmp_path)
-    assert path == tmp_path / "BBL_2024-25" / "card-set.json"
+    assert path == tmp_path / "BBL_2024-25-advanced" / "card-set.json"   # the advanced kit's folder
     assert load_card_set(path) == json.loads(json.dumps(bbl_set))
     assert load_card_set(path.parent)["season"] == "2024-25"
     (tmp_path / "bad.json").write_text("{not json")
@@ -129,7 +129,7 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
                                   "--report"])
     assert result.exit_code == 0, result.output
     path = tmp_path / "out" / "BBL_2024-25" / "card-set.json"
-    assert path.is_file() and "wrote" in result.output
+    assert path.is_file() and "made for the Quicket Cricket rules as printed" in result.output
     # the report: a row per card with real vs expected, the summary and the cards outside
     assert "Connolly" in result.output and "SR within +/-2%" in result.output
     assert "cards outside tolerance" in result.output and "unreachable" in result.output
@@ -140,8 +140,8 @@ def test_cli_writes_card_set(mirror, tmp_path, monkeypatch):
     cells = row.replace("|", " ").split()
     assert cells[3:5] == ["267", "131.46"], row
     assert cells[cells.index("131.46") + 3] == "0.0262"  # 7 outs in 267 balls
-    assert "0.075" in cells and "0.071" in cells and len(cells) == 18, row
-    assert cells[-2:] == ["Defence", "9"], row   # his card's rating (rules R13)
+    # no Defence rating: the Quicket rules have none (the advanced set rates him, R13)
+    assert "0.075" in cells and "0.071" in cells and len(cells) == 16, row
     # same inputs, byte-identical output: what this process calibrated is the set committed
     # from another (tests/test_calibrate_reuse.py, the shipped sets)
     from cardgen.cardset import dumps
@@ -166,7 +166,7 @@ def test_expected_figures_are_reproducible_from_the_written_set(bbl_set):
                                           rule_matrix_of)
     doc = json.loads(json.dumps(bbl_set))
     model = model_from_card_set(doc)
-    assert doc["rule"] in ("wickets-in-hand", "classic")
+    assert doc["rule"] == "wickets-in-hand" and doc["rules"] == "advanced"
     for card in doc["cards"]:
         slots = chart_to_slots(card["chart"]).astype(float)
         rule = rule_matrix_of(doc, card)

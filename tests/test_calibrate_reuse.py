@@ -54,11 +54,11 @@ def test_kept_set_is_reused_only_for_the_same_inputs(bbl_stats, tmp_cache: Cache
 
 
 def test_sets_of_other_options_are_kept_side_by_side(bbl_stats, tmp_cache: Cache) -> None:
-    """`build` and `build --classic` (or --names) alternate without recalibrating: a new set
-    replaces only the older set of the same season and options."""
+    """`build` and `build --rules advanced` (or --names) alternate without recalibrating: a new
+    set replaces only the older set of the same season and options."""
     comp, build = get_competition("BBL"), Builder()
-    classic = {"names": None, "classic": True}
-    for options in ({"names": None}, classic, {"names": None}, classic):
+    advanced = {"names": None, "rules": "advanced"}
+    for options in ({"names": None}, advanced, {"names": None}, advanced):
         reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build, options=options)
     assert build.calls == 2  # one calibration per options, then each kept set is reused
     folder = tmp_cache.root / FOLDER
@@ -69,10 +69,10 @@ def test_sets_of_other_options_are_kept_side_by_side(bbl_stats, tmp_cache: Cache
     batting = bbl_stats.batting.copy()
     batting.loc[batting.index[0], "runs"] += 1
     changed = dataclasses.replace(bbl_stats, batting=batting)
-    _, reused = reuse_or_build(changed, comp, "2024-25", tmp_cache, build, options=classic)
+    _, reused = reuse_or_build(changed, comp, "2024-25", tmp_cache, build, options=advanced)
     assert not reused and build.calls == 3
     kept = sorted(p.name for p in folder.glob("BBL_2024-25-*.json"))
-    # the new classic set and the default one; the old classic set and the legacy file are gone
+    # the new advanced set and the default one; the old advanced set and the legacy file are gone
     assert len(kept) == 2 and legacy.name not in kept and other_season.is_file()
     _, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build, options={"names": None})
     assert reused and build.calls == 3
@@ -138,10 +138,10 @@ def test_a_kept_set_is_read_unchecked_only_while_its_bytes_match_its_digest(bbl_
 
 
 def test_the_shipped_sets_are_current_and_are_what_calibrating_gives(render_card_sets: dict[str, dict]) -> None:
-    """stats_cache/card-sets/ holds, for every bundled season, the set with the rule and the
-    --classic set, each named by the fingerprint of today's code and tables (a stale set would
-    never be used: every first build would calibrate); the BBL and Hundred sets with the rule
-    are byte for byte the ones this session calibrated."""
+    """stats_cache/card-sets/ holds, for every bundled season, the Quicket rules' set (the
+    default build's) and the advanced rules' set, each named by the fingerprint of today's code
+    and tables (a stale set would never be used: every first build would calibrate); the BBL
+    and Hundred advanced sets are byte for byte the ones this session calibrated."""
     import gzip
     folder = bundled_tables_dir() / FOLDER
     expected = {}
@@ -150,11 +150,11 @@ def test_the_shipped_sets_are_current_and_are_what_calibrating_gives(render_card
         stats = season_stats(comp, season)
         for options in SHIPPED_OPTIONS:
             digest = fingerprint(stats, comp, season, options, versions=False)
-            expected[code, season, bool(options.get("classic"))] = shipped_path(comp, season, digest, options)
+            expected[code, season, options["rules"]] = shipped_path(comp, season, digest, options)
     assert sorted(p.name for p in folder.glob("*.json.gz")) == sorted(p.name for p in expected.values()), \
         "the shipped card sets are stale: python3 -m cardgen.calibrate.reuse ../shared/data/cricsheet"
     for code, season in (("BBL", "2024-25"), ("HUNDRED", "2024")):
-        shipped = gzip.decompress(expected[code, season, False].read_bytes()).decode("utf-8")
+        shipped = gzip.decompress(expected[code, season, "advanced"].read_bytes()).decode("utf-8")
         assert shipped == dumps(render_card_sets[code]), code
 
 
@@ -164,7 +164,8 @@ def test_a_first_build_of_a_bundled_season_uses_the_shipped_set(bbl_stats, tmp_c
     for options in SHIPPED_OPTIONS:
         card_set, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build, options=options)
         assert reused and build.calls == 0 and len(card_set["cards"]) > 200
-        assert (card_set["rule"] == "classic") == bool(options.get("classic"))
+        assert card_set["rules"] == options["rules"]
+        assert (card_set["rule"] == "classic") == (options["rules"] == "quicket")   # (older readers)
     assert not (tmp_cache.root / FOLDER).exists()  # nothing calibrated, nothing kept
     # other inputs (a names file, one run more for one batter) or the switch: calibrate
     _, reused = reuse_or_build(bbl_stats, comp, "2024-25", tmp_cache, build,

@@ -51,12 +51,14 @@ def test_an_explicit_null_is_written_again_and_an_absent_key_is_not():
 
 def test_keys_the_model_does_not_know_are_kept_where_they_were():
     doc = rules_example_card_set()
-    doc["rules"] = "quicket"
+    doc["rules"] = "quicket"                 # a field the model knows (issue 34) ...
+    doc["house_rules"] = "super overs to five"   # ... and one it does not
     doc["cards"][0]["note"] = "a newer writer's field"
     doc["cards"][0]["player"]["born"] = "1993-12-01"
     doc["teams"][0]["colour"] = "#f60"
     card_set = CardSet.from_json(doc)
-    assert card_set.extra == {"rules": "quicket"}
+    assert card_set.extra == {"house_rules": "super overs to five"}
+    assert card_set.rules == "quicket"
     assert card_set.to_json() == doc
 
 

@@ -321,12 +321,35 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
 
 
 @pytest.mark.needs_data
+@pytest.mark.parametrize("edit, words", [
+    (lambda doc: doc.update(rules="house"), "rules are 'house'; expected 'quicket' or 'advanced'"),
+    (lambda doc: doc.update(rules="advanced"), "says rules 'advanced' but rule 'classic'"),
+    (lambda doc: doc["cards"][next(k for k, c in enumerate(doc["cards"]) if c["kind"] == "striker")]
+     .update(defence=12), "Defence rating, which only the advanced rules play")])
+@pytest.mark.parametrize("command", ["build", "validate"])
+def test_a_card_set_whose_rules_do_not_hold_together_is_one_line_and_writes_nothing(
+        card_set_file: Path, tmp_path: Path, env, command: str, edit, words: str):
+    """Issue 34: a set names the rules it is made for ("rules"), agreeing with its older "rule";
+    a Quicket set carries no Defence rating (R13 is an advanced rule: its cards would print a
+    die the game never rolls). A hand edit that breaks this stops every command that reads it."""
+    doc = json.loads(card_set_file.read_text())
+    assert doc["rules"] == "quicket"
+    edit(doc)
+    bad = tmp_path / "card-set.json"
+    bad.write_text(json.dumps(doc))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, writing_commands(bad, out)[command], env=env)
+    assert words in one_line_error(result, EXIT_USAGE)
+    assert not any(p.is_file() for p in out.rglob("*")) if out.exists() else True
+
+
+@pytest.mark.needs_data
 @pytest.mark.parametrize("command", ["build", "validate", "simulate"])
 def test_a_card_set_with_damaged_rule_faces_is_one_line_and_writes_nothing(
-        card_set_file: Path, tmp_path: Path, env, command: str):
+        advanced_card_set_file: Path, tmp_path: Path, env, command: str):
     """A card set whose wickets-in-hand faces are damaged (hand-edited, half-copied) would play and
     print a rule nobody calibrated for: every command that reads one stops before writing."""
-    damaged = json.loads(card_set_file.read_text())
+    damaged = json.loads(advanced_card_set_file.read_text())
     damaged["rule_parameters"]["attack_d20"]["four"] = [4, 8]   # face 3 belongs to nothing
     bad = tmp_path / "card-set.json"
     bad.write_text(json.dumps(damaged))

@@ -38,8 +38,23 @@ def bbl_card_set(render_card_sets: dict) -> dict:
 
 
 @pytest.fixture(scope="session")
-def kit(bbl_card_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def quicket_card_set() -> dict:
+    """The default kit's BBL 2024-25 set, made for the Quicket rules (the shipped set, read)."""
+    from conftest import shipped_set
+    return shipped_set("BBL_2024-25", "quicket")
+
+
+@pytest.fixture(scope="session")
+def kit(quicket_card_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default kit: BBL 2024-25 for the Quicket rules, in OUT/BBL_2024-25/."""
     out = tmp_path_factory.mktemp("kit")
+    return build_kit(quicket_card_set, out, KitOptions(progress=False)).folder
+
+
+@pytest.fixture(scope="session")
+def advanced_kit(bbl_card_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The advanced kit: BBL 2024-25 for wickets in hand and Defence, in OUT/BBL_2024-25-advanced/."""
+    out = tmp_path_factory.mktemp("advanced-kit")
     return build_kit(bbl_card_set, out, KitOptions(progress=False)).folder
 
 
@@ -95,19 +110,19 @@ def _card_for(card_set: dict, team: str, kind: str, surname: str) -> dict:
 
 
 @pytest.mark.needs_data
-def test_kit_has_every_output(kit: Path, bbl_card_set: dict):
+def test_kit_has_every_output(kit: Path, quicket_card_set: dict):
     for name in ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
                  "team-sheets.pdf", "quick-reference.pdf", "card-set.json", "fielding-chart-letter.pdf",
                  "scoresheet-letter.pdf", "team-sheets-letter.pdf", "quick-reference-letter.pdf"):
         assert (kit / name).stat().st_size > 1000, name
     from cardgen.calibrate.cardset import load_card_set
-    assert load_card_set(kit / "card-set.json")["cards"] == bbl_card_set["cards"]
-    assert len(list((kit / "png").glob("*.png"))) == len(bbl_card_set["cards"])
+    assert load_card_set(kit / "card-set.json")["cards"] == quicket_card_set["cards"]
+    assert len(list((kit / "png").glob("*.png"))) == len(quicket_card_set["cards"])
     assert not list(kit.parent.glob(".*")), "the staging folder is left behind"
 
 
 @pytest.mark.needs_data
-def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, bbl_card_set: dict):
+def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, quicket_card_set: dict):
     """START-HERE.txt, the file a reader opens first: every top-level PDF of the kit is in it with
     its paper and its page count as the PDF itself has it (card sheets without backs: one page a
     sheet), the folders the kit has, the dice, and the data credit."""
@@ -119,9 +134,9 @@ def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, bbl_c
         unit = "sheet" if pdf.name.startswith("cards-") else "page"
         paper = "US Letter" if "letter" in pdf.name else "A4"
         assert f"{paper}: {pdf.name}, {pages} {unit}{'s' if pages != 1 else ''}" in text, pdf.name
-    teams = len({c["team"] for c in bbl_card_set["cards"]})
+    teams = len({c["team"] for c in quicket_card_set["cards"]})
     assert text.startswith(f"Quicket Cricket kit: Big Bash League 2024-2025 (T20), {teams} teams, "
-                           f"{len(bbl_card_set['cards'])} cards\n")
+                           f"{len(quicket_card_set['cards'])} cards\n")
     for said in ("teams/", "png/, tts/", "card-set.json", "a d6, two d10", "a d20", "Actual size",
                  "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."):
         assert said in text, said
@@ -143,15 +158,15 @@ def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
 
 @pytest.mark.needs_data
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path, bbl_card_set: dict,
+def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path, quicket_card_set: dict,
                                                                        paper: str):
-    views = card_views(bbl_card_set)
+    views = card_views(quicket_card_set)
     slots = _card_texts(kit / f"cards-{paper}.pdf", paper)
-    assert len(slots) == len(views) == len(bbl_card_set["cards"])
+    assert len(slots) == len(views) == len(quicket_card_set["cards"])
     pages = pages_for(views, 9)
     assert len(pypdf.PdfReader(kit / f"cards-{paper}.pdf").pages) == len(pages)
-    teams = [t["name"] for t in bbl_card_set["teams"]]
-    by_key = {(c["player"]["id"], c["team"], c["kind"]): c for c in bbl_card_set["cards"]}
+    teams = [t["name"] for t in quicket_card_set["teams"]]
+    by_key = {(c["player"]["id"], c["team"], c["kind"]): c for c in quicket_card_set["cards"]}
     for view, texts in zip(views, slots):
         printed = " ".join(texts)
         for item in view.all_text():
@@ -174,11 +189,11 @@ def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path,
 
 @pytest.mark.slow
 @pytest.mark.needs_data
-def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path, bbl_card_set: dict):
-    views = card_views(bbl_card_set)
+def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path, quicket_card_set: dict):
+    views = card_views(quicket_card_set)
     slots = _card_texts(kit / "cards-a4.pdf", "a4")
-    green = _card_for(bbl_card_set, "Sydney Thunder", "bowler", "Green")
-    connolly = _card_for(bbl_card_set, "Perth Scorchers", "striker", "Connolly")
+    green = _card_for(quicket_card_set, "Sydney Thunder", "bowler", "Green")
+    connolly = _card_for(quicket_card_set, "Perth Scorchers", "striker", "Connolly")
 
     def texts_of(card: dict) -> list[str]:
         index = next(i for i, v in enumerate(views) if v.name == card["player"]["name"].upper()
@@ -259,8 +274,8 @@ def test_a_part_filled_sheet_has_no_crop_marks_along_its_empty_rows(paper: str, 
 
 @pytest.mark.slow
 @pytest.mark.needs_data
-def test_second_build_is_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):
-    again = build_kit(bbl_card_set, tmp_path, KitOptions(progress=False)).folder
+def test_second_build_is_byte_identical(kit: Path, quicket_card_set: dict, tmp_path: Path):
+    again = build_kit(quicket_card_set, tmp_path, KitOptions(progress=False)).folder
     first = sorted(p.relative_to(kit) for p in kit.rglob("*") if p.is_file())
     second = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     assert first == second
@@ -295,13 +310,13 @@ def test_longest_real_names_and_a_40_character_name_fit(bbl_card_set: dict):
 
 
 @pytest.mark.needs_data
-def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, bbl_card_set: dict):
+def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, quicket_card_set: dict):
     pngs = sorted((kit / "png").glob("*.png"))
     with Image.open(pngs[0]) as first:
         assert first.size == card_pixels(300) == (744, 1039)
     cols, rows, slot_w, slot_h = tts_geometry()
     assert (cols, rows) == (10, 7)
-    teams = {t["name"] for t in bbl_card_set["teams"]}
+    teams = {t["name"] for t in quicket_card_set["teams"]}
     faces = sorted(p for p in (kit / "tts").glob("*.png") if not p.name.endswith("-back.png"))
     assert len(faces) == len(teams)  # every BBL squad fits one sheet of 69
     for sheet in faces:
@@ -313,14 +328,14 @@ def test_png_cards_are_300_dpi_and_tts_sheets_fit_4096(kit: Path, bbl_card_set: 
 
 
 @pytest.mark.needs_data
-def test_tts_decks_say_how_many_cards_each_sheet_holds(kit: Path, bbl_card_set: dict):
+def test_tts_decks_say_how_many_cards_each_sheet_holds(kit: Path, quicket_card_set: dict):
     """Tabletop Simulator's Custom Deck dialog needs Width, Height and Number: the kit's
     tts/decks.json and README.txt give them, and each Number is the cards really drawn on that
     sheet (its slots from Number on are blank), so the deck has no blank and no missing card."""
     from collections import Counter
     cols, rows, slot_w, slot_h = tts_geometry()
     decks = json.loads((kit / "tts" / "decks.json").read_text(encoding="utf-8"))["decks"]
-    per_team = Counter(card["team"] for card in bbl_card_set["cards"])
+    per_team = Counter(card["team"] for card in quicket_card_set["cards"])
     assert {d["team"]: d["cards"] for d in decks} == dict(per_team)
     readme = (kit / "tts" / "README.txt").read_text(encoding="utf-8")
     assert f"Width {cols}, Height {rows}" in readme
@@ -472,12 +487,12 @@ def test_every_page_of_every_pdf_carries_the_data_credit(kit: Path):
 
 @pytest.mark.slow
 @pytest.mark.needs_data
-def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_set: dict):
+def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, quicket_card_set: dict):
     """One bookmark per team, at the page where its cards start; the teams' own PDFs hold exactly those pages."""
     manifest = json.loads((kit / ".cardgen-kit.json").read_text())
     assert manifest["manifest_version"] == 1 and manifest["kind"] == "season-kit"
     assert not (kit / "teams" / "teams.json").exists()  # the manifest is the one list of what a kit holds
-    teams = [t["name"] for t in bbl_card_set["teams"]]
+    teams = [t["name"] for t in quicket_card_set["teams"]]
     assert [t["name"] for t in manifest["teams"]] == teams
     for paper in ("a4", "letter"):
         whole = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
@@ -490,13 +505,13 @@ def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_
             assert start == first
             own = kit / entry["files"][f"cards-{paper}"]
             assert 1 <= len(pypdf.PdfReader(own).pages) <= end - start + 1
-            names = {c["player"]["name"].upper() for c in bbl_card_set["cards"] if c["team"] == entry["name"]}
+            names = {c["player"]["name"].upper() for c in quicket_card_set["cards"] if c["team"] == entry["name"]}
             for number in (start, end):  # the range starts and ends on pages holding the team's cards
                 assert any(n in whole.pages[number - 1].extract_text() for n in names), (entry["name"], number)
             # the team's own PDF prints exactly the team's cards, in the whole set's order
             slots = _card_texts(own, paper)
             assert slots == whole_slots[done:done + len(slots)]
-            assert len(slots) == entry["cards"] == sum(c["team"] == entry["name"] for c in bbl_card_set["cards"])
+            assert len(slots) == entry["cards"] == sum(c["team"] == entry["name"] for c in quicket_card_set["cards"])
             done += len(slots)
         assert done == len(whole_slots) and marks[-1][1] <= len(whole.pages)
     sheet = pypdf.PdfReader(kit / manifest["teams"][0]["files"]["team-sheet"])
@@ -505,12 +520,12 @@ def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, bbl_card_
 
 
 @pytest.mark.needs_data
-def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, bbl_card_set: dict, tmp_path: Path):
+def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, quicket_card_set: dict, tmp_path: Path):
     import shutil
     out = tmp_path / "out"
     shutil.copytree(kit, out / kit.name)
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    result = build_kit(bbl_card_set, out, KitOptions(team="Perth Scorchers", progress=False, workers=1))
+    result = build_kit(quicket_card_set, out, KitOptions(team="Perth Scorchers", progress=False, workers=1))
     after = {p.relative_to(out / kit.name): p.read_bytes() for p in (out / kit.name).rglob("*") if p.is_file()}
     assert after == {rel.relative_to(kit.name): data for rel, data in before.items()}
     assert result.folder == out / "BBL_2024-25_perth-scorchers"
@@ -521,36 +536,43 @@ def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, bbl_card_s
 
 @pytest.mark.slow
 @pytest.mark.needs_data
-def test_build_classic_prints_cards_for_the_rules_as_printed(tmp_path: Path, monkeypatch, mirror: Path):
-    """`build --classic`: a card set made for the printed rules, and no wickets-in-hand table on
-    the quick reference or the scoresheet; the default build carries the table."""
+def test_build_makes_the_quicket_rules_kit_and_the_advanced_kit_beside_it(tmp_path: Path, monkeypatch,
+                                                                         mirror: Path):
+    """`build` makes the cards for the Quicket rules as printed (issue 34): `"rules": "quicket"`,
+    no Defence rating, no wickets-in-hand table, in OUT/<CODE>_<season>/; `--rules advanced`
+    the advanced kit in OUT/<CODE>_<season>-advanced/, with the table; `--classic` (the old name
+    of the printed rules) is the default kit again. A --card-set file keeps its own rules."""
     monkeypatch.setenv("CARDGEN_CACHE", str(tmp_path / "cache"))
     runner = CliRunner()
-    texts = {}
-    for flag in ("--classic", None):
-        out = tmp_path / (flag or "rule").strip("-")
+    out = tmp_path / "out"
+    kits = {}
+    for flags in ([], ["--rules", "advanced"], ["--classic"]):
         args = ["build", "-c", "HUNDRED", "-s", "2024", "--source", str(mirror), "--out", str(out),
-                "--no-images", "--paper", "a4"] + ([flag] if flag else [])
+                "--no-images", "--paper", "a4", *flags]
         result = runner.invoke(main, args)
         assert result.exit_code == 0, result.output
-        kit = out / "HUNDRED_2024"
-        rule = json.loads((kit / "card-set.json").read_text())["rule"]
+        folder = out / ("HUNDRED_2024-advanced" if "advanced" in flags else "HUNDRED_2024")
+        card_set = json.loads((folder / "card-set.json").read_text())
         text = "".join(page.extract_text() for name in ("quick-reference.pdf", "scoresheet.pdf")
-                       for page in pypdf.PdfReader(kit / name).pages)
-        texts[rule] = text
-        texts[f"{rule} start"] = (kit / "START-HERE.txt").read_text(encoding="utf-8")
-    assert "this kit was built with --classic" in texts["classic start"]
-    assert "wickets-in-hand table" in texts["wickets-in-hand start"]
-    assert "wickets-in-hand" not in texts["classic start"]
-    texts = {k: v for k, v in texts.items() if not k.endswith(" start")}
-    assert set(texts) == {"classic", "wickets-in-hand"}
-    assert "Wickets in hand" not in texts["classic"]
-    assert "Wickets in hand" in texts["wickets-in-hand"]
-    # a --card-set file keeps its own rule: --classic beside it is a usage error
-    result = runner.invoke(main, ["build", "-c", "HUNDRED", "-s", "2024", "--classic", "--card-set",
-                                  str(tmp_path / "rule" / "HUNDRED_2024" / "card-set.json"),
+                       for page in pypdf.PdfReader(folder / name).pages)
+        kits[" ".join(flags) or "default"] = (card_set, text, result.output)
+    quicket, text, output = kits["default"]
+    assert (quicket["rules"], quicket["rule"]) == ("quicket", "classic")
+    assert not any("defence" in c for c in quicket["cards"]) and "Wickets in hand" not in text
+    assert "cardgen build -c HUNDRED -s 2024 --rules advanced" in output   # how to make the other
+    advanced, text, _ = kits["--rules advanced"]
+    assert (advanced["rules"], advanced["rule"]) == ("advanced", "wickets-in-hand")
+    assert "Wickets in hand" in text and any(c.get("defence") for c in advanced["cards"])
+    assert kits["--classic"][0] == quicket
+    assert sorted(p.name for p in out.iterdir()) == ["HUNDRED_2024", "HUNDRED_2024-advanced"]
+    # a --card-set file keeps its own rules: --rules naming the other is refused
+    result = runner.invoke(main, ["build", "-c", "HUNDRED", "-s", "2024", "--rules", "quicket", "--card-set",
+                                  str(out / "HUNDRED_2024-advanced" / "card-set.json"),
                                   "--out", str(tmp_path / "x")])
-    assert result.exit_code == 2 and "--classic" in result.output
+    assert result.exit_code == 2 and "made for the Advanced rules" in result.output
+    result = runner.invoke(main, ["build", "--game", "quick-cricket", "--rules", "advanced",
+                                  "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and "--rules" in result.output
 
 
 @pytest.mark.slow
@@ -650,7 +672,8 @@ def test_rebuild_keeps_the_users_files_and_the_reports_while_the_cards_are_the_s
 @pytest.mark.needs_data
 def test_calibrate_never_puts_other_cards_into_a_built_kit(card_set_file: Path, tmp_path: Path, monkeypatch):
     """Review finding: `calibrate --classic` after `build` left a classic card-set.json beside PDFs
-    printed for the rule (the site and validate read it)."""
+    printed for the rule (the site and validate read it); now each rule set has its own folder,
+    and calibrating other cards into either kit is refused."""
     out = tmp_path / "out"
     assert _build(card_set_file, out).exit_code == 0
     kit_set = (out / "BBL_2024-25" / "card-set.json").read_text()

@@ -183,7 +183,7 @@ def test_fast_resolve_matches_reference_delivery(fmt, with_rule, with_defence):
         dice.defence_d20 = lambda k=k: int(chance[k])
         ball = _deliver(cs, dice, int(bowler[k]), int(striker[k]), 0, 1, bool(free_hit[k]),
                         b.players, ks, keeper_rating_of(cs, b), rule,
-                        int(band[k]) if rule else None)
+                        int(band[k]) if rule else None, with_defence)
         c = int(code[k])
         assert ball.bat_runs == fast.BAT_RUNS[c], k
         assert ball.extras == fast.EXTRAS[c] and ball.legal == bool(fast.LEGAL[c]), k
@@ -355,7 +355,7 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule, with_d
         # (targets up to 280: some chases fall behind 2 a ball and attack, R12)
         target = None if k % 2 == 0 else int(rng.integers(20, 280))
         ref = play_innings(cs, a, b, dice.for_reference(), plan=b.plans[0], target=target,
-                           rule=rule)
+                           rule=rule, defence=with_defence)
         bands_seen |= {ball.band for ball in ref.balls}
         for ball in ref.balls:
             if "defence" in ball.result:
@@ -369,7 +369,8 @@ def test_fast_innings_equals_reference_with_the_same_dice(fmt, with_rule, with_d
             legal = ball.legal_no
         lanes = table.lanes(np.array([0]), np.array([1]), np.array([0]),
                             np.array([fast.BIG if target is None else target]))
-        quick = fast.play_innings_batch(cs, lanes, dice.for_fast(with_rule), rule=rule)
+        quick = fast.play_innings_batch(cs, lanes, dice.for_fast(with_rule), rule=rule,
+                                        defence=with_defence)
         assert quick.deliveries == len(ref.balls)
         assert_same_innings(quick, 0, ref, b.plans[0])
     assert bands_seen == ({"attack", "normal", "consolidate"} if with_rule else {""})
@@ -456,7 +457,8 @@ def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule, with_def
     n = 60
     dice = [DeliveryDice(rng, 400) for _ in range(n)]
     targets = [None if k % 3 == 0 else int(rng.integers(20, 260)) for k in range(n)]
-    refs = [play_innings(cs, a, b, d.for_reference(), plan=b.plans[0], target=t, rule=rule)
+    refs = [play_innings(cs, a, b, d.for_reference(), plan=b.plans[0], target=t, rule=rule,
+                         defence=with_defence)
             for d, t in zip(dice, targets)]
     lengths = [len(ref.balls) for ref in refs]
     assert len(set(lengths)) > n // 2     # the innings really end at different deliveries
@@ -464,10 +466,41 @@ def test_fast_batch_equals_reference_innings_by_innings(fmt, with_rule, with_def
     assert (survived > 10) == with_defence, survived
     lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int),
                         np.array([fast.BIG if t is None else t for t in targets]))
-    quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, with_rule), rule=rule)
+    quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, with_rule), rule=rule,
+                                    defence=with_defence)
     assert quick.deliveries == sum(lengths)
     for k, ref in enumerate(refs):
         assert_same_innings(quick, k, ref, b.plans[0])
+
+
+@pytest.mark.parametrize("fmt", ["T20", "100-ball"])
+def test_a_rated_set_played_by_the_quicket_rules_rolls_no_defence_in_either_engine(fmt):
+    """Defence is an advanced rule (R13, issue 34): a set with ratings played by the Quicket
+    rules (no rule, engines' defaults) never rolls the Defence die, ball for ball the same in
+    both engines, compiled path included (numpy here; test_sim_fast_compiled compares the two
+    paths); the same dice with Defence on save Ws, so the ratings were there to be played."""
+    from cardgen.sim.reference import play_innings
+    rng = np.random.default_rng(55)
+    raw = example_card_set(fmt, rng=rng)
+    raw["fielding_chart"] = chart_document(STRESS_CHART)
+    for card in raw["cards"]:
+        card["chart"] = [{"lo": lo, "hi": hi, "result": r} for lo, hi, r in (
+            (1, 20, "F"), (21, 30, "W"), (31, 52, "0"), (53, 80, "1"), (81, 90, "2"),
+            (91, 96, "4"), (97, 100, "6"))]
+    give_defence(raw, (5, 12, 20))
+    cs, (a, b) = sides_for(raw, 9)
+    table = fast.SideTable.build(cs, [a, b])
+    n = 40
+    dice = [DeliveryDice(rng, 400) for _ in range(n)]
+    refs = [play_innings(cs, a, b, d.for_reference(), plan=b.plans[0]) for d in dice]
+    assert not any("defence" in ball.result for ref in refs for ball in ref.balls)
+    lengths = [len(ref.balls) for ref in refs]
+    lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int), np.full(n, fast.BIG))
+    quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, False))
+    for k, ref in enumerate(refs):
+        assert_same_innings(quick, k, ref, b.plans[0])
+    saved = [play_innings(cs, a, b, d.for_reference(), plan=b.plans[0], defence=True) for d in dice]
+    assert sum("defence" in ball.result for ref in saved for ball in ref.balls) > 10
 
 
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
@@ -494,7 +527,8 @@ def test_fast_super_overs_equal_reference_innings_by_innings(fmt, with_defence):
     dice = [DeliveryDice(rng, 60) for _ in range(n)]
     targets = [None if k % 2 == 0 else int(rng.integers(3, 25)) for k in range(n)]
     refs = [play_innings(cs, a, b, d.for_reference(), plan=[b.super_over_bowler],
-                         batters=a.super_over_batters, target=t, max_balls=balls, max_wickets=2)
+                         batters=a.super_over_batters, target=t, max_balls=balls, max_wickets=2,
+                         defence=with_defence)
             for d, t in zip(dice, targets)]
     lengths = [len(ref.balls) for ref in refs]
     assert {ref.wickets for ref in refs} >= {0, 1, 2} and len(set(lengths)) > 3
@@ -503,7 +537,7 @@ def test_fast_super_overs_equal_reference_innings_by_innings(fmt, with_defence):
     lanes = table.lanes(np.zeros(n, int), np.ones(n, int), np.zeros(n, int),
                         np.array([fast.BIG if t is None else t for t in targets]), super_over=True)
     quick = fast.play_innings_batch(cs, lanes, LaneFeed(dice, lengths, False),
-                                    max_balls=balls, max_wickets=2)
+                                    max_balls=balls, max_wickets=2, defence=with_defence)
     assert quick.deliveries == sum(lengths)
     for k, ref in enumerate(refs):
         assert_same_innings(quick, k, ref, [b.super_over_bowler])
@@ -512,8 +546,9 @@ def test_fast_super_overs_equal_reference_innings_by_innings(fmt, with_defence):
 # --- R13 on the shipped card sets ---------------------------------------------------------------
 
 def shipped_with_defence(mirror, code: str, season: str, ratings: tuple[int, ...] = (6, 12, 20),
-                         classic: bool = False) -> tuple[dict, list[int]]:
-    """A shipped card set (stats_cache/card-sets, read by cardgen's own loader: build_card_set
+                         ) -> tuple[dict, list[int]]:
+    """A shipped advanced card set (Defence is an advanced rule: stats_cache/card-sets, read by
+    cardgen's own loader: build_card_set
     reuses the set that ships for these inputs) with Defence ratings on its most-used striker
     cards, one each from `ratings` (any rating the set already carries removed first, so the
     test decides them), as the calibration is to write them. Returns the set and the striker
@@ -523,7 +558,7 @@ def shipped_with_defence(mirror, code: str, season: str, ratings: tuple[int, ...
     from cardgen.calibrate.cardset import build_card_set
     from cardgen.competitions import get_competition
     card_set = copy.deepcopy(build_card_set(get_competition(code), season, str(mirror),
-                                            reuse=True, classic=classic))
+                                            reuse=True, rules="advanced"))
     strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
     for card in strikers:
         card.pop("defence", None)
@@ -547,16 +582,15 @@ def expected_dismissal_rate(card_set: dict, card: Card, rating: int) -> float:
 
 
 @pytest.mark.needs_data
-@pytest.mark.parametrize("code, season, classic", [("BBL", "2024-25", False),
-                                                   ("HUNDRED", "2024", True)])
-def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season, classic):
+@pytest.mark.parametrize("code, season", [("BBL", "2024-25"), ("HUNDRED", "2024")])
+def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season):
     """Monte Carlo of the engine's deliveries (validate's streams: each card against the
     league-average bowler, its player's bands under the rule, free hits) for three striker cards
     given Defence 6, 12 and 20: each is dismissed at the expected rate with its rating, and
     measurably less often than the same card without one."""
     from cardgen.sim.validate import _ratio_stats, simulate_deliveries
     ratings = (6, 12, 20)
-    card_set, rows = shipped_with_defence(mirror, code, season, ratings, classic)
+    card_set, rows = shipped_with_defence(mirror, code, season, ratings)
     cs = compile_card_set(card_set)
     assert [int(cs.striker_defence[r]) for r in rows] == list(ratings)
     sums = simulate_deliveries(cs, card_set, "striker", np.array(rows), 120_000,

@@ -80,7 +80,7 @@ def test_compiled_plays_the_numpy_matches_on_real_sets(kernel, monkeypatch, rend
     for seed, way in ((1, rule), (2, None), (3, rule)):
         home, away = random_fixtures(seed, n_sides, 2000)
         a, b = both_engines(monkeypatch, lambda: fast.play_matches(
-            cs, table, home, away, np.random.default_rng(seed), rule=way))
+            cs, table, home, away, np.random.default_rng(seed), rule=way, defence=True))
         assert_same_matches(a, b)
         supers += int((a.super_overs > 0).sum())
     assert supers > 0
@@ -116,7 +116,7 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
         home = np.random.default_rng(seed).integers(0, 3, 1500)
         away = (home + 1 + (np.arange(1500) % 2)) % 3
         a, b = both_engines(monkeypatch, lambda: fast.play_matches(
-            cs, table, home, away, np.random.default_rng(seed), rule=way))
+            cs, table, home, away, np.random.default_rng(seed), rule=way, defence=True))
         assert_same_matches(a, b)
         assert (a.first.wickets == 10).any() and (a.first.no_balls > 0).any()
         assert (a.second.runs > a.first.runs).any() and (a.super_overs > 0).any()
@@ -127,7 +127,9 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
 def test_compiled_plays_the_numpy_matches_with_defence(kernel, monkeypatch, mirror, code, season):
     """A shipped set with Defence ratings (R13) on its three most-used striker cards: both paths
     play the same matches, with its rule and as printed; and the ratings are played (the same
-    seed without them plays other matches, in which those batters are out more often)."""
+    seed without them plays other matches, in which those batters are out more often). The
+    ratings are the advanced rules': played with the rule, and here also without it (defence on),
+    so the Defence die is checked on its own."""
     from cardgen.competitions import get_competition
     from cardgen.stats.load import season_stats
     card_set, rows = shipped_with_defence(mirror, code, season, (8, 14, 20))
@@ -144,10 +146,10 @@ def test_compiled_plays_the_numpy_matches_with_defence(kernel, monkeypatch, mirr
     for seed, way in ((21, rule_of(card_set)), (22, None)):
         home, away = random_fixtures(seed, n_sides, 1500)
         a, b = both_engines(monkeypatch, lambda: fast.play_matches(
-            cs, table, home, away, np.random.default_rng(seed), rule=way))
+            cs, table, home, away, np.random.default_rng(seed), rule=way, defence=True))
         assert_same_matches(a, b)
         without = fast.play_matches(plain_cs, plain_table, home, away,
-                                    np.random.default_rng(seed), rule=way)
+                                    np.random.default_rng(seed), rule=way, defence=True)
         assert not np.array_equal(a.first.runs, without.first.runs)
         for key, batch in (("rated", a), ("plain", without)):
             for sides, innings in ((home, batch.first), (away, batch.second)):

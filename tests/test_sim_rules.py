@@ -344,10 +344,29 @@ def defended_setup(rating: int, fmt: str = "T20"):
 
 
 def defended_innings(rolls: list[int], rating: int = 12, **kw):
+    """An innings with Defence played (R13 is an advanced rule: here without R12's bands unless
+    `rule` is given, to script the Defence die alone)."""
     cs, bat, bowl = defended_setup(rating)
     rng = ScriptedRng(rolls)
-    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], **kw)
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], **{"defence": True, **kw})
     return inn, rng
+
+
+def test_the_quicket_rules_never_roll_the_defence_die():
+    """Defence belongs to the advanced rules (docs/rules.md R13): played by the Quicket rules
+    (no rule, the default) a rated striker's W off the bowler's card stands with no d20, the
+    catcher drawn at once; in a super over too. With the rule (the advanced rules) it is rolled."""
+    cs, bat, bowl = defended_setup(20)
+    rng = ScriptedRng(BOWLER_SAYS["W"] + [7])
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], max_balls=1)
+    assert (inn.balls[0].how_out, inn.balls[0].fielders) == ("caught", (7,))
+    assert rng.calls == [D6, D100, (0, 11)] and not rng.rolls
+    rng = ScriptedRng(BOWLER_SAYS["W"] + [7] + BOWLER_SAYS["W"] + [3])
+    a, _ = play_super_over(cs, bat, bowl, Dice(rng))
+    assert [x.how_out for x in a.balls] == ["caught", "caught"] and a.wickets == 2
+    rng = ScriptedRng(BOWLER_SAYS["W"] + [20] + BOWLER_SAYS["W"] + [20])   # advanced: saved
+    a, _ = play_super_over(cs, bat, bowl, Dice(rng), defence=True)
+    assert a.wickets == 0 and "defence" in a.balls[0].result
 
 
 D6, D100, D20 = (1, 7), (1, 101), (1, 21)
@@ -430,10 +449,11 @@ def test_defence_is_rolled_on_a_free_hit_too():
 
 
 def test_defence_plays_in_super_overs():
-    """A super over (R8, played as printed) reads the same cards: the rating is part of them."""
+    """A super over (R8, without the wickets-in-hand table) of the advanced rules reads the same
+    cards: the rating is part of them."""
     cs, bat, bowl = defended_setup(12)
     rng = ScriptedRng(BOWLER_SAYS["W"] + [12] + BOWLER_SAYS["W"] + [13, 2])
-    a, b = play_super_over(cs, bat, bowl, Dice(rng))
+    a, b = play_super_over(cs, bat, bowl, Dice(rng), defence=True)
     assert [x.how_out for x in a.balls[:2]] == ["", "caught"] and "defence" in a.balls[0].result
     assert a.wickets == 1 and not rng.rolls
     assert b.batting == bowl.team and b.wickets == 0    # (Perth's cards: no rating, no die)

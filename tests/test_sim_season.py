@@ -205,7 +205,7 @@ def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
     comp = get_competition("IPL")
     stats = season_stats(comp, "2025", cache=tmp_cache)
     # the XIs do not depend on the rule: printed-rules cards calibrate in a third of the time
-    cs = compile_card_set(card_set_from_stats(stats, comp, "2025", classic=True))
+    cs = compile_card_set(card_set_from_stats(stats, comp, "2025", "quicket"))
     fx = build_fixtures(cs, stats, np.random.default_rng(0))
     assert (fx.real_sides, fx.fallback_sides) == (2 * len(fx.match_ids), 0)
     # match 58 (1473495, stopped after 10.1 overs) was played again in full as match 66 (1485779):
@@ -262,13 +262,15 @@ def _run(args: list[str], env: dict[str, str]) -> tuple[int, str]:
 def test_validate_command_writes_report_and_is_deterministic(written_set, mirror, tmp_path):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     args = ["validate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--balls", "4000",
-            "--seed", "5", "--out", str(written_set)]
+            "--seed", "5", "--out", str(written_set), "--rules", "advanced"]
     code, output = _run(args, env)
-    folder = written_set / "BBL_2024-25" / "validation"
+    # the advanced kit's set, judged under its own rules, and the report says so
+    folder = written_set / "BBL_2024-25-advanced" / "validation"
+    assert "played by the advanced rules (wickets in hand and Defence)" in output
     first = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert {"validate_cards.csv", "validate_summary.json", "validate.pdf"} <= set(first)
     summary = json.loads(first["validate_summary.json"])
-    assert code == (0 if summary["ok"] else 1)
+    assert code == (0 if summary["ok"] else 1) and summary["rules"] == "advanced"
     assert "qualified cards within their 95% interval" in output
     assert first["validate.pdf"].startswith(b"%PDF")
     code2, _ = _run(args, env)
@@ -282,10 +284,11 @@ def test_validate_command_writes_report_and_is_deterministic(written_set, mirror
 def test_simulate_command(written_set, mirror, tmp_path, pdf_words):
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     args = ["simulate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--seasons", "20",
-            "--seed", "2", "--out", str(written_set)]
+            "--seed", "2", "--out", str(written_set), "--rules", "advanced"]
     code, output = _run(args, env)
     assert code == 0, output
-    folder = written_set / "BBL_2024-25" / "validation"
+    assert "played by the advanced rules (wickets in hand and Defence)" in output
+    folder = written_set / "BBL_2024-25-advanced" / "validation"
     names = {p.name for p in folder.iterdir()}
     assert {"simulate_ladder.csv", "simulate_team_totals.csv", "simulate_players.csv",
             "simulate_summary.json", "simulate.pdf"} <= names
@@ -312,10 +315,11 @@ def test_simulate_command(written_set, mirror, tmp_path, pdf_words):
 @pytest.mark.slow
 @pytest.mark.needs_data
 def test_simulate_plays_the_cards_it_is_given(written_set, mirror, tmp_path, monkeypatch):
-    """`--cards FILE` plays FILE in the column of the rules it was made for, with --classic too;
-    only the other column's set is calibrated, and kept for the next run."""
-    card_set = json.loads((written_set / "BBL_2024-25" / "card-set.json").read_text())
-    assert rule_of(card_set) is not None  # made for the wickets-in-hand rule
+    """`--cards FILE` plays FILE by the rules it was made for, in that rule set's column; only
+    the other rules' set is calibrated, and kept for the next run. A --rules naming the other
+    rule set is refused, and --classic (the old name of --rules quicket) with it."""
+    card_set = json.loads((written_set / "BBL_2024-25-advanced" / "card-set.json").read_text())
+    assert rule_of(card_set) is not None and card_set["rules"] == "advanced"
     for card in card_set["cards"]:  # a doctored set no calibration makes: every roll a six
         if card["kind"] == "striker":
             card["chart"] = [{"lo": 1, "hi": 100, "result": "6"}]
@@ -324,23 +328,29 @@ def test_simulate_plays_the_cards_it_is_given(written_set, mirror, tmp_path, mon
     env = {"CARDGEN_CACHE": str(tmp_path / "cache")}
     args = ["simulate", "-c", "BBL", "-s", "2024-25", "--source", str(mirror), "--seasons", "3",
             "--seed", "2", "--cards", str(sixes), "--out", str(tmp_path / "out")]
-    summary_path = tmp_path / "out" / "BBL_2024-25" / "validation" / "simulate_summary.json"
-    for extra in (["--classic"], []):
+    summary_path = tmp_path / "out" / "BBL_2024-25-advanced" / "validation" / "simulate_summary.json"
+    for extra in ([], ["--rules", "advanced"]):
         code, output = _run([*args, *extra], env)
         assert code == 0, output
         summary = json.loads(summary_path.read_text())
         figures = summary["match_figures"]
+        assert set(figures) == {"real", "quicket", "advanced"}
         # a six off every striker roll: 20 overs at ~22 an over (wides, byes and the bowler's
-        # card aside), far above any calibrated set's ~169 (3 x 42 matches: s.e. ~3 runs)
-        assert figures["rule"]["first_innings_total"] > 350, figures
-        assert abs(figures["classic"]["first_innings_total"] - 169.0) < 25, figures
-        assert summary["rule"] == ("classic" if extra else "wickets-in-hand")
-        assert summary["card_sets"] == {"rule": "sixes.json", "classic": "calibrated from the season"}
-        assert f"cards with the rule: {sixes}; as printed: calibrated from the season" in output
-        if extra:  # the classic set is kept: the second run calibrates nothing
-            from cardgen.calibrate import cardset
-            monkeypatch.setattr(cardset, "card_set_from_stats",
-                                lambda *a, **k: pytest.fail("calibrated again instead of reusing"))
+        # card aside), far above any calibrated set's ~169 (3 x 42 matches: s.e. ~3 runs); the
+        # Quicket rules' own cards play about the real 169 (issue 34: 163.9, 3,360 innings)
+        assert figures["advanced"]["first_innings_total"] > 350, figures
+        assert abs(figures["quicket"]["first_innings_total"] - 165.0) < 25, figures
+        assert (summary["rules"], summary["rule"]) == ("advanced", "wickets-in-hand")
+        assert summary["card_sets"] == {"advanced": "sixes.json", "quicket": "calibrated from the season"}
+        assert f"cards for the Quicket rules: calibrated from the season; for the advanced rules: {sixes}" in output
+        assert "played by the advanced rules" in output
+        # the Quicket rules' set is kept (or shipped): the second run calibrates nothing
+        from cardgen.calibrate import cardset
+        monkeypatch.setattr(cardset, "card_set_from_stats",
+                            lambda *a, **k: pytest.fail("calibrated again instead of reusing"))
+    for wrong in (["--rules", "quicket"], ["--classic"]):
+        code, output = _run([*args, *wrong], env)
+        assert code == 2 and "is made for the Advanced rules ('advanced'), not 'quicket'" in output
 
 
 @pytest.mark.needs_data

@@ -13,8 +13,9 @@ from cardgen.cardset import load_card_set as load_model
 from cardgen.calibrate.model import chart_document, slots_to_chart
 from cardgen.calibrate.people import (card_people, short_names, team_sheets, usage_letter,
                                       usual_positions)
-from cardgen.competitions import Competition, normalise_season, set_name
+from cardgen.competitions import Competition, normalise_season
 from cardgen.errors import CardSetError  # noqa: F401 (the callers' name for it, errors.py says)
+from cardgen.rule_sets import ADVANCED, DEFAULT_RULES, QUICKET, check_rules, rules_fields, rules_of_set
 from cardgen.stats.tables import PHASES, SeasonStats, overs_text
 
 if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to load a set
@@ -120,8 +121,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
             entry["wicketkeeper"] = sheet["wicketkeeper"]
         team_list.append(entry)
     league_fig = model.league(rule_matrix(cal.rule, cal.league_shares.get("striker")))
-    rule_block = ({"rule": cal.rule.name, "rule_parameters": cal.rule.describe()} if cal.rule
-                  else {"rule": "classic"})
+    rule_block = rules_fields(ADVANCED if cal.rule else QUICKET, cal.rule)
     return {
         "schema_version": SCHEMA_VERSION,
         "competition": {"code": comp.code, "name": comp.name, "nation": comp.nation, "sex": comp.sex},
@@ -150,41 +150,50 @@ def _round_tree(x):
 
 
 def build_card_set(comp: Competition, season: str, source: str | None = None,
-                   cache: Cache | None = None, reuse: bool = False, classic: bool = False) -> dict:
-    """The season's card set as a dict valid against card-set.schema.json.
+                   cache: Cache | None = None, reuse: bool = False,
+                   rules: str = DEFAULT_RULES) -> dict:
+    """The season's card set, made for `rules` (`cardgen.rule_sets`: "quicket", the rules as
+    printed, or "advanced"), as a dict valid against card-set.schema.json.
 
     With `reuse`, a set kept in the cache from identical inputs is returned instead of
-    calibrating again (`cardgen.calibrate.reuse`); the result is the same either way. With
-    `classic`, the cards are made for the rules as printed (default: the wickets-in-hand rule).
+    calibrating again (`cardgen.calibrate.reuse`); the result is the same either way.
     """
     from cardgen.stats.load import season_stats
+    check_rules(rules)
     season = normalise_season(comp, season)
     stats = season_stats(comp, season, source, cache=cache)
     if reuse:
         from cardgen.calibrate.reuse import reuse_or_build
         from cardgen.sources.names import active_overrides
         return reuse_or_build(stats, comp, season, cache,
-                              lambda: card_set_from_stats(stats, comp, season, classic),
+                              lambda: card_set_from_stats(stats, comp, season, rules),
                               options={"names": active_overrides(),   # --names changes the set
-                                       **({"classic": True} if classic else {})})[0]
-    return card_set_from_stats(stats, comp, season, classic)
+                                       "rules": rules})[0]
+    return card_set_from_stats(stats, comp, season, rules)
 
 
 def card_set_from_stats(stats: SeasonStats, comp: Competition, season: str,
-                        classic: bool = False) -> dict:
+                        rules: str = DEFAULT_RULES) -> dict:
+    """The cards solved for `rules`: the Quicket rules as printed, or the advanced rules'
+    wickets in hand with this season's own attack faces, and Defence ratings (R12, R13)."""
     from cardgen.calibrate.calibrate import calibrate, league_rule
-    return card_sets_from_calibration(calibrate(stats, rule=None if classic else league_rule(stats)),
-                                      comp, season)
+    rule = league_rule(stats) if check_rules(rules) == ADVANCED else None
+    return card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)
 
 
 def card_set_path(card_set: dict, out_dir: Path) -> Path:
+    """`<out_dir>/<kit folder>/card-set.json`: `BBL_2024-25/` for the Quicket rules,
+    `BBL_2024-25-advanced/` for the advanced rules."""
     from cardgen.competitions import get_competition
+    from cardgen.rule_sets import kit_folder_name
     comp = get_competition(card_set["competition"]["code"])
-    return Path(out_dir) / set_name(comp, card_set["season"]) / FILE_NAME
+    return Path(out_dir) / kit_folder_name(comp.code, normalise_season(comp, card_set["season"]),
+                                           rules_of_set(card_set)) / FILE_NAME
 
 
 def write_card_set(card_set: dict, out_dir: Path) -> Path:
-    """Write `<out_dir>/<CODE>_<season>/card-set.json` atomically; return its path."""
+    """Write the set's `card-set.json` into its kit folder under `out_dir` (`card_set_path`)
+    atomically; return its path."""
     path = card_set_path(card_set, out_dir)
     atomic_write_text(path, dumps(card_set))
     return path

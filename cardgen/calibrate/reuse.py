@@ -4,7 +4,7 @@ A card set is a pure function of its inputs: the season's stats tables, the comp
 calibration code (every module upstream of the render layer, and the templates it reads), the
 calibration options and the numpy/scipy versions the solver runs on. `fingerprint` hashes all of
 them; the set is kept in the user cache (`card-sets/<CODE>_<season>-<options>-<fingerprint>.json`,
-one per set of options, so `build` and `build --classic` do not evict each other's set) and
+one per set of options, so `build` and `build --rules advanced` do not evict each other's set) and
 used again only when a new fingerprint matches. Any change of input is a miss and a recalibration,
 and a kept file that does not load is ignored, so a kept set only saves time, never changes a kit.
 
@@ -48,8 +48,9 @@ FOLDER = "card-sets"
 SUFFIX_LEN = 20
 OPTIONS_LEN = 8
 SHIPPED_ENV = "CARDGEN_SHIPPED_SETS"
-# the options of the sets that ship: `build` (the wickets-in-hand rule) and `--classic`
-SHIPPED_OPTIONS: tuple[dict[str, Any], ...] = ({"names": {}}, {"names": {}, "classic": True})
+# the options of the sets that ship: `build` (the Quicket rules) and `build --rules advanced`
+SHIPPED_OPTIONS: tuple[dict[str, Any], ...] = ({"names": {}, "rules": "quicket"},
+                                               {"names": {}, "rules": "advanced"})
 
 
 # the kinds of file the wheel installs in the package (setup.py's package_data, and the code):
@@ -225,7 +226,7 @@ def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
         comp = get_competition(code)
         stats = season_stats(comp, season, mirror)
         for options in SHIPPED_OPTIONS:
-            card_set = card_set_from_stats(stats, comp, season, bool(options.get("classic")))
+            card_set = card_set_from_stats(stats, comp, season, options["rules"])
             digest = fingerprint(stats, comp, season, options, versions=False)
             path = shipped_path(comp, season, digest, options, folder)
             data = gzip.compress(dumps(card_set).encode("utf-8"), compresslevel=9, mtime=0)

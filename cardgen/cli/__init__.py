@@ -358,6 +358,38 @@ def competition_options(func: Callable) -> Callable:
     return func
 
 
+RULES_HELP = ("Which rules the cards are made for and played by: quicket, the Quicket Cricket rules "
+              "as printed (the default), or advanced: the printed rules plus wickets in hand and "
+              "Defence, whose kit goes to OUT/<CODE>_<season>-advanced/.")
+
+
+def rules_option(func: Callable) -> Callable:
+    """--rules quicket|advanced (`cardgen.rule_sets`), and the hidden --classic of old (the printed
+    rules, now the default: `--rules quicket`). The command gets `rules`: the name, or None
+    when neither was given (a --cards file then plays its own rules; else the default)."""
+    from cardgen.rule_sets import ADVANCED, QUICKET, RULE_SETS
+
+    @functools.wraps(func)
+    def merged(*args: Any, rules: str | None = None, classic: bool = False, **kwargs: Any) -> Any:
+        if classic and rules == ADVANCED:
+            raise click.UsageError("--classic is the old name of --rules quicket (the rules as printed); "
+                                   "give one of them")
+        return func(*args, rules=QUICKET if classic else rules, **kwargs)
+    merged = click.option("--classic", is_flag=True, default=False, hidden=True,
+                          help="The old name of --rules quicket.")(merged)
+    return click.option("--rules", type=click.Choice(RULE_SETS), default=None, help=RULES_HELP)(merged)
+
+
+def refuse_other_rules(card_set: dict, rules: str | None, where: str) -> None:
+    """A card set is made for one rule set: asked for the other (`--rules`), say so: never
+    play or print it by rules it was not made for."""
+    from cardgen.rule_sets import TITLES, rules_of_set
+    made_for = rules_of_set(card_set)
+    if rules is not None and rules != made_for:
+        raise CardgenError(f"{where} is made for the {TITLES[made_for]} ('{made_for}'), not '{rules}': "
+                           f"leave out --rules, or make the season's cards with --rules {rules}")
+
+
 def check_writable(folder: Path) -> None:
     """Fail early (before minutes of work) when `folder` cannot be created or written to.
 

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from cardgen.cli import check_season_format, FolderPath, competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import (check_season_format, FolderPath, competition_options, friendly_errors, out_option,
+                         refuse_other_rules, resolve, rules_option)
 from cardgen.errors import CardgenError
 from cardgen.games import DEFAULT_GAME, game_codes
 
@@ -48,17 +49,35 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
 
 
 def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None,
-              classic: bool = False) -> dict:
+              rules: str | None = None) -> dict:
+    """The set to print: the --card-set file (made for its own rules: a --rules that names the
+    other is refused), else the season's set for `rules` (default: the Quicket rules)."""
     from cardgen.calibrate import cardset
+    from cardgen.rule_sets import DEFAULT_RULES
     if card_set_path is not None:
-        return cardset.load_card_set(card_set_path)
-    kwargs: dict = {"classic": True} if classic else {}
+        card_set = cardset.load_card_set(card_set_path)
+        refuse_other_rules(card_set, rules, str(card_set_path))
+        return card_set
+    kwargs: dict = {"rules": rules or DEFAULT_RULES}
     if seed is not None:
         if "seed" in inspect.signature(cardset.build_card_set).parameters:
             kwargs["seed"] = seed
         else:
             click.echo("note: the calibration is deterministic; --seed changes nothing", err=True)
     return cardset.build_card_set(comp, season, source, reuse=True, **kwargs)
+
+
+def rules_lines(card_set: dict, comp, season: str) -> list[str]:
+    """What build says about the rules: which set the cards are for, and how to make the other."""
+    from cardgen.rule_sets import QUICKET, rules_of_set
+    rules = rules_of_set(card_set)
+    command = f"cardgen build -c {comp.code} -s {season}"
+    if rules == QUICKET:
+        return ["rules: the cards are made for the Quicket rules as printed; for the advanced rules "
+                f"(wickets in hand and Defence, whole matches that score like the real season): "
+                f"{command} --rules advanced"]
+    return [f"rules: the cards are made for the advanced rules (wickets in hand and Defence); "
+            f"for the rules as printed: {command}"]
 
 
 # a young generation of this many objects before a garbage collection (Python's default is 700):
@@ -100,17 +119,19 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
 @click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Print an existing card-set.json instead of calibrating the season.")
-@click.option("--classic", is_flag=True, default=False,
-              help="Cards made for the rules as printed, and sheets without the wickets-in-hand "
-                   "table (default: the rule, docs/rules.md R12).")
+@rules_option
 @friendly_errors
 @_fewer_collections
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
           bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
-          card_set_path: Path | None, game: str, classic: bool) -> None:
+          card_set_path: Path | None, game: str, rules: str | None) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
     how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
     tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
+
+    The cards are made for the Quicket rules as printed; --rules advanced makes them for the
+    advanced rules (wickets in hand and Defence) instead, in OUT/<CODE>_<season>-advanced/ with
+    a rules sheet.
 
     --game prints another tabletop system's kit instead, to OUT/<system>/ (with a season's
     players, OUT/<system>/<CODE>_<season>/; --competition and --season only where the system uses
@@ -122,9 +143,9 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     if team is not None and game != DEFAULT_GAME:
         raise click.BadParameter(f"one team is printed from the {DEFAULT_GAME} card sets only; the "
                                  f"{game} kit is printed whole (leave --team out)", param_hint="'--team'")
-    if classic and (game != DEFAULT_GAME or card_set_path is not None):
-        raise click.BadParameter("the rule is chosen when a Quicket card set is calibrated; a --card-set "
-                                 "file keeps its own, and other games do not use it", param_hint="'--classic'")
+    if rules is not None and game != DEFAULT_GAME:
+        raise click.BadParameter(f"the rules are chosen for the {DEFAULT_GAME} cards; the {game} kit "
+                                 f"prints its own game (leave --rules out)", param_hint="'--rules'")
     quicket_only = [name for name, given in (("--card-set", card_set_path is not None),
                                               ("--bleed", bleed), ("--backs", backs),
                                               ("--solid-backs", solid_backs),
@@ -146,7 +167,7 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         from cardgen.stats.load import season_stats
         stats = season_stats(comp, season, source)
         check_season_format(comp, season, source, stats)
-    card_set = _card_set(comp, season, source, seed, card_set_path, classic)
+    card_set = _card_set(comp, season, source, seed, card_set_path, rules)
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     fixtures: tuple = ()
@@ -175,6 +196,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                                                      extra_files=extra))
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
+    for line in rules_lines(card_set, comp, season):
+        click.echo(line)
     for line in deckless_team_lines(card_set, team):
         click.echo(line, err=True)
     for line in season_identity_lines(card_set, team):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve, rules_option
 
 
 @click.command("calibrate")
@@ -13,32 +13,34 @@ from cardgen.cli import check_season_format, competition_options, friendly_error
 @out_option
 @click.option("--report", is_flag=True,
               help="Also print each card's real vs expected figures and the cards outside tolerance.")
-@click.option("--classic", is_flag=True, default=False,
-              help="Make the cards for the rules as printed, without the wickets-in-hand rule "
-                   "(docs/rules.md R12) they are made for by default.")
+@rules_option
 @friendly_errors
 def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Path,
-                  report: bool, classic: bool) -> None:
+                  report: bool, rules: str | None) -> None:
     """Calibrate a season's cards and write OUT/<CODE>_<season>/card-set.json.
 
-    The cards are made for the wickets-in-hand rule, the kit's recommended way to play: each
-    card reproduces its player's real season over the situations he really batted or bowled in.
+    The cards are made for the Quicket rules as printed: each card reproduces its player's real
+    season against the league-average opponent. With --rules advanced they are made for the
+    advanced rules (wickets in hand and Defence, over the situations each player really batted
+    or bowled in) and written to OUT/<CODE>_<season>-advanced/card-set.json.
     """
     from cardgen.calibrate.cardset import build_card_set, card_set_path, write_card_set
     from cardgen.cardset import FILE_NAME, dumps
-    from cardgen.competitions import set_name
+    from cardgen.rule_sets import DEFAULT_RULES, kit_folder_name
     comp, season = resolve(competition, season)
-    _refuse_a_file_cardgen_did_not_write(Path(out_dir) / set_name(comp, season) / FILE_NAME)
+    rules = rules or DEFAULT_RULES
+    _refuse_a_file_cardgen_did_not_write(Path(out_dir) / kit_folder_name(comp.code, season, rules) / FILE_NAME)
     check_season_format(comp, season, source)
-    card_set = build_card_set(comp, season, source, classic=classic)
-    _refuse_to_unsettle_a_kit(card_set_path(card_set, out_dir), dumps(card_set), comp.code, season, classic)
+    card_set = build_card_set(comp, season, source, rules=rules)
+    _refuse_to_unsettle_a_kit(card_set_path(card_set, out_dir), dumps(card_set), comp.code, season, rules)
     path = write_card_set(card_set, out_dir)
     if report:
         from cardgen.calibrate.report import format_report
         click.echo(format_report(card_set))
     n_s = sum(c["kind"] == "striker" for c in card_set["cards"])
     n_b = sum(c["kind"] == "bowler" for c in card_set["cards"])
-    click.echo(f"wrote {path} ({n_s} striker cards, {n_b} bowler cards)")
+    from cardgen.rule_sets import DESCRIPTIONS
+    click.echo(f"wrote {path} ({n_s} striker cards, {n_b} bowler cards, made for {DESCRIPTIONS[rules]})")
 
 
 def _refuse_a_file_cardgen_did_not_write(path: Path) -> None:
@@ -61,7 +63,7 @@ def _refuse_a_file_cardgen_did_not_write(path: Path) -> None:
                           f"move it away or give calibrate another --out")
 
 
-def _refuse_to_unsettle_a_kit(path: Path, new_text: str, code: str, season: str, classic: bool) -> None:
+def _refuse_to_unsettle_a_kit(path: Path, new_text: str, code: str, season: str, rules: str) -> None:
     """A built kit's card-set.json is the set its PDFs were printed from (the site, `validate`
     and `simulate` read it): calibrating other cards into it would leave the kit saying one thing
     and printing another, so `build` is the way to change a kit's cards."""
@@ -76,7 +78,8 @@ def _refuse_to_unsettle_a_kit(path: Path, new_text: str, code: str, season: str,
         same = False
     if not same:
         raise CardgenError(f"{path.parent} holds a kit printed from other cards; run `cardgen build "
-                           f"-c {code} -s {season}{' --classic' if classic else ''}` to recalibrate "
+                           f"-c {code} -s {season}{' --rules advanced' if rules == 'advanced' else ''}` "
+                           f"to recalibrate "
                            f"and reprint it, or give calibrate another --out")
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from cardgen.cardset import FILE_NAME, CardSet, as_card_set, load_card_set
-from cardgen.cli import check_season_format, competition_options, friendly_errors, out_option, resolve
+from cardgen.cli import (check_season_format, competition_options, friendly_errors, out_option,
+                         refuse_other_rules, resolve, rules_option)
 from cardgen.competitions import season_label
 from cardgen.errors import CardSetError
 
@@ -16,26 +17,39 @@ from cardgen.errors import CardSetError
 MAX_BALLS = 1_000_000  # validate: ~100 s on one core; memory does not grow with the balls
 MAX_SEASONS = 10_000  # simulate: IPL's 74 matches x 10,000 = 740,000 matches, ~300 MB, ~2 min
 
-CARDS_HELP = ("card-set.json to play (default: OUT/<CODE>_<season>/card-set.json when it exists, "
-              "else the set is calibrated now from the season).")
+CARDS_HELP = ("card-set.json to play, by the rules it is made for (default: the kit's card-set.json, "
+              "OUT/<CODE>_<season>/ or with --rules advanced OUT/<CODE>_<season>-advanced/, when it "
+              "exists, else the set is calibrated now from the season).")
 
 
 def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
-               cards: Path | None, stats: Any = None) -> tuple[CardSet, str]:
-    """The card set to play and where it came from; `stats`: the season's tables when the caller
-    has read (and checked) them, else the season's format is checked here before calibrating."""
+               cards: Path | None, stats: Any = None, rules: str | None = None) -> tuple[CardSet, str]:
+    """The card set to play and where it came from: the --cards file (made for its own rules;
+    a `rules` naming the other is refused), else the kit's set for `rules` (default: the
+    Quicket rules), else one calibrated now. `stats`: the season's tables when the caller has
+    read (and checked) them, else the season's format is checked here before calibrating."""
     from cardgen.calibrate.cardset import build_card_set
-    from cardgen.competitions import set_name
-    path = cards or Path(out_dir) / set_name(comp, season) / FILE_NAME
+    from cardgen.rule_sets import DEFAULT_RULES, kit_folder_name
+    path = cards or Path(out_dir) / kit_folder_name(comp.code, season, rules or DEFAULT_RULES) / FILE_NAME
     if cards is not None or path.is_file():
         card_set = load_card_set(path)
         if card_set.competition.code != comp.code or card_set.season != season:
             raise CardSetError(f"{path} is a {card_set.competition.code} "
                                f"{card_set.season} set, not {comp.code} {season}")
+        refuse_other_rules(card_set, rules, str(path))
         return card_set, str(path)
     if stats is None:
         check_season_format(comp, season, source)
-    return as_card_set(build_card_set(comp, season, source, reuse=True)), "calibrated from the season"
+    return (as_card_set(build_card_set(comp, season, source, reuse=True, rules=rules or DEFAULT_RULES)),
+            "calibrated from the season")
+
+
+def rules_words(card_set: CardSet) -> str:
+    """'the Quicket rules (as printed)' / 'the advanced rules (wickets in hand and Defence)':
+    which rules a report played, as it says so."""
+    from cardgen.rule_sets import QUICKET, rules_of_set
+    return ("the Quicket rules (as printed)" if rules_of_set(card_set) == QUICKET
+            else "the advanced rules (wickets in hand and Defence)")
 
 
 def _seed_option(func: Any) -> Any:
@@ -53,9 +67,10 @@ def _seed_option(func: Any) -> Any:
 @click.option("--cards", "--card-set", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
 @out_option
+@rules_option
 @friendly_errors
 def validate_cmd(competition: str, season: str, source: str | None, n_balls: int, seed: int,
-                 cards: Path | None, out_dir: Path) -> None:
+                 cards: Path | None, out_dir: Path, rules: str | None) -> None:
     """Play every card against the league-average opponent and compare with its real figures.
 
     Tolerance: a qualified card (>= 60 real balls) passes when its real strike rate / economy,
@@ -64,19 +79,22 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     cards pass, or when a family-wise gate fails: any qualified card's real rate, or any
     simulated figure against the calibration layer's analytic expectation, further out than a
     Bonferroni bound that keeps a correct set passing with probability 99% (the report says how
-    many checks ran and the bounds). Cards calibrated for the wickets-in-hand rule play each
-    delivery in a band drawn from the situations their player really faced.
+    many checks ran and the bounds). The cards are played by the rules they are made for (the
+    Quicket rules, or with --rules advanced the advanced kit's: there each delivery is in a
+    wickets-in-hand band drawn from the situations its player really faced, Defence included),
+    and the report says which.
     """
     import numpy as np
     from tqdm import tqdm
 
-    from cardgen.competitions import set_name
     from cardgen.sim import report
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.validate import (BOWLER_METRICS, FAMILY_ALPHA, QUALIFY_BALLS,
                                       STRIKER_METRICS, summarise, validate_cards)
+    from cardgen.rule_sets import rules_of_set, kit_folder_name
     comp, season = resolve(competition, season)
-    card_set, origin = load_cards(comp, season, source, out_dir, cards)
+    card_set, origin = load_cards(comp, season, source, out_dir, cards, rules=rules)
+    rules = rules_of_set(card_set)
     cs = compile_card_set(card_set)
     rng = np.random.default_rng(seed)
     # two passes (striker cards, bowler cards) of n_balls each, plus a short average-opponent pass
@@ -86,9 +104,10 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                                progress=lambda n: bar.update(min(n, bar.total - bar.n)))
     summary = summarise(table)
     with report.written_together():  # all of the report, or none of it
-        folder = report.report_dir(out_dir, set_name(comp, season))
+        folder = report.report_dir(out_dir, kit_folder_name(comp.code, season, rules))
         report.write_csv(folder / "validate_cards.csv", table)
-        doc = {"competition": comp.code, "season": season, "seed": seed, "balls_per_card": n_balls,
+        doc = {"competition": comp.code, "season": season, "rules": rules, "seed": seed,
+               "balls_per_card": n_balls,
                "card_set": origin if origin.startswith("calibrated") else Path(origin).name,
                "qualified_cards": summary.qualified, "passed": summary.passed,
                "at_its_limit": [] if summary.at_limit is None else
@@ -124,8 +143,8 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
                  f"{summary.engine_disagreements} disagreements with the analytic expectation "
                  f"(|z| > {summary.engine_z} over {summary.engine_checks} checks); "
                  f"family-wise error {100 * FAMILY_ALPHA:g}%.",
-                 f"{n_balls} balls per card against the league-average opponent; seed {seed}. "
-                 "Red points: outside the 95% interval."]
+                 f"{n_balls} balls per card against the league-average opponent, played by "
+                 f"{rules_words(card_set)}; seed {seed}. Red points: outside the 95% interval."]
         fail_cols = ["kind", "name", "team", "real_balls"] + [
             c for c in table.columns if c.startswith(("real_", "sim_")) and c not in ("real_balls", "sim_balls")]
         failures = summary.failures[fail_cols].round(3) if len(summary.failures) else table.head(0)[fail_cols]
@@ -143,8 +162,8 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
     else:  # an early season: a pass of 0 of 0 cards would claim what was never checked
         cards = (f"no card to judge: {_judged_words(summary.qualified, QUALIFY_BALLS)}, "
                  "so only the engine was checked")
-    click.echo(f"{comp.code} {season}: {cards}; engine vs analytic disagreements: "
-               f"{summary.engine_disagreements}")
+    click.echo(f"{comp.code} {season}, played by {rules_words(card_set)}: {cards}; engine vs "
+               f"analytic disagreements: {summary.engine_disagreements}")
     click.echo(f"checks: {summary.gate_checks} card-metric gates at |z| <= {summary.gate_z}, "
                f"{summary.engine_checks} engine checks at |z| <= {summary.engine_z} "
                f"(Bonferroni, family-wise error {100 * FAMILY_ALPHA:g}%)")
@@ -181,49 +200,45 @@ def _judged_words(qualified: int, qualify_balls: int) -> str:
 @_seed_option
 @click.option("--cards", "--card-set", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
-@click.option("--classic", is_flag=True, default=False,
-              help="Play the rules as printed, without the wickets-in-hand rule (the kit's "
-                   "recommended play, docs/rules.md R12), with cards made for them.")
 @out_option
+@rules_option
 @friendly_errors
 def simulate_cmd(competition: str, season: str, source: str | None, seasons: int, seed: int,
-                 cards: Path | None, classic: bool, out_dir: Path) -> None:
+                 cards: Path | None, out_dir: Path, rules: str | None) -> None:
     """Replay the season's fixture list many times: ladder, team totals, leaderboards, real beside simulated.
 
-    Plays the wickets-in-hand rule when the card set was calibrated for it (the default), and
+    Plays the cards by the rules they are made for: the Quicket rules as printed (the default
+    kit), or with --rules advanced the advanced kit's (wickets in hand and Defence). Also
     reports what whole matches look like -- first-innings total and its SD, all-out rate,
-    wickets and run rate by phase, the chasing side's wins -- real beside simulated, with the
-    rule and with the rules as printed, each with cards made for it: the given set plays the
-    rules it was calibrated for, the other way a set calibrated now (kept for the next run).
+    wickets and run rate by phase, the chasing side's wins -- real beside simulated by both
+    rule sets, each with cards made for it: the given set by its own rules, the other rules
+    with a set calibrated now (kept for the next run).
     """
     import time
 
     import numpy as np
     from tqdm import tqdm
 
-    from cardgen.competitions import set_name
     from cardgen.sim import report
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.season import (PHASES, ladder, leaderboards, league_summary, match_figures,
                                     real_first_innings, replay_season, team_totals)
     from cardgen.calibrate.cardset import build_card_set
+    from cardgen.rule_sets import RULE_SETS, kit_folder_name, other_rules, rules_of_set
     from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
     stats = season_stats(comp, season, source)
     check_season_format(comp, season, source, stats)
-    loaded, origin = load_cards(comp, season, source, out_dir, cards, stats)
-    # each way to play uses the cards made for it: the loaded set plays its own way, the other
-    # way a set calibrated now (or kept in the cache from an earlier identical calibration)
-    loaded_way = "classic" if rule_of(loaded) is None else "rule"
-    sets = {loaded_way: (loaded, origin)}
-    for way in ("rule", "classic"):
-        if way not in sets:
-            sets[way] = (as_card_set(build_card_set(comp, season, source, reuse=True, classic=way == "classic")),
-                         "calibrated from the season")
-    way = "classic" if classic else loaded_way
-    other_way = "rule" if way == "classic" else "classic"
-    card_set = sets[way][0]
+    loaded, origin = load_cards(comp, season, source, out_dir, cards, stats, rules)
+    # each rule set plays the cards made for it: the loaded set its own rules, the other rules
+    # a set calibrated now (or kept in the cache from an earlier identical calibration)
+    way = rules_of_set(loaded)
+    other_way = other_rules(way)
+    sets = {way: (loaded, origin),
+            other_way: (as_card_set(build_card_set(comp, season, source, reuse=True, rules=other_way)),
+                        "calibrated from the season")}
+    card_set = loaded
     cs = compile_card_set(card_set)
     rule = rule_of(card_set)
     rng = np.random.default_rng(seed)
@@ -241,19 +256,20 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                           rule=rule_of(other_set))
     figures[other_way] = match_figures(other_cs, stats, other)
     matches = {"real": next(iter(figures.values()))["real"],
-               **{k: v["sim"] for k, v in sorted(figures.items(), key=lambda kv: kv[0] != "rule")}}
+               **{k: figures[k]["sim"] for k in RULE_SETS}}
     summary = league_summary(cs, stats, rep)
     totals = team_totals(cs, stats, rep)
     table = ladder(stats, rep)
     leaders = leaderboards(cs, stats, rep)
     with report.written_together():  # all of the report, or none of it
-        folder = report.report_dir(out_dir, set_name(comp, season))
+        folder = report.report_dir(out_dir, kit_folder_name(comp.code, season, way))
         report.write_csv(folder / "simulate_ladder.csv", table)
         report.write_csv(folder / "simulate_team_totals.csv", totals)
         report.write_csv(folder / "simulate_players.csv", leaders)
         report.write_json(folder / "simulate_summary.json",
                           {"competition": comp.code, "season": season, "seed": seed, **summary,
-                           "rule": rule.name if rule else "classic", "match_figures": matches,
+                           "rules": way, "rule": rule.name if rule else "classic",
+                           "match_figures": matches,
                            "card_sets": {k: v if v.startswith("calibrated") else Path(v).name
                                          for k, (_, v) in sorted(sets.items())},
                            "real_xi_sides": rep.fixtures.real_sides,
@@ -276,7 +292,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
             drawings.append(report.scatter(f"team run rate, {phase}", totals[f"real_run_rate_{phase}"],
                                            totals[f"sim_run_rate_{phase}"]))
         lines = [f"{seasons} replays of the {len(stats.matches)}-match fixture list "
-                 f"({summary['matches_simulated']} matches), seed {seed}.",
+                 f"({summary['matches_simulated']} matches) by {rules_words(card_set)}, seed {seed}.",
                  f"Mean first-innings total: real {summary['real_first_innings_total']} "
                  f"({summary['real_first_innings_count']} full-length first innings), simulated "
                  f"{summary['sim_first_innings_total']} (difference {summary['first_innings_difference']:+}).",
@@ -293,7 +309,7 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                           ("Run leaders", top_runs), ("Wicket leaders", top_wk)], drawings)
     click.echo(f"{comp.code} {season}: {summary['matches_simulated']} matches in {elapsed:.1f}s "
                f"({summary['matches_simulated'] / max(elapsed, 1e-9):,.0f} matches/s)")
-    click.echo(f"played {'with the wickets-in-hand rule' if rule else 'as printed (classic)'}; "
+    click.echo(f"played by {rules_words(card_set)}; "
                f"{rep.fixtures.real_sides} sides with their real XI, "
                f"{rep.fixtures.fallback_sides} with the usual XI (no usable line-up)")
     if rep.fixtures.skipped:  # a side without a striker or a bowler card cannot play
@@ -302,7 +318,8 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
                    f"no striker or no bowler card in the set: {left}")
     for voided, replay in rep.fixtures.replayed:
         click.echo(replayed_line(stats.matches, voided, replay))
-    click.echo(f"cards with the rule: {sets['rule'][1]}; as printed: {sets['classic'][1]}")
+    click.echo(f"cards for the Quicket rules: {sets['quicket'][1]}; for the advanced rules: "
+               f"{sets['advanced'][1]}")
     for line in match_table(matches):
         click.echo(line)
     # (the table has the first-innings total and run rates; these repeated them over every
@@ -340,9 +357,9 @@ def replayed_line(matches: Any, voided: str, replay: str) -> str:
 
 
 def match_table(matches: dict[str, dict]) -> list[str]:
-    """Real beside simulated (with the rule, as printed) as aligned text lines."""
+    """Real beside simulated (by the Quicket rules, by the advanced rules) as aligned text lines."""
     cols = list(matches)
-    label = {"real": "real", "rule": "rule", "classic": "printed"}
+    label = {"real": "real", "quicket": "Quicket", "advanced": "advanced"}
 
     def fmt(key: str, v: dict) -> str:
         if key in ("all_out_share", "chasing_wins_share"):

@@ -20,7 +20,8 @@ from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, NeedsSeason, SimCo
 
 @functools.lru_cache(maxsize=4)
 def calibrated_set(comp: Competition, season: str, source: str | None) -> dict[str, Any]:
-    """The calibrated card set (cached per process: calibration takes ~10-20 s)."""
+    """The calibrated card set of the default kit, made for the Quicket rules (cached per
+    process: calibration takes ~10-20 s)."""
     from cardgen.calibrate.cardset import build_card_set
     return build_card_set(comp, season, source)
 
@@ -34,7 +35,7 @@ class QuicketSystem:
     def kit_folder(self, req: BuildRequest) -> Path:
         if req.comp is None or req.season is None:
             raise NeedsSeason("quicket uses real players: give --competition and --season")
-        return Path(req.out_dir) / set_name(req.comp, req.season)
+        return Path(req.out_dir) / set_name(req.comp, req.season)   # the default kit's folder
 
     def build(self, req: BuildRequest) -> list[Path]:
         from cardgen.render.kit import KitOptions, build_kit
@@ -46,7 +47,7 @@ class QuicketSystem:
     def simulate_innings(self, rng: np.random.Generator, n: int, ctx: SimContext) -> pd.DataFrame:
         """n first innings, each a real fixture of the season drawn at random (real XIs, real
         batting order, bowling plans from the captain), played by the calibrated cards under
-        the rule they are calibrated for."""
+        the rules they are made for (the default kit's: the Quicket rules as printed)."""
         from cardgen.sim import fast
         from cardgen.sim.model import compile_card_set
         from cardgen.sim.season import build_fixtures
@@ -62,7 +63,7 @@ class QuicketSystem:
         pick = rng.integers(0, len(fixtures.match_ids), n)
         home, away = fixtures.home[pick], fixtures.away[pick]
         plan = rng.integers(0, table.plans.shape[1], n)
-        # played as the kit is meant to be played: with the set's wickets-in-hand rule (R12)
+        # played as the kit is meant to be played: by the rules its cards are made for
         batch = fast.play_innings_batch(cs, table.lanes(home, away, plan, np.full(n, fast.BIG)), rng,
                                         rule=rule_of(card_set))
         frame = pd.DataFrame({

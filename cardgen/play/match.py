@@ -38,7 +38,8 @@ def play_page_match(cs: CompiledSet, bat_first: PageSide, bat_second: PageSide,
         return Match(first, second, supers, winner.team)
     a_side, b_side = bat_second, bat_first   # 3.7.1: the side that batted second bats first
     for _ in range(MAX_SUPER_OVERS):
-        a, b = reference.play_super_over(cs, a_side, b_side, dice)
+        # R13 is part of an advanced set's cards, in the super overs too
+        a, b = reference.play_super_over(cs, a_side, b_side, dice, defence=rule is not None)
         supers.append((a, b))
         if a.runs != b.runs:
             return Match(first, second, supers, a_side.team if a.runs > b.runs else b_side.team)

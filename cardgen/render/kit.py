@@ -82,11 +82,14 @@ class KitResult:
 
 
 def set_folder_name(card_set: dict[str, Any]) -> str:
-    return f"{card_set['competition']['code']}_{card_set['season']}"
+    """The kit's folder: `BBL_2024-25` (Quicket rules), `BBL_2024-25-advanced` (rule_sets)."""
+    from cardgen.rule_sets import kit_folder_name, rules_of_set
+    return kit_folder_name(card_set['competition']['code'], card_set['season'], rules_of_set(card_set))
 
 
 def team_kit_folder_name(card_set: dict[str, Any], team: str) -> str:
-    """A one-team kit's folder, beside the full kit and never inside it: `BBL_2024-25_perth-scorchers`."""
+    """A one-team kit's folder, beside the full kit and never inside it: `BBL_2024-25_perth-scorchers`
+    (`BBL_2024-25-advanced_perth-scorchers`)."""
     return f"{set_folder_name(card_set)}_{slug(team)}"
 
 

@@ -415,8 +415,13 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
 
 def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, *,
                        max_balls: int | None = None, max_wickets: int = 10,
-                       rule: WicketsInHand | None = None) -> InningsBatch:
+                       rule: WicketsInHand | None = None,
+                       defence: bool | None = None) -> InningsBatch:
     """Play a batch of innings to the end, one delivery a step for every live innings.
+
+    `rule`: the wickets-in-hand rule of the advanced rules (R12; None: as printed); `defence`:
+    whether the striker cards' Defence ratings are played (R13: the advanced rules only;
+    None: with the rule, that is whenever the innings is played by the advanced rules).
 
     Live innings are kept in order in the first columns of one state matrix (a row per
     quantity, a column per innings; an innings that ends leaves its final state at the end).
@@ -451,8 +456,9 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         raise ValueError("phase edges must fall at the end of an over")
     edge_overs = [e // bpo for e in edges]
     over_end = np.int64(bpo) << OVER_BALLS_SHIFT
-    # R13: each chart row's Defence rating (bowler cards' rows 0), read by the striker's word
-    with_defence = cs.has_defence
+    # R13: each chart row's Defence rating (bowler cards' rows 0), read by the striker's word;
+    # the advanced rules' alone (rule_sets): the Quicket rules never roll the Defence die
+    with_defence = cs.has_defence and (rule is not None if defence is None else defence)
     defence_of_row = np.concatenate([np.zeros(n_bowler_cards, np.int64),
                                      cs.striker_defence.astype(np.int64)])
     if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
@@ -812,15 +818,21 @@ MAX_SUPER_OVERS = 5
 
 
 def play_matches(cs: CompiledSet, table: SideTable, home: np.ndarray, away: np.ndarray,
-                 rng: np.random.Generator, rule: WicketsInHand | None = None) -> MatchBatch:
+                 rng: np.random.Generator, rule: WicketsInHand | None = None,
+                 defence: bool | None = None) -> MatchBatch:
     """Full matches, `home[k]` batting first against `away[k]`; ties go to super overs (R8),
-    played as printed; `rule` the wickets-in-hand rule for the two innings (None: classic)."""
+    played without the wickets-in-hand table; `rule` the wickets-in-hand rule for the two
+    innings (None: the Quicket rules as printed), `defence` whether Defence ratings are played
+    (R13; None: with the rule, the advanced rules), in the super overs too."""
+    defence = rule is not None if defence is None else defence
     M = len(home)
     n_plans = table.plans.shape[1]
     plan1 = rng.integers(0, n_plans, M)
     plan2 = rng.integers(0, n_plans, M)
-    first = play_innings_batch(cs, table.lanes(home, away, plan1, np.full(M, BIG)), rng, rule=rule)
-    second = play_innings_batch(cs, table.lanes(away, home, plan2, first.runs + 1), rng, rule=rule)
+    first = play_innings_batch(cs, table.lanes(home, away, plan1, np.full(M, BIG)), rng, rule=rule,
+                               defence=defence)
+    second = play_innings_batch(cs, table.lanes(away, home, plan2, first.runs + 1), rng, rule=rule,
+                                defence=defence)
     winner = np.where(second.runs > first.runs, away, home)
     tied = np.flatnonzero(second.runs == first.runs)
     supers = np.zeros(M, np.int32)
@@ -834,9 +846,9 @@ def play_matches(cs: CompiledSet, table: SideTable, home: np.ndarray, away: np.n
         zeros = np.zeros(len(tied), np.int64)
         a, b = bat_first[tied], bat_second[tied]
         so1 = play_innings_batch(cs, table.lanes(a, b, zeros, np.full(len(tied), BIG), True),
-                                 rng, max_balls=balls, max_wickets=2)
+                                 rng, max_balls=balls, max_wickets=2, defence=defence)
         so2 = play_innings_batch(cs, table.lanes(b, a, zeros, so1.runs + 1, True),
-                                 rng, max_balls=balls, max_wickets=2)
+                                 rng, max_balls=balls, max_wickets=2, defence=defence)
         deliveries += so1.deliveries + so2.deliveries
         winner[tied] = np.where(so1.runs > so2.runs, a, b)
         still = so1.runs == so2.runs

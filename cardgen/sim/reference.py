@@ -126,9 +126,13 @@ def _phase(fmt: m.Format, legal_after: int) -> int:
 def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
                  target: int | None = None, plan: list[int] | None = None,
                  batters: list[int] | None = None, max_balls: int | None = None,
-                 max_wickets: int = 10, rule: WicketsInHand | None = None) -> Innings:
+                 max_wickets: int = 10, rule: WicketsInHand | None = None,
+                 defence: bool | None = None) -> Innings:
     """One innings. `target` = runs needed to win (chase ends on reaching it); `rule` the
-    wickets-in-hand rule (None: the rules as printed)."""
+    advanced rules' wickets-in-hand rule (R12; None: the Quicket rules as printed); `defence`
+    whether the striker cards' Defence ratings are played (R13, the advanced rules only; None:
+    with the rule)."""
+    defence = rule is not None if defence is None else defence
     fmt = cs.fmt
     max_balls = fmt.balls_per_innings if max_balls is None else max_balls
     order = batting.batters if batters is None else batters
@@ -157,7 +161,7 @@ def play_innings(cs: CompiledSet, batting: Side, bowling: Side, dice: Dice, *,
             inn.wickets, fmt.balls_per_innings - inn.legal_balls, fmt.balls_per_innings,
             None if target is None else target - inn.runs)
         ball = _deliver(cs, dice, bowler, order[striker], striker, non_striker, free_hit,
-                        fielders, bowling.keeper_slot, keeper_rating, rule, band)
+                        fielders, bowling.keeper_slot, keeper_rating, rule, band, defence)
         # --- score it -------------------------------------------------------------------
         line = inn.bowlers.setdefault(bowler, BowlerLine())
         bat = inn.batters[striker]
@@ -218,7 +222,7 @@ def keeper_rating_of(cs: CompiledSet, side: Side) -> int:
 def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, striker_slot: int,
              non_striker_slot: int, free_hit: bool, fielders: list[int], keeper_slot: int,
              keeper_rating: int, rule: WicketsInHand | None = None,
-             band: int | None = None) -> Ball:
+             band: int | None = None, defence: bool = False) -> Ball:
     """Roll for one delivery and resolve it to runs, extras and any dismissal."""
     card_d6 = dice.d6()                      # 3.2: 1-3 bowler card, 4-6 striker card
     roll = dice.percentile()                 # 3.3: 2d10 on that card
@@ -229,9 +233,9 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
         chart_d6 = dice.d6()
         code = int(cs.fielding[chart_d6 - 1, dice.d20() - 1])
     defended = False
-    if on_bowler and code == m.CARD_W:       # R13: the striker card's Defence against the
-        defence = int(cs.striker_defence[striker_card])   # bowler card's W (no rating: no roll)
-        if defence and dice.defence_d20() <= defence:
+    if defence and on_bowler and code == m.CARD_W:   # R13 (advanced rules): the striker card's
+        rating = int(cs.striker_defence[striker_card])   # Defence against the bowler card's W
+        if rating and dice.defence_d20() <= rating:      # (no rating: no roll)
             code, defended = m.DOT, True     # survived: a dot, played on as any dot (R12 too)
     ball = Ball(legal_no=0, bowler=bowler, striker=striker_slot,
                 card="bowler" if on_bowler else "striker", result="", free_hit=free_hit)
@@ -334,23 +338,28 @@ def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielde
 MAX_SUPER_OVERS = 5
 
 
-def play_super_over(cs: CompiledSet, first: Side, second: Side, dice: Dice) -> tuple[Innings, Innings]:
-    """3.7 / R8: one over each (6 balls T20, 5 balls 100-ball), three batters, two wickets."""
+def play_super_over(cs: CompiledSet, first: Side, second: Side, dice: Dice,
+                    defence: bool = False) -> tuple[Innings, Innings]:
+    """3.7 / R8: one over each (6 balls T20, 5 balls 100-ball), three batters, two wickets;
+    `defence`: the advanced rules' Defence ratings are played (R13: part of the card)."""
     balls = cs.fmt.balls_per_over
     a = play_innings(cs, first, second, dice, plan=[second.super_over_bowler],
-                     batters=first.super_over_batters, max_balls=balls, max_wickets=2)
+                     batters=first.super_over_batters, max_balls=balls, max_wickets=2, defence=defence)
     b = play_innings(cs, second, first, dice, target=a.runs + 1, plan=[first.super_over_bowler],
-                     batters=second.super_over_batters, max_balls=balls, max_wickets=2)
+                     batters=second.super_over_batters, max_balls=balls, max_wickets=2, defence=defence)
     return a, b
 
 
 def play_match(cs: CompiledSet, home: Side, away: Side, rng: IntegerSource,
-               rule: WicketsInHand | None = None) -> Match:
-    """A full match, `home` batting first; a tie goes to super overs (R8), which are played as
-    printed (the rule's table is for the full innings)."""
+               rule: WicketsInHand | None = None, defence: bool | None = None) -> Match:
+    """A full match, `home` batting first; a tie goes to super overs (R8), which are played
+    without the wickets-in-hand table (it is for the full innings). `rule`: the advanced rules'
+    wickets-in-hand rule (None: the Quicket rules as printed); `defence`: whether Defence
+    ratings are played (R13; None: with the rule), in the super overs too."""
     dice = Dice(rng)
-    first = play_innings(cs, home, away, dice, rule=rule)
-    second = play_innings(cs, away, home, dice, target=first.runs + 1, rule=rule)
+    defence = rule is not None if defence is None else defence
+    first = play_innings(cs, home, away, dice, rule=rule, defence=defence)
+    second = play_innings(cs, away, home, dice, target=first.runs + 1, rule=rule, defence=defence)
     supers: list[tuple[Innings, Innings]] = []
     if second.runs > first.runs:
         return Match(first, second, supers, away.team)
@@ -358,7 +367,7 @@ def play_match(cs: CompiledSet, home: Side, away: Side, rng: IntegerSource,
         return Match(first, second, supers, home.team)
     bat_first, bat_second = away, home      # 3.7.1: the team that batted second bats first
     for _ in range(MAX_SUPER_OVERS):
-        a, b = play_super_over(cs, bat_first, bat_second, dice)
+        a, b = play_super_over(cs, bat_first, bat_second, dice, defence)
         supers.append((a, b))
         if a.runs != b.runs:
             return Match(first, second, supers, bat_first.team if a.runs > b.runs else bat_second.team)

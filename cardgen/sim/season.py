@@ -119,9 +119,10 @@ class SeasonReplay:
 
 def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.random.Generator,
                   progress: Callable[[int], Any] | None = None,
-                  rule: WicketsInHand | None = None) -> SeasonReplay:
-    """Replay the fixture list `seasons` times (`rule`: the wickets-in-hand rule, None: the
-    rules as printed)."""
+                  rule: WicketsInHand | None = None, defence: bool | None = None) -> SeasonReplay:
+    """Replay the fixture list `seasons` times (`rule`: the advanced rules' wickets-in-hand rule,
+    None: the Quicket rules as printed; `defence`: whether Defence ratings are played, R13,
+    None: with the rule, as the advanced rules play them)."""
     fx = build_fixtures(cs, stats, rng)
     n_fix = len(fx.match_ids)
     total = seasons * n_fix
@@ -134,7 +135,7 @@ def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.ran
         n = min(CHUNK_MATCHES, total - done)
         fixture = (np.arange(done, done + n) % n_fix)
         home, away = fx.home[fixture], fx.away[fixture]
-        mb = fast.play_matches(cs, fx.table, home, away, rng, rule=rule)
+        mb = fast.play_matches(cs, fx.table, home, away, rng, rule=rule, defence=defence)
         for inn, batting, bowling, plan in ((mb.first, home, away, mb.first_plan),
                                             (mb.second, away, home, mb.second_plan)):
             players = fx.side_players[batting].ravel()               # (n * 11,)

@@ -146,7 +146,8 @@ def simulate_deliveries(cs: CompiledSet, card_set: CardSet | dict[str, Any], kin
             fielder_ro=np.where(with_keeper, 20 * odds.run_out_with_keeper, 20 * odds.run_out_single),
             keeper_ro=20.0, keeper_rating=20 * odds.stumping, with_keeper=with_keeper,
             rule=rule, band=band, rule_d20=rule_d20,
-            defence=cs.striker_defence[striker] if cs.has_defence else None)   # R13
+            # R13: the advanced rules' alone (a Quicket set carries no rating: rule_sets)
+            defence=cs.striker_defence[striker] if cs.has_defence and rule is not None else None)
         bat = fast.BAT_RUNS[code]
         if kind == "striker":
             y = fast.FACED[code]

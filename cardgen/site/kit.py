@@ -21,7 +21,8 @@ from cardgen.render.start_here import START_HERE, START_HERE_LABEL
 
 CARD_SET_FILE = "card-set.json"
 TTS_FOLDER = "tts"
-_SET_NAME = r"[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?"  # <CODE>_<season>, as build names a set's folder
+# <CODE>_<season>, as build names a set's folder (an advanced kit's: <CODE>_<season>-advanced)
+_SET_NAME = r"[A-Z0-9-]+_[0-9]{4}(-[0-9]{2})?(-advanced)?"
 SET_FOLDER = re.compile(f"^{_SET_NAME}$")
 TEAM_KIT_FOLDER = re.compile(f"^{_SET_NAME}_.+$")  # build --team: <CODE>_<season>_<team>
 
