@@ -22,6 +22,7 @@ from cardgen.games.cricket_the_game.engine import (
     bowling_order,
     field_for,
 )
+from cardgen.games.cricket_the_game.kit import dice_line
 from cardgen.games.cricket_the_game.squads import (
     COMPOSITION,
     SquadPlayer,
@@ -255,6 +256,23 @@ def test_roles_and_confidence_follow_real_figures(squads) -> None:
     assert typed >= 0.8 * len(bowlers)
     top = max(everyone, key=lambda p: p.player.batting_index)
     assert top.confidence == 3
+
+
+@pytest.mark.needs_data
+def test_a_batter_who_bowled_more_than_an_all_rounder_bowls_in_the_game(squads) -> None:
+    """Issue 34: D'Arcy Short (BBL 2024-25: 139 balls faced, 62 bowled, 10.2 overs) was printed
+    "Specialist batter ... no bowling in the game" while Jordan Buckingham (2 faced, 60 bowled)
+    took an all-rounder's slot and bowled the Medium deck. No specialist batter now both batted
+    and bowled more than one of his team's all-rounders."""
+    adelaide = {p.player.name: p for p in squads["Adelaide Strikers"]}
+    assert adelaide["D'Arcy Short"].role == "allrounder"
+    assert dice_line(adelaide["D'Arcy Short"]) == "Bats with the D8 \u00b7 bowls: Medium deck"
+    assert "Jordan Buckingham" not in adelaide
+    for team, squad in squads.items():
+        rounders = [p.player for p in squad if p.role == "allrounder"]
+        for b in (p.player for p in squad if p.role == "batter" and p.player.legal_balls > 0):
+            assert not any(a.balls <= b.balls and a.legal_balls < b.legal_balls
+                           or a.balls < b.balls and a.legal_balls <= b.legal_balls for a in rounders), (team, b.name)
 
 
 @pytest.mark.needs_data

@@ -14,7 +14,8 @@ Selection from the season's figures, per team:
   bowlers (one listed an all-rounder who bowled no ball that season counts as a batter), those
   who bowled more than half the balls they faced last;
 - all-rounders: the four remaining players who both bat and bowl most (balls faced + bowled),
-  then anyone left by matches.
+  then anyone left by matches; a batter who both batted and bowled more than one of them is an
+  all-rounder instead (he bowls in the game), and the next batter takes his place.
 Confidence (printed bottom right, -1..3) is the batting-index percentile among all squad players
 of the season in five equal bands (see cardgen/games/roll_and_play/players.py for the index).
 """
@@ -105,15 +106,30 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
     # a front-line bowler who bowled is not one (Pooja Vastrakar), and a batter who bowled more
     # than half the balls she faced (Hayley Matthews: 204 bowled, 215 faced, 16 wickets) comes
     # after the batters who hardly bowl: the specialist batter does not bowl in the game
-    batters = sorted((p for p in players
-                      if free(p) and not (p.bowls and p.batting_role in ("All-Rounder", "*"))),
-                     key=lambda p: (2 * p.legal_balls > p.balls, -p.runs, p.player_id))
-    for p in batters[:COMPOSITION["batter"]]:
+    # and a batter who both batted and bowled more than one of the all-rounders bowls in the game:
+    # he is the all-rounder (D'Arcy Short, BBL 2024-25: 139 balls faced, 62 bowled, printed a
+    # specialist batter with no bowling while Jordan Buckingham, 2 faced and 60 bowled, bowled
+    # the Medium deck), and the next batter takes his slot
+    bowls_in_the_game: set[str] = set()
+    while True:
+        batters = sorted((p for p in players
+                          if free(p) and p.player_id not in bowls_in_the_game
+                          and not (p.bowls and p.batting_role in ("All-Rounder", "*"))),
+                         key=lambda p: (2 * p.legal_balls > p.balls, -p.runs, p.player_id))
+        batting = batters[:COMPOSITION["batter"]]
+        rounders = sorted((p for p in players if free(p) and p not in batting),
+                          key=lambda p: (-(min(p.balls, p.legal_balls) > 0), -(p.balls + p.legal_balls),
+                                         -p.matches, p.player_id))
+        rounding = rounders[:COMPOSITION["allrounder"]]
+        moved = {b.player_id for b in batting if b.legal_balls > 0 and any(
+            a.balls <= b.balls and a.legal_balls <= b.legal_balls
+            and (a.balls, a.legal_balls) != (b.balls, b.legal_balls) for a in rounding)}
+        if not moved:
+            break
+        bowls_in_the_game |= moved
+    for p in batting:
         chosen[p.player_id] = "batter"
-    rounders = sorted((p for p in players if free(p)),
-                      key=lambda p: (-(min(p.balls, p.legal_balls) > 0), -(p.balls + p.legal_balls),
-                                     -p.matches, p.player_id))
-    for p in rounders[:COMPOSITION["allrounder"]]:
+    for p in rounding:
         chosen[p.player_id] = "allrounder"
     for role, n in COMPOSITION.items():  # batters can run short only in tiny squads
         while sum(1 for r in chosen.values() if r == role) < n:
