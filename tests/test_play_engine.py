@@ -26,10 +26,12 @@ import pytest
 
 from cardgen.calibrate.model import chart_document
 from cardgen.calibrate.reuse import FOLDER
+from cardgen.errors import CardSetError
 from cardgen.paths import bundled_tables_dir
 from cardgen.play.match import play_page_match
 from cardgen.play.prng import CAPTAIN_STREAM, DICE_STREAM, SharedRandom
 from cardgen.play.sides import draw_plan, page_side, usual_xi, xi_problem
+from cardgen.rule_sets import rules_of_set
 from cardgen.sim.captain import check_plan
 from cardgen.sim.example import example_fielding_chart
 from cardgen.sim.model import compile_card_set
@@ -306,7 +308,8 @@ def test_the_captains_plan_is_the_same_for_any_shares():
 def test_a_quicket_set_with_a_defence_rating_is_refused():
     """Defence (R13) is an advanced rule: the page's engine refuses a set made for the Quicket
     rules that carries a Defence rating (as cardgen.cardset.check_defence_belongs does), and plays
-    the same cards once the set says "rules": "advanced"."""
+    the same cards once the set says "rules": "advanced" (the older "rule" field left out, which
+    would otherwise contradict it)."""
     card_set = shipped("BBL_2024-25", "classic")
     striker = next(c for c in card_set["cards"] if c["kind"] == "striker")
     striker["defence"] = 5
@@ -314,15 +317,20 @@ def test_a_quicket_set_with_a_defence_rating_is_refused():
         "globalThis.Quicket = {}; const fs = require('fs');"
         f"require('vm').runInThisContext(fs.readFileSync({json.dumps(str(STATIC / 'engine.js'))}, 'utf8'));"
         "const Q = globalThis.Quicket, set = JSON.parse(fs.readFileSync(0, 'utf8')), out = [];"
-        "for (const rules of ['quicket', 'advanced']) { set.rules = rules;"
+        "delete set.rule; for (const rules of ['quicket', 'advanced']) { set.rules = rules;"
         "  try { const cs = Q.compileSet(set); out.push('ok ' + cs.rules); }"
         "  catch (e) { out.push((e instanceof Q.CardSetError ? 'refused ' : 'crashed ') + e.message); } }"
+        "set.rule = 'classic';"   # and "rules" contradicting the older "rule": refused as Python does
+        "try { Q.compileSet(set); out.push('ok'); } catch (e) { out.push(e.message); }"
         "console.log(JSON.stringify(out));")
     proc = subprocess.run([node_binary(), "-e", script], input=json.dumps(card_set), capture_output=True,
                           text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr
-    quicket, advanced = json.loads(proc.stdout)
+    quicket, advanced, contradicted = json.loads(proc.stdout)
     assert quicket == (f"refused {striker['player']['name']}'s striker card has a Defence rating, which only "
                        "the advanced rules play, in a set made for the Quicket rules; remove it or make the "
                        'set "rules": "advanced"'), quicket
     assert advanced == "ok advanced", advanced
+    with pytest.raises(CardSetError) as python:
+        rules_of_set({**card_set, "rule": "classic", "rules": "advanced"})
+    assert contradicted == str(python.value)

@@ -26,6 +26,7 @@ import pytest
 from click.testing import CliRunner
 
 from cardgen.cli import main
+from cardgen.rule_sets import TITLES
 from cardgen.sim.model import compile_card_set
 from conftest import BROWSER_WAIT_MS
 from test_play_replay import reference_scorecard
@@ -36,7 +37,11 @@ DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 pytestmark = pytest.mark.slow   # a browser, two kits built
 
-KITS = {"T20": ("BBL", "2024-25", "BBL_2024-25"), "100-ball": ("HUNDRED", "2024", "HUNDRED_2024")}
+# name -> (competition, season, kit folder, format, rules): the default kits (the Quicket rules)
+# of both formats, and BBL's advanced kit (wickets in hand, Defence), each page playing its own
+KITS = {"T20": ("BBL", "2024-25", "BBL_2024-25", "T20", "quicket"),
+        "100-ball": ("HUNDRED", "2024", "HUNDRED_2024", "100-ball", "quicket"),
+        "T20-advanced": ("BBL", "2024-25", "BBL_2024-25-advanced", "T20", "advanced")}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -44,13 +49,13 @@ KITS = {"T20": ("BBL", "2024-25", "BBL_2024-25"), "100-ball": ("HUNDRED", "2024"
 # ---------------------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def out(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
-    """BBL 2024-25 (T20) and The Hundred 2024 (100-ball) built by `cardgen build` (each reuses its
-    shipped card set), and the site made from them."""
+    """BBL 2024-25 (T20, both rule sets) and The Hundred 2024 (100-ball) built by `cardgen build`
+    (each reuses its shipped card set)."""
     folder = tmp_path_factory.mktemp("play-out")
-    for code, season, _ in KITS.values():
+    for code, season, _, _, rules in KITS.values():
         result = CliRunner().invoke(main, ["build", "--competition", code, "--season", season,
                                            "--source", str(mirror), "--out", str(folder), "--paper", "a4",
-                                           "--no-images"])
+                                           "--no-images", "--rules", rules])
         assert result.exit_code == 0, result.output
     return folder
 
@@ -211,6 +216,7 @@ def replayed(path: Path, out: Path) -> tuple[int, str]:
 @pytest.mark.parametrize("fmt, teams, seed", [
     ("T20", ("Perth Scorchers", "Sydney Sixers"), 2024),
     ("100-ball", ("Oval Invincibles", "Southern Brave"), 100),
+    ("T20-advanced", ("Perth Scorchers", "Sydney Sixers"), 37),
 ])
 def test_a_whole_match_through_the_controls_is_the_reference_engines(out: Path, context, tmp_path: Path,
                                                                      fmt, teams, seed):
@@ -220,7 +226,9 @@ def test_a_whole_match_through_the_controls_is_the_reference_engines(out: Path, 
     `cardgen replay` of the page's match file prints it too."""
     card_set = json.loads((kit(out, fmt) / "card-set.json").read_text())
     page, errors = open_page(context, page_url(out, fmt))
-    assert fmt in page.text_content("header")
+    _, _, _, format_name, rules = KITS[fmt]
+    assert format_name in page.text_content("header")
+    assert page.text_content("#rules-label") == TITLES[rules]   # the page says which rules it plays
     set_up(page, teams, ("player", "computer"), seed)
     toss_and_start(page, "bowl")
     chosen = play_to_the_end(page, np.random.default_rng(seed))

@@ -25,7 +25,8 @@ from cardgen.errors import CardgenError
 from cardgen.play.match import play_page_match
 from cardgen.play.matchfile import card_set_fingerprint, parse_match
 from cardgen.play.prng import CAPTAIN_STREAM, DICE_STREAM, SharedRandom
-from cardgen.play.replay import replay, rules_of
+from cardgen.play.replay import replay
+from cardgen.rule_sets import rules_of_set
 from cardgen.play.scorecard import scorecard
 from cardgen.play.sides import draw_plan, page_side, usual_xi
 from cardgen.sim.model import compile_card_set
@@ -66,7 +67,7 @@ def reference_scorecard(card_set: dict, teams: list[dict], batting_first: int, s
         return chosen_rows.get(innings, plan)
 
     first, second = sides[batting_first], sides[1 - batting_first]
-    rules = rules_of(card_set)
+    rules = rules_of_set(card_set)
     match = play_page_match(cs, first, second, ListThenSeed(list(typed), seed), plan_for,
                             rule_of_set(card_set) if rules == "advanced" else None)
     return scorecard(cs, card_set, rules, match, first, second).text()

@@ -12,21 +12,19 @@ REPLAY_OUT_HELP = "Folder of built kits, where the match's card set is looked fo
 
 
 def _find_card_set(out_dir: Path, competition: str, season: str, rules: str) -> Path:
-    """The card-set.json of the kit the match was played with: OUT/<CODE>_<season>/ or its
-    advanced kit beside it (OUT/<CODE>_<season>-advanced/), the one made for the match's rules."""
+    """The card-set.json of the kit the match was played with, the one made for the match's
+    rules: OUT/<CODE>_<season>/ (Quicket rules) or OUT/<CODE>_<season>-advanced/; a kit built
+    before the rule sets had folders of their own may hold either set in the first."""
     import json
-    from cardgen.play.replay import rules_of
-    base = f"{competition}_{season}"
-    for name in (base, f"{base}-advanced"):
+    from cardgen.rule_sets import QUICKET, kit_folder_name, rules_of_set
+    for name in dict.fromkeys((kit_folder_name(competition, season, rules),
+                               kit_folder_name(competition, season, QUICKET))):
         path = out_dir / name / "card-set.json"
         try:
             doc = json.loads(path.read_text(encoding="utf-8-sig"))
-        except (OSError, ValueError):
-            continue
-        try:
-            if isinstance(doc, dict) and rules_of(doc) == rules:
+            if isinstance(doc, dict) and rules_of_set(doc) == rules:
                 return path
-        except CardSetError:
+        except (OSError, ValueError, CardSetError):
             continue
     raise CardSetError(f"no {competition} {season} kit for the {rules} rules in {out_dir}/: build it, "
                        f"or pass its card-set.json with --cards")

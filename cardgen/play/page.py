@@ -17,11 +17,10 @@ import jinja2
 
 from cardgen.cardset import dumps
 from cardgen.play.matchfile import card_set_fingerprint
-from cardgen.play.replay import rules_of
-from cardgen.play.scorecard import RULES_LABEL
 from cardgen.render.common import printed_season_of
 from cardgen.render.kit import MATCH_PAGE
 from cardgen.render.season_tracker import Fixture
+from cardgen.rule_sets import TITLES, rules_of_set
 
 STATIC = Path(__file__).with_name("static")
 PAGE = MATCH_PAGE   # the kit names it in START-HERE.txt
@@ -62,7 +61,7 @@ def page_html(card_set: Mapping[str, Any], rules: str) -> bytes:
     season = printed_season_of(str(comp.get("code", "")), str(card_set.get("season", "")))
     title = f"{comp.get('name') or comp.get('code') or ''} {season}".strip()
     html = _template().render(title=title, season=season, format=card_set.get("format", ""),
-                              rules=rules, rules_label=RULES_LABEL[rules],
+                              rules=rules, rules_label=TITLES[rules],
                               rules_words=RULES_WORDS[rules], all_rules_words=RULES_WORDS, folder=FOLDER, data_file=DATA_FILE,
                               scripts=SCRIPTS, styles=STYLES)
     return html.encode("utf-8")
@@ -72,7 +71,7 @@ def kit_files(card_set: Mapping[str, Any], fixtures: Iterable[Fixture] = ()) -> 
     """{path in the kit: bytes} of the match page: play.html, and the engine, style and data in
     play/."""
     data = page_data(card_set, fixtures)
-    files = {PAGE: page_html(data["cardSet"], rules_of(data["cardSet"]))}
+    files = {PAGE: page_html(data["cardSet"], rules_of_set(data["cardSet"]))}
     for name in SCRIPTS + STYLES:
         files[f"{FOLDER}/{name}"] = (STATIC / name).read_bytes()
     files[f"{FOLDER}/{DATA_FILE}"] = data_script(data)

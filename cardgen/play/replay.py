@@ -17,20 +17,10 @@ from cardgen.play.matchfile import DIE_RANGES, MatchFileError, MatchRecord, card
 from cardgen.play.prng import DICE_STREAM, SharedRandom
 from cardgen.play.scorecard import Scorecard, scorecard
 from cardgen.play.sides import PageSide, page_side, plan_problem
+from cardgen.rule_sets import rules_of_set
 from cardgen.sim.model import CompiledSet, compile_card_set
 from cardgen.sim.reference import Dice, Match
 from cardgen.wickets_in_hand import rule_of_set
-
-
-def rules_of(card_set: dict[str, Any]) -> str:
-    """"quicket" (the rules as printed) or "advanced" (wickets in hand, Defence): the set's
-    "rules" field, else its older "rule" field, as the page reads it (static/engine.js)."""
-    rules = card_set.get("rules")
-    if rules in ("quicket", "advanced"):
-        return str(rules)
-    if rules is not None:
-        raise CardSetError(f"unknown rules {rules!r}; expected 'quicket' or 'advanced'")
-    return "quicket" if card_set.get("rule") in (None, "", "classic") else "advanced"
 
 
 @dataclass
@@ -124,7 +114,7 @@ def replay(card_set: dict[str, Any], record: MatchRecord, where: str = "the matc
     if (record.competition, record.season) != (comp, card_set.get("season")):
         raise MatchFileError(f"{where} was played with the {record.competition} {record.season} cards, "
                              f"not {comp} {card_set.get('season')} (pass that kit's card-set.json with --cards)")
-    rules = rules_of(card_set)
+    rules = rules_of_set(card_set)
     if record.rules != rules:
         raise MatchFileError(f"{where} was played by the {record.rules} rules; this card set is for the "
                              f"{rules} rules (pass the other kit's card-set.json with --cards)")

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen.play.sides import PageSide
+from cardgen.rule_sets import TITLES
 from cardgen.sim.model import CompiledSet, Format
 from cardgen.sim.reference import Ball, Innings, Match
-
-RULES_LABEL = {"quicket": "Quicket rules", "advanced": "Advanced rules"}
 
 
 def fixed2(num: int, den: int) -> str:
@@ -210,7 +209,7 @@ def scorecard(cs: CompiledSet, card_set: dict[str, Any], rules: str, match: Matc
               bat_first: PageSide, bat_second: PageSide) -> Scorecard:
     comp = card_set.get("competition") or {}
     title = (f"{comp.get('name') or comp.get('code') or ''} {card_set.get('season', '')}: "
-             f"{bat_first.team} v {bat_second.team} ({cs.fmt.name}, {RULES_LABEL[rules]})")
+             f"{bat_first.team} v {bat_second.team} ({cs.fmt.name}, {TITLES[rules]})")
     cards = [innings_card(cs, match.first, bat_first, bat_second, 0, 10),
              innings_card(cs, match.second, bat_second, bat_first, 0, 10)]
     a_side, b_side = bat_second, bat_first

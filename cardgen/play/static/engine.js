@@ -208,18 +208,32 @@
     return value;
   }
 
+  /** A value as Python's repr quotes it, so the page's messages are rule_sets.py's word for word. */
+  function quoted(value) {
+    return typeof value === "string" ? "'" + value + "'" : JSON.stringify(value);
+  }
+
   /** Which rules a set is made for: "quicket" (as printed) or "advanced" (wickets in hand R12,
    * Defence R13). The top-level "rules" field where a set has it; else the older "rule" field
-   * ("classic" = as printed). */
+   * ("classic" = as printed); the two must agree (cardgen/rule_sets.py). */
   function rulesName(cardSet) {
-    if (cardSet.rules === "quicket" || cardSet.rules === "advanced") return cardSet.rules;
-    if (cardSet.rules !== undefined && cardSet.rules !== null) {
-      throw new CardSetError("unknown rules " + JSON.stringify(cardSet.rules) + "; expected \"quicket\" or \"advanced\"");
+    var rule = cardSet.rule, named = cardSet.rules, implied = null;   // as rule_sets.rules_of_set
+    if (rule === "" || rule === "classic") implied = "quicket";
+    else if (rule === "wickets-in-hand") implied = "advanced";
+    else if (rule !== undefined && rule !== null) {
+      throw new CardSetError("the card set names an unknown rule " + quoted(rule)
+        + " (expected 'wickets-in-hand' or 'classic')");
     }
-    var rule = cardSet.rule;
-    if (rule === undefined || rule === null || rule === "" || rule === "classic") return "quicket";
-    if (rule === "wickets-in-hand") return "advanced";
-    throw new CardSetError("unknown rule " + JSON.stringify(rule) + "; expected \"wickets-in-hand\" or \"classic\"");
+    if (named === undefined || named === null) return implied || "quicket";
+    if (named !== "quicket" && named !== "advanced") {
+      throw new CardSetError("the card set's rules are " + quoted(named) + "; expected 'quicket' or 'advanced'");
+    }
+    if (implied !== null && implied !== named) {
+      throw new CardSetError("the card set says rules " + quoted(named) + " but rule " + quoted(rule)
+        + " (made for the " + (implied === "quicket" ? "Quicket rules" : "Advanced rules")
+        + "); make the two agree or rebuild the card set");
+    }
+    return named;
   }
 
   /** Check a card set is playable and turn it into lookup tables (model.compile_card_set). */
