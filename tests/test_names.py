@@ -196,3 +196,72 @@ def test_known_as_list_is_well_formed():
         assert pid in names, pid  # every id is a real register id
         assert names[pid] == listed[pid], (pid, listed[pid])  # ... the player the row names
         assert known and known == " ".join(known.split())
+
+
+# -- hostile names files (issue 40, case 10) -----------------------------------------------
+
+def test_a_repeated_id_is_warned_about_and_the_later_name_used(tmp_path):
+    import warnings
+    from cardgen.errors import CardgenWarning
+    path = tmp_path / "names.csv"
+    path.write_text("id,name\n27e003ce,Meg Lanning\n10735e1d,Jordie Buckingham\n27e003ce,M Lanning\n",
+                    encoding="utf-8")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert read_name_overrides(path) == {"27e003ce": "M Lanning", "10735e1d": "Jordie Buckingham"}
+    assert [str(w.message) for w in caught if issubclass(w.category, CardgenWarning)] == [
+        f"names file {path}: id 27e003ce is given twice (lines 2 and 4); the later name, 'M Lanning', is used"]
+
+
+def test_control_and_bidi_characters_are_taken_out_of_a_names_file(tmp_path):
+    path = tmp_path / "names.csv"
+    path.write_text("id,name\n27e003ce,\u202eGNINNAL GEM\u202c\n10735e1d,Jordie\u0007 Buckingham\n",
+                    encoding="utf-8")
+    assert read_name_overrides(path) == {"27e003ce": "GNINNAL GEM", "10735e1d": "Jordie Buckingham"}
+
+
+def test_a_names_file_that_is_a_fifo_is_one_line_not_a_hang(tmp_path, mirror):
+    import os
+    import subprocess
+    import sys
+    os.mkfifo(tmp_path / "names.csv")
+    run = subprocess.run([sys.executable, "-m", "cardgen.cli", "stats", "-c", "BBL", "-s", "2024-25",
+                          "--names", str(tmp_path / "names.csv"), "--table", "league"],
+                         capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+                         env={**os.environ, CACHE_ENV: str(tmp_path / "c"), "PYTHONPATH": str(ROOT)})
+    assert run.returncode == 2 and run.stderr.strip() == (
+        f"Error: names file {tmp_path / 'names.csv'} is not a regular file; give a UTF-8 CSV with columns id,name")
+
+
+def test_stats_prints_the_corrected_names_and_warns_of_ids_that_match_no_player(tmp_path):
+    """`stats --names` printed Cricsheet's names, and ids matching no player (a typo) passed
+    without a word."""
+    names = tmp_path / "names.csv"
+    names.write_text("id,name\n218d4d78,Matt Renshaw\nffffffff,Nobody Atall\n218d4d7x,Typo Renshaw\n",
+                     encoding="utf-8")
+    env = {CACHE_ENV: str(tmp_path / "c"), "CARDGEN_NAMES": None, SOURCE_ENV: None}
+    result = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "batting",
+                                       "--format", "csv", "--names", str(names)], env=env)
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("218d4d78,")]
+    assert rows and rows[0].split(",")[1] == "Matt Renshaw"
+    assert "MT Renshaw" not in result.output
+    warned = [line for line in result.output.splitlines() if line.startswith("warning: ")]
+    assert warned == [f"warning: names file {names}: 2 of its 3 ids match no player of BBL 2024-25 (218d4d7x, "
+                      f"ffffffff); the ids are Cricsheet register ids, as player.id in card-set.json or "
+                      f"player_id in `cardgen stats --table attributes`"]
+    plain = CliRunner().invoke(main, ["stats", "-c", "BBL", "-s", "2024-25", "--table", "batting",
+                                      "--format", "csv"], env=env)
+    assert "218d4d78,MT Renshaw," in plain.output and "warning" not in plain.output
+
+
+def test_build_warns_of_ids_that_match_no_card(card_set_file, tmp_path):
+    names = tmp_path / "names.csv"
+    names.write_text("id,name\nffffffff,Nobody Atall\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--card-set", str(card_set_file),
+                                       "--out", str(tmp_path / "out"), "--no-images", "--paper", "a4",
+                                       "--names", str(names)],
+                                env={CACHE_ENV: str(tmp_path / "c"), "CARDGEN_NAMES": None})
+    assert result.exit_code == 0, result.output
+    assert (f"warning: names file {names}: 1 of its 1 ids match no player of the card set BBL 2024-25 "
+            f"(ffffffff);") in result.output

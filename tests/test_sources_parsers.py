@@ -239,3 +239,107 @@ def test_random_html_never_crashes_the_cricinfo_parser(text):
 def test_random_next_data_never_crashes_the_cricinfo_parser(data):
     page = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
     _parses_or_parse_error(lambda: parse_player_page(page))
+
+
+# -- values checked where they enter (issue 40, case 11) -----------------------------------
+
+def _first_delivery_path() -> tuple:
+    return ("innings", 0, "overs", 0, "deliveries", 0)
+
+
+@USES_MIRROR
+@pytest.mark.parametrize("field, value, refusal", [
+    (("runs", "batter"), -6, "runs.batter is -6, outside 0-10"),  # accepted before: a batter's runs went down
+    (("runs", "batter"), 11, "runs.batter is 11, outside 0-10"),
+    (("runs", "total"), -6, "runs.total is -6, outside 0-30"),
+    (("runs", "extras"), -1, "runs.extras is -1, outside 0-20"),
+    (("extras", "wides"), -1, "extras.wides is -1, outside 0-10"),
+    (("extras", "byes"), 99, "extras.byes is 99, outside 0-10"),
+    (("extras", "penalty"), -5, "extras.penalty is -5, outside 0-10"),
+    (("extras", "legbyes"), 10**400, "extras.legbyes is 10000000000000000000... (401 characters), outside 0-10"),
+    (("runs", "batter"), float("nan"), "runs.batter: expected an integer, got nan"),
+    (("runs", "batter"), float("inf"), "runs.batter: expected an integer, got inf"),
+])
+def test_absurd_runs_and_extras_refuse_the_match_by_name(field, value, refusal):
+    doc = copy.deepcopy(REAL_DOC)
+    delivery = doc
+    for key in _first_delivery_path():
+        delivery = delivery[key]
+    delivery.setdefault(field[0], {})[field[1]] = value
+    with pytest.raises(ParseError) as caught:
+        parse_match(json.dumps(doc, allow_nan=True), "1443999")
+    message = str(caught.value)
+    assert message == f"match 1443999 innings 1 over 0: {refusal}", message
+
+
+@USES_MIRROR
+def test_three_wickets_on_one_delivery_and_impossible_overs_are_refused():
+    doc = copy.deepcopy(REAL_DOC)
+    delivery = doc["innings"][0]["overs"][0]["deliveries"][0]
+    out = {"player_out": delivery["batter"], "kind": "bowled"}
+    delivery["wickets"] = [out, out, out]
+    with pytest.raises(ParseError, match="3 wickets on one delivery, outside 0-2"):
+        parse_match(doc, "w")
+    for path, value, refusal in ((("innings", 0, "overs", 0, "over"), -1, "over is -1, outside 0-1000"),
+                                 (("info", "balls_per_over"), 0, "info.balls_per_over is 0, outside 1-10"),
+                                 (("info", "overs"), -20, "info.overs is -20, outside 1-1000")):
+        with pytest.raises(ParseError, match=refusal):
+            parse_match(_replace(REAL_DOC, path, value), "v")
+
+
+@USES_MIRROR
+def test_a_negative_run_no_longer_lowers_a_batters_runs(tmp_path):
+    """In a season, the damaged match is skipped with a warning naming it (as a NaN was), and
+    every other match is counted as before; --strict makes it the error."""
+    import warnings
+    from cardgen.competitions import get_competition
+    from cardgen.errors import SkippedInput
+    from cardgen.sources.fetch import MatchFile
+    from cardgen.stats.load import load_season_data
+    files = [MatchFile(p.stem, p.read_bytes()) for p in sorted((MIRROR / "bbl_2024-25").glob("*.json"))[:3]]
+    doc = json.loads(files[0].raw)
+    doc["innings"][0]["overs"][0]["deliveries"][0]["runs"]["batter"] = -6
+    damaged = [MatchFile(files[0].match_id, json.dumps(doc).encode()), *files[1:]]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        season = load_season_data(get_competition("BBL"), "2024-25", files=damaged)
+    skipped = [str(w.message) for w in caught if issubclass(w.category, SkippedInput)]
+    assert skipped == [f"match {files[0].match_id} innings 1 over 0: runs.batter is -6, outside 0-10; "
+                       f"skipped (--strict stops instead)"]
+    assert sorted(season.matches["match_id"]) == [f.match_id for f in files[1:]]
+    assert (season.deliveries["runs_batter"] >= 0).all()
+
+
+# -- names as they enter (issue 40, case 10) -----------------------------------------------
+
+@USES_MIRROR
+def test_control_and_bidi_override_characters_are_taken_out_of_names():
+    """A right-to-left override (U+202E) in a name was honoured on the printed card."""
+    doc = copy.deepcopy(REAL_DOC)
+    batter = doc["innings"][0]["overs"][0]["deliveries"][0]["batter"]
+    hostile = f"\u202e{batter[::-1]}\u202c"  # what the eye reads as the name, stored reversed
+    tabbed = f"{batter}\t\u2066x\u2069\n"
+
+    def rename(node: Any, old: str, new: str) -> Any:
+        if isinstance(node, dict):
+            return {rename(k, old, new): rename(v, old, new) for k, v in node.items()}
+        if isinstance(node, list):
+            return [rename(v, old, new) for v in node]
+        return new if node == old else node
+
+    for name, printed in ((hostile, batter[::-1]), (tabbed, f"{batter} x")):
+        parsed = parse_match(rename(doc, batter, name), "bidi")
+        names = {d["batter"] for d in parsed.deliveries} | {p["player"] for p in parsed.players}
+        assert printed in names and name not in names
+        assert not any(c in n for n in names for c in "\u202e\u202c\u2066\u2069\t\n")
+        # the cleaned name still finds its register id
+        ids = {d["batter_id"] for d in parsed.deliveries if d["batter"] == printed}
+        assert ids == {doc["info"]["registry"]["people"][batter]}
+
+
+def test_clean_text_leaves_every_real_name_alone():
+    from cardgen.sources.text import clean_text
+    for name in ("Rashid Khan", "Quinton de Kock", "Zoë Ηλίας Дмитрий", "ज़\u200dहीर", "Mohammad Nabi "):
+        assert clean_text(name) == name
+    assert clean_text("\u202eEMAN\u202c") == "EMAN"
+    assert clean_text("A\x00B\x1bC\x7f\u2028D") == "A B C D"

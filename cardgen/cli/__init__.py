@@ -505,12 +505,19 @@ def competitions(source: str | None) -> None:
 def stats(competition: str, season: str, source: str | None, fmt: str, which: str) -> None:
     """Print a season's batting, bowling, fielding and league tables."""
     import pandas as pd
+    from cardgen.sources.names import active_overrides, corrected_names, warn_unmatched
     from cardgen.stats.load import season_stats
     comp, season = resolve(competition, season)
     st = season_stats(comp, season, source)
     names = ["batting", "bowling", "fielding", "league"] if which == "all" else [which]
+    if active_overrides():  # --names: the corrected names, as the cards print them
+        warn_unmatched(set(st.lineups["player_id"].astype(str)), f"{comp.code} {season}")
+
+    def table(name: str) -> pd.DataFrame:
+        return corrected_names(getattr(st, name))
+
     if fmt == "json":
-        doc = {n: (st.league if n == "league" else json.loads(getattr(st, n).to_json(orient="records")))
+        doc = {n: (st.league if n == "league" else json.loads(table(n).to_json(orient="records")))
                for n in names}
         click.echo(json.dumps(doc, indent=1))
         return
@@ -525,7 +532,7 @@ def stats(competition: str, season: str, source: str | None, fmt: str, which: st
                     flat[key] = value
             df = pd.DataFrame({"figure": list(flat), "value": [str(v) for v in flat.values()]})
         else:
-            df = getattr(st, n)
+            df = table(n)
         if fmt == "csv":
             click.echo(f"# {n}")
             click.echo(df.to_csv(index=False, lineterminator="\n"), nl=False)

@@ -32,6 +32,8 @@ def calibrate_cmd(competition: str, season: str, source: str | None, out_dir: Pa
     _refuse_a_file_cardgen_did_not_write(Path(out_dir) / kit_folder_name(comp.code, season, rules) / FILE_NAME)
     check_season_format(comp, season, source)
     card_set = build_card_set(comp, season, source, rules=rules)
+    from cardgen.sources.names import apply_overrides
+    apply_overrides(card_set)  # its names are corrected already; this warns of ids matching no card
     _refuse_to_unsettle_a_kit(card_set_path(card_set, out_dir), dumps(card_set), comp.code, season, rules)
     path = write_card_set(card_set, out_dir)
     if report:

@@ -12,6 +12,7 @@ from typing import Any, Iterable, Mapping
 import pandas as pd
 
 from cardgen.errors import ParseError
+from cardgen.sources.text import clean_text
 
 DELIVERY_COLUMNS = [
     "match_id", "innings", "super_over", "batting_team", "bowling_team", "over", "ball",
@@ -49,8 +50,35 @@ def _require(mapping: Any, key: str, where: str) -> Any:
 def _int(value: Any, where: str) -> int:
     if (isinstance(value, bool) or not isinstance(value, (int, float))
             or (isinstance(value, float) and not value.is_integer())):
-        raise ParseError(f"{where}: expected an integer, got {value!r}")
+        raise ParseError(f"{where}: expected an integer, got {_shown(value)}")
     return int(value)
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 24 else f"{text[:20]}... ({len(text)} characters)"
+
+
+# The most one delivery may carry, well above anything real (the nine seasons in the mirror:
+# 6 off the bat, 5 wides, 5 leg byes, 2 no-balls, 8 in all, 2 wickets): a value beyond is a
+# damaged or hand-made file, refused as a NaN is, not a season with a batter's runs lowered
+# by a -6 or raised by 10^400.
+MOST_PER_DELIVERY = {"runs.batter": 10, "runs.extras": 20, "runs.total": 30, "extras": 10, "wickets": 2}
+MOST_OVERS = 1000  # an over's number and info.overs (a Test innings runs to a few hundred)
+MOST_BALLS_PER_OVER = 10
+
+
+def _count(value: Any, where: str, what: str, most: int, least: int = 0) -> int:
+    """An integer from `least` to `most` (`what` names the field in the refusal)."""
+    number = _int(value, f"{where}: {what}")
+    if not least <= number <= most:
+        raise ParseError(f"{where}: {what} is {_shown(number)}, outside {least}-{most}")
+    return number
+
+
+def _text(value: Any) -> str:
+    """A name or label as it is printed: without control or bidirectional-override characters."""
+    return clean_text(str(value))
 
 
 def parse_match(raw: bytes | str | dict, match_id: str) -> ParsedMatch:
@@ -77,9 +105,11 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
     teams = _require(info, "teams", where)
     if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
         raise ParseError(f"{where}: info.teams must name two teams")
+    teams = [_text(t) for t in teams]
     registry = (info.get("registry") or {}).get("people") or {}
     if not isinstance(registry, dict) or not all(isinstance(v, str) for v in registry.values()):
         raise ParseError(f"{where}: info.registry.people is not a mapping of names to ids")
+    registry = {_text(name): _text(pid) for name, pid in registry.items()}
     event = info.get("event") or {}
     outcome = info.get("outcome") or {}
     dates = info.get("dates") or [""]
@@ -91,30 +121,32 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
     match = {
         "match_id": match_id,
         "date": str(dates[0]),
-        "season": str(info.get("season", "")),
-        "event": str(event.get("name", "")) if isinstance(event, dict) else "",
+        "season": _text(info.get("season", "")),
+        "event": _text(event.get("name", "")) if isinstance(event, dict) else "",
         "match_number": event.get("match_number") if isinstance(event, dict) else None,
-        "stage": str(event.get("stage", "")) if isinstance(event, dict) else "",
-        "gender": str(info.get("gender", "")),
+        "stage": _text(event.get("stage", "")) if isinstance(event, dict) else "",
+        "gender": _text(info.get("gender", "")),
         "team1": teams[0],
         "team2": teams[1],
-        "venue": str(info.get("venue", "")),
-        "winner": outcome.get("winner") or outcome.get("eliminator") or "",
+        "venue": _text(info.get("venue", "")),
+        "winner": _text(outcome.get("winner") or outcome.get("eliminator") or ""),
         "result": result,
-        "method": str(outcome.get("method", "")),
-        "toss_winner": str(toss.get("winner", "")),
-        "toss_decision": str(toss.get("decision", "")),
-        "balls_per_over": _int(info.get("balls_per_over", 6), where),
-        "overs": _int(info.get("overs", 20), where),
-        "player_of_match": ";".join(info.get("player_of_match") or []),
+        "method": _text(outcome.get("method", "")),
+        "toss_winner": _text(toss.get("winner", "")),
+        "toss_decision": _text(toss.get("decision", "")),
+        "balls_per_over": _count(info.get("balls_per_over", 6), where, "info.balls_per_over",
+                                 MOST_BALLS_PER_OVER, least=1),
+        "overs": _count(info.get("overs", 20), where, "info.overs", MOST_OVERS, least=1),
+        "player_of_match": ";".join(_text(p) for p in info.get("player_of_match") or []),
     }
     players: list[dict[str, Any]] = []
     for team, names in (info.get("players") or {}).items():
-        if team not in teams or not isinstance(names, list):
-            raise ParseError(f"{where}: info.players has an unknown team {team!r}")
+        if _text(team) not in teams or not isinstance(names, list):
+            raise ParseError(f"{where}: info.players has an unknown team {_shown(team)}")
         for i, name in enumerate(names):
-            players.append({"match_id": match_id, "team": team, "player": str(name),
-                            "player_id": registry.get(name, str(name)), "order_in_list": i})
+            name = _text(name)
+            players.append({"match_id": match_id, "team": _text(team), "player": name,
+                            "player_id": registry.get(name, name), "order_in_list": i})
 
     deliveries: list[dict[str, Any]] = []
     wickets: list[dict[str, Any]] = []
@@ -123,26 +155,36 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
         raise ParseError(f"{where}: innings is not a list")
     for inn_no, inn in enumerate(innings_list, start=1):
         batting = _require(inn, "team", f"{where} innings {inn_no}")
+        batting = _text(batting) if isinstance(batting, str) else batting
         if batting not in teams:
-            raise ParseError(f"{where} innings {inn_no}: unknown batting team {batting!r}")
+            raise ParseError(f"{where} innings {inn_no}: unknown batting team {_shown(batting)}")
         bowling = teams[1] if batting == teams[0] else teams[0]
         super_over = bool(inn.get("super_over", False))
         seq = 0
         for over in _require(inn, "overs", f"{where} innings {inn_no}"):
-            over_no = _int(_require(over, "over", where), where)
+            over_no = _count(_require(over, "over", where), f"{where} innings {inn_no}", "over",
+                             MOST_OVERS)
+            at = f"{where} innings {inn_no} over {over_no}"
             legal_in_over = 0
             for dl in _require(over, "deliveries", where):
                 seq += 1
                 runs = _require(dl, "runs", where)
                 extras = dl.get("extras") or {}
-                wides = _int(extras.get("wides", 0), where)
-                noballs = _int(extras.get("noballs", 0), where)
+                if not isinstance(extras, dict):
+                    raise ParseError(f"{at}: extras is not a mapping")
+                most = MOST_PER_DELIVERY["extras"]
+                wides = _count(extras.get("wides", 0), at, "extras.wides", most)
+                noballs = _count(extras.get("noballs", 0), at, "extras.noballs", most)
                 legal = wides == 0 and noballs == 0
                 if legal:
                     legal_in_over += 1
-                batter = str(_require(dl, "batter", where))
-                bowler = str(_require(dl, "bowler", where))
-                non_striker = str(_require(dl, "non_striker", where))
+                batter = _text(_require(dl, "batter", where))
+                bowler = _text(_require(dl, "bowler", where))
+                non_striker = _text(_require(dl, "non_striker", where))
+                wickets_here = dl.get("wickets") or []
+                if isinstance(wickets_here, list) and len(wickets_here) > MOST_PER_DELIVERY["wickets"]:
+                    raise ParseError(f"{at}: {len(wickets_here)} wickets on one delivery, outside "
+                                     f"0-{MOST_PER_DELIVERY['wickets']}")
                 deliveries.append({
                     "match_id": match_id, "innings": inn_no, "super_over": super_over,
                     "batting_team": batting, "bowling_team": bowling, "over": over_no,
@@ -151,23 +193,26 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
                     "non_striker": non_striker,
                     "non_striker_id": registry.get(non_striker, non_striker),
                     "bowler": bowler, "bowler_id": registry.get(bowler, bowler),
-                    "runs_batter": _int(_require(runs, "batter", where), where),
-                    "runs_extras": _int(runs.get("extras", 0), where),
-                    "runs_total": _int(_require(runs, "total", where), where),
+                    "runs_batter": _count(_require(runs, "batter", where), at, "runs.batter",
+                                          MOST_PER_DELIVERY["runs.batter"]),
+                    "runs_extras": _count(runs.get("extras", 0), at, "runs.extras",
+                                          MOST_PER_DELIVERY["runs.extras"]),
+                    "runs_total": _count(_require(runs, "total", where), at, "runs.total",
+                                         MOST_PER_DELIVERY["runs.total"]),
                     "wides": wides, "noballs": noballs,
-                    "byes": _int(extras.get("byes", 0), where),
-                    "legbyes": _int(extras.get("legbyes", 0), where),
-                    "penalty": _int(extras.get("penalty", 0), where),
+                    "byes": _count(extras.get("byes", 0), at, "extras.byes", most),
+                    "legbyes": _count(extras.get("legbyes", 0), at, "extras.legbyes", most),
+                    "penalty": _count(extras.get("penalty", 0), at, "extras.penalty", most),
                     "legal": legal,
                     "non_boundary": bool(runs.get("non_boundary", False)),
                 })
-                for w in dl.get("wickets") or []:
-                    out = str(_require(w, "player_out", where))
+                for w in wickets_here:
+                    out = _text(_require(w, "player_out", where))
                     fielders = [f for f in (w.get("fielders") or []) if isinstance(f, dict)]
-                    names = [str(f.get("name", "")) for f in fielders if f.get("name")]
+                    names = [_text(f.get("name", "")) for f in fielders if f.get("name")]
                     wickets.append({
                         "match_id": match_id, "innings": inn_no, "super_over": super_over,
-                        "delivery": seq, "kind": str(_require(w, "kind", where)),
+                        "delivery": seq, "kind": _text(_require(w, "kind", where)),
                         "player_out": out, "player_out_id": registry.get(out, out),
                         "fielders": ";".join(names),
                         "fielder_ids": ";".join(registry.get(n, n) for n in names),

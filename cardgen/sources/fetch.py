@@ -18,7 +18,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from cardgen import __version__
 from cardgen.cache import Cache
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # requests is imported where a download starts: reading a mir
 from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, ReadLimitExceeded,
                             SkippedInput, SourceError, UnknownSeason)
 from cardgen.sources.archive import ZIP_ERRORS, ReadLimits, check_zip, read_match_file, zip_members
+from cardgen.sources.text import clean_text
 
 DEFAULT_SOURCE = "https://cricsheet.org/downloads"
 SOURCE_ENV = "CARDGEN_SOURCE"
@@ -93,6 +94,20 @@ def is_event_of(info: dict, comp: Competition) -> bool:
     return info.get("team_type") == comp.team_type and info.get("match_type") == "T20"
 
 
+def match_identity(info: Any) -> tuple[str, tuple[str, ...], str, str]:
+    """A match as Cricsheet's own info says it: first date, teams, event name and match number.
+    Two files with the same identity hold the same match (a second download saved as
+    `copy-of-1443060.json`), whatever their names."""
+    info = info if isinstance(info, dict) else {}
+    teams = info.get("teams")
+    named = tuple(sorted(clean_text(str(t)) for t in teams)) if isinstance(teams, list) else ()
+    event = info.get("event")
+    event = event if isinstance(event, dict) else {}
+    number = event.get("match_number")
+    return (_first_date(info), named, clean_text(str(event.get("name", ""))),
+            "" if number is None else clean_text(str(number)))
+
+
 def _first_date(info: dict) -> str:
     dates = info.get("dates") or [""]
     return str(dates[0]) if isinstance(dates, list) and dates else ""
@@ -149,34 +164,80 @@ def skip_or_raise(error: ParseError) -> None:
     warnings.warn(SkippedInput(f"{error}; skipped (--strict stops instead)"), stacklevel=2)
 
 
-def _filter(files: Iterator[tuple[str, bytes]], comp: Competition, season: str) -> list[MatchFile]:
-    raws: dict[str, bytes] = {}
-    infos: list[tuple[str, dict]] = []
-    for name, raw in files:
+# What the readers below yield for each match file: (match id, where it is as a user would
+# find it: a path, or "1443060.json in <the zip>", its bytes).
+Found = tuple[str, str, bytes]
+DUPLICATES_NAMED = 5  # a mirror holding a season twice (its folder and its zip) names five
+
+
+class DuplicateMatch(ParseError):
+    """A second file holding a match already read (the same id, or the same date, teams,
+    event and match number)."""
+
+
+def _filter(files: Iterator[Found], comp: Competition, season: str) -> list[MatchFile]:
+    """The season's match files, each match once: a second copy of one (a second download
+    saved as `copy-of-1443060.json`, the season's zip beside its folder) is skipped with a
+    warning naming both files, or stops the run with --strict."""
+    found: dict[str, tuple[str, bytes, dict]] = {}  # where -> (match id, bytes, info)
+    for match_id, where, raw in files:
         try:
             doc = json.loads(raw)
             info = doc.get("info", {})
         except (ValueError, AttributeError, RecursionError) as exc:
             reason = "not valid JSON" if isinstance(exc, ValueError) else "not a match document"
-            skip_or_raise(ParseError(f"match file {name}: {reason} ({exc.__class__.__name__})"))
+            skip_or_raise(ParseError(f"match file {where}: {reason} ({exc.__class__.__name__})"))
             continue
-        if isinstance(info, dict) and is_event_of(info, comp):
-            raws[name] = raw
-            infos.append((name, info))
-    chosen = {_match_id(name): raws[name] for name in select_season(infos, comp, season)}
+        if isinstance(info, dict) and is_event_of(info, comp) and where not in found:
+            found[where] = (match_id, raw, info)
+    chosen: dict[str, bytes] = {}
+    first: dict[object, str] = {}  # a match id, or a match's identity -> where it was read
+    duplicates: list[DuplicateMatch] = []
+    season_files = select_season([(w, info) for w, (_, _, info) in found.items()], comp, season)
+    # a file under Cricsheet's own name (<match id>.json) is the copy kept, wherever it sorts
+    for where in sorted(season_files, key=lambda w: not found[w][0].isdigit()):
+        match_id, raw, info = found[where]
+        identity = ("info", *match_identity(info))
+        earlier = first.get(("id", match_id)) or first.get(identity)
+        if earlier is not None:
+            duplicates.append(DuplicateMatch(f"match file {where} holds the same match as {earlier} "
+                                             f"({_described(info)})"))
+            continue
+        first[("id", match_id)] = first[identity] = where
+        chosen[match_id] = raw
+    _skip_duplicates(duplicates)
     return [MatchFile(mid, chosen[mid]) for mid in sorted(chosen)]
 
 
-def _zip_members(data: bytes, origin: str, limits: ReadLimits = ReadLimits()) -> Iterator[tuple[str, bytes]]:
+def _described(info: dict) -> str:
+    date, _, event, number = match_identity(info)
+    teams = info.get("teams")
+    teams = " v ".join(clean_text(str(t)) for t in teams) if isinstance(teams, list) else "?"
+    return ", ".join(part for part in (date, teams, event, f"match {number}" if number else "") if part)
+
+
+def _skip_duplicates(duplicates: list[DuplicateMatch]) -> None:
+    """Each second copy skipped with its warning (the first DUPLICATES_NAMED; then one line for
+    the rest), or the first of them the error under --strict."""
+    for duplicate in duplicates[:DUPLICATES_NAMED]:
+        skip_or_raise(duplicate)
+    if len(duplicates) > DUPLICATES_NAMED:
+        more = len(duplicates) - DUPLICATES_NAMED
+        warnings.warn(SkippedInput(f"and {more} more second cop{'y' if more == 1 else 'ies'} of "
+                                   f"matches already read; skipped"), stacklevel=2)
+
+
+def _zip_members(data: bytes, origin: str, limits: ReadLimits = ReadLimits()) -> Iterator[Found]:
     """The match files of a downloaded zip, within the read limits."""
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zf:
-            yield from zip_members(zf, origin, limits)
+            for name, raw in zip_members(zf, origin, limits):
+                yield _match_id(name), f"{name} in {origin}", raw
     except ZIP_ERRORS as exc:
         raise ParseError(f"{origin}: not a readable zip ({exc.__class__.__name__})") from exc
 
 
-def _mirror_zip_members(path: Path, limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
+def _mirror_zip_members(path: Path, limits: ReadLimits) -> Iterator[Found]:
     """The match files of a zip in a local mirror. Like a damaged match file, a zip that cannot
     be read, or one of its members, is skipped with a warning (strict: the error): the mirror's
     other files may hold the whole season. A zip beyond the read limits is the error: it needs
@@ -192,7 +253,8 @@ def _mirror_zip_members(path: Path, limits: ReadLimits) -> Iterator[tuple[str, b
         skip_or_raise(ParseError(f"match file {name} in {path} cannot be read ({exc.__class__.__name__})"))
 
     with zf:
-        yield from zip_members(zf, str(path), limits, skip=damaged)
+        for name, raw in zip_members(zf, str(path), limits, skip=damaged):
+            yield _match_id(name), f"{name} in {path}", raw
 
 
 def season_folder(root: Path, comp: Competition, season: str) -> Path:
@@ -226,7 +288,7 @@ def mirror_paths(root: Path, comp: Competition) -> list[Path]:
     return [path for folder in folders for path in sorted(folder.glob("*.json"))] + zips + loose
 
 
-def _mirror_files(root: Path, comp: Competition, limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
+def _mirror_files(root: Path, comp: Competition, limits: ReadLimits) -> Iterator[Found]:
     for path in mirror_paths(root, comp):
         if path.suffix == ".zip":
             yield from _mirror_zip_members(path, limits)
@@ -234,8 +296,8 @@ def _mirror_files(root: Path, comp: Competition, limits: ReadLimits) -> Iterator
             yield from _readable([path], limits)
 
 
-def _readable(paths: list[Path], limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
-    """(name, bytes) of each file; one that cannot be read (permissions, a folder named *.json,
+def _readable(paths: list[Path], limits: ReadLimits) -> Iterator[Found]:
+    """(match id, path, bytes) of each file; one that cannot be read (permissions, a folder named *.json,
     a dangling link, a FIFO, a file too large for a match) is skipped with a warning, not the
     end of the season."""
     for path in paths:
@@ -247,7 +309,7 @@ def _readable(paths: list[Path], limits: ReadLimits) -> Iterator[tuple[str, byte
         except ParseError as exc:
             skip_or_raise(exc)
             continue
-        yield path.name, raw
+        yield _match_id(path.name), str(path), raw
 
 
 def _is_json(path: Path, limits: ReadLimits) -> bool:

@@ -13,7 +13,7 @@ from cardgen.competitions import (INNINGS_OVERS, Competition, all_competitions, 
                                    is_split_label, match_season)
 from cardgen.errors import ParseError, ReadLimitExceeded, SkippedInput
 from cardgen.sources.archive import ZIP_ERRORS, ReadLimits, read_match_file, zip_members
-from cardgen.sources.fetch import is_event_of, mirror_paths
+from cardgen.sources.fetch import is_event_of, match_identity, mirror_paths
 
 
 @dataclass
@@ -77,13 +77,17 @@ def _infos(root: Path, limits: ReadLimits) -> dict[Path, list[tuple[str, dict]]]
 def _read_by(comp: Competition, root: Path, infos: dict[Path, list[tuple[str, dict]]]) -> list[dict]:
     """The matches a build of `comp` reads from this mirror: the files `mirror_paths` picks,
     matches `is_event_of` accepts (the reader's own definitions, so a listed season builds), each
-    match once however many copies the mirror holds (the reader keeps one per match id)."""
-    read: dict[str, dict] = {}
+    match once however many copies the mirror holds (the reader keeps the first file of a match
+    id or of a match's identity, `match_identity`)."""
+    read: list[dict] = []
+    seen: set[object] = set()
     for path in mirror_paths(root, comp):
         for match_id, info in infos.get(path, ()):
-            if match_id not in read and is_event_of(info, comp):
-                read[match_id] = info
-    return list(read.values())
+            keys = {("id", match_id), ("info", *match_identity(info))}
+            if not keys & seen and is_event_of(info, comp):
+                read.append(info)
+                seen |= keys
+    return read
 
 
 def _straddles_new_year(found: list[dict]) -> bool:

@@ -9,15 +9,25 @@ from __future__ import annotations
 import csv
 import io
 import os
+import stat
+import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
 
-from cardgen.errors import CardgenError
+if TYPE_CHECKING:
+    import pandas as pd
+
+from cardgen.errors import CardgenError, CardgenWarning
+from cardgen.sources.text import clean_text
 
 NAMES_ENV = "CARDGEN_NAMES"
 ID_COLUMNS = ("id", "player_id", "identifier", "cricsheet_id")
 NAME_COLUMNS = ("name", "printed_name", "known_as")
 
 _active: dict[str, str] = {}
+_active_path: Path | None = None
+MOST_NAMES_FILE_BYTES = 10_000_000  # a names file for every player in the register is ~0.5 MB
+UNMATCHED_NAMED = 5  # ids named in the warning about ids that match no player
 KNOWN_AS_TABLE = Path(__file__).resolve().parent / "data" / "known_as.csv"
 FAMILIAR_TABLE = Path(__file__).resolve().parent / "data" / "familiar_given_names.csv"
 _known_as: dict[str, str] | None = None
@@ -32,11 +42,7 @@ def read_name_overrides(path: Path) -> dict[str, str]:
     """{register id: printed name} from a CSV with an id column (id, player_id, identifier or
     cricsheet_id) and a name column (name, printed_name or known_as); other columns (the
     Cricsheet name, a note) are ignored, so a user can keep the file readable."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise NamesFileError(f"cannot read names file {path} ({exc.__class__.__name__}); "
-                             f"give a UTF-8 CSV with columns id,name") from None
+    text = _read_text(Path(path))
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip().casefold() for h in (reader.fieldnames or [])]
     id_col = next((c for c in ID_COLUMNS if c in header), None)
@@ -45,27 +51,72 @@ def read_name_overrides(path: Path) -> dict[str, str]:
         raise NamesFileError(f"names file {path} needs an id column and a name column "
                              f"(header e.g. id,name); found {', '.join(header) or 'no header'}")
     out: dict[str, str] = {}
-    for row in reader:
-        row = {(k or "").strip().casefold(): (v or "").strip() for k, v in row.items() if k}
-        pid, name = row.get(id_col, ""), " ".join(row.get(name_col, "").split())
-        if pid and name:
-            out[pid] = name
+    lines: dict[str, int] = {}
+    try:
+        for row in reader:
+            row = {(k or "").strip().casefold(): clean_text(v or "").strip()
+                   for k, v in row.items() if k and isinstance(v, str)}
+            pid, name = row.get(id_col, ""), " ".join(row.get(name_col, "").split())
+            if not (pid and name):
+                continue
+            if pid in out:
+                warnings.warn(CardgenWarning(
+                    f"names file {path}: id {pid} is given twice (lines {lines[pid]} and "
+                    f"{reader.line_num}); the later name, {name!r}, is used"), stacklevel=2)
+            out[pid], lines[pid] = name, reader.line_num
+    except csv.Error as exc:
+        raise NamesFileError(f"names file {path} is not a readable CSV (line {reader.line_num}: {exc}); "
+                             f"give a UTF-8 CSV with columns id,name") from None
     return out
+
+
+def _read_text(path: Path) -> str:
+    """The file's text: a regular UTF-8 file of a sensible size (a FIFO would block the read)."""
+    advice = "give a UTF-8 CSV with columns id,name"
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise NamesFileError(f"names file {path} is not a regular file; {advice}")
+            raw = f.read(MOST_NAMES_FILE_BYTES + 1)
+        if len(raw) > MOST_NAMES_FILE_BYTES:
+            raise NamesFileError(f"names file {path} is over {MOST_NAMES_FILE_BYTES // 1_000_000} MB, "
+                                 f"far more than a name for every player; {advice}")
+        return raw.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise NamesFileError(f"cannot read names file {path} ({exc.__class__.__name__}); "
+                             f"{advice}") from None
 
 
 def use_overrides(path: Path | None) -> dict[str, str]:
     """Make a names file the active corrections for this run (None: none, or $CARDGEN_NAMES)."""
-    global _active
+    global _active, _active_path
     if path is None and os.environ.get(NAMES_ENV):
         path = Path(os.environ[NAMES_ENV])
     _active = read_name_overrides(path) if path is not None else {}
+    _active_path = path
     return dict(_active)
 
 
 def clear_overrides() -> None:
     """No corrections active (what a finished command leaves behind)."""
-    global _active
-    _active = {}
+    global _active, _active_path
+    _active, _active_path = {}, None
+
+
+def warn_unmatched(player_ids: Iterable[str], of: str, overrides: dict[str, str] | None = None) -> list[str]:
+    """Warn, in one line, about the corrections whose ids match none of `player_ids` (a typo,
+    or a player of another season: `of` says which players, e.g. "BBL 2024-25"); those ids."""
+    overrides = active_overrides() if overrides is None else overrides
+    unmatched = sorted(set(overrides) - set(player_ids))
+    if unmatched:
+        shown = ", ".join(unmatched[:UNMATCHED_NAMED]) + (", ..." if len(unmatched) > UNMATCHED_NAMED else "")
+        where = f"names file {_active_path}" if _active_path is not None and overrides is _active else "names"
+        warnings.warn(CardgenWarning(
+            f"{where}: {len(unmatched)} of its {len(overrides)} ids match no player of {of} ({shown}); "
+            f"the ids are Cricsheet register ids, as player.id in card-set.json or player_id in "
+            f"`cardgen stats --table attributes`"), stacklevel=2)
+    return unmatched
 
 
 def active_overrides() -> dict[str, str]:
@@ -82,7 +133,23 @@ def apply_overrides(card_set: dict, overrides: dict[str, str] | None = None) -> 
         player = card.get("player") or {}
         if player.get("id") in overrides:
             player["name"] = overrides[player["id"]]
+    competition = card_set.get("competition")
+    code = competition.get("code", "") if isinstance(competition, dict) else ""
+    warn_unmatched([str((c.get("player") or {}).get("id")) for c in card_set.get("cards", [])
+                    if isinstance(c, dict)], f"the card set {code} {card_set.get('season', '')}".rstrip(),
+                   overrides)
     return card_set
+
+
+def corrected_names(table: "pd.DataFrame", overrides: dict[str, str] | None = None) -> "pd.DataFrame":
+    """A stats table (`player_id`, `player`) with the corrections as its players' names."""
+    overrides = active_overrides() if overrides is None else overrides
+    if not overrides or not {"player_id", "player"} <= set(table.columns):
+        return table
+    table = table.copy()
+    hit = table["player_id"].isin(list(overrides))
+    table.loc[hit, "player"] = table.loc[hit, "player_id"].map(overrides)
+    return table
 
 
 def known_as_table() -> dict[str, str]:
