@@ -1,6 +1,4 @@
 """`python -m cardgen`: the same as the `cardgen` command."""
-import sys
+from cardgen.launch import main
 
-from cardgen.cli import main
-
-sys.exit(main())
+main()

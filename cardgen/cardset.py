@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from cardgen.cardset_limits import DocumentTooLarge, read_document
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.wickets_in_hand import rule_of_set
 
@@ -533,10 +534,12 @@ def load_card_set(path: Path | str) -> CardSet:
     if p.is_dir():
         p = p / FILE_NAME
     try:
-        # utf-8-sig: a set saved by Notepad and the like starts with a byte-order mark
-        doc = json.loads(p.read_text(encoding="utf-8-sig"))
+        doc = read_document(p)  # a regular file within the size and depth limits, strings cleaned
     except FileNotFoundError:
         raise CardSetError(f"no card set at {p}") from None
+    except DocumentTooLarge as exc:  # hand-edited or hostile: no set cardgen writes comes near
+        raise CardSetError(f"card set {p}: {exc}; correct it, or write the set again with "
+                           f"`cardgen calibrate`") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:  # not UTF-8: cut, or not ours
         raise CardSetError(f"{p} is not a readable card set: {exc}") from None
     return card_set_from_document(doc, str(p))

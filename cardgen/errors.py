@@ -3,7 +3,8 @@
 Exit codes (documented in the README, "When things go wrong"): 1 = a check failed (`validate`),
 2 = usage or input error (every `CardgenError` not listed below), 3 = environment (the disk,
 permissions, the network: `EnvironmentProblem`), 70 = a bug in cardgen (the CLI saves the
-traceback to a file to report), 130/143 = interrupted by Ctrl+C / SIGTERM.
+traceback to a file to report), 130/143 = interrupted by Ctrl+C / SIGTERM, 141 = the reader of
+the output went away (`cardgen stats | head -1`).
 """
 
 EXIT_FAILED = 1
@@ -12,6 +13,8 @@ EXIT_ENVIRONMENT = 3
 EXIT_BUG = 70  # EX_SOFTWARE (sysexits.h): an internal error, not the user's input or machine
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, the shell's convention
 EXIT_TERMINATED = 143  # 128 + SIGTERM
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a tool the shell's `| head` stops ends
+INTERRUPTED = "interrupted; nothing half-written was kept"  # Ctrl+C's one line (after "Error: ")
 
 
 class CardgenError(Exception):

@@ -34,7 +34,7 @@ def test_no_layer_imports_the_command_line() -> None:
     package = Path(__file__).resolve().parent.parent / "cardgen"
     offenders = []
     for path in sorted(package.rglob("*.py")):
-        if path.relative_to(package).parts[0] in ("cli", "__main__.py"):  # the command line itself
+        if path.relative_to(package).parts[0] in ("cli", "__main__.py", "launch.py"):  # the command line itself
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else

@@ -1,7 +1,8 @@
 """A hostile environment gets one line saying what to do and a documented exit code, never a traceback.
 
 Exit codes: 1 = a check failed (validate), 2 = usage or input error, 3 = environment
-(disk, permissions, network), 130 / 143 = interrupted (Ctrl+C / SIGTERM).
+(disk, permissions, network), 130 / 143 = interrupted (Ctrl+C / SIGTERM), 141 = the reader of
+the output went away (`| head`).
 
 Each case reproduces the failure for real where the machine allows it: an unwritable folder is
 `chmod 555` for an ordinary user and `chattr +i` (immutable: even root cannot write) for root; a
@@ -26,8 +27,8 @@ from click.testing import CliRunner
 
 from cardgen.cache import CACHE_ENV, Cache
 from cardgen.cli import DEBUG_ENV, describe_error, main, user_path
-from cardgen.errors import (EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE, DownloadTimeout,
-                            UnknownSeason)
+from cardgen.errors import (EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_USAGE,
+                            DownloadTimeout, UnknownSeason)
 from cardgen.sources.fetch import SOURCE_ENV
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -308,7 +309,8 @@ def test_a_cache_path_that_is_a_file_is_one_line_and_exit_3(tmp_path: Path, env)
 
 @pytest.mark.needs_data
 def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
-    """`cardgen stats ... | head -1`: no traceback and no error line once the reader has gone."""
+    """`cardgen stats ... | head -1`: no traceback and no error line once the reader has gone,
+    and exit 141 as the README says (it was 1, "a check failed", with no word; issue 40 case 9)."""
     proc = subprocess.Popen([sys.executable, "-m", "cardgen", "stats", "-c", "BBL", "-s", "2024-25",
                              "--table", "batting", "--format", "csv"],
                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -318,6 +320,24 @@ def test_a_closed_pipe_ends_quietly(tmp_path: Path, mirror: Path):
     stderr = proc.stderr.read().decode()
     proc.wait(timeout=600)
     assert "Traceback" not in stderr and "Error" not in stderr, stderr
+    assert proc.returncode == EXIT_BROKEN_PIPE and stderr == "", (proc.returncode, stderr)
+
+
+@pytest.mark.parametrize("args", [["stats", "-c", "BBL", "-s", "2024-25", "--table", "league"],
+                                  ["competitions"], ["--help"], ["--version"], ["build", "--help"]],
+                         ids=" ".join)
+def test_a_reader_gone_before_the_first_line_is_141_and_silent(tmp_path: Path, mirror: Path, args: list[str]):
+    """The pipe's reading end is closed before cardgen starts, so the first write breaks
+    whatever the timing: the command's own output, and click's help and version alike."""
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        run = subprocess.run([sys.executable, "-m", "cardgen", *args], stdout=writer, stderr=subprocess.PIPE,
+                             cwd=ROOT, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT),
+                                                         CACHE_ENV: str(tmp_path / "cache"), SOURCE_ENV: str(mirror)})
+    finally:
+        os.close(writer)
+    assert (run.returncode, run.stderr.decode()) == (EXIT_BROKEN_PIPE, "")
 
 
 @pytest.mark.needs_data

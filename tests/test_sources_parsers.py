@@ -338,8 +338,28 @@ def test_control_and_bidi_override_characters_are_taken_out_of_names():
 
 
 def test_clean_text_leaves_every_real_name_alone():
-    from cardgen.sources.text import clean_text
+    from cardgen.text import clean_text
     for name in ("Rashid Khan", "Quinton de Kock", "Zoë Ηλίας Дмитрий", "ज़\u200dहीर", "Mohammad Nabi "):
         assert clean_text(name) == name
     assert clean_text("\u202eEMAN\u202c") == "EMAN"
     assert clean_text("A\x00B\x1bC\x7f\u2028D") == "A B C D"
+
+
+@USES_MIRROR
+def test_a_team_or_player_name_longer_than_a_name_can_be_refuses_the_match():
+    """A 5,000-character team name failed a build as "the path is too long" (it names folders
+    and files); a player's name goes into the card set, whose loader refuses over 1,000."""
+    from cardgen.text import MOST_TEAM_NAME_CHARS, MOST_TEXT_CHARS
+    doc = copy.deepcopy(REAL_DOC)
+    team = doc["info"]["teams"][0]
+    at_the_limit = (team + " x" * 60)[:MOST_TEAM_NAME_CHARS]
+    renamed = json.loads(json.dumps(doc).replace(json.dumps(team), json.dumps(at_the_limit)))
+    assert parse_match(renamed, "t").match["team1"] == at_the_limit
+    longer = json.loads(json.dumps(doc).replace(json.dumps(team), json.dumps(team * 500)))
+    with pytest.raises(ParseError, match=f"match t: info.teams: a name of {len(team) * 500:,} characters, "
+                                         f"over the limit of {MOST_TEAM_NAME_CHARS}"):
+        parse_match(longer, "t")
+    player = next(iter(doc["info"]["registry"]["people"]))
+    longer = json.loads(json.dumps(doc).replace(json.dumps(player), json.dumps("y" * (MOST_TEXT_CHARS + 1))))
+    with pytest.raises(ParseError, match=f"info.registry.people: a name of {MOST_TEXT_CHARS + 1:,} characters"):
+        parse_match(longer, "p")

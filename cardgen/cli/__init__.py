@@ -18,8 +18,8 @@ import click
 from cardgen import __version__
 from cardgen.cache import Cache
 from cardgen.competitions import INNINGS_OVERS, Competition, get_competition, normalise_season
-from cardgen.errors import (EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED, EXIT_TERMINATED,
-                            CardgenError, CardgenWarning, Terminated)
+from cardgen.errors import (EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED,
+                            EXIT_TERMINATED, INTERRUPTED, CardgenError, CardgenWarning, Terminated)
 
 DEFAULT_OUT = Path("output")
 
@@ -74,7 +74,7 @@ def describe_error(exc: BaseException) -> tuple[str, int] | None:
         return (f"network error ({exc.__class__.__name__}); check the connection or pass "
                 f"--source with a local mirror", EXIT_ENVIRONMENT)
     if _broken_pipe(exc):
-        return None  # `cardgen stats | head`: click ends quietly, as every command-line tool does
+        return None  # `cardgen stats | head`: ends quietly (CardgenGroup, _ended_by_the_reader)
     if isinstance(exc, OSError):
         what, advice = _OS_ADVICE.get(exc.errno or -1, (exc.strerror or str(exc), "check the folder"))
         where = user_path(exc.filename)
@@ -103,7 +103,7 @@ def _as_exit(exc: BaseException) -> CardgenExit | None:
     if isinstance(exc, Terminated):
         return CardgenExit("terminated (SIGTERM); nothing half-written was kept", EXIT_TERMINATED)
     if isinstance(exc, KeyboardInterrupt):
-        return CardgenExit("interrupted; nothing half-written was kept", EXIT_INTERRUPTED)
+        return CardgenExit(INTERRUPTED, EXIT_INTERRUPTED)
     described = describe_error(exc)
     if described:
         return CardgenExit(*described)
@@ -165,6 +165,21 @@ def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
+def _ended_by_the_reader() -> click.exceptions.Exit:
+    """The reader of the output went away (`cardgen stats | head -1`): no message, no traceback
+    and exit 141, as a tool the shell's `| head` stops ends (click's own ending was exit 1, "a
+    check failed"). What is still buffered goes nowhere, so the exit's flush cannot fail again."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            fd = stream.fileno()
+        except (AttributeError, ValueError, io.UnsupportedOperation):
+            continue  # an in-memory stream (CliRunner) cannot break
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+    return click.exceptions.Exit(EXIT_BROKEN_PIPE)
+
+
 def _tolerant_streams() -> None:
     """Never crash on a name the terminal's encoding lacks (PYTHONIOENCODING=latin-1, C locale)."""
     for stream in (sys.stdout, sys.stderr):
@@ -219,10 +234,14 @@ class CardgenGroup(click.Group):
                 signal.signal(signal.SIGTERM, previous)
 
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
-        try:  # the group's own options ("cardgen --bogus")
+        try:  # the group's own options ("cardgen --bogus", "cardgen --help | head -1")
             return super().make_context(*args, **kwargs)
         except click.UsageError as exc:
             raise _one_line(exc) from None
+        except OSError as exc:
+            if _broken_pipe(exc):
+                raise _ended_by_the_reader() from None
+            raise
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -230,6 +249,7 @@ class CardgenGroup(click.Group):
         except FileNotFoundError:  # else the first relative path fails as "no such file or folder"
             raise CardgenExit("the working folder no longer exists (deleted or moved); cd to a "
                               "folder that exists and run again", EXIT_ENVIRONMENT) from None
+        interrupt = _interruptible()
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
@@ -237,12 +257,26 @@ class CardgenGroup(click.Group):
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
         except BaseException as exc:  # noqa: B036
+            if _broken_pipe(exc):
+                raise _ended_by_the_reader() from None
             mapped = _as_exit(exc)
             if mapped is None:
                 raise
             raise mapped from None
         finally:
             _end_of_command_switches()
+            if interrupt is not None:
+                signal.signal(signal.SIGINT, interrupt)
+
+
+def _interruptible() -> Any:
+    """Ctrl+C raises KeyboardInterrupt while a command runs, so its clean-up runs and it ends in
+    the one line and 130 (`cardgen.launch` ended the process at once while it started up); the
+    handler it replaced, to put back after the command (None: not the main thread)."""
+    try:
+        return signal.signal(signal.SIGINT, signal.default_int_handler)
+    except ValueError:
+        return None
 
 
 def _end_of_command_switches() -> None:

@@ -58,7 +58,7 @@ def _refuse_a_file_cardgen_did_not_write(path: Path) -> None:
     if path.is_file() and not path.is_symlink():
         try:
             doc = json.loads(path.read_bytes())
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # RecursionError: nested 100,000 deep
             doc = None
     if not (isinstance(doc, dict) and "schema_version" in doc and "cards" in doc):
         raise FolderInUse(f"{path} is not a card set cardgen wrote, and calibrate would replace it; "

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen.cardset_limits import read_document
 from cardgen.errors import CardgenError
 from cardgen.manifest import FILE_NAME as MANIFEST_FILE
 from cardgen.manifest import PREVIOUS_GAME_MARKER, CardSheets, Manifest, read_manifest
@@ -203,9 +204,9 @@ def _paper_download(folder: Path, path: Path, label: str) -> Download:
 
 def load_card_set_file(path: Path) -> dict[str, Any]:
     """Read a card-set.json; a set that cannot be read is a SiteError naming the file."""
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8-sig"))   # (a byte-order mark: see load_card_set)
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+    try:   # within the card set's limits (a 100,000-deep nesting was a RecursionError), strings cleaned
+        doc = read_document(path)
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # DocumentTooLarge is a ValueError
         raise SiteError(f"cannot read {path}: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
         raise SiteError(f"{path} is not a card set (no list of cards)")

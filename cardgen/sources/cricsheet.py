@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 import pandas as pd
 
 from cardgen.errors import ParseError
-from cardgen.sources.text import clean_text
+from cardgen.text import MOST_TEAM_NAME_CHARS, MOST_TEXT_CHARS, clean_text
 
 DELIVERY_COLUMNS = [
     "match_id", "innings", "super_over", "batting_team", "bowling_team", "over", "ball",
@@ -76,6 +76,14 @@ def _count(value: Any, where: str, what: str, most: int, least: int = 0) -> int:
     return number
 
 
+def _no_longer(names: Iterable[str], most: int, where: str) -> None:
+    """Names no longer than `most` characters: a team's names folders and files, a player's
+    goes into the card set, whose loader refuses longer text (`cardgen.text`)."""
+    longest = max(names, key=len, default="")
+    if len(longest) > most:
+        raise ParseError(f"{where}: a name of {len(longest):,} characters, over the limit of {most:,}")
+
+
 def _text(value: Any) -> str:
     """A name or label as it is printed: without control or bidirectional-override characters."""
     return clean_text(str(value))
@@ -106,10 +114,12 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
     if not (isinstance(teams, list) and len(teams) == 2 and all(isinstance(t, str) for t in teams)):
         raise ParseError(f"{where}: info.teams must name two teams")
     teams = [_text(t) for t in teams]
+    _no_longer(teams, MOST_TEAM_NAME_CHARS, f"{where}: info.teams")
     registry = (info.get("registry") or {}).get("people") or {}
     if not isinstance(registry, dict) or not all(isinstance(v, str) for v in registry.values()):
         raise ParseError(f"{where}: info.registry.people is not a mapping of names to ids")
     registry = {_text(name): _text(pid) for name, pid in registry.items()}
+    _no_longer(registry, MOST_TEXT_CHARS, f"{where}: info.registry.people")
     event = info.get("event") or {}
     outcome = info.get("outcome") or {}
     dates = info.get("dates") or [""]

@@ -29,7 +29,7 @@ if TYPE_CHECKING:  # requests is imported where a download starts: reading a mir
 from cardgen.errors import (CardgenError, DownloadTimeout, NetworkError, ParseError, ReadLimitExceeded,
                             SkippedInput, SourceError, UnknownSeason)
 from cardgen.sources.archive import ZIP_ERRORS, ReadLimits, check_zip, read_match_file, zip_members
-from cardgen.sources.text import clean_text
+from cardgen.text import clean_text
 
 DEFAULT_SOURCE = "https://cricsheet.org/downloads"
 SOURCE_ENV = "CARDGEN_SOURCE"

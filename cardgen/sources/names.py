@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from cardgen.errors import CardgenError, CardgenWarning
-from cardgen.sources.text import clean_text
+from cardgen.text import MOST_TEXT_CHARS, clean_text
 
 NAMES_ENV = "CARDGEN_NAMES"
 ID_COLUMNS = ("id", "player_id", "identifier", "cricsheet_id")
@@ -59,6 +59,9 @@ def read_name_overrides(path: Path) -> dict[str, str]:
             pid, name = row.get(id_col, ""), " ".join(row.get(name_col, "").split())
             if not (pid and name):
                 continue
+            if len(name) > MOST_TEXT_CHARS:  # the card set's loader refuses longer text
+                raise NamesFileError(f"names file {path}, line {reader.line_num}: a name of {len(name):,} "
+                                     f"characters, over the limit of {MOST_TEXT_CHARS:,}; shorten it")
             if pid in out:
                 warnings.warn(CardgenWarning(
                     f"names file {path}: id {pid} is given twice (lines {lines[pid]} and "
