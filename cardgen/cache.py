@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Callable
 
 from cardgen.errors import CacheError
 from cardgen.paths import CACHE_ENV, bundled_tables_dir, user_cache_dir
+from cardgen.readfile import read_json_file
 
 if TYPE_CHECKING:  # pandas is imported where tables are read or written: `cardgen --help` stays quick
     import pandas as pd
@@ -118,7 +119,7 @@ class TableStore:
         """The set's manifest, or None when it is missing, unreadable or not a manifest's shape."""
         path = self.table_dir(name) / "manifest.json"
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
+            doc = read_json_file(path)
         except (OSError, ValueError):
             return None
         files = doc.get("files") if isinstance(doc, dict) else None
@@ -136,7 +137,8 @@ class TableStore:
         for fname, digest in manifest["files"].items():
             path = folder / fname
             try:
-                if path.parent != folder or sha256(path.read_bytes()) != digest:
+                # is_file: a FIFO in a table's place would block the read
+                if path.parent != folder or not path.is_file() or sha256(path.read_bytes()) != digest:
                     return False
             except OSError:
                 return False
@@ -150,7 +152,7 @@ class TableStore:
                                   "inferred_fields": str, "usual_batting_position": "Int64"})
 
     def read_json(self, name: str, doc: str) -> dict:
-        return json.loads((self.table_dir(name) / f"{doc}.json").read_text(encoding="utf-8"))
+        return read_json_file(self.table_dir(name) / f"{doc}.json")
 
     def complete_sets(self) -> list[str]:
         """Names of the complete sets directly under the root."""
@@ -273,7 +275,7 @@ def _written_by_cardgen(folder: Path) -> bool:
     if not _ENTRY_NAME.match(folder.name):
         return False
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        manifest = read_json_file(folder / "manifest.json")
     except (OSError, ValueError):
         manifest = None
     if not isinstance(manifest, dict) or not str(manifest.get("generator", "")).startswith("cardgen"):

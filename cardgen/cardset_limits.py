@@ -2,8 +2,8 @@
 else reads it (`cardgen.cardset.load_card_set`).
 
 Layer: beside `cardgen.cardset`, which calls it, below every package; imports only
-`cardgen.text`. A hand-edited or hostile set fails here, as a usage error naming the field,
-instead of deep in a command: a 100,000-deep nesting was a RecursionError ("cardgen hit a bug",
+`cardgen.text` and `cardgen.readfile`. A hand-edited or hostile set fails here, as a usage error
+naming the field, instead of deep in a command: a 100,000-deep nesting was a RecursionError ("cardgen hit a bug",
 exit 70) and a 5,000-character team name "the path is too long; choose a shorter folder name"
 (exit 3), blaming the output folder. The limits are far above any set cardgen writes (the
 shipped sets: 5 levels deep, at most 307 items in a list, strings of at most 72 characters,
@@ -13,12 +13,11 @@ they are out of match and names files (`cardgen.text.clean_text`).
 from __future__ import annotations
 
 import json
-import os
 import re
-import stat
 from pathlib import Path
 from typing import Any
 
+from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
 from cardgen.text import MOST_TEAM_NAME_CHARS, MOST_TEXT_CHARS, clean_text
 
 MAX_BYTES = 20_000_000  # a card-set.json file
@@ -107,13 +106,12 @@ def read_document(path: Path) -> Any:
     block the read) of at most MAX_BYTES, nested at most MAX_DEPTH deep. `DocumentTooLarge`
     names what is beyond the limits; OSError, UnicodeDecodeError and json.JSONDecodeError are
     the file's own."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with open(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            raise DocumentTooLarge("it is not a regular file")
-        raw = f.read(MAX_BYTES + 1)
-    if len(raw) > MAX_BYTES:
-        raise DocumentTooLarge(f"it is over {MAX_BYTES // 1_000_000} MB, the limit for a card set")
+    try:
+        raw = read_bounded(path, MAX_BYTES)
+    except NotARegularFile:
+        raise DocumentTooLarge("it is not a regular file") from None
+    except FileTooLarge:
+        raise DocumentTooLarge(f"it is over {MAX_BYTES // 1_000_000} MB, the limit for a card set") from None
     # utf-8-sig: a set saved by Notepad and the like starts with a byte-order mark
     text = raw.decode("utf-8-sig")
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from cardgen.errors import CardgenError, UnknownCompetition, UnknownSeason
+from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
 
 
 class CompetitionsFileError(CardgenError):
@@ -129,6 +130,8 @@ COMPETITIONS: tuple[Competition, ...] = (
                 team_type="international"),
 )
 
+# A league file names a few competitions in a few KB; one of 10 MB is not a league file.
+MOST_COMPETITIONS_FILE_BYTES = 10_000_000
 USER_FILE_ENV = "CARDGEN_COMPETITIONS"
 USER_FILE_DEFAULT = "cardgen-competitions.toml"  # looked for in the working folder
 _user: dict[str, tuple[Competition, ...]] = {}  # path -> competitions read from it (read once)
@@ -374,8 +377,11 @@ def competition_from_entry(entry: dict, where: str) -> Competition:
 
 def read_competitions_file(path: Path) -> tuple[Competition, ...]:
     """Competitions from a user file: TOML (`[[competition]]` tables) or CSV (one row each)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+    try:  # a regular file (a FIFO in its place would block every command) of a sensible size
+        text = read_bounded(Path(path), MOST_COMPETITIONS_FILE_BYTES).decode("utf-8-sig")
+    except (NotARegularFile, FileTooLarge) as exc:
+        raise CompetitionsFileError(f"cannot read competitions file: {exc}; give a TOML or CSV file "
+                                    f"(env {USER_FILE_ENV})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise CompetitionsFileError(f"cannot read competitions file {path} ({exc.__class__.__name__}); "
                                     f"check the path (env {USER_FILE_ENV})") from None

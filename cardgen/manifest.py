@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cardgen.cache import atomic_write_bytes
+from cardgen.readfile import read_json_file
 
 MANIFEST_VERSION = 1
 FILE_NAME = ".cardgen-kit.json"
@@ -148,8 +149,8 @@ def read_manifest(folder: Path, kind: Kind | None = None) -> Manifest | None:
 
 def _json(path: Path) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
+        return read_json_file(path)  # nested too deeply, a FIFO: damaged, as a cut file is
+    except (OSError, ValueError):
         return None
 
 

@@ -1,6 +1,11 @@
 """The competitions table: codes, aliases, formats and season naming."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from cardgen.competitions import (COMPETITIONS, USER_FILE_ENV, CompetitionsFileError,
@@ -163,3 +168,18 @@ def test_bad_user_files_are_one_line(tmp_path, text, words):
     with pytest.raises(CompetitionsFileError) as info:
         read_competitions_file(path)
     assert words in str(info.value) and "\n" not in str(info.value)
+
+
+@pytest.mark.slow  # a child process: the CLI's imports take a second or more
+def test_a_competitions_file_that_is_a_fifo_is_one_line_not_a_hang(tmp_path):
+    """A FIFO in the league file's place blocked every command's first read forever (issue 40:
+    hostile environments). A child process with a time limit, so a hang fails the test."""
+    os.mkfifo(tmp_path / "comps.toml")
+    env = {**os.environ, USER_FILE_ENV: str(tmp_path / "comps.toml"),
+           "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    run = subprocess.run([sys.executable, "-m", "cardgen", "competitions"], capture_output=True,
+                         text=True, timeout=60, env=env, stdin=subprocess.DEVNULL)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.strip().splitlines() == [
+        f"Error: cannot read competitions file: {tmp_path / 'comps.toml'} is a FIFO, not a regular "
+        f"file; give a TOML or CSV file (env {USER_FILE_ENV})"]

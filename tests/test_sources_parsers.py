@@ -206,6 +206,15 @@ def test_cricinfo_page_with_broken_next_data_still_reads():
     assert (p.full_name, p.batting_style) == ("Christopher James Green", "Right hand Bat")
 
 
+def test_cricinfo_page_with_next_data_nested_too_deeply_still_reads():
+    """A hostile page's 100,000-deep data was a RecursionError (exit 70): now broken data."""
+    start = PAGE.index('<script id="__NEXT_DATA__"')
+    start = PAGE.index(">", start) + 1
+    page = PAGE[:start] + "[" * 100_000 + "]" * 100_000 + PAGE[PAGE.index("</script>", start):]
+    p = parse_player_page(page)
+    assert (p.full_name, p.batting_style) == ("Christopher James Green", "Right hand Bat")
+
+
 def test_cricinfo_next_data_only():
     start = PAGE.index('<main>')
     page = PAGE[:start] + PAGE[PAGE.index("</main>") + len("</main>"):]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
-import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,6 +16,7 @@ from cardgen.cardset_limits import read_document
 from cardgen.errors import CardgenError
 from cardgen.manifest import FILE_NAME as MANIFEST_FILE
 from cardgen.manifest import PREVIOUS_GAME_MARKER, CardSheets, Manifest, read_manifest
+from cardgen.readfile import read_json_file
 from cardgen.render.common import printed_season_of
 from cardgen.render.start_here import START_HERE, START_HERE_LABEL
 
@@ -447,7 +447,7 @@ def _read_validation(folder: Path) -> Validation:
             result.pdfs.append(rel)
         elif suffix == ".json" and "summary" in path.stem.lower():
             try:
-                doc = json.loads(path.read_text(encoding="utf-8"))
+                doc = read_json_file(path)
             except (OSError, UnicodeDecodeError, ValueError):
                 continue
             if isinstance(doc, dict):
@@ -494,7 +494,7 @@ def _read_tts_decks(folder: Path) -> TtsDecks | None:
     """The kit's tts/decks.json; None if it is missing, damaged or names no deck."""
     from cardgen.render.images import TTS_DECKS
     try:
-        doc = json.loads((folder / TTS_DECKS).read_text(encoding="utf-8"))
+        doc = read_json_file(folder / TTS_DECKS)
     except (OSError, UnicodeDecodeError, ValueError):
         return None
     decks = doc.get("decks") if isinstance(doc, dict) else None

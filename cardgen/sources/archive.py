@@ -10,7 +10,6 @@ it is a regular file (a FIFO would block the read forever) within the one-file s
 from __future__ import annotations
 
 import os
-import stat
 import zipfile
 import zlib
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from cardgen.errors import CardgenError, ParseError, ReadLimitExceeded
+from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
 
 MB = 1_000_000
 MATCH_FILE_ENV = "CARDGEN_MAX_MATCH_FILE_MB"
@@ -141,17 +141,10 @@ def read_match_file(path: Path, limits: ReadLimits) -> bytes:
     """A loose match file's bytes: a regular file (a symlink to one included) within the size
     of one match file. `ParseError` otherwise (the caller skips it with a warning); `OSError`
     when it cannot be opened or read."""
-    # O_NONBLOCK: opening a FIFO without a writer would block; it has no effect on a regular file
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
-    with open(fd, "rb", closefd=True) as f:
-        mode = os.fstat(f.fileno())
-        if not stat.S_ISREG(mode.st_mode):
-            kind = ("a FIFO" if stat.S_ISFIFO(mode.st_mode) else "a device" if
-                    stat.S_ISCHR(mode.st_mode) or stat.S_ISBLK(mode.st_mode) else "a socket" if
-                    stat.S_ISSOCK(mode.st_mode) else "a folder" if stat.S_ISDIR(mode.st_mode) else "special")
-            raise ParseError(f"match file {path} cannot be read (it is {kind}, not a regular file)")
-        raw = f.read(limits.match_file + 1)
-    if len(raw) > limits.match_file:
+    try:
+        return read_bounded(path, limits.match_file)
+    except NotARegularFile as exc:
+        raise ParseError(f"match file {path} cannot be read (it is {exc.kind}, not a regular file)") from None
+    except FileTooLarge:
         raise ParseError(f"match file {path} is over {_mb(limits.match_file)}, the limit for one "
-                         f"match file (raise {MATCH_FILE_ENV} if it is real)")
-    return raw
+                         f"match file (raise {MATCH_FILE_ENV} if it is real)") from None

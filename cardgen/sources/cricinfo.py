@@ -11,7 +11,6 @@ player is fetched once.
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ if TYPE_CHECKING:  # bs4 is imported only to parse a page (not for reading cache
     import requests  # and requests only to fetch one
     from bs4 import BeautifulSoup
 from cardgen.errors import ParseError, SourceError
+from cardgen.readfile import parse_json
 from cardgen.sources.fetch import TIMEOUT, make_session
 from cardgen.sources.players import ATTRIBUTE_COLUMNS, batting_hand, bowling_type, is_keeper_role
 
@@ -67,8 +67,8 @@ def _next_data_player(soup: BeautifulSoup) -> dict[str, Any]:
     if tag is None or not tag.string:
         return {}
     try:
-        doc = json.loads(tag.string)
-    except ValueError:
+        doc = parse_json(tag.string)
+    except ValueError:  # NestedTooDeeply too: a hostile page's 100,000-deep data
         return {}  # broken JSON: fall back to the visible blocks
     player: Any = doc
     for key in ("props", "appPageProps", "data", "player"):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import stat
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
 from cardgen.errors import CardgenError, CardgenWarning
+from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
 from cardgen.text import MOST_TEXT_CHARS, clean_text
 
 NAMES_ENV = "CARDGEN_NAMES"
@@ -77,15 +77,12 @@ def _read_text(path: Path) -> str:
     """The file's text: a regular UTF-8 file of a sensible size (a FIFO would block the read)."""
     advice = "give a UTF-8 CSV with columns id,name"
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        with open(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise NamesFileError(f"names file {path} is not a regular file; {advice}")
-            raw = f.read(MOST_NAMES_FILE_BYTES + 1)
-        if len(raw) > MOST_NAMES_FILE_BYTES:
-            raise NamesFileError(f"names file {path} is over {MOST_NAMES_FILE_BYTES // 1_000_000} MB, "
-                                 f"far more than a name for every player; {advice}")
-        return raw.decode("utf-8-sig")
+        return read_bounded(path, MOST_NAMES_FILE_BYTES).decode("utf-8-sig")
+    except NotARegularFile:
+        raise NamesFileError(f"names file {path} is not a regular file; {advice}") from None
+    except FileTooLarge:
+        raise NamesFileError(f"names file {path} is over {MOST_NAMES_FILE_BYTES // 1_000_000} MB, "
+                             f"far more than a name for every player; {advice}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise NamesFileError(f"cannot read names file {path} ({exc.__class__.__name__}); "
                              f"{advice}") from None
