@@ -36,12 +36,13 @@ TARGET_RATIO = 1.05
 BBL = get_competition("BBL")
 
 
-def unbounded_members(path: Path, limits: ReadLimits) -> Iterator[tuple[str, bytes]]:
-    """The mirror zip's members as read before the limits (the baseline)."""
+def unbounded_members(path: Path, limits: ReadLimits) -> Iterator[tuple[str, str, bytes]]:
+    """The mirror zip's members as read before the limits (the baseline), in the reader's shape:
+    (match id, where, bytes)."""
     with zipfile.ZipFile(path) as zf:
         for name in zf.namelist():
             if name.endswith(".json"):
-                yield name, zf.read(name)
+                yield fetch._match_id(name), f"{name} in {path}", zf.read(name)
 
 
 def unbounded_valid(data: bytes, limits: ReadLimits) -> bool:
