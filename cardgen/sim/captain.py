@@ -39,6 +39,7 @@ class QuotaDraw:
             target[over] = cap
             free &= ~over
             left = units - target[~free].sum()
+        self.target = target  # each bowler's expected units (league points count them)
         self.floor = np.floor(target + 1e-9).astype(int)
         self.short = units - int(self.floor.sum())
         self.edges = np.zeros(0)
