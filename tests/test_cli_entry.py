@@ -17,14 +17,14 @@ def test_python_dash_m_lists_every_layer_command(module: str) -> None:
     done = subprocess.run([sys.executable, "-m", module, "--help"], capture_output=True, text=True,
                           timeout=600)
     assert done.returncode == 0, done.stderr
-    for command in ("build", "calibrate", "validate", "simulate", "site", "serve", "compare-games"):
+    for command in ("build", "calibrate", "validate", "simulate", "site", "serve", "compare-games", "league"):
         assert f"  {command} " in done.stdout
 
 
 def test_every_layer_registers_commands() -> None:
-    assert len(COMMAND_MODULES) == 6
+    assert len(COMMAND_MODULES) == 7
     assert {"build", "calibrate", "validate", "simulate", "site", "serve", "compare-games",
-            "competitions", "stats", "cache", "replay"} <= set(main.commands)
+            "competitions", "stats", "cache", "replay", "league"} <= set(main.commands)
 
 
 @pytest.mark.slow

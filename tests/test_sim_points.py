@@ -25,6 +25,7 @@ def _slots(lut_row: np.ndarray) -> np.ndarray:
     return np.array([int((lut_row == CARD_CODES[r]).sum()) for r in CARD_RESULTS], float)
 
 
+@pytest.mark.slow   # 20,000 innings of the engine for each of four sets
 @pytest.mark.parametrize("code, season, classic", [("BBL", "2024-25", True), ("BBL", "2024-25", False),
                                                    ("HUNDRED", "2024", True), ("HUNDRED", "2024", False)],
                          ids=["t20-quicket", "t20-advanced", "hundred-quicket", "hundred-advanced"])
@@ -34,7 +35,7 @@ def test_the_exact_innings_is_the_engine_s_mean(code: str, season: str, classic:
     and Defence) against 20,000 innings of the fast engine played in full. Within 4 standard
     errors of the engine's mean (about 0.9 runs): a rule left out of the DP moves it by more."""
     comp = get_competition(code)
-    card_set = cardset.build_card_set(comp, season, reuse=True, classic=classic)
+    card_set = cardset.build_card_set(comp, season, reuse=True, rules="quicket" if classic else "advanced")
     stats = season_stats(comp, season)
     cs = compile_card_set(card_set)
     rng = np.random.default_rng(7)
@@ -60,7 +61,7 @@ def test_the_exact_innings_is_the_engine_s_mean(code: str, season: str, classic:
 
 @pytest.fixture(scope="module")
 def bbl() -> dict:
-    return cardset.build_card_set(get_competition("BBL"), "2024-25", reuse=True, classic=True)
+    return cardset.build_card_set(get_competition("BBL"), "2024-25", reuse=True, rules="quicket")
 
 
 def test_the_average_player_is_worth_nothing_and_better_cards_more(bbl: dict) -> None:

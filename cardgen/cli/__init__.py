@@ -365,9 +365,12 @@ def _check_source(ctx: click.Context, param: click.Parameter, value: str | None)
     return value
 
 
-def competition_options(func: Callable) -> Callable:
+def competition_options(func: Callable | None = None, *, required: bool = True) -> Callable:
     """--competition, --season, --source, --refresh and --names, shared by every command that
-    reads a season."""
+    reads a season (`required=False`: a command that can also play a league's card set, which
+    names no real season, checks them itself)."""
+    if func is None:
+        return lambda f: competition_options(f, required=required)
     func = click.option("--refresh", is_flag=True, expose_value=False, callback=_request_refresh,
                         help="Rebuild the season's tables from the source (downloading again), "
                              "ignoring cached and bundled tables.")(func)
@@ -384,9 +387,9 @@ def competition_options(func: Callable) -> Callable:
                         callback=_check_source,
                         help="Cricsheet mirror: a folder of match files or a base URL "
                              "(default: cricsheet.org; env CARDGEN_SOURCE).")(func)
-    func = click.option("--season", "-s", required=True,
+    func = click.option("--season", "-s", required=required,
                         help="Season, e.g. 2024-25 (split seasons) or 2024 (calendar year).")(func)
-    func = click.option("--competition", "-c", required=True,
+    func = click.option("--competition", "-c", required=required,
                         help="Competition code or alias, e.g. BBL, HUNDRED, IPL "
                              "(see `cardgen competitions`).")(func)
     return func
@@ -627,7 +630,8 @@ def cache(clear: bool, raw_only: bool) -> None:
 # layers themselves never import the command line. Those modules import this one for the shared
 # options, so they are added here, after `main` exists.
 COMMAND_MODULES = ("cardgen.cli.calibrate", "cardgen.cli.build", "cardgen.cli.simulate",
-                   "cardgen.cli.site", "cardgen.cli.games", "cardgen.cli.play")
+                   "cardgen.cli.site", "cardgen.cli.games", "cardgen.cli.play",
+                   "cardgen.cli.league")
 
 
 def _register() -> None:

@@ -193,7 +193,7 @@ def _judged_words(qualified: int, qualify_balls: int) -> str:
 
 
 @click.command("simulate")
-@competition_options
+@competition_options(required=False)
 @click.option("--seasons", type=click.IntRange(min=1, max=MAX_SEASONS), default=1000, show_default=True,
               help=f"How many times to replay the season's fixture list (1 to {MAX_SEASONS:,}: every "
                    "simulated match is kept for the report, about 0.4 kB each).")
@@ -203,9 +203,12 @@ def _judged_words(qualified: int, qualify_balls: int) -> str:
 @out_option
 @rules_option
 @friendly_errors
-def simulate_cmd(competition: str, season: str, source: str | None, seasons: int, seed: int,
+def simulate_cmd(competition: str | None, season: str | None, source: str | None, seasons: int, seed: int,
                  cards: Path | None, out_dir: Path, rules: str | None) -> None:
     """Replay the season's fixture list many times: ladder, team totals, leaderboards, real beside simulated.
+
+    With --cards a league's card-set.json (`cardgen league`), -c and -s are not needed: its
+    round-robin fixture list is replayed, and the ladder printed beside each side's points.
 
     Plays the cards by the rules they are made for: the Quicket rules as printed (the default
     kit), or with --rules advanced the advanced kit's (wickets in hand and Defence). Also
@@ -227,6 +230,13 @@ def simulate_cmd(competition: str, season: str, source: str | None, seasons: int
     from cardgen.rule_sets import RULE_SETS, kit_folder_name, other_rules, rules_of_set
     from cardgen.sim.validate import rule_of
     from cardgen.stats.load import season_stats
+    from cardgen.cli.league import league_set_or_none, simulate_league
+    league_set = league_set_or_none(cards)
+    if league_set is not None:
+        return simulate_league(league_set, cards, seasons, seed, out_dir, rules)  # type: ignore[arg-type]
+    if competition is None or season is None:
+        raise click.UsageError(f"Missing option '--{'competition' if competition is None else 'season'}' "
+                               f"(or --cards with a league's card-set.json)")
     comp, season = resolve(competition, season)
     stats = season_stats(comp, season, source)
     check_season_format(comp, season, source, stats)

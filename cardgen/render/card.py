@@ -15,7 +15,7 @@ from cardgen import ATTRIBUTION
 from cardgen.calibrate.model import DEFAULT_KEEPER, card_defence
 from cardgen.competitions import get_competition
 from cardgen.errors import UnknownCompetition
-from cardgen.render.common import printed_season
+from cardgen.render.common import printed_season, printed_season_of
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import load_layout, mix
 from cardgen.render.painter import Painter
@@ -74,10 +74,13 @@ class CardView:
     # a wickets-in-hand kit's card whose chart has a blank column (no run face, a bowler's no W
     # or B): the notes saying why, printed in it (templates/card.json column_note: their keys)
     column_notes: tuple[str, ...] = ()
+    # a league's card (docs/league.md): its points, as printed small in the stats box ("Pts +6.2")
+    points: str = ""
 
     def all_text(self) -> list[str]:
         """Every figure printed on the card (what a reader of the PDF must find)."""
-        items = [self.name, self.team_code, self.role_bar, self.usage, self.ratings, self.defence]
+        items = [self.name, self.team_code, self.role_bar, self.usage, self.ratings, self.defence,
+                 self.points]
         items += [i for line in self.stats for i in line]
         items += [r for r, _ in self.chart]
         return [i for i in items if i]
@@ -87,7 +90,26 @@ class CardView:
         return "BOWLER" if self.kind == "bowler" else "STRIKER"
 
 
+def points_text(value: float | None) -> str:
+    """Points as printed: '+6.2', '-1.4', '0.0'."""
+    if value is None:
+        return ""
+    return f"{value:+.1f}" if round(value, 1) else "0.0"
+
+
+def source_line(card: dict[str, Any], compact: bool = False) -> str:
+    """A league card's season and real side, as its line C prints them: 'BBL 2023-2024 Sydney (S)'
+    (`compact`, for a table's narrow column: 'BBL 2023-24 Sydney (S)')."""
+    src = card.get("source") or {}
+    code, season = str(src.get("competition", "")), str(src.get("season", ""))
+    return (f"{code} {season if compact else printed_season_of(code, season)} "
+            f"{src.get('team_short') or src.get('team', '')}").strip()
+
+
 def competition_line(card_set: dict[str, Any]) -> str:
+    own = card_set.get("own_league")
+    if own:   # a league of your own: its name (each card's line C says its season)
+        return str(own.get("name") or card_set["competition"].get("name", ""))
     comp = card_set["competition"]
     try:
         return get_competition(comp["code"]).code_label
@@ -227,6 +249,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
     balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
     line_a = competition_line(card_set)
     season = printed_season(card_set)
+    league = bool(card_set.get("own_league"))
     views = []
     for card in card_set["cards"]:
         player = card["player"]
@@ -251,13 +274,16 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             kind=card["kind"], team=card["team"], team_colour=colours[card["team"]],
             team_code=codes[card["team"]],
             competition_line=line_a, name=upper(player["name"]),
-            season_team=f"{season} {short.get(card['team'], card['team'])}",
+            season_team=(source_line(card) if league else f"{season} {short.get(card['team'], card['team'])}"),
             role=_role(card), nation=player.get("country") or "",
-            ratings=ratings, chart=chart, usage=usage, stats=_stats(card, balls_per_over),
+            ratings=ratings, chart=chart, usage=usage,
+            # a league's card prints its own season's figures: a 100-ball season's in balls
+            stats=_stats(card, 5 if (card.get("source") or {}).get("format") == "100-ball" else balls_per_over),
             small_sample=bool(card.get("small_sample")),
             credit=card_set.get("attribution") or ATTRIBUTION,
             defence=f"Defence {defence}" if defence else "",
             column_notes=column_notes(card, card_set),
+            points=f"Pts {points_text((card.get('points') or {}).get('card'))}" if league else "",
             sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
                       0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
     return sorted(views, key=lambda v: v.sort_key)
@@ -466,6 +492,11 @@ def _draw_stats(p: Painter, view: CardView, L: dict) -> None:
     width = W - m - x
     p.rect(x, top, width, bottom - top, stroke=BLACK, width=ss["box_width_mm"])
     label = "Stats (small sample)" if view.small_sample else "Stats"
+    if view.points:   # a league's card: its points, small, at the label's right
+        room = width - 3 - text_width_mm(view.points, ss["points_font"], ss["label_pt"]) - 1.5
+        if text_width_mm(label, ss["label_font"], ss["label_pt"]) > room:   # a bowler's narrower box
+            label = "Stats (small)"
+        p.text(W - m - 1.5, label_base, view.points, ss["points_font"], ss["label_pt"], BLACK, "right")
     p.text(x + 1.5, label_base, label, ss["label_font"], ss["label_pt"], BLACK)
     lines = view.stats
     area_top, area_bottom = label_base + 1.0, bottom - 1.0

@@ -69,12 +69,18 @@ def printed_season(card_set: dict[str, Any]) -> str:
 
 def season_name(card_set: dict[str, Any]) -> str:
     """'Big Bash League 2024-2025' for the sheets' headings: the competition's name, the season
-    as printed."""
+    as printed (a league of your own: 'Big Bash all-stars, on BBL 2024-25')."""
+    own = card_set.get("own_league")
+    if own:
+        return f"{own['name']}, on {own['baseline']}"
     return f"{card_set['competition'].get('name', '')} {printed_season(card_set)}"
 
 
 def set_title(card_set: dict[str, Any]) -> str:
-    """'BBL 2024-2025' for page titles and footers."""
+    """'BBL 2024-2025' for page titles and footers (a league of your own: its name)."""
+    own = card_set.get("own_league")
+    if own:
+        return str(own["name"])
     return f"{card_set['competition']['code']} {printed_season(card_set)}"
 
 

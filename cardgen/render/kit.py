@@ -29,6 +29,7 @@ from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import (TTS_DECKS, TTS_README, card_image, png_bytes, png_name, slug, tts_decks,
                                    tts_decks_json, tts_readme, tts_sheets)
 from cardgen.render.layout import load_layout
+from cardgen.render.league_sheets import render_draft_sheet_pdf, render_fixtures_pdf
 from cardgen.render.preflight import REPORT_FOLDERS, Problem, check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.season_tracker import Fixture, render_season_tracker_pdf
@@ -63,7 +64,8 @@ class KitOptions:
     fixtures: tuple[Fixture, ...] = ()
     missing_matches: tuple[int, ...] = ()  # league match numbers the source lacks (the tracker says so)
     # files a layer above adds to a full kit, as (path in the kit, bytes): the match page
-    # (cardgen.play.page.kit_files, which the CLI hands down so this layer imports nothing above it)
+    # (cardgen.play.page.kit_files, which the CLI hands down so this layer imports nothing above it),
+    # a league's league.toml
     extra_files: tuple[tuple[str, bytes], ...] = ()
 
 
@@ -107,11 +109,6 @@ def select_team(card_set: dict[str, Any], wanted: str) -> dict[str, Any]:
     team = found[0]
     return {**card_set, "teams": [t for t in card_set.get("teams") or [] if t["name"] == team],
             "cards": [c for c in card_set["cards"] if c["team"] == team]}
-
-
-def _write_card_set_json(card_set: dict[str, Any], out_parent: Path) -> Path:
-    from cardgen.calibrate.cardset import write_card_set
-    return write_card_set(card_set, out_parent)
 
 
 def _publish_permissions(folder: Path) -> None:
@@ -297,6 +294,10 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             f"quick-reference{suffix}.pdf":
                 lambda paper=paper: render_quick_reference_pdf(printed, paper, credit, season_defence),
         })
+        if card_set.get("own_league") and not options.team:   # a league of your own (docs/league.md)
+            sheets[f"draft-sheet{suffix}.pdf"] = lambda paper=paper: render_draft_sheet_pdf(card_set, paper, credit)
+            if card_set["own_league"].get("fixtures"):
+                sheets[f"fixtures{suffix}.pdf"] = lambda paper=paper: render_fixtures_pdf(card_set, paper, credit)
         if options.fixtures and not options.team:
             sheets[f"season-tracker{suffix}.pdf"] = (
                 lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit,
@@ -350,7 +351,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         if options.team:
             put(FILE_NAME, dumps(printed).encode("utf-8"))
         else:
-            written.append(final / _write_card_set_json(card_set, staging).name)
+            put(FILE_NAME, dumps(card_set).encode("utf-8"))   # (a league's set names no competition)
             for name, data in options.extra_files:
                 (work / name).parent.mkdir(parents=True, exist_ok=True)
                 put(name, data)

@@ -16,7 +16,8 @@ from cardgen.render.sheets import sheet_geometry
 START_HERE = "START-HERE.txt"
 START_HERE_LABEL = "Start here: what each file is (text)"  # as the site and a game kit's manifest list it
 # the kit's PDFs in the order a reader prints them (a name's stem without its paper suffix)
-PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-reference", "season-tracker")
+PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-reference", "season-tracker",
+               "draft-sheet", "fixtures")
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from reportlab.platypus import KeepInFrame, PageBreak, Paragraph, Spacer, Table,
 from xml.sax.saxutils import escape
 
 from cardgen.cardset import Card, stand_in_striker
-from cardgen.render.card import card_views, defence_rating, printed_keeper_rating
+from cardgen.render.card import card_views, defence_rating, points_text, printed_keeper_rating, source_line
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
-                                   flowing_document, printed_season, set_title)
+                                   flowing_document, printed_season, season_name, set_title)
 from cardgen.render.fonts import PDF_NAMES, fit_text, register_fonts, text_width_mm, upper
 from cardgen.render.layout import MM, load_layout, text_template
 from cardgen.stats.tables import PHASES, phase_ranges
@@ -149,17 +149,22 @@ def has_defence(card_set: dict[str, Any]) -> bool:
     return any(defence_rating(card) for card in card_set["cards"])
 
 
-def _fit_names(rows: list[list], widths: list[float], font_pt: float) -> list[list]:
-    """The table's rows with each name (column 1, under the header) fitted to its column."""
-    return rows[:1] + [[row[0], _name_cell(row[1], widths[1], font_pt), *row[2:]] for row in rows[1:]]
+def _fit_names(rows: list[list], widths: list[float], font_pt: float, also: tuple[int, ...] = ()) -> list[list]:
+    """The table's rows with each name (column 1, under the header) fitted to its column, and
+    the text of the columns `also` (a league's "From")."""
+    fit = (1,) + also
+    return rows[:1] + [[_name_cell(cell, widths[i], font_pt) if i in fit and isinstance(cell, str) else cell
+                        for i, cell in enumerate(row)] for row in rows[1:]]
 
 
-def _player_row(pid: str, deck: dict, position: int | None, defence: bool = False) -> list[str]:
+def _player_row(pid: str, deck: dict, position: int | None, defence: bool = False,
+                league: bool = False) -> list[str]:
     """One deck row; `defence`: the set has Defence ratings, so a last column gives this player's
-    (his striker card's for this team, blank without one)."""
+    (his striker card's for this team, blank without one); `league`: a league's set, whose
+    rows end with the player's season and his points (docs/league.md)."""
     info = deck["players"].get(pid)
     if info is None:
-        return [str(position or ""), pid, "", "", "", ""] + ([""] if defence else [])
+        return [str(position or ""), pid, "", "", "", ""] + ([""] if defence else []) + (["", ""] if league else [])
     player = info["player"]
     name = upper(player["name"])
     # written as the card's ratings line writes it, beside C(x) / RO(y): "WK(20)"; a keeper who
@@ -176,6 +181,10 @@ def _player_row(pid: str, deck: dict, position: int | None, defence: bool = Fals
         striker = info["cards"].get((deck["team"]["name"], "striker"))
         rating = defence_rating(striker) if striker else None
         row.append(str(rating) if rating else "")
+    if league:
+        card = next(iter(c for (t, _), c in sorted(info["cards"].items()) if t == deck["team"]["name"]), None)
+        row += [source_line(card, compact=True) if card else "",
+                points_text(((card or {}).get("points") or {}).get("player"))]
     return row
 
 
@@ -236,9 +245,15 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     season = printed_season(card_set)
     story: list = []
     defence = has_defence(card_set)
+    own = card_set.get("own_league")
+    league = bool(own)
     # a set with Defence ratings (R13) gets their column; the player column gives it the room
     widths = [8, 58, 28, 20, 28, 14, 18] if defence else [8, 62, 28, 20, 28, 14]
     header = ["Player", "Role", "Keeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
+    if league:   # a league's: each player's season and real side, and his points
+        widths = ([8, 33, 21, 14, 23, 11, 14, 38, 14] if defence else [8, 37, 23, 14, 24, 11, 43, 14])
+        header += ["From", "Pts"]
+    from_column = (len(header) - 1,) if league else ()   # the "From" column, fitted like names
     decks = team_decks(card_set)
 
     def team_parts(deck: dict, last: bool, padding: float) -> tuple[list, list]:
@@ -247,17 +262,27 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         team = deck["team"]
         part: list = []
         short = team.get("short_name")
-        part.append(Paragraph(escape(f"{team['name']} \u2014 {season}"
-                                     + (f" (cards: {short})" if short and short != team["name"] else "")),
+        heading = (f"{team['name']} \u2014 {own['name']}" if league else f"{team['name']} \u2014 {season}")
+        part.append(Paragraph(escape(heading + (f" (cards: {short})" if short and short != team["name"] else "")),
                               st["title"]))
+        if league:
+            cap = own.get("cap")
+            over = cap is not None and float(team.get("points") or 0) > float(cap)
+            part.append(Paragraph(escape(
+                f"Side's points: {points_text(team.get('points'))}"
+                + (f" (cap {cap:g}{': OVER THE CAP' if over else ''})" if cap is not None else "")
+                + f", its XI together as it takes the field (its XI's own points add up to "
+                  f"{points_text(team.get('xi_points'))}). Pts = runs a match the player adds over an "
+                  f"average player of {own['baseline']} (batting in his usual place, bowling his usual "
+                  "overs, fielding); in the bowlers' table, his bowling's part."), st["body"]))
         part.append(Paragraph("Deck 1: batting order (usual XI)", st["heading"]))
         # the marks in the tables below, "*" as the rules' player roles use it
         part.append(Paragraph("\u2020 = the XI's wicketkeeper. Role * = mainly a bowler. Cards: S = striker, "
                               "B = bowler." + (DEFENCE_LEGEND if defence else ""), st["body"]))
         part.append(Spacer(1, 1.5 * MM))
         rows = [["#"] + header]
-        rows += [_player_row(pid, deck, n, defence) for n, pid in enumerate(deck["xi"], 1)]
-        part.append(_table(_fit_names(rows, widths, spec["text_pt"]), widths, spec["text_pt"], padding))
+        rows += [_player_row(pid, deck, n, defence, league) for n, pid in enumerate(deck["xi"], 1)]
+        part.append(_table(_fit_names(rows, widths, spec["text_pt"], from_column), widths, spec["text_pt"], padding))
         for n, line in enumerate(no_striker_card_lines(card_set, deck)):
             if not n:
                 part.append(Spacer(1, 1 * MM))
@@ -267,8 +292,8 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         reserves = [pid for pid in deck["reserves"] if pid in deck["players"]]
         if reserves:
             rows = [[""] + header]
-            rows += [_player_row(pid, deck, None, defence) for pid in reserves]
-            part.append(_table(_fit_names(rows, widths, spec["text_pt"]), widths, spec["text_pt"], padding))
+            rows += [_player_row(pid, deck, None, defence, league) for pid in reserves]
+            part.append(_table(_fit_names(rows, widths, spec["text_pt"], from_column), widths, spec["text_pt"], padding))
         else:
             part.append(Paragraph("(none in this set)", st["body"]))
         reserve_line = reserves_without_striker_card_line(card_set, deck)
@@ -290,7 +315,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             part.append(Paragraph(escape(phase_legend(hundred)), st["body"]))
         part.append(Spacer(1, 1.5 * MM))
         rows = [["#", "Bowler", "Usage", "Balls" if hundred else "Overs", "Econ", "Wickets"]
-                + (["PP", "Mid", "Death"] if phases else [])]
+                + (["PP", "Mid", "Death"] if phases else []) + (["Pts"] if league else [])]
         for pid in deck["bowlers"]:
             card = deck["players"].get(pid, {}).get("cards", {}).get((team["name"], "bowler"))
             if card is None:
@@ -301,10 +326,15 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
             econ = real.get("economy")
             place = str(deck["xi"].index(pid) + 1) if pid in deck["xi"] else ""
             rows.append([place, upper(card["player"]["name"]), f"{usage.get('letter', '')}/{usage.get('innings', '')}",
-                         str(real.get("balls", "")) if hundred else (overs[:-2] if overs.endswith(".0") else overs),
+                         str(real.get("balls", "")) if hundred else
+                         f"{real.get('balls', '')} b" if (card.get("source") or {}).get("format") == "100-ball" else
+                         (overs[:-2] if overs.endswith(".0") else overs),
                          f"{econ:.2f}" if isinstance(econ, (int, float)) else "",
-                         str(real.get("dismissals", ""))] + (phase_shares(real) if phases else []))
+                         str(real.get("dismissals", ""))] + (phase_shares(real) if phases else [])
+                        + ([points_text((card.get("points") or {}).get("bowling"))] if league else []))
         bowler_widths = [8, 56, 16, 15, 15, 17, 16, 16, 17] if phases else [8, 62, 20, 20, 20, 20]
+        if league:
+            bowler_widths = [8, 42, 16, 15, 15, 17, 15, 15, 16, 15] if phases else [8, 52, 20, 20, 20, 20, 16]
         part.append(_table(_fit_names(rows, bowler_widths, spec["text_pt"]), bowler_widths, spec["text_pt"], padding))
         # every page's footer carries the credit: the last page printed it again under the
         # bowlers, and that line made the last team's page the one KeepInFrame shrank (BBL
@@ -359,6 +389,9 @@ def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) 
     run_out_groups = [(", ".join(rows), text) for text, rows in groups.items()]
     return text_template("quick-reference.txt.j2").render(
         competition=competition, season=escape(printed_season(card_set)), format=card_set.get("format", "T20"),
+        heading=escape(season_name(card_set)),
+        league={k: escape(str(v)) for k, v in card_set["own_league"].items() if k in ("name", "baseline")}
+        if card_set.get("own_league") else None,
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
         defence=has_defence(card_set) if defence is None else defence, defence_label=DEFENCE_LABEL,

@@ -185,7 +185,7 @@ def average_side(card_set: dict) -> AverageSide:
     """The average side of the league a card set plays in (for a league's set: its baseline)."""
     from cardgen.calibrate.expect import model_from_card_set
     from cardgen.calibrate.model import card_defence, chart_cells, chart_to_slots
-    from cardgen.calibrate.ratings import skill_from_card_set
+    from cardgen.calibrate.expect import skill_from_card_set
     from cardgen.wickets_in_hand import rule_of_set
     model = model_from_card_set(card_set)
     average = (card_set.get("own_league") or {}).get("average")
