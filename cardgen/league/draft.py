@@ -90,6 +90,20 @@ def pick_side(candidates: list[Valued], per_team: int = 11) -> list[Valued]:
     return side
 
 
+def graded_sides(pool: list[Valued], per_team: int = 11) -> tuple[list[Valued], list[Valued], list[Valued]]:
+    """Three sides of different players built to be strong, average and weak (what the points'
+    honesty is measured on: benchmarks/bench_league.py --part points): the strongest picked
+    first, best first; then the weakest, worst first; then, from those left, the players whose
+    points are nearest nothing. Each has what a side needs (`next_pick`)."""
+    left = sorted(pool, key=lambda v: (-v.points.total, v.pick.player_id))
+    strong = pick_side(left, per_team)
+    left = [v for v in left if v not in strong]
+    weak = pick_side(sorted(left, key=lambda v: (v.points.total, v.pick.player_id)), per_team)
+    left = [v for v in left if v not in weak]
+    average = pick_side(sorted(left, key=lambda v: (abs(v.points.total), v.pick.player_id)), per_team)
+    return strong, average, weak
+
+
 def snake_draft(pool: dict[str, Valued], teams: int, per_team: int) -> list[list[Valued]]:
     """The sides' players in the order they were picked."""
     left = sorted(pool.values(), key=lambda v: (-v.points.total, v.pick.player_id))
