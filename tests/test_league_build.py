@@ -104,3 +104,14 @@ def test_simulate_replays_the_league_and_prints_a_ladder(kit: tuple[Path, str], 
     # the same seed, the same ladder
     again = CliRunner().invoke(main, args)
     assert again.output.split("matches in")[1].split("\n", 1)[1] == first.output.split("matches in")[1].split("\n", 1)[1]
+
+
+def test_the_site_publishes_the_league_like_a_season(kit: tuple[Path, str], tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    result = CliRunner().invoke(main, ["site", "--out", str(kit[0].parent), "--site-dir", str(site)])
+    assert result.exit_code == 0, result.output
+    page = (site / "sets" / kit[0].name / "index.html").read_text(encoding="utf-8")
+    assert "Big Bash all-stars" in page and "Sixers legends" in page
+    for name in ("draft-sheet.pdf", "fixtures.pdf", "team-sheets.pdf"):
+        assert f'href="files/{name}"' in page, name
+        assert (site / "sets" / kit[0].name / "files" / name).is_file(), name
