@@ -255,6 +255,7 @@ def test_stats_prints_the_corrected_names_and_warns_of_ids_that_match_no_player(
     assert "218d4d78,MT Renshaw," in plain.output and "warning" not in plain.output
 
 
+@pytest.mark.slow  # a whole build
 def test_build_warns_of_ids_that_match_no_card(card_set_file, tmp_path):
     names = tmp_path / "names.csv"
     names.write_text("id,name\nffffffff,Nobody Atall\n", encoding="utf-8")
