@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from cardgen import options
 from cardgen.errors import CacheError
 from cardgen.paths import CACHE_ENV, bundled_tables_dir, user_cache_dir
 from cardgen.readfile import read_json_file
@@ -302,20 +303,15 @@ def _same_folder(a: Path, b: Path) -> bool:
 
 
 # --refresh -----------------------------------------------------------------------------------
-_refresh = {"requested": False, "done": set()}
-
-
-def request_refresh(on: bool = True) -> None:
-    """Make the first read of each season in this process rebuild it from its source, ignoring
-    cached tables and downloads (the CLI's `--refresh`); later reads use the fresh tables."""
-    _refresh["requested"] = on
-    _refresh["done"] = set()
+# RunOptions.refresh: the first read of each season in the command rebuilds it from its source,
+# ignoring cached tables and downloads; later reads use the fresh tables
 
 
 def refresh_due(key: str) -> bool:
-    """Whether a refresh was requested and `key` (a season and source) was not refreshed yet."""
-    return bool(_refresh["requested"]) and key not in _refresh["done"]
+    """Whether a refresh was asked for and `key` (a season and source) was not refreshed yet."""
+    run = options.current()
+    return run.refresh and key not in run.refreshed
 
 
 def refreshed(key: str) -> None:
-    _refresh["done"].add(key)
+    options.current().refreshed.add(key)

@@ -244,15 +244,6 @@ def _private_user_cache(tmp_path_factory: pytest.TempPathFactory):
     patch.undo()
 
 
-@pytest.fixture(autouse=True)
-def _no_process_settings_left_over():
-    """`--refresh`, `--names` and `--strict` set process-wide switches for one command; a test
-    never starts with another test's (a left-over --refresh would make later reads download)."""
-    from cardgen.cli import _end_of_command_switches
-    _end_of_command_switches()
-    yield
-
-
 _BUSY = object()
 
 

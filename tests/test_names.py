@@ -16,8 +16,8 @@ from cardgen.calibrate.people import printed_name
 from cardgen.cli import main
 from cardgen.competitions import USER_FILE_ENV, get_competition
 from cardgen.sources.fetch import SOURCE_ENV
-from cardgen.sources.names import (KNOWN_AS_TABLE, NamesFileError, known_as_table, read_name_overrides,
-                                   use_overrides)
+from cardgen.options import RunOptions, current, running_with
+from cardgen.sources.names import KNOWN_AS_TABLE, NamesFileError, known_as_table, read_name_overrides, read_names
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -109,20 +109,15 @@ def test_names_file(tmp_path):
     path.write_text("cricsheet_name,id,name\nJS Buckingham,10735e1d,Jordie  Buckingham\n,,\n", encoding="utf-8")
     assert read_name_overrides(path) == {"10735e1d": "Jordie Buckingham"}
     attrs = {"player_id": "10735e1d", "full_name": "Jordan Steven Dermott Buckingham"}
-    try:
-        use_overrides(path)
+    with running_with(RunOptions(names=read_names(path))):
         assert printed_name("JS Buckingham", attrs) == "Jordie Buckingham"
         assert printed_name("JS Buckingham", None, "10735e1d") == "Jordie Buckingham"
-    finally:
-        use_overrides(None)
+    assert current().names == {}  # the corrections end with the block (a command: with the command)
     assert printed_name("JS Buckingham", attrs) == "Jordan Buckingham"
     # the user's file beats cardgen's own known-as list too
     path.write_text("id,name\n27e003ce,Meghann Lanning\n", encoding="utf-8")
-    try:
-        use_overrides(path)
+    with running_with(RunOptions(names=read_names(path))):
         assert printed_name("MM Lanning", None, "27e003ce") == "Meghann Lanning"
-    finally:
-        use_overrides(None)
     assert printed_name("MM Lanning", None, "27e003ce") == "Meg Lanning"
     bad = tmp_path / "bad.csv"
     bad.write_text("who,what\n1,2\n", encoding="utf-8")

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from cardgen.calibrate.model import chart_document
+from cardgen.options import RunOptions, running_with
 from cardgen.sim import fast
 from cardgen.sim import model as m
 from cardgen.sim.captain import Captain
@@ -192,24 +193,30 @@ def test_numpy_path_when_forced_or_when_numba_cannot_load(kernel, monkeypatch):
     monkeypatch.setenv(fast.ENGINE_VARIABLE, "numpy")
     assert fast.compiled_engine() is None
     monkeypatch.setenv(fast.ENGINE_VARIABLE, "numba")
+    with running_with(RunOptions(engine="numpy")):  # a command's own choice comes first
+        assert fast.compiled_engine() is None
+    assert fast.compiled_engine() is kernel
     cs, table = small_table()
     home, away = np.zeros(300, int), np.ones(300, int)
     compiled = fast.play_matches(cs, table, home, away, np.random.default_rng(4))
     import cardgen.sim
-    monkeypatch.setattr(fast, "_compiled", None)
+    fast._load_kernel.cache_clear()
     monkeypatch.delattr(cardgen.sim, "fast_compiled")
     monkeypatch.delitem(sys.modules, "cardgen.sim.fast_compiled")
     monkeypatch.setitem(sys.modules, "numba", None)          # import numba -> ImportError
-    assert fast.compiled_engine() is None
-    assert_same_matches(fast.play_matches(cs, table, home, away, np.random.default_rng(4)),
-                        compiled)
+    try:
+        assert fast.compiled_engine() is None
+        assert_same_matches(fast.play_matches(cs, table, home, away, np.random.default_rng(4)),
+                            compiled)
+    finally:
+        fast._load_kernel.cache_clear()  # the next test loads the real kernel again
 
 
 def test_compiled_once_the_process_has_played_enough(kernel, monkeypatch):
     """Unset, CARDGEN_ENGINE plays numpy until COMPILE_AFTER_DELIVERIES, then compiled (the
     same matches either way)."""
     monkeypatch.delenv(fast.ENGINE_VARIABLE, raising=False)
-    monkeypatch.setattr(fast, "_numpy_deliveries", 0)
+    monkeypatch.setattr(fast.WARMUP, "numpy_deliveries", 0)
     monkeypatch.setattr(fast, "COMPILE_AFTER_DELIVERIES", 10**12)
     steps = []
     play_innings = kernel.play_innings
@@ -218,10 +225,10 @@ def test_compiled_once_the_process_has_played_enough(kernel, monkeypatch):
     cs, table = small_table()
     home, away = np.zeros(100, int), np.ones(100, int)
     first = fast.play_matches(cs, table, home, away, np.random.default_rng(6))
-    assert not steps and fast._numpy_deliveries == first.deliveries
+    assert not steps and fast.WARMUP.numpy_deliveries == first.deliveries
     monkeypatch.setattr(fast, "COMPILE_AFTER_DELIVERIES", first.deliveries)   # reached
     second = fast.play_matches(cs, table, home, away, np.random.default_rng(6))
-    assert steps and fast._numpy_deliveries == first.deliveries
+    assert steps and fast.WARMUP.numpy_deliveries == first.deliveries
     assert_same_matches(first, second)
 
 

@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import click
 
-from cardgen import __version__
+from cardgen import __version__, options
 from cardgen.cache import Cache
 from cardgen.competitions import INNINGS_OVERS, Competition, get_competition, normalise_season
 from cardgen.errors import (EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED,
@@ -250,8 +250,11 @@ class CardgenGroup(click.Group):
             raise CardgenExit("the working folder no longer exists (deleted or moved); cd to a "
                               "folder that exists and run again", EXIT_ENVIRONMENT) from None
         interrupt = _interruptible()
+        # --refresh, --strict and --names fill in this command's options (cardgen.options): they
+        # end with it, so whatever runs in the process after it starts from the defaults
         try:
-            return super().invoke(ctx)
+            with options.command_options():
+                return super().invoke(ctx)
         except click.UsageError as exc:
             raise _one_line(exc) from None
         except (click.exceptions.Exit, click.ClickException, click.Abort):
@@ -264,7 +267,6 @@ class CardgenGroup(click.Group):
                 raise
             raise mapped from None
         finally:
-            _end_of_command_switches()
             if interrupt is not None:
                 signal.signal(signal.SIGINT, interrupt)
 
@@ -277,17 +279,6 @@ def _interruptible() -> Any:
         return signal.signal(signal.SIGINT, signal.default_int_handler)
     except ValueError:
         return None
-
-
-def _end_of_command_switches() -> None:
-    """--refresh, --strict and --names are process-wide switches for one command: whatever runs
-    in the process after it (a caller of main, the next test) starts from the defaults."""
-    from cardgen.cache import request_refresh
-    from cardgen.sources.fetch import set_strict
-    from cardgen.sources.names import clear_overrides
-    request_refresh(False)
-    set_strict(None)
-    clear_overrides()
 
 
 def resolve(competition: str, season: str) -> tuple[Competition, str]:
@@ -327,23 +318,21 @@ def check_season_format(comp: Competition, season: str, source: str | None, stat
 
 
 def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
-    from cardgen.sources.names import use_overrides
+    from cardgen.sources.names import names_file, read_names
     try:
-        use_overrides(value)
+        options.update(names=read_names(value), names_file=names_file(value))
     except CardgenError as exc:  # one line and its exit code (2: a bad file), like every other error
         raise CardgenExit(str(exc), exc.exit_code) from None
 
 
 def _request_refresh(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
-    from cardgen.cache import request_refresh
-    request_refresh(value)  # set on every invocation, so one run's --refresh never leaks into the next
+    options.update(refresh=value)
     return value
 
 
 def _strict_callback(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if not ctx.resilient_parsing:
-        from cardgen.sources.fetch import set_strict
-        set_strict(True if value else None)  # None: $CARDGEN_STRICT decides
+        options.update(strict=True if value else None)  # None: $CARDGEN_STRICT decides
 
 
 def _check_source(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -17,14 +17,16 @@ the same seed (tested).
 """
 from __future__ import annotations
 
-import os
+import functools
 import warnings
 from dataclasses import dataclass
 from types import ModuleType
 
 import numpy as np
 
+from cardgen import options
 from cardgen import wickets_in_hand as wih
+from cardgen.options import ENGINE_ENV
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet, Side
 from cardgen.wickets_in_hand import WicketsInHand
@@ -249,7 +251,7 @@ def _word_field(words: np.ndarray, field: tuple[int, int]) -> np.ndarray:
     return ((words >> shift) & ((1 << bits) - 1)).astype(np.int32)
 
 
-ENGINE_VARIABLE = "CARDGEN_ENGINE"   # "numpy": never compiled; "numba": from the first ball
+ENGINE_VARIABLE = ENGINE_ENV   # CARDGEN_ENGINE (RunOptions.engine first): "numpy" | "numba"
 # Unset, a process plays on the numpy path until it has played this many deliveries, then on the
 # compiled path (when numba is installed): numba's one-off start (~1 s of CPU and ~100 MB, its
 # import and first use) costs what compiling saves over ~20-30M deliveries (~45 ns each, about
@@ -257,8 +259,16 @@ ENGINE_VARIABLE = "CARDGEN_ENGINE"   # "numpy": never compiled; "numba": from th
 # --seasons 1000` (~20M deliveries) keeps numpy's peak memory (benchmarks/bench_memory.py). Both
 # paths play the same matches, so switching between batches changes nothing but the time.
 COMPILE_AFTER_DELIVERIES = 30_000_000
-_numpy_deliveries = 0   # deliveries this process has played on the numpy path
-_compiled: ModuleType | bool | None = None   # the loaded kernel module; False: it cannot load
+
+
+class _Warmup:
+    """What this process has played on the numpy path (the compile pays for itself past
+    COMPILE_AFTER_DELIVERIES): a property of the process, not an option of a command."""
+
+    numpy_deliveries = 0
+
+
+WARMUP = _Warmup()
 
 
 def compiled_engine() -> ModuleType | None:
@@ -268,25 +278,28 @@ def compiled_engine() -> ModuleType | None:
     Loaded when first asked for, not on import (numba's import alone is ~0.3 s); a numba that
     is missing, or that cannot compile or load its cached code here, leaves the numpy path
     without a word: both play the same matches from the same seed."""
-    global _compiled
-    if os.environ.get(ENGINE_VARIABLE, "").strip().lower() == "numpy":
+    if options.current().engine_choice == "numpy":
         return None
-    if _compiled is None:
-        try:
-            with warnings.catch_warnings():     # (numba warns when it cannot write its cache)
-                warnings.simplefilter("ignore")
-                from cardgen.sim import fast_compiled
-            _compiled = fast_compiled
-        except Exception:   # ImportError, or numba's / LLVM's own errors while compiling
-            _compiled = False
-    return _compiled or None
+    return _load_kernel()
+
+
+@functools.cache
+def _load_kernel() -> ModuleType | None:
+    """`cardgen.sim.fast_compiled`, loaded once a process; None if it cannot load."""
+    try:
+        with warnings.catch_warnings():     # (numba warns when it cannot write its cache)
+            warnings.simplefilter("ignore")
+            from cardgen.sim import fast_compiled
+        return fast_compiled
+    except Exception:   # ImportError, or numba's / LLVM's own errors while compiling
+        return None
 
 
 def _engine_for_batch() -> ModuleType | None:
     """The compiled kernel if this batch plays compiled (CARDGEN_ENGINE, or past
     COMPILE_AFTER_DELIVERIES on the numpy path), else None."""
-    choice = os.environ.get(ENGINE_VARIABLE, "").strip().lower()
-    if choice == "numpy" or (choice != "numba" and _numpy_deliveries < COMPILE_AFTER_DELIVERIES):
+    choice = options.current().engine_choice
+    if choice == "numpy" or (choice != "numba" and WARMUP.numpy_deliveries < COMPILE_AFTER_DELIVERIES):
         return None
     return compiled_engine()
 
@@ -708,8 +721,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     over_words[final[_OVER_ROW, part]] = final[_OVER_WORD, part]
     final_runs = final[_RUNS]
 
-    global _numpy_deliveries
-    _numpy_deliveries += deliveries
+    WARMUP.numpy_deliveries += deliveries
     return _scorecards(fmt, units, max_balls, max_wickets, bat, bat_out, over_words, at_edge,
                        final_runs, final[_WICKETS], deliveries)
 

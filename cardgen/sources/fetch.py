@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from cardgen import __version__
+from cardgen import __version__, options
 from cardgen.cache import Cache
 from cardgen.competitions import Competition, match_season, normalise_season
 if TYPE_CHECKING:  # requests is imported where a download starts: reading a mirror never needs it
@@ -140,20 +140,9 @@ def _match_id(name: str) -> str:
     return Path(name).stem
 
 
-STRICT_ENV = "CARDGEN_STRICT"
-_strict: bool | None = None
-
-
-def set_strict(on: bool | None) -> None:
-    """`--strict`: an unreadable match file stops the run (None: $CARDGEN_STRICT decides)."""
-    global _strict
-    _strict = on
-
-
 def strict() -> bool:
-    if _strict is not None:
-        return _strict
-    return os.environ.get(STRICT_ENV, "").strip().lower() not in ("", "0", "false", "no")
+    """`--strict` (RunOptions.strict, else $CARDGEN_STRICT): an unreadable match file stops the run."""
+    return options.current().is_strict
 
 
 def skip_or_raise(error: ParseError) -> None:

@@ -16,6 +16,7 @@ players of the nine mirror seasons with a full name this judged 596 of 830 and n
 """
 from __future__ import annotations
 
+import functools
 import gzip
 import io
 import re
@@ -29,7 +30,6 @@ MIN_SOURCES = 3   # name lists the share is pooled from
 SEXES = ("female", "male")  # Cricsheet's info.gender words
 
 _INITIALS = re.compile(r"^[A-Z]{1,4}\.?$")
-_table: dict[str, str] | None = None
 
 
 def name_words(text: str) -> list[str]:
@@ -37,17 +37,15 @@ def name_words(text: str) -> list[str]:
     return [w for w in re.split(r"[^a-z]+", anyascii(text).casefold()) if len(w) > 1]
 
 
+@functools.cache
 def name_sex_table() -> dict[str, str]:
     """The shipped table as {word: "female" | "male"} (empty for a damaged install: no judgement)."""
-    global _table
-    if _table is None:
-        try:
-            text = gzip.decompress(NAME_SEX_TABLE.read_bytes()).decode("utf-8")
-        except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile):
-            text = ""
-        rows = (line.split(",") for line in text.splitlines()[1:])
-        _table = {r[0]: r[1] for r in rows if len(r) == 2 and r[1] in SEXES}
-    return _table
+    try:
+        text = gzip.decompress(NAME_SEX_TABLE.read_bytes()).decode("utf-8")
+    except (OSError, EOFError, UnicodeDecodeError, gzip.BadGzipFile):
+        text = ""
+    rows = (line.split(",") for line in text.splitlines()[1:])
+    return {r[0]: r[1] for r in rows if len(r) == 2 and r[1] in SEXES}
 
 
 def name_sex(full_name: str | None, table: dict[str, str] | None = None) -> str | None:

@@ -1,21 +1,24 @@
 """The user's name corrections: a CSV of Cricsheet register id -> printed name (`--names FILE`).
 
-Read once per command (the CLI calls `use_overrides`); every printed name, on cards, team
+Read once per command (the CLI reads it with `read_names` into `RunOptions.names`); every printed name, on cards, team
 sheets, the other games' kits and card-set.json, goes through `cardgen.calibrate.people
 .printed_name`, which asks `active_overrides()` first.
 """
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import os
 import warnings
 from pathlib import Path
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Iterable
 
 if TYPE_CHECKING:
     import pandas as pd
 
+from cardgen import options
 from cardgen.errors import CardgenError, CardgenWarning
 from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
 from cardgen.text import MOST_TEXT_CHARS, clean_text
@@ -24,14 +27,10 @@ NAMES_ENV = "CARDGEN_NAMES"
 ID_COLUMNS = ("id", "player_id", "identifier", "cricsheet_id")
 NAME_COLUMNS = ("name", "printed_name", "known_as")
 
-_active: dict[str, str] = {}
-_active_path: Path | None = None
 MOST_NAMES_FILE_BYTES = 10_000_000  # a names file for every player in the register is ~0.5 MB
 UNMATCHED_NAMED = 5  # ids named in the warning about ids that match no player
 KNOWN_AS_TABLE = Path(__file__).resolve().parent / "data" / "known_as.csv"
 FAMILIAR_TABLE = Path(__file__).resolve().parent / "data" / "familiar_given_names.csv"
-_known_as: dict[str, str] | None = None
-_familiar: dict[str, str] | None = None
 
 
 class NamesFileError(CardgenError):
@@ -88,30 +87,28 @@ def _read_text(path: Path) -> str:
                              f"{advice}") from None
 
 
-def use_overrides(path: Path | None) -> dict[str, str]:
-    """Make a names file the active corrections for this run (None: none, or $CARDGEN_NAMES)."""
-    global _active, _active_path
+def names_file(path: Path | None) -> Path | None:
+    """The names file a command runs with: `path`, else $CARDGEN_NAMES, else none."""
     if path is None and os.environ.get(NAMES_ENV):
-        path = Path(os.environ[NAMES_ENV])
-    _active = read_name_overrides(path) if path is not None else {}
-    _active_path = path
-    return dict(_active)
+        return Path(os.environ[NAMES_ENV])
+    return path
 
 
-def clear_overrides() -> None:
-    """No corrections active (what a finished command leaves behind)."""
-    global _active, _active_path
-    _active, _active_path = {}, None
+def read_names(path: Path | None) -> dict[str, str]:
+    """The corrections a command runs with: the names file at `path` (None: $CARDGEN_NAMES, or none)."""
+    path = names_file(path)
+    return read_name_overrides(path) if path is not None else {}
 
 
-def warn_unmatched(player_ids: Iterable[str], of: str, overrides: dict[str, str] | None = None) -> list[str]:
+def warn_unmatched(player_ids: Iterable[str], of: str, overrides: Mapping[str, str] | None = None) -> list[str]:
     """Warn, in one line, about the corrections whose ids match none of `player_ids` (a typo,
     or a player of another season: `of` says which players, e.g. "BBL 2024-25"); those ids."""
     overrides = active_overrides() if overrides is None else overrides
     unmatched = sorted(set(overrides) - set(player_ids))
     if unmatched:
         shown = ", ".join(unmatched[:UNMATCHED_NAMED]) + (", ..." if len(unmatched) > UNMATCHED_NAMED else "")
-        where = f"names file {_active_path}" if _active_path is not None and overrides is _active else "names"
+        run = options.current()
+        where = f"names file {run.names_file}" if run.names_file is not None and overrides is run.names else "names"
         warnings.warn(CardgenWarning(
             f"{where}: {len(unmatched)} of its {len(overrides)} ids match no player of {of} ({shown}); "
             f"the ids are Cricsheet register ids, as player.id in card-set.json or player_id in "
@@ -119,11 +116,12 @@ def warn_unmatched(player_ids: Iterable[str], of: str, overrides: dict[str, str]
     return unmatched
 
 
-def active_overrides() -> dict[str, str]:
-    return _active
+def active_overrides() -> Mapping[str, str]:
+    """The running command's corrections (RunOptions.names)."""
+    return options.current().names
 
 
-def apply_overrides(card_set: dict, overrides: dict[str, str] | None = None) -> dict:
+def apply_overrides(card_set: dict, overrides: Mapping[str, str] | None = None) -> dict:
     """The card set with the corrections applied to every card's printed name (a card set
     built before the file was written, or loaded with --card-set, gets them too)."""
     overrides = active_overrides() if overrides is None else overrides
@@ -152,32 +150,28 @@ def corrected_names(table: "pd.DataFrame", overrides: dict[str, str] | None = No
     return table
 
 
+@functools.cache
 def known_as_table() -> dict[str, str]:
     """cardgen's own short list of known-as names (register id -> name) for players whose
     legal names do not lead to the name people use: initials that are the name ("MS Dhoni",
     "KL Rahul") and family names first ("PWH de Silva" is Wanindu Hasaranga). Add to it the
     way a user's --names file does; ESPNcricinfo's known-as name, when scraped, comes first."""
-    global _known_as
-    if _known_as is None:
-        try:
-            _known_as = read_name_overrides(KNOWN_AS_TABLE)
-        except NamesFileError:  # a damaged install: the naming rule still works
-            _known_as = {}
-    return _known_as
+    try:
+        return read_name_overrides(KNOWN_AS_TABLE)
+    except NamesFileError:  # a damaged install: the naming rule still works
+        return {}
 
 
+@functools.cache
 def familiar_given_names() -> dict[str, str]:
     """Formal given name -> the short form nearly every cricketer with that name plays under
     ("Christopher" -> "Chris", "Thomas" -> "Tom"). Only names whose short form is the rule in
     the bundled seasons' squads are listed; the players who keep the formal name (Matthew Wade)
     are in the known-as list, which comes first."""
-    global _familiar
-    if _familiar is None:
-        try:
-            with FAMILIAR_TABLE.open(encoding="utf-8", newline="") as handle:
-                _familiar = {row["formal"].strip(): row["familiar"].strip()
-                             for row in csv.DictReader(handle)
-                             if (row.get("formal") or "").strip() and (row.get("familiar") or "").strip()}
-        except (OSError, KeyError, csv.Error):  # a damaged install: print the formal name
-            _familiar = {}
-    return _familiar
+    try:
+        with FAMILIAR_TABLE.open(encoding="utf-8", newline="") as handle:
+            return {row["formal"].strip(): row["familiar"].strip()
+                    for row in csv.DictReader(handle)
+                    if (row.get("formal") or "").strip() and (row.get("familiar") or "").strip()}
+    except (OSError, KeyError, csv.Error):  # a damaged install: print the formal name
+        return {}

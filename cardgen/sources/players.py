@@ -9,6 +9,7 @@ data by the stats layer.
 """
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -237,17 +238,12 @@ def write_shipped_table(players_dir: Path, path: Path = SHIPPED_TABLE) -> Path:
     return path
 
 
-_shipped: pd.DataFrame | None = None
-
-
+@functools.cache
 def shipped_table() -> pd.DataFrame:
-    global _shipped
-    if _shipped is None:
-        if SHIPPED_TABLE.is_file():
-            _shipped = pd.read_csv(SHIPPED_TABLE, dtype=str, keep_default_na=False)
-        else:  # a damaged install: inference from the ball-by-ball data still works
-            _shipped = pd.DataFrame(columns=SHIPPED_COLUMNS)
-    return _shipped
+    """The shipped players table, read once a process."""
+    if SHIPPED_TABLE.is_file():
+        return pd.read_csv(SHIPPED_TABLE, dtype=str, keep_default_na=False)
+    return pd.DataFrame(columns=SHIPPED_COLUMNS)  # a damaged install: inference from the ball-by-ball data still works
 
 
 def load_shipped_attributes(player_ids: list[str]) -> pd.DataFrame:
