@@ -28,6 +28,7 @@ from cardgen import options
 from cardgen import wickets_in_hand as wih
 from cardgen.options import ENGINE_ENV
 from cardgen.sim import model as m
+from cardgen.sim.dice import NO_DICE, draw_dice
 from cardgen.sim.model import CompiledSet, Side
 from cardgen.wickets_in_hand import WicketsInHand
 
@@ -302,19 +303,6 @@ def _engine_for_batch() -> ModuleType | None:
     if choice == "numpy" or (choice != "numba" and WARMUP.numpy_deliveries < COMPILE_AFTER_DELIVERIES):
         return None
     return compiled_engine()
-
-
-NO_DICE = np.zeros(0, np.int64)   # the rule's d20 when there is no rule
-
-
-def draw_dice(rng, n, with_rule, no_dice):
-    """One step's dice for `n` live innings: card d6, 2d10, chart d6, chart d20, fielder, chance
-    d20 (and the rule's d20), in the one order every path draws them. The compiled path runs
-    this same function under numba (`fast_compiled.draw_dice`), whose Generator draws numpy's
-    numbers, so all paths play the same matches from the same seed."""
-    return (rng.integers(0, 6, n), rng.integers(0, 100, n), rng.integers(0, 6, n),
-            rng.integers(0, 20, n), rng.random(n), rng.integers(1, 21, n),
-            rng.integers(1, 21, n) if with_rule else no_dice)
 
 
 def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.random.Generator,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from cardgen.sim import fast
+from cardgen.sim import dice
 
 # the compiled path's live-innings state: a row of STATE_COLUMNS words per live innings, kept in
 # order (a delivery reads and writes one 64-byte row); small counters share the last word
@@ -251,7 +251,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
 
 
 # the numpy path's draw schedule, compiled (one function for every path)
-draw_dice = numba.njit(cache=True, nogil=True)(fast.draw_dice)
+draw_dice = numba.njit(cache=True, nogil=True)(dice.draw_dice)
 
 
 @numba.njit(numba.int64(numba.types.npy_rng, _m64, *SIGNATURE.args[9:]), cache=True, nogil=True)
