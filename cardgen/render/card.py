@@ -31,21 +31,38 @@ def chart_faces(card: dict[str, Any]) -> set[str]:
     return {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
 
 
+def _count(real: Any, key: str) -> int:
+    value = real.get(key) if isinstance(real, dict) else None
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
 def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, ...]:
-    """The notes a card prints in its blank chart columns (keys of templates/card.json
-    column_note), only in a kit played with the wickets-in-hand rule (R12): a striker card with no
-    run face, whose runs come off the bowler's card, the chart and the attack die (a tail-ender's
-    short stay mostly in the attack band: Spencer Johnson, BBL 2024-25, all dots); a bowler card
-    with no W or B, whose wickets come off the other half of each ball (Rashid Khan, IPL 2025);
-    a bowler card with no run face (Jasprit Bumrah, IPL 2025). The site's player pages say the
-    same at length (site.generate boundary_note, wicket_note)."""
-    if card_set.get("rule") != "wickets-in-hand":
-        return ()
+    """The notes a card prints where its chart lacks a result its own printed stats show (keys of
+    templates/card.json column_note), so the card is not taken for a misprint: a striker card with
+    runs but no run face (Lea Tahuhu; a tail-ender's short stay in the wickets-in-hand rule's
+    attack band: Spencer Johnson, BBL 2024-25, all dots), with 4s but no 4 (Jamie Overton, BBL
+    2024-25: "4s: 11") or 6s but no 6; a bowler card with wickets but no W or B (Matheesha
+    Pathirana, IPL 2025: 13 wickets) or runs but no run face (Jasprit Bumrah, IPL 2025). Each
+    note says where those results come from, in the rule set's words (`note_rules`). A result the
+    stats do not show (a striker's missing B) needs none."""
     results = chart_faces(card)
+    real = card.get("real") or {}
     if card["kind"] == "striker":
-        return () if results & RUN_RESULTS else ("striker_no_runs",)
-    return ((() if results & WICKET_RESULTS else ("bowler_no_wickets",))
-            + (() if results & RUN_RESULTS else ("bowler_no_runs",)))
+        if _count(real, "runs") > 0 and not results & RUN_RESULTS:
+            return ("striker_no_runs",)
+        no_four = _count(real, "fours") > 0 and "4" not in results
+        no_six = _count(real, "sixes") > 0 and "6" not in results
+        if no_four and no_six:
+            return ("striker_no_boundaries",)
+        return ("striker_no_4",) if no_four else ("striker_no_6",) if no_six else ()
+    return ((("bowler_no_wickets",) if _count(real, "dismissals") > 0 and not results & WICKET_RESULTS else ())
+            + (("bowler_no_runs",) if _count(real, "runs") > 0 and not results & RUN_RESULTS else ()))
+
+
+def note_rules(card_set: dict[str, Any]) -> str:
+    """Which words a card's notes use (column_note texts): "advanced" for a set made for the
+    wickets-in-hand rule (its attack die also scores), else "quicket" (the rules as printed)."""
+    return "advanced" if card_set.get("rule") == "wickets-in-hand" else "quicket"
 
 
 BLACK, WHITE = "#000000", "#ffffff"
@@ -71,11 +88,13 @@ class CardView:
     credit: str = ATTRIBUTION
     sort_key: tuple = field(default=(), compare=False)
     defence: str = ""  # striker with a Defence rating (R13): "Defence 7"; else ""
-    # a wickets-in-hand kit's card whose chart has a blank column (no run face, a bowler's no W
-    # or B): the notes saying why, printed in it (templates/card.json column_note: their keys)
+    # a card whose chart lacks a result its stats show (no run face, no 4, a bowler's no W or B):
+    # the notes saying where those come from, printed in the blank ranges (templates/card.json
+    # column_note: their keys), in the words of the set's rules ("quicket" | "advanced")
     column_notes: tuple[str, ...] = ()
     # a league's card (docs/league.md): its points, as printed small in the stats box ("Pts +6.2")
     points: str = ""
+    note_rules: str = "quicket"
 
     def all_text(self) -> list[str]:
         """Every figure printed on the card (what a reader of the PDF must find)."""
@@ -182,6 +201,28 @@ def printed_keeper_rating(player: dict[str, Any], keeps: bool = False) -> int | 
     return None
 
 
+def keeper_mark(rating: int) -> str:
+    """A keeping rating as every printed piece writes it, the role line's "Wicketkeeper (8)"."""
+    return f"Wicketkeeper ({rating})"
+
+
+RATINGS_GAP_MM = 3.0  # at least this much space between the fielding ratings and Defence
+
+
+def ratings_line(parts: list[str], defence: str) -> str:
+    """The fielding ratings as the card prints them, "C(3) / RO(4)"; closed up to "C(3)/RO(4)"
+    only when the line would not fit beside `defence` at the smallest size (a stand-in keeper's
+    "C(20) / RO(20) / Wicketkeeper (20)" beside a "Defence 20")."""
+    spaced = " / ".join(parts)
+    if not defence:
+        return spaced
+    L = load_layout("card")
+    inner, spec = L["width_mm"] - 2 * L["margin_mm"], L["ratings"]
+    fits = (text_width_mm(spaced, spec["font"], spec["min_pt"]) + text_width_mm(defence, spec["font"], spec["min_pt"])
+            + RATINGS_GAP_MM <= inner)
+    return spaced if fits else "/".join(parts)
+
+
 def _role(card: dict[str, Any]) -> str:
     player = card["player"]
     batting = player.get("batting_role") or ""
@@ -189,7 +230,7 @@ def _role(card: dict[str, Any]) -> str:
     keeper = printed_keeper_rating(player)
     if card["kind"] == "striker":
         if batting == "Wicketkeeper" and keeper:
-            return f"Wicketkeeper ({keeper})"
+            return keeper_mark(keeper)
         return batting or "Batter"
     if batting == "All-Rounder":
         return "All-Rounder" if bowling in ("", "*") else f"All-Rounder \u00b7 {bowling}"
@@ -214,8 +255,9 @@ def _stats(card: dict[str, Any], balls_per_over: int) -> tuple[tuple[str, ...], 
     strike_rate = real.get("strike_rate")
     if strike_rate is None:
         strike_rate = runs / balls * 100 if balls else 0.0
+    high = f"{int(real.get('high_score') or 0)}{'*' if real.get('high_score_not_out') else ''}"
     return ((f"SR: {float(strike_rate):.2f}", f"Balls: {balls}"),
-            (f"High: {int(real.get('high_score', 0))}", f"4s: {int(real.get('fours', 0))}",
+            (f"High: {high}", f"4s: {int(real.get('fours', 0))}",
              f"6s: {int(real.get('sixes', 0))}"))
 
 
@@ -253,6 +295,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
     views = []
     for card in card_set["cards"]:
         player = card["player"]
+        defence = defence_rating(card)
         ratings = ""
         if card["kind"] == "striker":
             parts = []
@@ -261,9 +304,8 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             if player.get("run_out") is not None:
                 parts.append(f"RO({player['run_out']})")
             if player.get("keeper") and player.get("batting_role") != "Wicketkeeper":
-                parts.append(f"WK({player['keeper']})")
-            ratings = " / ".join(parts)
-        defence = defence_rating(card)
+                parts.append(keeper_mark(player["keeper"]))
+            ratings = ratings_line(parts, f"Defence {defence}" if defence else "")
         usage = ""
         if card["kind"] == "bowler" and card.get("usage"):
             usage = f"{card['usage'].get('letter', '')}/{card['usage'].get('innings', 0)}"
@@ -282,7 +324,7 @@ def card_views(card_set: dict[str, Any]) -> list[CardView]:
             small_sample=bool(card.get("small_sample")),
             credit=card_set.get("attribution") or ATTRIBUTION,
             defence=f"Defence {defence}" if defence else "",
-            column_notes=column_notes(card, card_set),
+            column_notes=column_notes(card, card_set), note_rules=note_rules(card_set),
             points=f"Pts {points_text((card.get('points') or {}).get('card'))}" if league else "",
             sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
                       0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
@@ -395,7 +437,7 @@ def _draw_ratings(p: Painter, view: CardView, L: dict) -> None:
         if text:
             _fitted_line(p, text, W / 2, rs["baseline_mm"], inner, rs, BLACK, "centre")
         return
-    gap = 3.0  # at least this much space between the fielding ratings and Defence
+    gap = RATINGS_GAP_MM
     natural = text_width_mm(view.ratings, rs["font"], 1.0) + text_width_mm(view.defence, rs["font"], 1.0)
     size = max(rs["min_pt"], min(rs["max_pt"], (inner - gap) / natural))
     p.text(m, rs["baseline_mm"], view.ratings, rs["font"], size, BLACK)
@@ -441,8 +483,8 @@ def _draw_chart(p: Painter, view: CardView, L: dict, ink_saver: bool) -> None:
                BLACK if span else cs["absent_colour"], "centre")
     notes = [L["column_note"][key] for key in view.column_notes]
     for note in notes:
-        _draw_column_note(p, note["text"], m + note["column"] * half, top + note["first_row"] * row_h,
-                          note["rows"] * row_h, L["column_note"])
+        _draw_column_note(p, note["text"][view.note_rules], m + note["column"] * half,
+                          top + note["first_row"] * row_h, note["rows"] * row_h, L["column_note"])
     for r in range(rows + 1):
         y = top + r * row_h
         for col in range(2):  # a rule stops short of the note its column prints across its rows

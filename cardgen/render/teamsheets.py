@@ -167,11 +167,11 @@ def _player_row(pid: str, deck: dict, position: int | None, defence: bool = Fals
         return [str(position or ""), pid, "", "", "", ""] + ([""] if defence else []) + (["", ""] if league else [])
     player = info["player"]
     name = upper(player["name"])
-    # written as the card's ratings line writes it, beside C(x) / RO(y): "WK(20)"; a keeper who
-    # kept in no match prints the 10 he keeps at (R9), as his card does
+    # the rating under the "Wicketkeeper" heading (the cards' one spelling: "Wicketkeeper (20)");
+    # a keeper who kept in no match prints the 10 he keeps at (R9), as his card does
     keeps = pid == deck["keeper"]
     rating = printed_keeper_rating(player, keeps=keeps)
-    mark = f"WK({rating})" if rating else ""
+    mark = str(rating) if rating else ""
     if keeps:
         name += " \u2020"  # the usual XI's keeper; a reserve keeper still shows the rating
     kinds = "+".join(k[0].upper() for (t, k) in sorted(info["cards"]) if t == deck["team"]["name"])
@@ -248,10 +248,10 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     own = card_set.get("own_league")
     league = bool(own)
     # a set with Defence ratings (R13) gets their column; the player column gives it the room
-    widths = [8, 58, 28, 20, 28, 14, 18] if defence else [8, 62, 28, 20, 28, 14]
-    header = ["Player", "Role", "Keeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
+    widths = [8, 52, 28, 26, 28, 14, 18] if defence else [8, 56, 28, 26, 28, 14]
+    header = ["Player", "Role", "Wicketkeeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
     if league:   # a league's: each player's season and real side, and his points
-        widths = ([8, 33, 21, 14, 23, 11, 14, 38, 14] if defence else [8, 37, 23, 14, 24, 11, 43, 14])
+        widths = ([8, 33, 21, 22, 23, 11, 14, 30, 14] if defence else [8, 37, 23, 22, 24, 11, 35, 14])
         header += ["From", "Pts"]
     from_column = (len(header) - 1,) if league else ()   # the "From" column, fitted like names
     decks = team_decks(card_set)
