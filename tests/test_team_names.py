@@ -49,7 +49,7 @@ def test_no_team_line_is_a_word_cut(mirror):
 @pytest.mark.parametrize("team, short", [
     ("Chennai Super Kings", "Chennai"), ("Kolkata Knight Riders", "Kolkata"),
     ("Royal Challengers Bengaluru", "Bengaluru"), ("Trent Rockets", "Nottingham"),
-    ("Welsh Fire", "Wales"), ("MI Cape Town", "Cape Town"), ("Sunrisers Eastern Cape", "Eastern Cape"),
+    ("Welsh Fire", "Cardiff"), ("MI Cape Town", "Cape Town"), ("Sunrisers Eastern Cape", "Eastern Cape"),
     ("Joburg Super Kings", "Joburg"), ("Guyana Amazon Warriors", "Guyana"),
     ("Trinbago Knight Riders", "Trinbago"), ("UP Warriorz", "UP"), ("Quetta Gladiators", "Quetta"),
 ])
@@ -67,3 +67,39 @@ def test_shared_cities_and_unknown_teams():
     # same place and same initial: both keep their full names rather than print a riddle
     assert short_names(["Alpha Sharks", "Alpha Stars"], {"Alpha Sharks": "Alpha", "Alpha Stars": "Alpha"}) \
         == {"Alpha Sharks": "Alpha Sharks", "Alpha Stars": "Alpha Stars"}
+
+
+def test_the_hundred_prints_home_cities_in_the_designer_s_style():
+    """Issue 42: the Hundred's lines read "Northern", "Southern", "Oval"; a city, as "Sydney (T)",
+    with the two London sides told apart by their nicknames' initials."""
+    hundred = ["Birmingham Phoenix", "London Spirit", "Manchester Originals", "Northern Superchargers",
+               "Oval Invincibles", "Southern Brave", "Trent Rockets", "Welsh Fire"]
+    assert short_names(hundred) == {
+        "Birmingham Phoenix": "Birmingham", "London Spirit": "London (S)", "Manchester Originals": "Manchester",
+        "Northern Superchargers": "Leeds", "Oval Invincibles": "London (I)", "Southern Brave": "Southampton",
+        "Trent Rockets": "Nottingham", "Welsh Fire": "Cardiff"}
+
+
+@pytest.mark.needs_data
+def test_every_team_of_the_mirror_has_its_own_colour_and_readable_text(mirror):
+    """Every team of the mirror's seasons takes its colour from the table of real teams (not the
+    fallback palette): Chennai Super Kings yellow, with black text on the bowler's band (white
+    would read at 1.5:1); every band's text reads at 4:1 or better and a card back's team-coloured
+    text at 4.5:1 (WCAG AA) on its pale band."""
+    from cardgen.render.card import contrast, ink_of, team_colours, text_on
+    from cardgen.render.layout import load_layout, mix
+    band_white = load_layout("card")["back"]["light"]["band_white"]
+    tint = load_layout("card")["band"]["striker_tint"]
+    palette = set(load_layout("teams")["palette"])
+    for name, teams in _season_teams(mirror).items():
+        colours = team_colours(teams)
+        for team, colour in colours.items():
+            assert colour not in palette, (name, team)
+            for band in (colour, mix(colour, 1 - tint)):  # bowler's band, striker's tint
+                assert contrast(text_on(band), band) >= 4.0, (team, band)
+            back = mix(colour, band_white)
+            assert contrast(ink_of(colour, on=back), back) >= 4.5, team
+    csk = team_colours(["Chennai Super Kings"])["Chennai Super Kings"]
+    red, green, blue = (int(csk[i:i + 2], 16) for i in (1, 3, 5))
+    assert red > 200 and green > 170 and blue < 80  # yellow
+    assert text_on(csk) == "#000000" and contrast("#ffffff", csk) < 2

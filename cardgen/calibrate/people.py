@@ -275,17 +275,18 @@ def card_people(stats: SeasonStats, balls_per_over: int,
 
 
 def _teams_vocabulary() -> dict[str, str]:
-    """Known teams' short names (`templates/teams.json`, "short_names"): home city or region."""
+    """Known teams' short names (`templates/teams.json`, each team's "short_name"): home city or region."""
     import json
 
     from cardgen.paths import templates_dir
     for path in (templates_dir() / "teams.json",):  # shipped with the package (cardgen.paths)
         if path.is_file():
             try:
-                table = json.loads(path.read_text(encoding="utf-8")).get("short_names", {})
+                table = json.loads(path.read_text(encoding="utf-8")).get("teams", {})
             except (OSError, ValueError):
                 return {}
-            return {k: v for k, v in table.items() if not k.startswith("_") and isinstance(v, str)}
+            return {k: v["short_name"] for k, v in table.items()
+                    if isinstance(v, dict) and isinstance(v.get("short_name"), str)}
     return {}
 
 

@@ -17,7 +17,7 @@ from cardgen.competitions import get_competition
 from cardgen.errors import UnknownCompetition
 from cardgen.render.common import printed_season, printed_season_of
 from cardgen.render.fonts import fit_text, text_width_mm, upper
-from cardgen.render.layout import load_layout, mix
+from cardgen.render.layout import hex_to_rgb, load_layout, mix
 from cardgen.render.painter import Painter
 
 RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
@@ -147,14 +147,21 @@ def _range_text(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
+def _known_teams() -> dict[str, dict[str, Any]]:
+    """templates/teams.json's table of real teams: name -> colour, short name, badge code."""
+    return {k: v for k, v in load_layout("teams")["teams"].items() if isinstance(v, dict)}
+
+
 def team_colours(team_names: list[str]) -> dict[str, str]:
-    """Colour per team: the template's known colours, else the palette in order of first use."""
+    """Colour per team: the team's own from the table of real teams, else the palette in order
+    of first use."""
     spec = load_layout("teams")
+    known = _known_teams()
     palette = list(spec["palette"])
     colours: dict[str, str] = {}
     for name in team_names:
-        if name in spec["colours"]:
-            colours[name] = spec["colours"][name]
+        if known.get(name, {}).get("colour"):
+            colours[name] = known[name]["colour"]
         else:
             # a stable pick (sha256, not hash()) so a team keeps its colour between runs
             index = int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(palette)
@@ -164,14 +171,53 @@ def team_colours(team_names: list[str]) -> dict[str, str]:
     return colours
 
 
+def _relative_luminance(colour: str) -> float:
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(c) for c in hex_to_rgb(colour))
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG contrast ratio of two colours (1 to 21)."""
+    hi, lo = sorted((_relative_luminance(a), _relative_luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+WHITE_TEXT_CONTRAST = 4.0  # white stays on a band it reads on (Sydney Sixers' magenta: 4.4)
+
+
+def text_on(colour: str) -> str:
+    """The band's text colour: white where it reads (Mumbai's blue, Sixers' magenta), else black
+    (Chennai's yellow, Perth's orange)."""
+    white = contrast(WHITE, colour)
+    return WHITE if white >= WHITE_TEXT_CONTRAST or white >= contrast(BLACK, colour) else BLACK
+
+
+def ink_of(colour: str, on: str = WHITE, ratio: float = 4.5) -> str:
+    """`colour` darkened just enough to read as text on `on` (WCAG AA): a team colour as text on
+    a card back's pale band (Chennai's yellow becomes a dark gold); a dark colour stays itself."""
+    r, g, b = hex_to_rgb(colour)
+    for step in range(101):
+        k = 1 - step / 100
+        candidate = "#" + "".join(f"{round(255 * c * k):02x}" for c in (r, g, b))
+        if contrast(candidate, on) >= ratio:
+            return candidate
+    return BLACK
+
+
 def team_codes(team_names: list[str]) -> dict[str, str]:
-    """Initials per team ("Perth Scorchers" -> "PS"), a one-word name's first three letters
+    """The badge code per team: the table's where the real one is not the initials ("SRH",
+    "PBKS"), else initials ("Perth Scorchers" -> "PS"), a one-word name's first three letters
     ("Wellington" -> "WEL", not a lone "W" that reads like the chart's wicket), made unique with
     a number if two clash."""
+    known = _known_teams()
     codes: dict[str, str] = {}
     for name in team_names:
         words = [w for w in name.replace("(", " ").replace(")", " ").split() if w[:1].isalnum()]
-        if len(words) == 1:
+        if isinstance(known.get(name, {}).get("code"), str):
+            base = known[name]["code"]
+        elif len(words) == 1:
             base = "".join(ch for ch in words[0] if ch.isalnum()).upper()[:3]
         else:
             base = "".join(w[0] for w in words).upper()[:3] or "?"
@@ -355,7 +401,7 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         p.rect(line / 2, line / 2, W - line, band_h - line / 2, stroke=view.team_colour, width=line)
     else:
         fill = view.team_colour if bowler else mix(view.team_colour, 1 - L["band"]["striker_tint"])
-        band_text = WHITE if bowler else BLACK
+        band_text = text_on(fill)  # white on a dark team colour, black on a light one (or the tint)
         p.rect(-bleed, -bleed, W + 2 * bleed, band_h + bleed, fill=fill)
         if not bowler:
             rule = L["band"]["striker_rule_mm"]
@@ -579,16 +625,17 @@ def draw_back(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
         p.rect(f, f, W - 2 * f, H - 2 * f, stroke=view.team_colour, width=0.8)
         colour = BLACK
     elif solid:
+        colour = text_on(view.team_colour)
         p.rect(-bleed, -bleed, W + 2 * bleed, H + 2 * bleed, fill=view.team_colour)
-        p.rect(f, f, W - 2 * f, H - 2 * f, stroke=WHITE, width=0.5)
-        colour = WHITE
+        p.rect(f, f, W - 2 * f, H - 2 * f, stroke=colour, width=0.5)
     else:
         light = bs["light"]
         top, height = H / 2 - light["band_above_centre_mm"], light["band_mm"]
-        p.rect(-bleed, top, W + 2 * bleed, height, fill=mix(view.team_colour, light["band_white"]))
+        band = mix(view.team_colour, light["band_white"])
+        p.rect(-bleed, top, W + 2 * bleed, height, fill=band)
         for y in (top, top + height - light["rule_mm"]):
             p.rect(-bleed, y, W + 2 * bleed, light["rule_mm"], fill=view.team_colour)
-        colour = view.team_colour
+        colour = ink_of(view.team_colour, on=band)  # a light team colour darkened to read
     p.text(W / 2, H / 2 - 6, bs["title"], "bold", bs["title_pt"], colour, "centre")
     fitted = fit_text(upper(view.team), "bold", W - 2 * f - 4, 9.0, 5.0)
     p.text(W / 2, H / 2 + 2, fitted.lines[0], "bold", fitted.size_pt, colour, "centre")

@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 
 from PIL import Image
 
-from cardgen.render.card import CardView, draw_back, draw_card
+from cardgen.render.card import CardView, draw_back, draw_card, ink_of
 from cardgen.render.layout import hex_to_rgb, load_layout, mix
 from cardgen.render.painter import PilPainter
 from cardgen.slugs import slug  # noqa: F401 (the kit imports it from here)
@@ -40,8 +40,10 @@ def team_palette(team_colour: str) -> Image.Image:
     """A fixed palette for one team's cards: every flat colour a card uses and the anti-aliasing
     ramps between the colours that touch (text on white, on the band, on the tint)."""
     tint = mix(team_colour, 1 - load_layout("card")["band"]["striker_tint"])
+    ink = ink_of(team_colour)  # a light team colour's text on white (a card back's, a note's)
     colours = (_ramp("#ffffff", "#000000", 24) + _ramp(team_colour, "#ffffff", 16)
-               + _ramp(tint, "#000000", 16) + _ramp(team_colour, tint, 8) + _ramp(team_colour, "#000000", 8))
+               + _ramp(tint, "#000000", 16) + _ramp(team_colour, tint, 8) + _ramp(team_colour, "#000000", 8)
+               + _ramp(ink, "#ffffff", 8))
     unique = list(dict.fromkeys(colours))[:256]
     palette = Image.new("P", (1, 1))
     palette.putpalette([c for rgb in unique for c in rgb])
