@@ -352,9 +352,13 @@ def test_kit_prints_compatible_cards_with_the_publisher_note(tmp_path: Path, mir
     assert manifest["kind"] == "game-kit" and manifest["game"] == "cricket-the-game" and manifest["season"] == "2024-25"
     assert {f["path"] for f in manifest["downloads"]} == {f.name for f in files if f.name != ".cardgen-kit.json"}
     cards = PdfReader(folder / "player-cards-a4.pdf")
-    assert len(cards.pages) == 16  # 8 teams x 12 cards, each team on two sheets of 9
+    assert len(cards.pages) == 11  # 8 teams x 12 cards packed onto full sheets of 9 (16 a team at a time)
     text = " ".join(cards.pages[0].extract_text().split())
     assert "CONFIDENCE" in text and "Zero Point Games" in text and "Cricsheet" in text
+    from tests.test_games_roll_and_play import credit_sizes
+    for paper in ("a4", "letter"):  # every card's credit line at 6 pt or more (it was 4.4)
+        sizes = credit_sizes(folder / f"player-cards-{paper}.pdf", ("Zero Point", "Cricsheet", "ODC-By"))
+        assert len(sizes) >= 96 and min(sizes) >= 6.0, (paper, min(sizes))
     sheet = " ".join(PdfReader(folder / "squads-a4.pdf").pages[0].extract_text().split())
     assert "come from the publisher" in sheet
     assert (folder / "player-cards-a4.png").exists() and (folder / "squads-a4.png").exists()
@@ -486,10 +490,10 @@ def test_a_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hundred_s
 
 
 @pytest.mark.needs_data
-def test_a_teams_second_sheet_has_no_crop_marks_along_its_empty_rows(squads) -> None:
-    """Gamer's audit: each team's 12 cards take a full 3 x 3 sheet and a second with 3 cards, whose
-    two empty rows still printed their crop marks. The second sheet now marks only the cut lines
-    its three cards have (all four columns' lines, the first row's two); the full sheet keeps
+def test_the_last_sheet_has_no_crop_marks_along_its_empty_row(squads) -> None:
+    """Gamer's audit: a part-filled sheet's empty rows still printed their crop marks. The 96
+    cards of BBL 2024-25 fill ten 3 x 3 sheets and six cards of an eleventh, which marks only the
+    cut lines its cards have (all four columns' lines, its two rows' three); a full sheet keeps
     every mark."""
     import io
     import math
@@ -516,5 +520,6 @@ def test_a_teams_second_sheet_has_no_crop_marks_along_its_empty_rows(squads) -> 
 
     for paper in ("a4", "letter"):
         pages = pypdf.PdfReader(io.BytesIO(cards_pdf(squads, "BBL 2024-2025", paper, "credit"))).pages
-        assert len(pages) == 16
-        assert [lines(page) for page in pages] == [(4, 4), (4, 2)] * 8, paper
+        assert sum(len(team) for team in squads.values()) == 96
+        assert len(pages) == 11
+        assert [lines(page) for page in pages] == [(4, 4)] * 10 + [(4, 3)], paper

@@ -280,9 +280,17 @@ def test_team_edition_kit_prints_every_squad(tmp_path: Path, mirror: Path) -> No
     assert (manifest["competition"], manifest["season"]) == ("BBL", "2024-25")
     assert "Cricsheet" in manifest["attribution"]
     reader = PdfReader(folder / "team-deck-a4.pdf")
-    assert len(reader.pages) == 16  # 8 teams x 12 cards, each team on its own two sheets
+    # issue 42: 8 teams x 12 cards packed onto full sheets of 9, as the Quicket sheets are (each
+    # team on two sheets, 9 and 3, took 16); each sheet's header says where the teams' cards are
+    assert len(reader.pages) == 11
     first = reader.pages[0].extract_text()
     assert "BAT" in first and "BOWL" in first and "Cricsheet" in first
+    heads = [" ".join(page.extract_text().split()) for page in reader.pages]
+    assert "sheet 2 of 11 \u00b7 Adelaide 1-3, Brisbane 4-9" in heads[1]
+    assert "sheet 11 of 11 \u00b7 Sydney (T) 1-6" in heads[-1]
+    # every card's credit line at 6 pt or more (it was 4.6)
+    sizes = credit_sizes(folder / "team-deck-a4.pdf", ("Cricsheet", "cardgen", "ODC-By"))
+    assert len(sizes) >= 96 and min(sizes) >= 6.0, min(sizes)
 
 
 def test_build_is_byte_identical(tmp_path: Path) -> None:
@@ -543,3 +551,13 @@ def test_a_squad_card_of_one_who_never_batted_says_he_did_not_bat(bbl_stats, hun
     assert bat_line(cards[("Danny Briggs", "Southern Brave")]) == "Bat: 0 runs off 0 balls"
     for key, card in cards.items():
         assert (bat_line(card) == "Bat: did not bat this season") == (card.player.innings == 0), key
+
+
+def credit_sizes(pdf: Path, credit_words: tuple[str, ...]) -> list[float]:
+    """The font sizes of every credit line on the card sheets (a line with one of the words)."""
+    from pypdf import PdfReader
+    sizes: list[float] = []
+    for page in PdfReader(pdf).pages:
+        page.extract_text(visitor_text=lambda text, cm, tm, font, size: sizes.append(float(size))
+                          if any(w in text for w in credit_words) and "Print at 100%" not in text else None)
+    return sizes

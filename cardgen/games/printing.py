@@ -28,7 +28,7 @@ from cardgen.render.common import PAPER_LABELS, new_canvas, page_size_mm  # noqa
 from cardgen.render.fonts import PDF_NAMES, register_fonts, text_width_mm
 from cardgen.render.layout import MM
 from cardgen.render.painter import Painter, PdfPainter
-from cardgen.render.sheets import SheetGeometry, draw_sheet_furniture
+from cardgen.render.sheets import SheetGeometry, draw_sheet_furniture, positions_text
 from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
 
 T = TypeVar("T")
@@ -151,20 +151,14 @@ class InkSaverPainter:
 
 def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card_w: float,
                     card_h: float, paper: str, title: str, credit: str,
-                    group: Callable[[T], str] | None = None, ink_saver: bool = False,
-                    grid: tuple[int, int] | None = None, footer_from_bottom_mm: float = 2.5) -> bytes:
-    """Cards n-up at true size (`card_geometry`) with crop marks and a footer on every sheet; a
-    new `group` (e.g. a team) starts a new sheet. Invariant mode: identical input gives identical
-    bytes."""
+                    label: Callable[[T], str] | None = None, ink_saver: bool = False,
+                    grid: tuple[int, int] | None = None) -> bytes:
+    """Cards n-up at true size (`card_geometry`) with crop marks and a footer on every sheet,
+    packed onto full sheets in order (as the Quicket card sheets: a team's cards run on from the
+    previous team's); with `label` (a card's team, say) the sheet's header says where each
+    team's cards are ("ADL 1-4, BRI 5-9"). Invariant mode: identical input gives identical bytes."""
     geo = card_geometry(paper, card_w, card_h, grid)
-    pages: list[list[T]] = []
-    current = object()
-    for card in cards:
-        key = group(card) if group else None
-        if not pages or len(pages[-1]) == geo.per_sheet or key != current:
-            pages.append([])
-            current = key
-        pages[-1].append(card)
+    pages = [list(cards[i:i + geo.per_sheet]) for i in range(0, len(cards), geo.per_sheet)]
     canvas, buf, _, _ = new_canvas(paper, title, credit)
     for number, page in enumerate(pages, 1):
         for i, card in enumerate(page):
@@ -177,9 +171,12 @@ def card_sheets_pdf(cards: Sequence[T], draw: Callable[[Painter, T], None], card
         # crop marks at every cut line a card on the sheet has (none along an empty row) and the
         # sheet's header and footer, all inside the printable area and clear of the marks (the
         # same furniture as the Quicket card sheets)
-        sheet = f"{title} \u00b7 sheet {number} of {len(pages)}"
+        sheet = f"sheet {number} of {len(pages)}"
+        where = positions_text([label(card) for card in page]) if label else ""
+        heads = ([f"{title} \u00b7 {sheet} \u00b7 {where}", f"{sheet} \u00b7 {where}"] if where else []) + [
+            f"{title} \u00b7 {sheet}", sheet]
         actual = "Print at 100% (actual size)"
-        draw_sheet_furniture(canvas, geo, [sheet, f"sheet {number} of {len(pages)}"],
+        draw_sheet_furniture(canvas, geo, heads,
                              [f"{actual} \u00b7 {credit}", f"{actual} \u00b7 data: Cricsheet, ODC-By", actual],
                              filled=[divmod(i, geo.columns) for i in range(len(page))])
         canvas.showPage()

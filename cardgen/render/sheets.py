@@ -98,12 +98,18 @@ def pages_for(views: Sequence[CardView], per_sheet: int, team_per_sheet: bool = 
 
 def team_positions(cards: Sequence[CardView]) -> str:
     """Where each team's cards sit on a sheet, in reading order: "AS 1-3, BH 4-9"."""
+    return positions_text([view.team_code for view in cards])
+
+
+def positions_text(labels: Sequence[str]) -> str:
+    """Runs of equal labels in reading order, numbered from 1: "AS 1-3, BH 4-9" (a sheet of
+    packed cards says where one team's end and the next one's begin)."""
     runs: list[list] = []
-    for i, view in enumerate(cards, 1):
-        if runs and runs[-1][0] == view.team_code:
+    for i, label in enumerate(labels, 1):
+        if runs and runs[-1][0] == label:
             runs[-1][2] = i
         else:
-            runs.append([view.team_code, i, i])
+            runs.append([label, i, i])
     return ", ".join(f"{code} {lo}" if lo == hi else f"{code} {lo}-{hi}" for code, lo, hi in runs)
 
 

@@ -97,9 +97,12 @@ def draw_card(p: Painter, card: SquadPlayer, season_label: str, credit: str, bal
     p.text(x + C["size_mm"] / 2, y + 3.2, "CONFIDENCE", "bold", C["label_pt"], colour, align="centre")
     p.text(x + C["size_mm"] / 2, y + C["size_mm"] - 2.5, confidence_text(card.confidence), "bold", C["value_pt"],
            colour, align="centre")
-    size, lines = fitted_lines(credit, "italic", W - 2 * m - C["size_mm"] - 1.5, 8.0, L["credit"]["pt"], 3.6)
+    # beside the Confidence box, its last line on the box's bottom (never below the credit's size)
+    cr = L["credit"]
+    size, lines = fitted_lines(credit, "italic", W - 2 * m - C["size_mm"] - 1.5, cr["height_mm"], cr["pt"], cr["pt"])
+    step = size * cr["leading"] / MM
     for k, line in enumerate(lines):
-        p.text(m, H - m - 7.2 + (k + 1) * size * 1.2 / MM, line, "italic", size, "#555555")
+        p.text(m, y + C["size_mm"] - (len(lines) - 1 - k) * step, line, "italic", size, "#555555")
 
 
 def confidence_text(confidence: int) -> str:
@@ -114,7 +117,7 @@ def cards_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: st
     card_credit = "Not an official card. Board and decks: Zero Point Games. " + credit
     return card_sheets_pdf(cards, lambda p, c: draw_card(p, c, season_label, card_credit, balls_per_over), L["width_mm"],
                            L["height_mm"], paper, f"Cricket: The Game compatible player cards, {season_label}",
-                           credit, group=lambda c: c.player.team if c.player else "", ink_saver=ink_saver)
+                           credit, label=lambda c: c.player.short_team if c.player else "", ink_saver=ink_saver)
 
 
 def squads_pdf(squads: dict[str, list[SquadPlayer]], season_label: str, paper: str, credit: str) -> bytes:

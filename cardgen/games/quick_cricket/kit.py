@@ -241,7 +241,7 @@ def cards_pdf(paper: str, ink_saver: bool = False) -> bytes:
     L = _layout()
     return card_sheets_pdf([face for _, face in all_cards()], _draw_face, L["card"]["width_mm"],
                            L["card"]["height_mm"], paper, f"{NAME} cards", CREDIT, ink_saver=ink_saver,
-                           grid=(L["sheet"]["columns"], L["sheet"]["rows"]), footer_from_bottom_mm=2.0)
+                           grid=(L["sheet"]["columns"], L["sheet"]["rows"]))
 
 
 def _draw_scoresheet(p: Painter, W: float, H: float, overs: int) -> None:

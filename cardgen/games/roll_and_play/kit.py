@@ -166,7 +166,7 @@ def draw_team_card(p: Painter, card: TeamCard, season_label: str, credit: str, b
         fitted = fit_text(line, "regular", W - 2 * m, T["stats_pt"], 5.0)
         p.text(m, y + 3, fitted.lines[0], "regular", fitted.size_pt)
         y += 4.2
-    size, lines = fitted_lines(credit, "italic", W - 2 * m, 6.0, T["credit_pt"], 3.8)
+    size, lines = fitted_lines(credit, "italic", W - 2 * m, T["credit_height_mm"], T["credit_pt"], T["credit_pt"])
     step = size * 1.2 / MM
     for k, line in enumerate(lines):  # the last line's descenders 2.5 mm clear of the cut line
         p.text(W / 2, H - T["credit_baseline_from_bottom_mm"] - (len(lines) - 1 - k) * step, line, "italic", size, L["colours"]["muted"],
@@ -201,7 +201,7 @@ def team_deck_pdf(decks: dict[str, list[TeamCard]], season_label: str, paper: st
     cards = [c for team in sorted(decks) for c in decks[team]]
     return card_sheets_pdf(cards, lambda p, c: draw_team_card(p, c, season_label, credit, balls_per_over), L["width_mm"],
                            L["height_mm"], paper, f"Roll & Play Cricket team edition {season_label}",
-                           credit, group=lambda c: c.player.team, ink_saver=ink_saver)
+                           credit, label=lambda c: c.player.short_team, ink_saver=ink_saver)
 
 
 def scoresheet_pdf(overs: int, paper: str, credit: str, team_edition: bool = False) -> bytes:
