@@ -181,3 +181,58 @@ def test_a_kits_screen_reports_are_left_out_and_other_pdfs_are_not(tmp_path: Pat
     files, problems = check_folder(kit)
     assert len(files) == 3 and {p.file for p in problems} == {"validation/validation.pdf",
                                                               "compare-games/compare-games.pdf"}
+
+
+def _listed_fonts(pdf: bytes) -> set[tuple[str, bool]]:
+    """Every font any page lists in its resources: (base name, embedded)."""
+    import io
+
+    import pypdf
+    fonts = set()
+    for page in pypdf.PdfReader(io.BytesIO(pdf)).pages:
+        for ref in page["/Resources"].get("/Font", {}).values():
+            font = ref.get_object()
+            inner = font["/DescendantFonts"][0].get_object() if font["/Subtype"] == "/Type0" else font
+            descriptor = inner.get("/FontDescriptor")
+            fonts.add((str(font["/BaseFont"]).lstrip("/"),
+                       descriptor is not None and "/FontFile2" in descriptor.get_object()))
+    return fonts
+
+
+def test_a_listed_but_unused_font_that_is_not_embedded_is_reported_once():
+    """Issue 42: every kit PDF listed reportlab's opening Helvetica in each page's fonts, unused
+    and not embedded; a print shop's preflight flags it, ours did not (no text drew in it)."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(210 * MM, 297 * MM), invariant=1)  # reportlab's default opening font
+    for page in range(2):
+        _text(c, 30, 150, f"page {page + 1}")  # an embedded face: nothing draws in Helvetica
+        c.showPage()
+    c.save()
+    assert ("Helvetica", False) in _listed_fonts(buf.getvalue())
+    problems = check_pdf(buf.getvalue(), "listed.pdf")
+    assert [str(p) for p in problems] == [
+        "listed.pdf page 1: font Helvetica not embedded at the page's font list (no text uses it)"]
+
+
+def test_the_kits_pdf_makers_list_only_embedded_fonts():
+    """Issue 42: the drawn pages (new_canvas: cards, charts, scoresheets), the flowing documents
+    (team sheets, quick reference) and the other games' rules sheets open their pages in an
+    embedded face, so no page lists Helvetica; the whole kits' preflight
+    (tests/test_render_preflight_kits.py) then checks every PDF of nine kits the same way."""
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Paragraph
+
+    from cardgen.games.printing import rules_pdf
+    from cardgen.render.common import flowing_document
+    doc, buf = flowing_document("a4", "t", "credit", 12)
+    doc.build([Paragraph("Deck 1", ParagraphStyle("p", fontName=PDF_NAMES["bold"]))])
+    made = {"canvas": _a4(lambda c, _h: _text(c, 60, 100, "fine")), "document": buf.getvalue(),
+            "rules": rules_pdf("letter", "Rules", "credit", [("Setup", ["Shuffle the deck."])])}
+    for kind, pdf in made.items():
+        fonts = _listed_fonts(pdf)
+        assert fonts and all(embedded for _, embedded in fonts), (kind, fonts)
+        assert not any("Helvetica" in name for name, _ in fonts), kind
+        assert check_pdf(pdf, f"{kind}.pdf") == [], kind

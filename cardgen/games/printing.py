@@ -206,6 +206,7 @@ def rules_pdf(paper: str, title: str, credit: str, sections: Sequence[tuple[str,
     margin = 14 * MM
     doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title,
                           author="cardgen", creator="cardgen", subject=credit,
+                          initialFontName=PDF_NAMES["regular"],  # not an unused Helvetica
                           leftMargin=margin, rightMargin=margin, topMargin=margin, bottomMargin=margin)
 
     def footer(canvas, _doc) -> None:  # type: ignore[no-untyped-def]

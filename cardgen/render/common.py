@@ -40,7 +40,10 @@ def new_canvas(paper: str, title: str, credit: str, landscape: bool = False) -> 
     register_fonts()
     w, h = page_size_mm(paper, landscape)
     buf = io.BytesIO()
-    canvas = Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=1)
+    # the page's opening font is an embedded face: reportlab's default Helvetica would sit, unused
+    # and not embedded, in every page's font list (a print shop's preflight flags it)
+    canvas = Canvas(buf, pagesize=(w * MM, h * MM), invariant=1, pageCompression=1,
+                    initialFontName=PDF_NAMES["regular"])
     canvas.setTitle(title)
     canvas.setAuthor("cardgen")
     canvas.setCreator("cardgen")
@@ -108,10 +111,12 @@ def flowing_document(paper: str, title: str, credit: str, margin: float,
                      frame_padding_pt: float | None = None) -> tuple[BaseDocTemplate, io.BytesIO]:
     """A platypus document in invariant mode whose every page carries the footer line;
     `frame_padding_pt`: the body frame's padding each side (None: reportlab's 6 pt)."""
+    register_fonts()  # the pages open in the embedded face
     buf = io.BytesIO()
     w, h = page_size_mm(paper)
     doc = BaseDocTemplate(buf, pagesize=(w * MM, h * MM), invariant=1, title=title, author="cardgen",
-                          creator="cardgen", subject=credit, leftMargin=margin * MM,
+                          creator="cardgen", subject=credit, initialFontName=PDF_NAMES["regular"],
+                          leftMargin=margin * MM,
                           rightMargin=margin * MM, topMargin=margin * MM, bottomMargin=margin * MM)
 
     # a credit too long for the line would run off the paper: the documents print it whole after

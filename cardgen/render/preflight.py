@@ -8,7 +8,7 @@ checked for what goes wrong on a home printer or at the cutting mat:
   leave blank: no text, no line, no crop mark there;
 - no text over another text, and no line (crop mark, cell border, rule) through a text: that is
   also how text spilling out of its box shows up, because it runs across the box's border;
-- every font embedded;
+- every font embedded, the ones a page lists but never uses too (reportlab's Helvetica);
 - no text smaller than MIN_TEXT_PT.
 
 The library returns Problems; only the CLI prints them (one line each).
@@ -129,6 +129,44 @@ def check_pdf(data: bytes, name: str) -> list[Problem]:
                 page.close()
     finally:
         pdf.close()
+    reported = {p.what for p in problems}
+    return problems + [p for p in _listed_fonts_not_embedded(data, name) if p.what not in reported]
+
+
+def _embedded(font) -> bool:  # type: ignore[no-untyped-def]
+    """A PDF font dictionary whose glyphs travel with the file (a Type0 font: its descendant's)."""
+    if font.get("/Subtype") == "/Type0":
+        descendants = font.get("/DescendantFonts")
+        font = descendants.get_object()[0].get_object() if descendants is not None else {}
+    descriptor = font.get("/FontDescriptor")
+    descriptor = descriptor.get_object() if descriptor is not None else {}
+    return any(key in descriptor for key in ("/FontFile", "/FontFile2", "/FontFile3"))
+
+
+def _listed_fonts_not_embedded(data: bytes, name: str) -> list[Problem]:
+    """Fonts a page lists in its resources without embedding them, once per PDF at the first page
+    listing each: a print shop's preflight flags them though no text uses them (reportlab's
+    opening Helvetica, issue 42). pypdf reads the resources, which pdfium does not expose."""
+    import io
+
+    import pypdf
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        pages = list(reader.pages)
+    except (pypdf.errors.PyPdfError, ValueError) as exc:
+        raise PreflightError(f"{name}: not a readable PDF ({exc})") from None
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for number, page in enumerate(pages, 1):
+        resources = page.get("/Resources")
+        fonts = resources.get_object().get("/Font") if resources is not None else None
+        for ref in (fonts.get_object().values() if fonts is not None else ()):
+            font = ref.get_object()
+            base = str(font.get("/BaseFont", "?")).lstrip("/")
+            if base not in seen and not _embedded(font):
+                seen.add(base)
+                problems.append(Problem(name, number, f"font {base} not embedded",
+                                        "the page's font list (no text uses it)"))
     return problems
 
 
