@@ -135,7 +135,7 @@ def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, quick
         paper = "US Letter" if "letter" in pdf.name else "A4"
         assert f"{paper}: {pdf.name}, {pages} {unit}{'s' if pages != 1 else ''}" in text, pdf.name
     teams = len({c["team"] for c in quicket_card_set["cards"]})
-    assert text.startswith(f"Quicket Cricket kit: Big Bash League 2024-2025 (T20), {teams} teams, "
+    assert text.startswith(f"Quicket Cricket kit (Quicket rules): Big Bash League 2024-2025 (T20), {teams} teams, "
                            f"{len(quicket_card_set['cards'])} cards\n")
     for said in ("teams/", "png/, tts/", "card-set.json", "a d6, two d10", "a d20", "Actual size",
                  "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."):
@@ -571,16 +571,43 @@ def test_build_makes_the_quicket_rules_kit_and_the_advanced_kit_beside_it(tmp_pa
         assert result.exit_code == 0, result.output
         folder = out / ("HUNDRED_2024-advanced" if "advanced" in flags else "HUNDRED_2024")
         card_set = json.loads((folder / "card-set.json").read_text())
-        text = "".join(page.extract_text() for name in ("quick-reference.pdf", "scoresheet.pdf")
-                       for page in pypdf.PdfReader(folder / name).pages)
-        kits[" ".join(flags) or "default"] = (card_set, text, result.output)
-    quicket, text, output = kits["default"]
+        # every printed piece: each PDF's text (one string a file) and START-HERE.txt
+        printed = {path.name: " ".join(" ".join(page.extract_text() for page in pypdf.PdfReader(path).pages).split())
+                   for path in sorted(folder.glob("*.pdf"))}
+        printed["START-HERE.txt"] = (folder / "START-HERE.txt").read_text()
+        kits[" ".join(flags) or "default"] = (card_set, printed, result.output)
+    quicket, printed, output = kits["default"]
     assert (quicket["rules"], quicket["rule"]) == ("quicket", "classic")
-    assert not any("defence" in c for c in quicket["cards"]) and "Wickets in hand" not in text
+    assert not any("defence" in c for c in quicket["cards"])
+    assert not any("Wickets in hand" in text or "Defence" in text
+                   for name, text in printed.items() if name.endswith(".pdf"))
+    assert "rules.pdf" not in printed   # the rules sheet is the advanced kit's
+    # START-HERE, the quick reference, the scoresheet and the team sheets say which rules they
+    # are made for
+    for name in ("START-HERE.txt", "quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"):
+        assert "Quicket rules" in printed[name], name
+    assert not any("Advanced rules" in text for name, text in printed.items() if name.endswith(".pdf"))
     assert "cardgen build -c HUNDRED -s 2024 --rules advanced" in output   # how to make the other
-    advanced, text, _ = kits["--rules advanced"]
+    assert "cardgen build -c HUNDRED -s 2024 --rules advanced" in printed["START-HERE.txt"]
+    advanced, printed, _ = kits["--rules advanced"]
     assert (advanced["rules"], advanced["rule"]) == ("advanced", "wickets-in-hand")
-    assert "Wickets in hand" in text and any(c.get("defence") for c in advanced["cards"])
+    assert any(c.get("defence") for c in advanced["cards"])
+    for name in ("START-HERE.txt", "quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf", "rules.pdf"):
+        assert "Advanced rules" in printed[name], name
+    for name in ("quick-reference.pdf", "scoresheet.pdf", "rules.pdf"):
+        assert "Wickets in hand" in printed[name], name
+    # the rules sheet has both rules in full, and the quick reference and START-HERE name it
+    sheet = " ".join(printed["rules.pdf"].split())
+    assert "R12. Wickets in hand" in sheet and "R13. Defence" in sheet and "Super Fives" in sheet
+    assert "rules.pdf" in printed["START-HERE.txt"] and "rules sheet" in printed["quick-reference.pdf"]
+    # the advanced sheets say plainly that the cards need the two rules, and how to print the other kit
+    for name in ("START-HERE.txt", "rules.pdf"):
+        text = " ".join(printed[name].split())
+        assert "score too little" in text and "cardgen build -c HUNDRED -s 2024" in text, name
+    # no printed piece of either kit offers to skip a rule its cards are made for
+    for kit, (_, printed, _) in kits.items():
+        for name, text in printed.items():
+            assert not re.search(r"\bskip|optional|recommended", text, re.IGNORECASE), (kit, name)
     assert kits["--classic"][0] == quicket
     assert sorted(p.name for p in out.iterdir()) == ["HUNDRED_2024", "HUNDRED_2024-advanced"]
     # a --card-set file keeps its own rules: --rules naming the other is refused

@@ -76,9 +76,11 @@ PLAYERS = [  # id, name, team, kind, position
 
 
 def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25",
-                       validation: bool = False) -> Path:
-    """Write a miniature built kit to out_dir/<code>_<season>/ and return that folder."""
-    folder = out_dir / f"{code}_{season}"
+                       validation: bool = False, rules: str | None = None) -> Path:
+    """Write a miniature built kit to out_dir/<code>_<season>/ and return that folder (`rules`
+    "advanced": an advanced kit, out_dir/<code>_<season>-advanced/; None: a set from before
+    the `rules` field, read as the Quicket rules)."""
+    folder = out_dir / f"{code}_{season}{'-advanced' if rules == 'advanced' else ''}"
     folder.mkdir(parents=True)
     cards = []
     for pid, name, team, kind, position in PLAYERS:
@@ -108,6 +110,8 @@ def make_synthetic_kit(out_dir: Path, code: str = "BBL", season: str = "2024-25"
         "cards": cards, "attribution": "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0.",
         "built": "2026-11-20",
     }
+    if rules is not None:
+        card_set.update({"rules": rules, "rule": "wickets-in-hand" if rules == "advanced" else "classic"})
     (folder / "card-set.json").write_text(json.dumps(card_set, indent=1, sort_keys=True))
     for name in PDFS:
         _pdf(folder / name, f"{code} {season} {name}", letter if "letter" in name else A4)
@@ -138,6 +142,35 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Pa
 
 def _pages(site: Path) -> dict[str, str]:
     return {p.relative_to(site).as_posix(): p.read_text(encoding="utf-8") for p in sorted(site.rglob("*.html"))}
+
+
+def test_a_season_built_both_ways_shows_both_kits_side_by_side_with_which_to_print(tmp_path):
+    """Issue 34: `cardgen build` and `cardgen build --rules advanced` of one season make two kits;
+    the home page shows them together, the Quicket rules kit first, under a "which kit should I
+    print?" paragraph, each named by its rules (as every set page is); a season built one way
+    only is shown alone, without the paragraph."""
+    out = tmp_path / "out"
+    make_synthetic_kit(out, rules="advanced")
+    make_synthetic_kit(out, rules="quicket")
+    make_synthetic_kit(out, season="2023-24")   # one kit only (a set from before "rules")
+    site = generate_site(out).site_dir
+    home = (site / "index.html").read_text(encoding="utf-8")
+    pairs = re.findall(r'<section class="season-pair".*?</section>', home, re.S)
+    assert len(pairs) == 1
+    pair = pairs[0]
+    assert "Big Bash League 2024-2025: which kit should I print?" in pair
+    text = " ".join(re.sub(r"<[^>]+>", "", pair).split())
+    assert "The Quicket rules kit is the game as designed" in text
+    assert "The Advanced rules kit adds two small rules, wickets in hand and Defence" in text
+    assert "whole matches score like the real season" in text
+    first, second = (pair.index(f'href="sets/{name}/index.html"') for name in ("BBL_2024-25", "BBL_2024-25-advanced"))
+    assert first < second   # side by side, the default kit first
+    assert '<span class="rules-mark">Quicket rules</span>' in pair and '<span class="rules-mark">Advanced rules</span>' in pair
+    assert 'href="sets/BBL_2023-24/index.html"' in home and 'href="sets/BBL_2023-24/index.html"' not in pair
+    for name, title in (("BBL_2024-25", "Quicket rules"), ("BBL_2024-25-advanced", "Advanced rules"),
+                        ("BBL_2023-24", "Quicket rules")):
+        assert f"<strong>{title}</strong>" in (site / "sets" / name / "index.html").read_text(encoding="utf-8"), name
+    assert not check_links(site).broken
 
 
 @pytest.mark.needs_data

@@ -136,3 +136,17 @@ def flowing_document(paper: str, title: str, credit: str, margin: float,
     frame = Frame(doc.leftMargin, doc.bottomMargin, doc.width, doc.height, id="body", **padding)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=footer)])
     return doc, buf
+
+
+def rules_title(card_set: Any) -> str:
+    """"Quicket rules" or "Advanced rules" (`cardgen.rule_sets`): the name every printed piece of
+    the set's kit gives the rules its cards are made for."""
+    from cardgen.rule_sets import TITLES, rules_of_set
+    return TITLES[rules_of_set(card_set)]
+
+
+def build_command(code: str, season: str, rules: str) -> str:
+    """The command that prints the kit made for `rules`: what a sheet tells a player who wants
+    the other kit (`cardgen build -c BBL -s 2024-25`, `... --rules advanced`)."""
+    from cardgen.rule_sets import ADVANCED, check_rules
+    return f"cardgen build -c {code} -s {season}" + (" --rules advanced" if check_rules(rules) == ADVANCED else "")

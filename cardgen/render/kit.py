@@ -36,7 +36,9 @@ from cardgen.render.season_tracker import Fixture, render_season_tracker_pdf
 from cardgen.render.sheets import render_cards_pdf, sheet_geometry
 from cardgen.render.start_here import START_HERE, pdf_page_counts, start_here_text
 from cardgen.render.teamfiles import team_file_renders, team_page_ranges
-from cardgen.render.teamsheets import has_defence, render_quick_reference_pdf, render_team_sheets_pdf
+from cardgen.render.teamsheets import (has_defence, render_quick_reference_pdf, render_rules_sheet_pdf,
+                                      render_team_sheets_pdf)
+from cardgen.rule_sets import ADVANCED, rules_of_set
 
 PAPERS = ("a4", "letter")
 # REPORT_FOLDERS: what other commands write into a kit (`validate`, `compare-games`): they describe
@@ -298,6 +300,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             sheets[f"draft-sheet{suffix}.pdf"] = lambda paper=paper: render_draft_sheet_pdf(card_set, paper, credit)
             if card_set["own_league"].get("fixtures"):
                 sheets[f"fixtures{suffix}.pdf"] = lambda paper=paper: render_fixtures_pdf(card_set, paper, credit)
+        if rules_of_set(card_set) == ADVANCED:   # the kit carries the rules its cards are made for
+            sheets[f"rules{suffix}.pdf"] = lambda paper=paper: render_rules_sheet_pdf(printed, paper, credit)
         if options.fixtures and not options.team:
             sheets[f"season-tracker{suffix}.pdf"] = (
                 lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit,

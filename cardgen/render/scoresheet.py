@@ -20,6 +20,7 @@ from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PdfPainter
 from cardgen.render.teamsheets import has_defence
+from cardgen.render.common import rules_title
 from cardgen.wickets_in_hand import face_range
 
 GRIDS_PER_INNINGS = 4
@@ -112,7 +113,7 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
     cell_w = (W - 2 * m - name_w - rb_w) / balls
     unit = "overs" if bpo == 6 else "sets"
     fmt = "T20: 20 overs of 6 balls" if bpo == 6 else "100-ball: 20 sets of 5 balls"
-    heading = f"Quicket Cricket scoresheet \u2014 {season_name(card_set)} ({fmt})"
+    heading = f"Quicket Cricket scoresheet \u2014 {season_name(card_set)} ({fmt}) \u00b7 {rules_title(card_set)}"
     rows = 1 + BATTING_ROWS
     if defence is None:
         defence = has_defence(card_set)  # R13's line over the notes takes its room from the rows

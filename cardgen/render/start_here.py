@@ -16,8 +16,8 @@ from cardgen.render.sheets import sheet_geometry
 START_HERE = "START-HERE.txt"
 START_HERE_LABEL = "Start here: what each file is (text)"  # as the site and a game kit's manifest list it
 # the kit's PDFs in the order a reader prints them (a name's stem without its paper suffix)
-PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-reference", "season-tracker",
-               "draft-sheet", "fixtures")
+PRINT_ORDER = ("cards", "fielding-chart", "scoresheet", "team-sheets", "quick-reference", "rules",
+               "season-tracker", "draft-sheet", "fixtures")
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,8 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
                     images: bool = True, match_page: bool = False) -> str:
     """The kit's START-HERE.txt. `pages`: each top-level PDF's page count; `team_folders`: the kit
     has teams/ (a full kit); `images`: png/ and tts/; `match_page`: play.html."""
+    from cardgen.render.common import build_command, rules_title
+    from cardgen.rule_sets import other_rules, rules_of_set
     from cardgen.wickets_in_hand import rule_of_set
     files = kit_files(pages, papers, backs)
     teams = {c["team"] for c in card_set["cards"]}
@@ -72,11 +74,14 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
         groups.setdefault(f.kind, []).append(f)
     plural = "s" if len(teams) != 1 else ""
     return text_template("start-here.txt.j2").render(
-        heading=f"Quicket Cricket kit: {season_name(card_set)} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
+        heading=f"Quicket Cricket kit ({rules_title(card_set)}): {season_name(card_set)} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
                 f"{len(card_set['cards'])} cards",
         groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
         rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed, team_folders=team_folders, images=images,
-        match_page=match_page, credit=credit)
+        match_page=match_page,
+        other_command=build_command(card_set["competition"]["code"], str(card_set["season"]),
+                                    other_rules(rules_of_set(card_set))),
+        credit=credit)
 
 
 def pdf_page_counts(folder: Path) -> dict[str, int]:

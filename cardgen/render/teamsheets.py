@@ -16,6 +16,7 @@ from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MAR
                                    flowing_document, printed_season, season_name, set_title)
 from cardgen.render.fonts import PDF_NAMES, fit_text, register_fonts, text_width_mm, upper
 from cardgen.render.layout import MM, load_layout, text_template
+from cardgen.render.common import rules_title
 from cardgen.stats.tables import PHASES, phase_ranges
 
 
@@ -247,6 +248,7 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     defence = has_defence(card_set)
     own = card_set.get("own_league")
     league = bool(own)
+    rules = rules_title(card_set)   # every team's legend names the rules its cards are made for
     # a set with Defence ratings (R13) gets their column; the player column gives it the room
     widths = [8, 52, 28, 26, 28, 14, 18] if defence else [8, 56, 28, 26, 28, 14]
     header = ["Player", "Role", "Wicketkeeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
@@ -278,7 +280,8 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
         part.append(Paragraph("Deck 1: batting order (usual XI)", st["heading"]))
         # the marks in the tables below, "*" as the rules' player roles use it
         part.append(Paragraph("\u2020 = the XI's wicketkeeper. Role * = mainly a bowler. Cards: S = striker, "
-                              "B = bowler." + (DEFENCE_LEGEND if defence else ""), st["body"]))
+                              "B = bowler." + (DEFENCE_LEGEND if defence else "") + f" Cards made for the {rules}.",
+                              st["body"]))
         part.append(Spacer(1, 1.5 * MM))
         rows = [["#"] + header]
         rows += [_player_row(pid, deck, n, defence, league) for n, pid in enumerate(deck["xi"], 1)]
@@ -395,8 +398,19 @@ def quick_reference_text(card_set: dict[str, Any], defence: bool | None = None) 
         hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
         card_results=card_results, fielding=words["results"], run_out_groups=run_out_groups,
         defence=has_defence(card_set) if defence is None else defence, defence_label=DEFENCE_LABEL,
-        defence_rule=DEFENCE_RULE_MARKUP,
+        defence_rule=DEFENCE_RULE_MARKUP, **rules_context(card_set),
         **wickets_in_hand_context(card_set))
+
+
+def rules_context(card_set: dict[str, Any]) -> dict[str, Any]:
+    """The templates' view of the rule set the cards are made for (`cardgen.rule_sets`): its
+    name as printed, and the command that prints the other rule set's kit of the season."""
+    from cardgen.render.common import build_command
+    from cardgen.rule_sets import other_rules, rules_of_set
+    return {"rules_title": rules_title(card_set),
+            "other_command": escape(build_command(str(card_set["competition"].get("code", "")),
+                                                  str(card_set.get("season", "")),
+                                                  other_rules(rules_of_set(card_set))))}
 
 
 def wickets_in_hand_context(card_set: dict[str, Any]) -> dict[str, Any]:
@@ -413,16 +427,39 @@ def render_quick_reference_pdf(card_set: dict[str, Any], paper: str, credit: str
     lines starting '# ' are headings, '- ' bullets, anything else a paragraph. `defence`: whether
     to say R13 (a one-team kit plays a season whose other cards may be rated); None: whether
     this set has a rated card."""
+    return _text_sheet_pdf(quick_reference_text(card_set, defence), f"{set_title(card_set)} quick reference",
+                           paper, credit)
+
+
+def rules_sheet_text(card_set: dict[str, Any]) -> str:
+    """The advanced kit's rules sheet (templates/rules-sheet.txt.j2): wickets in hand (R12) and
+    Defence (R13) in full, in the words of the quick reference, with this set's own table and
+    faces, and the readings of the printed rules these cards are played by (docs/rules.md)."""
+    hundred = card_set.get("format") == "100-ball"
+    competition = {**card_set["competition"], "name": escape(str(card_set["competition"].get("name", "")))}
+    return text_template("rules-sheet.txt.j2").render(
+        competition=competition, season=escape(printed_season(card_set)), format=card_set.get("format", "T20"),
+        hundred=hundred, balls_per_over=5 if hundred else 6, balls_per_innings=100 if hundred else 120,
+        defence_label=DEFENCE_LABEL, **rules_context(card_set), **wickets_in_hand_context(card_set))
+
+
+def render_rules_sheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+    """The advanced rules on one page (`rules_sheet_text`), laid out as the quick reference."""
+    return _text_sheet_pdf(rules_sheet_text(card_set), f"{set_title(card_set)} advanced rules", paper, credit)
+
+
+def _text_sheet_pdf(sheet: str, title: str, paper: str, credit: str) -> bytes:
+    """A one-page sheet from template text: the first line its title, lines starting '# '
+    headings, '- ' bullets, '|' table rows (consecutive rows one table), anything else a
+    paragraph (reportlab markup: the templates' <b>, everything else escaped)."""
     spec = load_layout("sheets")["quick_reference"]
     st = _styles(spec)
-    title = f"{set_title(card_set)} quick reference"
     doc, buf = flowing_document(paper, title, credit, spec["margin_mm"])
     story: list = []
-    for n, line in enumerate(quick_reference_text(card_set, defence).splitlines()):
+    for n, line in enumerate(sheet.splitlines()):
         text = line.rstrip()
         if not text:
             continue
-        # the template may use <b>/<i>; everything else is escaped text
         if n == 0:
             story.append(Paragraph(text, st["title"]))
         elif text.startswith("# "):

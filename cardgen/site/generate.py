@@ -788,7 +788,49 @@ def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]
         "pages": dict(kit.page_counts),
         "rule": _rule_of(kit.card_set),
         "play": _match_page(kit),
+        **_rules_summary(kit.card_set),
     }
+
+
+def _rules_summary(card_set: dict[str, Any]) -> dict[str, Any]:
+    """Which rule set the kit is made for (`cardgen.rule_sets`), for the pages that show two kits
+    of a season side by side: its name, its words, and the medians of its cards' errors on strike
+    rate and economy (the qualified cards, calibrate.report.summary), the figure the "which should
+    I print?" paragraph quotes."""
+    from cardgen.calibrate.report import summary
+    from cardgen.errors import CardgenError
+    from cardgen.rule_sets import ADVANCED, QUICKET, TITLES, rules_of_set
+    # what the set adds, beside its title
+    in_short = {QUICKET: "the game as printed, nothing added",
+                ADVANCED: "the printed rules plus wickets in hand and Defence"}
+    try:
+        rules = rules_of_set(card_set)
+    except CardgenError:
+        return {"rules": None, "rules_title": "", "rules_words": "", "card_median": None}
+    try:
+        figures = summary(card_set)
+        medians = [figures[kind]["median_main_error"] for kind in ("striker", "bowler")]
+        median = max(m for m in medians if m is not None) if any(m is not None for m in medians) else None
+    except (KeyError, TypeError, ValueError, ZeroDivisionError):   # a hand-made set: no figure to quote
+        median = None
+    return {"rules": rules, "rules_title": TITLES[rules], "rules_words": in_short[rules],
+            "card_median": median}
+
+
+def season_groups(sets: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The kits in page order, those of one season together: a season built both ways (the
+    Quicket rules kit and the advanced kit) is one group of two, shown side by side."""
+    groups: list[list[dict[str, Any]]] = []
+    for kit in sets:
+        key = (kit["competition"]["code"], kit["season_key"])
+        if groups and (groups[-1][0]["competition"]["code"], groups[-1][0]["season_key"]) == key \
+                and kit.get("rules") and all(k.get("rules") not in (None, kit["rules"]) for k in groups[-1]):
+            groups[-1].append(kit)
+        else:
+            groups.append([kit])
+    for group in groups:   # the Quicket rules kit first, as `cardgen build` makes it by default
+        group.sort(key=lambda k: k.get("rules") != "quicket")
+    return groups
 
 
 def _match_page(kit: KitSet) -> str:
@@ -899,7 +941,7 @@ def _scoresheet_shape() -> dict[str, int]:
 
 
 def _default_rule() -> Any:
-    """The extra rule `cardgen build` makes cards for unless --classic (docs/rules.md R12)."""
+    """The extra rule of the advanced rules, `cardgen build --rules advanced` (docs/rules.md R12)."""
     from cardgen.wickets_in_hand import RULE_NAME, rule_named
     return rule_named(RULE_NAME)
 
@@ -1241,7 +1283,8 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
         # by competition, the newest season first (two stable sorts)
         sets.sort(key=lambda s: s["season_key"], reverse=True)
         sets.sort(key=lambda s: str(s["competition"]["name"]))
-        writer.page("index.html", "home.html.j2", sets=sets, games=games, skipped=len(skipped))
+        writer.page("index.html", "home.html.j2", sets=sets, season_groups=season_groups(sets), games=games,
+                    skipped=len(skipped))
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets, scoresheet=_scoresheet_shape())
         example = next((s for s in sets if s.get("example")), None)
         # the attack die's faces follow the league: shown as the example kit (or else the first kit

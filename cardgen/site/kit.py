@@ -40,6 +40,8 @@ KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
     ("team-sheets-letter.pdf", "Team sheets (US Letter)"),
     ("quick-reference.pdf", "Quick reference"),
     ("quick-reference-letter.pdf", "Quick reference (US Letter)"),
+    ("rules.pdf", "Advanced rules sheet"),   # an advanced kit's (rule_sets)
+    ("rules-letter.pdf", "Advanced rules sheet (US Letter)"),
     ("season-tracker.pdf", "Season tracker"),
     ("season-tracker-letter.pdf", "Season tracker (US Letter)"),
     (CARD_SET_FILE, "Card set data (JSON)"),
