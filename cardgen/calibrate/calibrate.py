@@ -21,6 +21,7 @@ from cardgen.calibrate.model import CHARGED_TO_BOWLER as EXTRAS_CHARGED
 from cardgen.calibrate.model import LEGAL as LEGAL_V
 from cardgen.calibrate.ratings import Ratings, compute_ratings, rating_scales
 from cardgen.calibrate.defence import assign_defences, resolve_bowlers
+from cardgen.calibrate.weights import ball_weighted_mean, game_dismissals
 from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares, measure_factors,
                                           repair_outside_tolerance)
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
@@ -102,15 +103,6 @@ def _shrink(count: float, balls: float, league_rate: float) -> float:
     if balls >= SMALL_SAMPLE_BALLS:
         return count / balls
     return (count + PRIOR_BALLS * league_rate) / (balls + PRIOR_BALLS)
-
-
-GAME_DISMISSAL_KINDS = ("bowled", "hit wicket", "caught", "caught and bowled", "lbw", "run out",
-                        "stumped")
-
-
-def game_dismissals(kinds: dict) -> int:
-    """Real dismissals of the kinds the game plays (not retired, obstructing the field, ...)."""
-    return sum(kinds.get(k, 0) for k in GAME_DISMISSAL_KINDS)
 
 
 def extra_run_surplus(league: dict, chart: dict[str, int] | None = None) -> dict[str, float]:
@@ -267,7 +259,7 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
     f_i, dot_i = CARD_INDEX["F"], CARD_INDEX["0"]
     w_s = float(sum(max(f.balls, 0) for f in strikers))
     w_b = float(sum(max(f.balls, 0) for f in bowlers))
-    model = LeagueModel(a, _weighted_mean(bowlers, b_int), _weighted_mean(strikers, s_int),
+    model = LeagueModel(a, ball_weighted_mean(bowlers, b_int), ball_weighted_mean(strikers, s_int),
                         mean_defence=mean_defence)
     for _ in range(TRIM_ROUNDS):
         factor = chart_share_correction(model.league(), league)
@@ -295,8 +287,8 @@ def trim_chart_share(strikers: list[CardFit], bowlers: list[CardFit], s_int: lis
                 break
         if left == abs(need):
             break
-        model = replace(model, mean_bowler=_weighted_mean(bowlers, b_int),
-                        mean_striker=_weighted_mean(strikers, s_int))
+        model = replace(model, mean_bowler=ball_weighted_mean(bowlers, b_int),
+                        mean_striker=ball_weighted_mean(strikers, s_int))
     return model
 
 
@@ -474,12 +466,6 @@ def seed_means(a: np.ndarray, league: dict, strikers: list[CardFit],
     return mean_bowler, mean_striker
 
 
-def _weighted_mean(fits: list[CardFit], cards: list[np.ndarray]) -> np.ndarray:
-    w = np.array([max(f.balls, 0) for f in fits], float)
-    m = np.array(cards, float)
-    return (w @ m) / w.sum() if w.sum() > 0 else m.mean(axis=0)
-
-
 def build_chart(stats: SeasonStats, run_out_factor: float = 1.0, stumping_factor: float = 1.0,
                 plan: ChartPlan | None = None) -> tuple[Ratings, ChartPlan, list[list[str]]]:
     """Ratings and fielding chart, with the RO and keeper scales solved so that run-outs and
@@ -600,9 +586,9 @@ def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: L
                        rounds: int) -> LeagueModel:
     for i in range(rounds):
         s_cards = [continuous_card(f.target, model) for f in strikers]
-        model = replace(model, mean_striker=_weighted_mean(strikers, s_cards))
+        model = replace(model, mean_striker=ball_weighted_mean(strikers, s_cards))
         b_cards = [continuous_card(f.target, model) for f in bowlers]
-        model = replace(model, mean_bowler=_weighted_mean(bowlers, b_cards))
+        model = replace(model, mean_bowler=ball_weighted_mean(bowlers, b_cards))
     return model
 
 
@@ -706,9 +692,9 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
                                   FIXED_POINT_ROUNDS // 2)
     for i in range(INTEGER_ROUNDS):
         s_int = [exact_card(f.target, model) for f in strikers]
-        model = replace(model, a=a, mean_striker=_weighted_mean(strikers, s_int))
+        model = replace(model, a=a, mean_striker=ball_weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]
-        model = replace(model, a=a, mean_bowler=_weighted_mean(bowlers, b_int))
+        model = replace(model, a=a, mean_bowler=ball_weighted_mean(bowlers, b_int))
     # Bowlers near their wicket floor trim F (and so their wides) a little; put the league's
     # wides and no-balls back on target by scaling every bowler's extras target once.
     # The same pass moves the B/W split so the league's bowled share lands too.
@@ -723,11 +709,11 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
             f.target.figures["extras"] *= correction
             f.target.figures["bowled"] *= bowled_fix
         b_int = [exact_card(f.target, model) for f in bowlers]
-        model = replace(model, a=a, mean_bowler=_weighted_mean(bowlers, b_int))
+        model = replace(model, a=a, mean_bowler=ball_weighted_mean(bowlers, b_int))
         s_int = [exact_card(f.target, model) for f in strikers]
-        model = replace(model, a=a, mean_striker=_weighted_mean(strikers, s_int))
+        model = replace(model, a=a, mean_striker=ball_weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]
-        model = replace(model, a=a, mean_bowler=_weighted_mean(bowlers, b_int))
+        model = replace(model, a=a, mean_bowler=ball_weighted_mean(bowlers, b_int))
     s_int = [np.array(x, int) for x in s_int]
     b_int = [np.array(x, int) for x in b_int]
     model = trim_chart_share(strikers, bowlers, s_int, b_int, a, stats.league,

@@ -22,6 +22,7 @@ import numpy as np
 
 from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE, OUTCOMES
 from cardgen.calibrate.situations import Key, RuleFactors, _ratios, league_shares, real_target
+from cardgen.calibrate.weights import ball_weighted_mean, game_dismissals
 from cardgen.calibrate.solve import Scorer, exact_card
 from cardgen.wickets_in_hand import WicketsInHand
 
@@ -77,7 +78,6 @@ def resolve_bowlers(cal: Calibration, rule: WicketsInHand, shares: dict[Key, dic
     solved. Here each factor is measured on the card the passes left, with the final mean, and
     the league's bowled share (which the ratings raise: they save only W) is put back on the
     real one as the passes do, by the bowled targets."""
-    from cardgen.calibrate.calibrate import _weighted_mean, game_dismissals  # it imports us
     plain = replace(cal.model, mean_defence=0.0)
     fits = []
     for f in cal.bowlers:
@@ -108,7 +108,7 @@ def resolve_bowlers(cal: Calibration, rule: WicketsInHand, shares: dict[Key, dic
         for f in fits:
             f.slots = np.asarray(exact_card(f.target, plain), int)
         cal.model = replace(cal.model,
-                            mean_bowler=_weighted_mean(cal.bowlers, [f.slots for f in cal.bowlers]))
+                            mean_bowler=ball_weighted_mean(cal.bowlers, [f.slots for f in cal.bowlers]))
         plain = replace(cal.model, mean_defence=0.0)
         got = cal.model.league(rule.mixture(mix, OUTCOMES) if mix is not None else None)
         share = got["dismissal_kinds"].get("bowled", 0.0)

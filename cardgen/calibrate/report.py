@@ -5,7 +5,8 @@ import statistics
 
 import numpy as np
 
-from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS, game_dismissals
+from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS
+from cardgen.calibrate.weights import game_dismissals
 from cardgen.cardset import MAX_DEFENCE, Card, CardSet, as_card, as_card_set
 
 SR_TOL, ECON_TOL, RATE_TOL = 0.02, 0.02, 0.05

@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from cardgen.cache import Cache, atomic_write_bytes, atomic_write_text, sha256
-from cardgen.errors import CacheError
+from cardgen.cardset import dumps, load_card_set
+from cardgen.errors import CacheError, CardSetError
 from cardgen.paths import bundled_tables_dir, maintainer_tables_dir, run_maintainer_command, templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.stats.tables import SeasonStats
@@ -181,15 +182,13 @@ def _load_shipped(stats: SeasonStats, comp: Competition, season: str,
 def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Cache | None,
                    build: Callable[[], dict], options: dict[str, Any] | None = None) -> tuple[dict, bool]:
     """(card set, reused?): the kept set when the inputs match, else `build()` kept for next time."""
-    from cardgen.calibrate.cardset import CardSetError, load_card_set
-    from cardgen.cardset import dumps
     cache = cache or Cache()
     season = normalise_season(comp, season)
     options = options or {}
     path = kept_path(cache, comp, season, fingerprint(stats, comp, season, options), options)
     if path.is_file():
         try:
-            return _load_kept(path, load_card_set), True
+            return _load_kept(path, _load_document), True
         except CardSetError:
             pass  # damaged: calibrate again and replace it
     shipped = _load_shipped(stats, comp, season, options)
@@ -210,12 +209,20 @@ def reuse_or_build(stats: SeasonStats, comp: Competition, season: str, cache: Ca
     return card_set, False
 
 
-def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
-    """Calibrate every bundled season with each shipped set of options and write the sets that
-    ship (gzip with a fixed timestamp: the same inputs, the same bytes); older ones are removed.
-    The maintainer command, run in a checkout after the calibration or the tables change."""
-    from cardgen.calibrate.cardset import card_set_from_stats
-    from cardgen.cardset import dumps
+def _load_document(path: Path) -> dict:
+    """A kept set read and checked (`cardgen.cardset.load_card_set`), as its document."""
+    return load_card_set(path).to_json()
+
+
+# calibrates a season's tables into a card set (calibrate.cardset.card_set_from_stats, which
+# calls this module: it is passed in, so the two do not import each other)
+SetBuilder = Callable[[SeasonStats, Competition, str, str], dict]
+
+
+def write_shipped_sets(mirror: str, build: SetBuilder, folder: Path | None = None) -> list[Path]:
+    """Calibrate every bundled season with each shipped set of options (`build`) and write the
+    sets that ship (gzip with a fixed timestamp: the same inputs, the same bytes); older ones are
+    removed. The maintainer command, run in a checkout after the calibration or the tables change."""
     from cardgen.competitions import get_competition
     from cardgen.stats.load import BUNDLED_SEASONS, season_stats
     if folder is None:
@@ -226,7 +233,7 @@ def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
         comp = get_competition(code)
         stats = season_stats(comp, season, mirror)
         for options in SHIPPED_OPTIONS:
-            card_set = card_set_from_stats(stats, comp, season, options["rules"])
+            card_set = build(stats, comp, season, options["rules"])
             digest = fingerprint(stats, comp, season, options, versions=False)
             path = shipped_path(comp, season, digest, options, folder)
             data = gzip.compress(dumps(card_set).encode("utf-8"), compresslevel=9, mtime=0)
@@ -240,5 +247,8 @@ def write_shipped_sets(mirror: str, folder: Path | None = None) -> list[Path]:
 
 if __name__ == "__main__":  # pragma: no cover - the maintainer command
     import sys
+
+    from cardgen.calibrate.cardset import card_set_from_stats
     run_maintainer_command(sys.argv, "cardgen.calibrate.reuse", "the card sets shipped in this "
-                           "checkout's stats_cache/card-sets/, recalibrated", write_shipped_sets)
+                           "checkout's stats_cache/card-sets/, recalibrated",
+                           lambda mirror: write_shipped_sets(mirror, card_set_from_stats))

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cardgen.calibrate.model import OUTCOMES
+from cardgen.calibrate.weights import ball_weighted_mean
 from cardgen.wickets_in_hand import BANDS, WicketsInHand
 
 RULE_ROUNDS = 4          # full solves under the rule (fewer leave a card or two 2% out: the factors move)
@@ -184,7 +185,6 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
     league means in `cal.model` follow). Returns how many cards moved."""
     from dataclasses import replace
 
-    from cardgen.calibrate.calibrate import _weighted_mean
     from cardgen.calibrate.model import CARD_INDEX
     from cardgen.calibrate.solve import Scorer, _subset_error
     allowed = [CARD_INDEX[r] for r in REPAIR_RESULTS]
@@ -228,8 +228,8 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
                 f.slots = card.astype(int)
                 moved += 1
     cal.model = replace(cal.model,
-                        mean_bowler=_weighted_mean(cal.bowlers, [f.slots for f in cal.bowlers]),
-                        mean_striker=_weighted_mean(cal.strikers, [f.slots for f in cal.strikers]))
+                        mean_bowler=ball_weighted_mean(cal.bowlers, [f.slots for f in cal.bowlers]),
+                        mean_striker=ball_weighted_mean(cal.strikers, [f.slots for f in cal.strikers]))
     return moved
 
 
