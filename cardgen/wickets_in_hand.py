@@ -12,9 +12,8 @@ before every delivery, read from a small table (wickets down -> balls-left thres
 * **consolidate** (8 or more balls left per wicket in hand): a catch (W on a card, caught or a
   held catch chance on the fielding chart) is rolled again on a d20 -- 1-12 the batter kept it
   on the ground: a dot, not out. Bowled, LBW, stumped and run out stand;
-* and **chasing**, while the runs needed are more than 2.5 x the balls left (over 15 an over),
-  or more than 2 x with 4 or more wickets down (6 or fewer in hand), the side attacks whatever
-  the table says (issue 41: the chase line).
+* and **chasing**, while the runs needed are more than 2 x the balls left (over 12 an over), the
+  side attacks whatever its wickets in hand.
 
 At most one extra die per delivery, and only on those results. Evidence (issue 17, BBL 2024-25
 and IPL 2025, controlling for who bats and bowls): a batter is out about x1.8 as often when few
@@ -78,13 +77,8 @@ class WicketsInHand:
     # the dismissals consolidate's d20 can save (of "caught", "bowled", "lbw", "stumped")
     consolidate_saves: tuple[str, ...] = ("caught",)
     # chasing: the side attacks whatever the table says while runs needed > this x balls left
-    # (None: the chase reads the table like the first innings) ...
-    chase_attack_above: float | None = 2.5
-    # ... and, with at most `chase_short[1]` wickets in hand, while runs needed > chase_short[0]
-    # x balls left (issue 41: real chasers with wickets to spare bat on at 2-2.5 a ball and lose
-    # them at the normal band's rate, those with few left at the attack band's; None: no such
-    # clause, the kits before it)
-    chase_short: tuple[float, int] | None = (2.0, 6)
+    # (None: the chase reads the table like the first innings)
+    chase_attack_above: float | None = 2.0
 
     name: str = RULE_NAME
 
@@ -104,21 +98,15 @@ class WicketsInHand:
              runs_needed: int | None = None) -> int:
         """The band before a delivery (wickets down and legal balls left before it; in a chase,
         `runs_needed` to win)."""
-        if runs_needed is not None and self.chase_attacks(runs_needed, balls_left, wickets_down):
+        if runs_needed is not None and self.chase_attacks(runs_needed, balls_left):
             return ATTACK
         return int(band_table(self, balls_per_innings)[min(wickets_down, 10), max(balls_left, 0)])
 
-    def chase_attacks(self, runs_needed, balls_left, wickets_down):  # type: ignore[no-untyped-def]
-        """Whether a chasing side attacks whatever the table says (scalars or numpy arrays):
-        needing over `chase_attack_above` a ball, or over `chase_short[0]` with at most
-        `chase_short[1]` wickets in hand."""
+    def chase_attacks(self, runs_needed, balls_left):  # type: ignore[no-untyped-def]
+        """Whether a chasing side attacks whatever its wickets (scalars or numpy arrays)."""
         if self.chase_attack_above is None:
             return np.zeros(np.shape(runs_needed), bool) if np.ndim(runs_needed) else False
-        attacks = runs_needed > self.chase_attack_above * balls_left
-        if self.chase_short is not None:
-            above, hand = self.chase_short
-            attacks = attacks | ((10 - np.asarray(wickets_down) <= hand) & (runs_needed > above * balls_left))
-        return bool(attacks) if np.ndim(attacks) == 0 else attacks
+        return runs_needed > self.chase_attack_above * balls_left
 
     def saves_words(self) -> str:
         """What consolidate's d20 can save, as the printed sheets say it."""
@@ -163,12 +151,7 @@ class WicketsInHand:
         """The chase clause as printed ("" when the chase reads the table like the first innings)."""
         if self.chase_attack_above is None:
             return ""
-        if self.chase_short is None:
-            return f"Chasing, needing over {self.chase_attack_above:g} a ball: always attack."
-        # in wickets down, as the table beside it is read (and short enough for its one line)
-        above, hand = self.chase_short
-        return (f"Chasing, needing over {self.chase_attack_above:g} a ball, or over {above:g} with "
-                f"{10 - hand}+ down: always attack.")
+        return f"Chasing, needing over {self.chase_attack_above:g} a ball: always attack."
 
     # --- the rule in the calibration layer's outcome space ------------------------------------
     def outcome_matrix(self, band: int, outcomes: tuple[str, ...]) -> np.ndarray:
@@ -212,11 +195,7 @@ class WicketsInHand:
                 "consolidate_applies_to": list(self.consolidate_saves)
                 + (["4", "6"] if self.consolidate_boundaries else []),
                 **({"chase_attack_above_runs_per_ball": self.chase_attack_above}
-                   if self.chase_attack_above is not None else {}),
-                # readers before issue 41 ignore it and play the one clause above
-                **({"chase_attack_short": {"above_runs_per_ball": self.chase_short[0],
-                                           "wickets_in_hand_at_most": self.chase_short[1]}}
-                   if self.chase_short is not None and self.chase_attack_above is not None else {})}
+                   if self.chase_attack_above is not None else {})}
 
 
 RULE = WicketsInHand()
@@ -247,10 +226,7 @@ def from_description(described: dict) -> WicketsInHand:
             consolidate_boundaries="4" in applies,
             consolidate_saves=tuple(k for k in applies if k not in ("4", "6")),
             chase_attack_above=(float(described["chase_attack_above_runs_per_ball"])
-                                if "chase_attack_above_runs_per_ball" in described else None),
-            chase_short=((float(described["chase_attack_short"]["above_runs_per_ball"]),
-                          int(described["chase_attack_short"]["wickets_in_hand_at_most"]))
-                         if "chase_attack_short" in described else None))
+                                if "chase_attack_above_runs_per_ball" in described else None))
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CardgenError(f"the card set's rule_parameters are damaged ({exc}); rebuild the card set") from None
 

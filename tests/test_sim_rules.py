@@ -403,7 +403,7 @@ def test_defence_leaves_b_the_strikers_own_w_and_the_fielding_chart_alone(rating
 
 
 def test_defence_in_the_attack_band_a_survived_w_is_an_attacking_dot():
-    """Chasing 320 (attack from the first ball, R12): the Defence d20 first, then the dot it
+    """Chasing 250 (attack from the first ball, R12): the Defence d20 first, then the dot it
     leaves rolls the attack d20 (9: six; 1: bowled going for it); a W that stands is caught,
     and in attack a catch rolls nothing more."""
     rolls = (BOWLER_SAYS["W"] + [5, 9]          # saved (5 <= 12) ... attack d20 9: six
@@ -411,7 +411,7 @@ def test_defence_in_the_attack_band_a_survived_w_is_an_attacking_dot():
              + BOWLER_SAYS["W"] + [13, 3])      # W stands (13 > 12): caught by fielder 3
     cs, bat, bowl = defended_setup(12)
     rng = ScriptedRng(rolls)
-    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=RULE, target=320,
+    inn = play_innings(cs, bat, bowl, Dice(rng), plan=bowl.plans[0], rule=RULE, target=250,
                        max_balls=3)
     assert [b.band for b in inn.balls] == ["attack"] * 3
     assert [(b.bat_runs, b.how_out) for b in inn.balls] == [(6, ""), (0, "bowled"), (0, "caught")]

@@ -950,7 +950,7 @@ def test_how_to_play_gives_the_rule_the_cards_are_made_for_as_the_quick_referenc
     consolidate = re.search(r"roll a d20: (1-\d+ not out \(•\), \d+-20 out)", reference).group(1)
     assert "wickets-in-hand rule" in text
     assert f"roll a d20: {attack}." in text and f"roll a d20: {consolidate}." in text
-    assert "Chasing, needing over 2.5 a ball, or over 2 with 4+ down: always attack." in text
+    assert "Chasing, needing over 2 a ball: always attack." in text
     assert "batting side on top" not in text and "its own innings page of the scoresheet" in text
     # the scorecard pages follow the two grid pages (test_how_to_print_... reads them there)
     assert "on its scorecard page of the scoresheet (page 3 for the first innings, 4 for the second)" in text

@@ -186,18 +186,17 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     assert "1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot" in text
     assert "1-12 not out (&#8226;), 13-20 out" in text
     # runs needed count from the target, the first innings' total + 1 (the engines' chase)
-    assert "<b>Chasing</b>, needing over 2.5 a ball, or over 2 with 4+ down: always attack." in text
+    assert "<b>Chasing</b>, needing over 2 a ball: always attack (target &#8722; total &gt; 2 &#215; balls left)." in text
     assert RULE.describe()["attack_d20"] == {"bowled": [1, 1], "caught": [2, 2], "four": [3, 8],
                                              "six": [9, 10]}
     assert RULE.describe()["consolidate_applies_to"] == ["caught"]
     wider = replace(RULE, attack_bowled=2, attack_out=4, consolidate_safe=14,
-                    consolidate_saves=("caught", "bowled", "lbw"), chase_attack_above=1.75,
-                    chase_short=(1.5, 4))
+                    consolidate_saves=("caught", "bowled", "lbw"), chase_attack_above=1.75)
     monkeypatch.setattr(wih, "RULE", wider)
     text = quick_reference_text(card_set)
     assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-14 not out (&#8226;), 15-20 out" in text
     assert "on a catch (W, or a catch on the chart), bowled or LBW roll a d20" in text
-    assert "needing over 1.75 a ball, or over 1.5 with 6+ down" in text
+    assert "needing over 1.75 a ball" in text and "&gt; 1.75 &#215; balls left" in text
 
 
 # A league's own boundary mix gives the attack d20's four and six faces (for_league). Fours and
@@ -287,55 +286,29 @@ def chase(rolls: list[int], target: int, max_balls: int | None = None):
 
 
 def test_chase_behind_the_rate_attacks():
-    """Chasing 302 (more than 2.5 x 120 balls left): attack from the first ball, though 0 down
+    """Chasing 242 (more than 2 x 120 balls left): attack from the first ball, though 0 down
     with 120 left is consolidate in the table; a catch then stands (no d20)."""
-    rolls = (BOWLER_SAYS["0"] + [11]           # dot ... d20 11: still a dot (302 > 300)
-             + STRIKER_SAYS["W"] + [3])        # 302 off 119: attack; caught by 3, no d20 on it
-    inn, rng = chase(rolls, target=302, max_balls=2)
+    rolls = (BOWLER_SAYS["0"] + [11]           # dot ... d20 11: still a dot (242 > 240)
+             + STRIKER_SAYS["W"] + [3])        # 242 off 119: attack; caught by 3, no d20 on it
+    inn, rng = chase(rolls, target=242, max_balls=2)
     assert [b.band for b in inn.balls] == ["attack", "attack"]
     assert inn.balls[0].bat_runs == 0 and inn.balls[0].how_out == ""
     assert inn.balls[1].how_out == "caught" and inn.wickets == 1 and not rng.rolls
-    # exactly 2.5 a ball is not behind the rate: 300 needed off 120 reads the table (consolidate)
-    inn, rng = chase(STRIKER_SAYS["W"] + [0, 12], target=300, max_balls=1)
+    # exactly 2 a ball is not behind the rate: 240 needed off 120 reads the table (consolidate)
+    inn, rng = chase(STRIKER_SAYS["W"] + [0, 12], target=240, max_balls=1)
     assert inn.balls[0].band == "consolidate" and inn.wickets == 0 and not rng.rolls
 
 
-def test_chase_line_in_each_cell():
-    """The chase line's cells played over by over: chasing 262 (over 2 a ball, at most 2.5), the
-    table's band while 7 or more wickets are in hand, attack from the ball after the fourth
-    wicket (6 in hand); then up to 2 a ball the table again, whatever the wickets."""
-    rolls = (BOWLER_SAYS["B"] * 4              # 0..3 down, 120..117 left: consolidate (the table)
-             + STRIKER_SAYS["0"] + [11]        # 4 down, 262 off 116 > 2 x 116: attack; d20 11 dot
-             + STRIKER_SAYS["0"] + [9])        # ... d20 9: six (256 off 114 after it)
-    inn, rng = chase(rolls, target=262, max_balls=6)
-    assert [b.band for b in inn.balls] == ["consolidate"] * 4 + ["attack"] * 2
-    assert [b.how_out for b in inn.balls[:4]] == ["bowled"] * 4 and inn.wickets == 4
-    assert inn.balls[5].bat_runs == 6 and inn.runs == 6 and not rng.rolls
-    # the same chase with 3 down (7 in hand): the table (consolidate), not attack
-    assert RULE.band(3, 116, 120, runs_needed=262) == wih.CONSOLIDATE
-    assert RULE.band(4, 116, 120, runs_needed=262) == wih.ATTACK
-    # up to 2 a ball, 6 or fewer in hand: the table (5 down, 60 left is 12 a wicket: consolidate)
-    assert RULE.band(5, 60, 120, runs_needed=120) == wih.CONSOLIDATE
-    assert RULE.band(5, 60, 120, runs_needed=121) == wih.ATTACK
-    # a set made before issue 41 keeps its one clause (over 2 a ball: attack, any wickets)
-    from dataclasses import replace
-    old = wih.from_description({k: v for k, v in RULE.describe().items() if k != "chase_attack_short"}
-                               | {"chase_attack_above_runs_per_ball": 2.0})
-    assert old == replace(RULE, chase_attack_above=2.0, chase_short=None)
-    assert old.band(0, 116, 120, runs_needed=233) == wih.ATTACK
-    assert RULE.band(0, 116, 120, runs_needed=233) == wih.CONSOLIDATE
-
-
 def test_chase_band_moves_with_the_runs_needed():
-    """Target 287, 0 down: a single, then dots push the rate up until 286 needed is more than
-    2.5 x 114 balls left (attack); a four off the attacking dot brings it back to the table's band."""
-    rolls = (STRIKER_SAYS["1"] + QUIET_DOT * 5  # 286 needed off 119 .. 115: the table (consolidate)
-             + STRIKER_SAYS["0"] + [4]          # 286 off 114: attack; dot ... d20 4: four
-             + BOWLER_SAYS["4"])                # 282 off 113: 2.5 a ball or less, consolidate again
-    inn, rng = chase(rolls, target=287, max_balls=8)
+    """Target 230, 0 down: a single, then dots push the rate up until 229 needed is more than
+    2 x 114 balls left (attack); a four off the attacking dot brings it back to the table's band."""
+    rolls = (STRIKER_SAYS["1"] + QUIET_DOT * 5  # 229 needed off 119 .. 115: the table (consolidate)
+             + STRIKER_SAYS["0"] + [4]          # 229 off 114: attack; dot ... d20 4: four
+             + BOWLER_SAYS["4"])                # 225 off 113: 2 a ball or less, consolidate again
+    inn, rng = chase(rolls, target=230, max_balls=8)
     assert [b.band for b in inn.balls] == ["consolidate"] * 6 + ["attack", "consolidate"]
     assert inn.balls[6].bat_runs == 4 and inn.runs == 9 and not rng.rolls
-    assert RULE.band(0, 113, 120, runs_needed=283) == wih.ATTACK
-    assert RULE.band(0, 113, 120, runs_needed=282) == wih.CONSOLIDATE
+    assert RULE.band(0, 113, 120, runs_needed=227) == wih.ATTACK
+    assert RULE.band(0, 113, 120, runs_needed=226) == wih.CONSOLIDATE
     assert RULE.band(9, 30, 120, runs_needed=61) == wih.ATTACK      # the table would consolidate
     assert RULE.band(9, 30, 120) == wih.CONSOLIDATE

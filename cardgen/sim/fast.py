@@ -33,8 +33,6 @@ from cardgen.sim.model import CompiledSet, Side
 from cardgen.wickets_in_hand import WicketsInHand
 
 BIG = np.iinfo(np.int32).max // 2
-# a chase line without its second clause: no side is ever this many wickets down
-NO_CLAUSE = 99
 SLOTS = 12  # 11 batters + one padding slot (never batting: the innings ends at 10 wickets)
 
 
@@ -355,13 +353,9 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
         attack_of, consolidate_of = _attack_table(rule), _consolidate_map(rule)
         chase_rule = rule.chase_attack_above is not None
         chase_above = float(rule.chase_attack_above) if chase_rule else 0.0
-        # the chase line's second clause: over short_above a ball with short_down or more down
-        short_above, short_down = ((float(rule.chase_short[0]), 10 - int(rule.chase_short[1]))
-                                   if chase_rule and rule.chase_short is not None else (0.0, NO_CLAUSE))
         consolidate_safe = int(rule.consolidate_safe)
     else:
         per_row, consolidate_safe, chase_rule, chase_above = 0, 0, False, 0.0
-        short_above, short_down = 0.0, NO_CLAUSE
         band_of = np.zeros(1, np.int8)
         attack_of = consolidate_of = np.zeros(m.N_CODES, np.int64)
     # bowlers' chart rows and overs' words over by over (a row per over, a column per lane):
@@ -385,7 +379,7 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     tables = (lut, fielding, catch, ro, keeper_slot, keeper_rating, with_defence, defence_of,
               batter_rows, plan_by_over, codes, over_events,
               rule is not None, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-              chase_rule, chase_above, short_above, short_down, fmt.balls_per_innings,
+              chase_rule, chase_above, fmt.balls_per_innings,
               bpo << OVER_BALLS_SHIFT, max_wickets,
               bat, bat_out8, overs_by_over, at_edge, final_runs, final_wickets)
     if type(rng) is np.random.Generator:
@@ -587,7 +581,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         if rule is not None:                                # R12: the wickets-in-hand bands
             band = band_of.take(wickets * per_row + legal)
             if chase_rule:                                  # chasing: runs needed v balls left
-                band[rule.chase_attacks(target - R, fmt.balls_per_innings - legal, wickets)
+                band[rule.chase_attacks(target - R, fmt.balls_per_innings - legal)
                      & (target < BIG)] = wih.ATTACK
             a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
             if len(a):

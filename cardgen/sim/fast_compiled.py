@@ -56,7 +56,7 @@ SIGNATURE = numba.int64(
     _v64, _v64, _v8, _v8, _v8, _v8,              # lut, fielding, catch, run out, keeper slot, rating
     _b, _v8,                                     # R13: any Defence, the rating by chart row
     numba.int32[::1], _m64, _m64, _v64,          # batters' chart rows, bowlers', code table, over events
-    _b, numba.int8[::1], _i64, _v64, _v64, _i64, _b, _f64, _f64, _i64, _i64,  # the rule
+    _b, numba.int8[::1], _i64, _v64, _v64, _i64, _b, _f64, _i64,  # the rule
     _i64, _i64,                                  # over end, max wickets
     _v64, _v8, _m64, _m64, _v64, _v64)           # scorecards out
 
@@ -109,7 +109,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
               with_defence, defence_of,
               batter_rows, plan_rows, codes, over_events,
               with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-              chase_rule, chase_above, short_above, short_down, balls_per_innings,
+              chase_rule, chase_above, balls_per_innings,
               over_end, max_wickets,
               bat, bat_out, over_words, at_edge, final_runs, final_wickets):
     """One delivery for each of the first n live innings (rows of `st`); returns how many
@@ -164,9 +164,8 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
         if with_rule:                                   # R12: the wickets-in-hand bands
             band = band_of[wickets * per_row + legal]
             target = st[i, TARGET]
-            left = balls_per_innings - legal           # chasing: the chase line (R12)
-            if chase_rule and target < BIG and ((target - runs) > chase_above * left or (
-                    wickets >= short_down and (target - runs) > short_above * left)):
+            if chase_rule and target < BIG and (target - runs) > chase_above * (
+                    balls_per_innings - legal):
                 band = ATTACK
             d20 = rule_d20[i]
             if band == ATTACK and code == DOT:
@@ -260,7 +259,7 @@ def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rat
                  with_defence, defence_of,
                  batter_rows, plan_rows, codes, over_events,
                  with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-                 chase_rule, chase_above, short_above, short_down, balls_per_innings,
+                 chase_rule, chase_above, balls_per_innings,
                  over_end, max_wickets,
                  bat, bat_out, over_words, at_edge, final_runs, final_wickets):
     """The innings of `st` played to their end, a step at a time: each step's dice drawn from
@@ -279,7 +278,7 @@ def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rat
                       with_defence, defence_of,
                       batter_rows, plan_rows, codes, over_events,
                       with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-                      chase_rule, chase_above, short_above, short_down, balls_per_innings,
+                      chase_rule, chase_above, balls_per_innings,
                       over_end, max_wickets,
                       bat, bat_out, over_words, at_edge, final_runs, final_wickets)
     return deliveries

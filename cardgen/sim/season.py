@@ -318,7 +318,7 @@ def league_summary(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> di
         "sim_wickets_per_120_balls": round(120 * float(rep.team_rows["wickets"].sum()
                                                        / max(rep.team_rows["legal_balls"].sum(), 1)), 3),
         # the same, first innings and chases apart: the replays' chases lose more wickets a ball
-        # than real ones in most seasons (docs/rules.md R12, the chase line; docs/matches.md)
+        # than real ones in most seasons (docs/rules.md R12, the comfortable-chase clause)
         **{f"{who}_wickets_per_120_balls_{name}": _wickets_per_120(rows[rows["innings"] == k])
            for who, rows in (("real", inn), ("sim", rep.team_rows))
            for k, name in ((1, "first_innings"), (2, "second_innings"))},

@@ -22,7 +22,7 @@ from cardgen.stats.tables import SeasonStats, build_stats
 TABLES = ("batting", "bowling", "fielding", "lineups", "innings", "matches", "attributes",
           "situations")
 # bump when the derived tables change shape, so stale caches are rebuilt
-TABLES_VERSION = 8   # 8: situations read with the chase line of issue 41
+TABLES_VERSION = 7
 
 
 def load_season_data(comp: Competition, season: str, source: str | None = None,

@@ -341,7 +341,7 @@ def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int,
     runs_before = (d.groupby(keys)["runs_total"].cumsum() - d["runs_total"]).to_numpy()
     need = (d["match_id"].map(first_total).to_numpy(float) + 1 - runs_before)
     chase = (d["innings"] == 2).to_numpy() & np.isfinite(need)
-    codes = np.where(chase & rule.chase_attacks(np.nan_to_num(need), left, down_before), ATTACK, codes)
+    codes = np.where(chase & rule.chase_attacks(np.nan_to_num(need), left), ATTACK, codes)
     band = np.asarray(BANDS)[codes]
     bat = d.loc[d["wides"] == 0].assign(band=band[(d["wides"] == 0).to_numpy()])
     bowl = d.loc[d["legal"] == 1].assign(band=band[(d["legal"] == 1).to_numpy()])

@@ -332,7 +332,7 @@
   var DEFAULT_RULE = {
     attackBelow: 5.0, consolidateFrom: 8.0, attackBowled: 1, attackOut: 2, attackFour: 8,
     attackSix: 10, consolidateSafe: 12, consolidateBoundaries: false, consolidateSaves: ["caught"],
-    chaseAttackAbove: 2.5, chaseShort: [2.0, 6]
+    chaseAttackAbove: 2.0
   };
 
   /** The rule a set's rule_parameters describe (wickets_in_hand.from_description). */
@@ -369,11 +369,7 @@
         consolidateBoundaries: applies.indexOf("4") >= 0,
         consolidateSaves: applies.filter(function (k) { return k !== "4" && k !== "6"; }),
         chaseAttackAbove: "chase_attack_above_runs_per_ball" in d
-          ? num(d.chase_attack_above_runs_per_ball, "chase_attack_above_runs_per_ball") : null,
-        // the chase line's second clause (issue 41); sets before it have none
-        chaseShort: "chase_attack_short" in d
-          ? [num(d.chase_attack_short.above_runs_per_ball, "chase_attack_short"),
-             num(d.chase_attack_short.wickets_in_hand_at_most, "chase_attack_short")] : null
+          ? num(d.chase_attack_above_runs_per_ball, "chase_attack_above_runs_per_ball") : null
       };
     } catch (err) {
       throw new CardSetError("the card set's rule_parameters are damaged (" + (err.message || err) + "); rebuild the card set");
@@ -396,10 +392,9 @@
   /** R12's band before a delivery: from wickets down and legal balls left (the table), and in a
    * chase the runs needed (the chase line). The one place the band is decided. */
   function wicketsInHandBand(rule, wicketsDown, ballsLeft, ballsPerInnings, runsNeeded) {
-    if (runsNeeded !== null && runsNeeded !== undefined && rule.chaseAttackAbove !== null) {
-      if (runsNeeded > rule.chaseAttackAbove * ballsLeft) return ATTACK;
-      if (rule.chaseShort && 10 - wicketsDown <= rule.chaseShort[1]
-          && runsNeeded > rule.chaseShort[0] * ballsLeft) return ATTACK;
+    if (runsNeeded !== null && runsNeeded !== undefined && rule.chaseAttackAbove !== null
+        && runsNeeded > rule.chaseAttackAbove * ballsLeft) {
+      return ATTACK;
     }
     if (wicketsDown >= 10) return ATTACK;  // never bowled to (the innings is over), kept defined
     var left = Math.max(ballsLeft, 0);
