@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Iterable
 
 from cardgen.errors import CardgenError, UnknownCompetition, UnknownSeason
-from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
+from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded, toml_module
 
 
 class CompetitionsFileError(CardgenError):
@@ -389,14 +389,10 @@ def read_competitions_file(path: Path) -> tuple[Competition, ...]:
         entries = [{k.strip(): (v or "").strip() for k, v in row.items() if k}
                    for row in csv.DictReader(io.StringIO(text))]
     else:
-        try:
-            import tomllib  # Python 3.11+
-        except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-            try:
-                import tomli as tomllib  # type: ignore[no-redef]
-            except ModuleNotFoundError:
-                raise CompetitionsFileError(f"{path}: reading TOML needs Python 3.11 (or the tomli "
-                                            f"package); or write the file as CSV") from None
+        tomllib = toml_module()
+        if tomllib is None:
+            raise CompetitionsFileError(f"{path}: reading TOML needs Python 3.11 (or the tomli "
+                                        f"package); or write the file as CSV")
         try:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

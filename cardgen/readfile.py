@@ -86,3 +86,17 @@ def read_json_file(path: Path, most_bytes: int = MOST_JSON_BYTES) -> Any:
     ValueError (damaged, too deep, not a regular file, too large, not UTF-8) or an OSError (cannot
     be opened): what its callers already take as a file that is missing or damaged."""
     return parse_json(read_bounded(path, most_bytes).decode("utf-8"))
+
+
+def toml_module() -> Any:
+    """The TOML parser of this Python: tomllib (3.11+) or the tomli package (pyproject requires it
+    below 3.11); None when neither is there, so each reader words its own one-line error."""
+    try:
+        import tomllib
+        return tomllib
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        try:
+            import tomli
+            return tomli
+        except ModuleNotFoundError:
+            return None

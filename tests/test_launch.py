@@ -45,11 +45,8 @@ def test_ctrl_c_while_importing_is_the_one_line_and_130(tmp_path: Path, mirror: 
 def test_the_command_is_the_launcher():
     """The installed `cardgen` (and `python -m cardgen`) start in cardgen.launch, which takes
     Ctrl+C before anything else is imported."""
-    try:
-        import tomllib  # Python 3.11+
-    except ModuleNotFoundError:  # 3.10: the tomli dependency (pyproject)
-        import tomli as tomllib  # type: ignore[no-redef]
-    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
+    from cardgen.readfile import toml_module
+    scripts = toml_module().loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
     assert scripts == {"cardgen": "cardgen.launch:main"}
     assert "from cardgen.launch import main" in (ROOT / "cardgen" / "__main__.py").read_text(encoding="utf-8")
 

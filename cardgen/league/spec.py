@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from cardgen.errors import CardgenError
+from cardgen.readfile import toml_module
 
 FORMATS = ("T20", "100-ball")
 RULES = ("quicket", "advanced")
@@ -156,14 +157,10 @@ def _string_line(lines: list[str], value: str, start: int) -> int:
 
 def parse_league(text: str, path: str = "league file") -> LeagueSpec:
     """The league file's text as a LeagueSpec (LeagueFileError naming the line otherwise)."""
-    try:
-        import tomllib  # Python 3.11+
-    except ImportError:  # pragma: no cover - Python 3.10
-        try:
-            import tomli as tomllib  # type: ignore[no-redef]
-        except ImportError:
-            raise LeagueFileError(f"{path}: reading TOML needs Python 3.11 (or the tomli "
-                                  f"package: pip install tomli)") from None
+    tomllib = toml_module()
+    if tomllib is None:
+        raise LeagueFileError(f"{path}: reading TOML needs Python 3.11 (or the tomli "
+                              f"package: pip install tomli)")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
