@@ -18,10 +18,10 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE_S = 0.05  # often enough for a build of seconds, rarely enough to cost it nothing
@@ -43,10 +43,8 @@ def _children(pid: int) -> list[int]:
         return []
     out: list[int] = []
     for task in tasks:
-        try:
+        with suppress(OSError):
             out += [int(x) for x in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
-        except OSError:
-            pass
     return out
 
 

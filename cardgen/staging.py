@@ -19,9 +19,10 @@ import signal
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from cardgen.errors import CardgenError
+import contextlib
 
 KINDS = ("build", "new", "old")
 _STAGING = re.compile(r"^\.(?P<final>.+)\.(?P<kind>build|new|old)-(?P<pid>\d+)-[^/]*$")
@@ -179,7 +180,5 @@ def stop_workers(pool: object) -> None:
     """Stop a ProcessPoolExecutor's workers now (after a failure or an interrupt)."""
     processes = getattr(pool, "_processes", None) or {}
     for process in list(processes.values()):
-        try:
+        with contextlib.suppress(OSError, AttributeError):
             process.terminate()
-        except (OSError, AttributeError):
-            pass

@@ -8,7 +8,8 @@ import sys
 import tempfile
 import types
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
+from collections.abc import Callable
 
 try:
     import fcntl

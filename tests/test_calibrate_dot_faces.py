@@ -8,7 +8,7 @@ IPL 2024: 294 balls, 86 of them dots).
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -28,7 +28,7 @@ def _real_dots(card_set: dict) -> dict[tuple[str, str, str], tuple[int, int]]:
     return _season_dots(card_set["competition"]["code"], card_set["season"])
 
 
-@lru_cache(maxsize=None)  # each season's tables are read once (a rule set and a classic set each)
+@cache  # each season's tables are read once (a rule set and a classic set each)
 def _season_dots(code: str, season: str) -> dict[tuple[str, str, str], tuple[int, int]]:
     stats = season_stats(get_competition(code), season)
     out = {}

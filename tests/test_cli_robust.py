@@ -9,7 +9,7 @@ import json
 import os
 import threading
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -175,7 +175,7 @@ class _FullDiskFile:
     def write(self, data: bytes) -> int:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    def __enter__(self) -> "_FullDiskFile":
+    def __enter__(self) -> _FullDiskFile:
         return self
 
     def __exit__(self, *exc: object) -> None:

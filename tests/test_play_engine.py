@@ -104,7 +104,7 @@ def match_specs(name: str, card_set: dict[str, Any], n: int, rng: np.random.Gene
     cs = compile_card_set(card_set)
     teams = [t["name"] for t in card_set["teams"]]
     specs = []
-    for k in range(n):
+    for _k in range(n):
         pair = [str(t) for t in rng.choice(teams, 2, replace=False)]
         sides = []
         for team in pair:
@@ -194,7 +194,7 @@ def test_the_matches_cover_every_rule(played):
     ones too, up to the five), free hits, run outs of either batter, chances, Defence saves,
     every band of R12, and the chooser's overs within the limits."""
     seen: Counter[str] = Counter()
-    for name, spec, js, py in played:
+    for name, spec, js, _py in played:
         seen[name] += 1
         seen["hundred" if "hundred" in name else "t20"] += 1
         seen["advanced" if "advanced" in name else "quicket"] += 1
@@ -216,7 +216,7 @@ def test_the_matches_cover_every_rule(played):
                 seen["defence"] += "defence" in result
                 seen[f"band {band}"] += 1
                 seen["four byes"] += ball[6] == 4
-        for k, inn in enumerate(js["innings"][:2]):
+        for _k, inn in enumerate(js["innings"][:2]):
             if spec["teams"][1 - inn["bat"]]["captain"] == "chooser":
                 seen["chooser innings"] += 1
                 units = inn["units"]

@@ -19,7 +19,8 @@ import os
 import re
 import shutil
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import numpy as np
 import pytest

@@ -12,7 +12,8 @@ import copy
 import json
 import subprocess
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 import pytest

@@ -334,7 +334,7 @@ def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
     geo = sheet_geometry("a4")
     for x0, y0, x1, y1 in boxes:
         assert x0 >= spec["no_print_mm"] and y0 >= spec["no_print_mm"] and x1 <= geo.page_w - spec["no_print_mm"]
-        for mx1, my1, mx2, my2 in crop_marks(geo):
+        for _mx1, my1, _mx2, my2 in crop_marks(geo):
             assert max(my1, my2) < y0 - spec["footer_clear_mm"] or min(my1, my2) > y1 + spec["footer_clear_mm"]
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import io
 import math
 import re
-from pathlib import Path
 
 import pypdf
 import pytest
@@ -33,7 +32,7 @@ def _team_page_groups(texts: list[str]) -> list[list[int]]:
     """The team sheets' page indices, team by team: a team too long for one page at full size
     says "on the next page" and continues its bowlers there (helper-45)."""
     groups: list[list[int]] = []
-    for index, text in enumerate(texts):
+    for index, _text in enumerate(texts):
         if groups and "Bowlers by usage: on the next page." in " ".join(texts[index - 1].split()):
             groups[-1].append(index)
         else:
@@ -1036,7 +1035,7 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
     rows = {}
     for team, page in zip(card_set["teams"], [sheets[group[0]] for group in _team_sheet_groups(sheet_pdf)]):
         for line in page.get_textpage().get_text_range().splitlines():
-            for (kteam, name), rating in keepers.items():
+            for (kteam, name), _rating in keepers.items():
                 # "4 OLLIE POPE \u2020 Wicketkeeper 20 ..." (XI) or "ALEX CAREY Wicketkeeper ..." (reserves)
                 if kteam == team["name"] and re.sub(r"^\d+ ", "", line.split(" Wicketkeeper")[0]).rstrip(" \u2020") == name:
                     rows[(kteam, name)] = line

@@ -297,7 +297,7 @@ class DeliveryDice:
         self.pick, self.chance = rng.random(n), rng.integers(1, 21, n)
         self.rule = rng.integers(1, 21, n)      # the wickets-in-hand rule's extra d20
 
-    def for_fast(self, with_rule: bool = False) -> "LaneFeed":
+    def for_fast(self, with_rule: bool = False) -> LaneFeed:
         """The Generator of a one-innings fast batch: these dice, delivery by delivery (the
         innings is live for as long as the engine draws)."""
         return LaneFeed([self], [len(self.roll)], with_rule)

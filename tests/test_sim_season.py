@@ -167,7 +167,7 @@ def test_real_sides_obey_the_format(real_sets, code):
             assert ids[fx.table.keeper_slot[side]] == keeper.iloc[0]
 
 
-def _sheet(n: int, batted: int, bowlers: dict[int, int], keeper: int, fielded=()) -> "pd.DataFrame":
+def _sheet(n: int, batted: int, bowlers: dict[int, int], keeper: int, fielded=()) -> pd.DataFrame:
     import pandas as pd
     return pd.DataFrame({"match_id": "1", "team": "T", "player_id": [f"p{i}" for i in range(n)],
                          "batting_position": range(1, n + 1), "batted": [i < batted for i in range(n)],

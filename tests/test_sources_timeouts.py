@@ -10,7 +10,7 @@ import select
 import socket
 import threading
 import time
-from typing import Iterator
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -88,7 +88,7 @@ class HostileServer:
             worker.start()
             self.threads.append(worker)
 
-    def __enter__(self) -> "HostileServer":
+    def __enter__(self) -> HostileServer:
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
         return self

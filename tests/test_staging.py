@@ -15,12 +15,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
 from cardgen.errors import EXIT_TERMINATED
-from cardgen.sources.fetch import SOURCE_ENV
 from cardgen.staging import (FolderInUse, make_staging, publish_folder, remove_stale_staging, remove_tree,
                              stale_staging)
+import contextlib
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,10 +99,8 @@ def test_a_killed_builds_staging_is_removed_by_the_next_run(card_set_file: Path,
     workers = _wait_for_workers(proc, out)
     proc.kill()  # SIGKILL: nothing can clean up
     for pid in workers:  # the orphaned workers (they hold the pipes open): not ours to leave running
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
     proc.communicate(timeout=600)
     left = list(out.glob(".BBL_2024-25.build-*"))
     assert len(left) == 1  # what SIGKILL leaves behind

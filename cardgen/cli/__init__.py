@@ -11,7 +11,8 @@ import signal
 import sys
 import warnings
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import click
 
@@ -20,6 +21,7 @@ from cardgen.cache import Cache
 from cardgen.competitions import INNINGS_OVERS, Competition, get_competition, normalise_season
 from cardgen.errors import (EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED,
                             EXIT_TERMINATED, INTERRUPTED, CardgenError, CardgenWarning, Terminated)
+import contextlib
 
 DEFAULT_OUT = Path("output")
 
@@ -184,10 +186,8 @@ def _tolerant_streams() -> None:
     """Never crash on a name the terminal's encoding lacks (PYTHONIOENCODING=latin-1, C locale)."""
     for stream in (sys.stdout, sys.stderr):
         if isinstance(stream, io.TextIOWrapper) and (stream.encoding or "").lower().replace("-", "") != "utf8":
-            try:
+            with contextlib.suppress(ValueError, io.UnsupportedOperation):
                 stream.reconfigure(errors="replace")
-            except (ValueError, io.UnsupportedOperation):
-                pass
 
 
 class OneLineUsageError(click.UsageError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 from cardgen.cache import Cache
 from cardgen.calibrate.people import printed_name
@@ -27,7 +27,7 @@ class Season:
     comp: Competition
     season: str
     stats: SeasonStats = field(repr=False)
-    _people: dict[str, "Person"] | None = field(default=None, repr=False)
+    _people: dict[str, Person] | None = field(default=None, repr=False)
 
     @property
     def label(self) -> str:
@@ -37,7 +37,7 @@ class Season:
     def key(self) -> tuple[str, str]:
         return (self.comp.code, self.season)
 
-    def people(self) -> dict[str, "Person"]:
+    def people(self) -> dict[str, Person]:
         """Everyone with a card this season, by register id."""
         if self._people is None:
             self._people = _people(self.stats)

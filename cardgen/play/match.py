@@ -8,7 +8,7 @@ plan, or what the player chose, as a match file records it).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from cardgen.sim import reference
 from cardgen.sim.model import CompiledSet

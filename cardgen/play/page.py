@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import jinja2
 
@@ -47,7 +48,7 @@ def data_script(data: Mapping[str, Any]) -> bytes:
     """set-data.js: the data as one JavaScript assignment (no `</script>` can end it early)."""
     text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return f"globalThis.QUICKET_DATA = {text};\n".encode("utf-8")
+    return f"globalThis.QUICKET_DATA = {text};\n".encode()
 
 
 def _template() -> jinja2.Template:

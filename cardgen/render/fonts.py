@@ -30,7 +30,7 @@ def font_path(style: str) -> str:
     return str(FONT_DIR / FONT_FILES[style])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def register_fonts() -> None:
     """Register the DejaVu Sans faces with reportlab (once per process)."""
     for style, pdf_name in PDF_NAMES.items():
@@ -40,7 +40,7 @@ def register_fonts() -> None:
                        italic=PDF_NAMES["italic"], boldItalic=PDF_NAMES["bolditalic"])
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def covered() -> frozenset[int]:
     """The code points every face draws (the faces are subset alike)."""
     register_fonts()

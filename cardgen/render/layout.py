@@ -16,7 +16,7 @@ class TemplateError(CardgenError):
     """A layout or text template in templates/ is missing or unreadable."""
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load_layout(name: str) -> dict[str, Any]:
     """`templates/<name>.json` as a dict (cached; treat it as read-only)."""
     path = TEMPLATES_DIR / f"{name}.json"

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 from PIL import Image, ImageDraw, ImageFont
 from reportlab.lib.rl_accel import fp_str
@@ -108,7 +109,7 @@ def _shown(c: Canvas, name: str, size_pt: float, text: str) -> str:
     return shown
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _pdf_font(name: str):  # type: ignore[no-untyped-def]
     return pdfmetrics.getFont(name)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import io
 import threading
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cardgen.errors import CardgenError
 

@@ -6,7 +6,7 @@ sheet instead."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 

@@ -58,7 +58,7 @@ def example_card_set(fmt: str = "T20", rng: np.random.Generator | None = None,
     """
     cards: list[dict[str, Any]] = []
     team_entries = []
-    for t, team in enumerate(teams):
+    for _t, team in enumerate(teams):
         ids = [f"{team[:3].lower()}{i:02d}" for i in range(11)]
         for i, pid in enumerate(ids):
             catch = int(rng.integers(1, 21)) if rng is not None else 3 + i % 10

@@ -76,12 +76,12 @@ class Lanes:
     # the sides' tables these rows were gathered from (SideTable.lanes), or None: the compiled
     # path reads a wicket's new batter and a chance's fielder from the small tables (the
     # lanes' own rows are too big for the CPU's cache)
-    sides: "LaneSides | None" = None
+    sides: LaneSides | None = None
 
     def __len__(self) -> int:
         return len(self.target)
 
-    def subset(self, rows: np.ndarray) -> "Lanes":
+    def subset(self, rows: np.ndarray) -> Lanes:
         picked = [getattr(self, f)[rows] for f in ("bat_cards", "catch", "run_out", "keeper_slot",
                                                    "keeper_rating", "plan", "target")]
         sides = None if self.sides is None else LaneSides(
@@ -645,7 +645,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
             last = wk >= max_wickets
             if last.any():
                 ended.append(outs[last])
-        eo = np.flatnonzero(U >= over_end)
+        eo = np.flatnonzero(over_end <= U)
         if len(eo):                                         # the over's figures, the next bowler
             ov = ou.take(eo)                                # (tables by the over that ended)
             over_words[ov] = U.take(eo)
@@ -675,7 +675,7 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         E1 ^= flip
 
         if step >= first_chase_step and chasing:
-            won = np.flatnonzero(R >= target)
+            won = np.flatnonzero(target <= R)
             if len(won):
                 ended.append(won)
         if ended:
@@ -769,7 +769,7 @@ class SideTable:
     teams: list[str]
 
     @classmethod
-    def build(cls, cs: CompiledSet, sides: list[Side]) -> "SideTable":
+    def build(cls, cs: CompiledSet, sides: list[Side]) -> SideTable:
         from cardgen.sim.reference import keeper_rating_of
         n_plans = max(len(s.plans) for s in sides)
         pad = lambda xs: list(xs) + [xs[-1]] * (SLOTS - len(xs))  # noqa: E731

@@ -13,7 +13,8 @@ import os
 import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape
-from typing import Any, Iterator, Sequence
+from typing import Any
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pandas as pd

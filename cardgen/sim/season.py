@@ -8,7 +8,8 @@ matches of all seasons run together in the vectorised engine, in chunks for the 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
@@ -136,7 +137,7 @@ def replay_season(cs: CompiledSet, stats: SeasonStats, seasons: int, rng: np.ran
         fixture = (np.arange(done, done + n) % n_fix)
         home, away = fx.home[fixture], fx.away[fixture]
         mb = fast.play_matches(cs, fx.table, home, away, rng, rule=rule, defence=defence)
-        for inn, batting, bowling, plan in ((mb.first, home, away, mb.first_plan),
+        for inn, batting, _bowling, plan in ((mb.first, home, away, mb.first_plan),
                                             (mb.second, away, home, mb.second_plan)):
             players = fx.side_players[batting].ravel()               # (n * 11,)
             bowlers = cs.bowler_player[plan].ravel()                 # (n * units,)

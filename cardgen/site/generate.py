@@ -25,7 +25,8 @@ import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 import jinja2
 from PIL import Image, UnidentifiedImageError

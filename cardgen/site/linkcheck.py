@@ -70,8 +70,6 @@ def check_links(site_dir: Path) -> LinkReport:
             base = site_dir if parts.path.startswith("/") else page.parent
             resolved = (base / unquote(parts.path).lstrip("/")).resolve() if parts.path else page
             inside = site_dir in resolved.parents
-            if not inside or not resolved.is_file():
-                broken.append(link)
-            elif parts.fragment and resolved.suffix == ".html" and parts.fragment not in pages[resolved].ids:
+            if not inside or not resolved.is_file() or parts.fragment and resolved.suffix == ".html" and parts.fragment not in pages[resolved].ids:
                 broken.append(link)
     return LinkReport(checked=checked, broken=broken, external=external)

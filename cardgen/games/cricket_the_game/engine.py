@@ -303,10 +303,7 @@ class CtgInnings:
                 return 0, ""
             if bowl_total - bat_total >= 3:
                 # the bowler takes the bowled roll over a slip chance (one option only)
-                if attitude == "aggressive":
-                    hit = die(8) >= 7
-                else:
-                    hit = die(6) == 6
+                hit = die(8) >= 7 if attitude == "aggressive" else die(6) == 6
                 if hit:
                     log.out = "bowled"
                     return 0, "bowled"
