@@ -81,6 +81,9 @@ class Manifest:
     generator: str = ""  # "cardgen 0.1.0"
     version: int = MANIFEST_VERSION
     card_set_sha256: str | None = None  # season and team kits: the card set they print
+    # a season kit a catalogue run built: the fingerprint of its inputs (`catalogue.season`), so
+    # the next run keeps the kit while they are unchanged
+    inputs_sha256: str | None = None
     card_sheets: Mapping[str, CardSheets] = field(default_factory=dict)  # "cards-a4.pdf" -> ...
     teams: tuple[TeamFiles, ...] = ()  # a full season kit's teams
     game: str | None = None  # game kits: the system, its name, the season it prints
@@ -107,6 +110,8 @@ class Manifest:
                                "written_by": self.written_by, "generator": self.generator, "note": NOTE}
         if self.card_set_sha256 is not None:
             doc["card_set_sha256"] = self.card_set_sha256
+        if self.inputs_sha256 is not None:
+            doc["inputs_sha256"] = self.inputs_sha256
         if self.card_sheets:
             doc["card_sheets"] = {name: {"backs": s.backs, "flip": s.flip, "landscape": s.landscape}
                                   for name, s in self.card_sheets.items()}
@@ -177,7 +182,7 @@ def _from_json(doc: Any, folder: Path) -> Manifest | None:
     downloads = doc.get("downloads") if isinstance(doc.get("downloads"), list) else []
     return Manifest(
         kind=doc["kind"], files=files, generator=str(doc.get("generator") or ""),
-        card_set_sha256=_text(doc.get("card_set_sha256")),
+        card_set_sha256=_text(doc.get("card_set_sha256")), inputs_sha256=_text(doc.get("inputs_sha256")),
         card_sheets={str(name): CardSheets(bool(s.get("backs")), "short" if s.get("flip") == "short" else "long",
                                            bool(s.get("landscape")))
                      for name, s in sheets.items() if isinstance(s, dict)},

@@ -39,8 +39,8 @@ from cardgen.stats.tables import SeasonStats
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # layers downstream of the card set cannot change it (data flows one way); staging.py only
 # assembles and publishes the kits, sites and game kits made from a set, manifest.py says what
-# they hold (league: a league of your own, made from the seasons' sets)
-DOWNSTREAM = ("render", "site", "sim", "games", "play", "league", "cli", "staging.py", "manifest.py",
+# they hold (league: a league of your own, made from the seasons' sets; catalogue: every season's kit)
+DOWNSTREAM = ("render", "site", "sim", "games", "play", "league", "catalogue", "cli", "staging.py", "manifest.py",
               "__pycache__")
 # data folders an installed wheel keeps inside the package (a checkout keeps them beside it):
 # the tables are hashed as tables, and of the templates only teams.json is read upstream

@@ -287,34 +287,10 @@ def resolve(competition: str, season: str) -> tuple[Competition, str]:
 
 
 def check_season_format(comp: Competition, season: str, source: str | None, stats: Any = None) -> None:
-    """Refuse, in one line, a season whose match files are not the game's format: the cards, the
-    scoresheet and the replays are 20 overs of 6 balls (T20) or 20 sets of 5 (The Hundred), and
-    a user's competition of 10-over or 50-over matches, or one whose `format` says 100-ball for
-    6-ball overs, built a kit that played twice its real totals (T10: 160 runs against 77).
-    Judged by the most common scheduled length (`info.overs`, `info.balls_per_over`), so one odd
-    file in a T20 season does not stop it. `stats`: the season's tables when the caller has them."""
-    from cardgen.stats.load import season_stats
-    matches = (stats if stats is not None else season_stats(comp, season, source)).matches
-    if not len(matches):
-        return
-    import pandas as pd
-    shape = matches[["overs", "balls_per_over"]].apply(pd.to_numeric, errors="coerce").value_counts()
-    if not len(shape):
-        return
-    (overs, per_over), count = shape.index[0], int(shape.iloc[0])
-    if (overs, per_over) == (INNINGS_OVERS, comp.balls_per_over):
-        return
-    files = f"{count} of {len(matches)} match files"
-    if overs != INNINGS_OVERS:
-        raise CardgenError(f"{comp.code} {season}: {files} are {overs:g}-over matches (info.overs); "
-                           f"cardgen makes kits for 20-over T20 and 100-ball seasons only")
-    if per_over not in (5, 6):
-        raise CardgenError(f"{comp.code} {season}: {files} have {per_over:g}-ball overs "
-                           f"(info.balls_per_over); cardgen makes kits for T20 and 100-ball seasons only")
-    wanted = "100-ball" if per_over == 5 else "T20"
-    raise CardgenError(f"{comp.code} {season}: {files} have {per_over:g}-ball overs, but {comp.code} "
-                       f"is a {comp.format} competition; give it format = \"{wanted}\" in your "
-                       f"competitions file")
+    """A season not of the game's format refused in one line (`cardgen.catalogue.season`, which
+    `cardgen catalogue` runs too; imported when used: the CLI starts without it)."""
+    from cardgen.catalogue.season import check_season_format as check
+    check(comp, season, source, stats)
 
 
 def _use_names(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
@@ -620,7 +596,7 @@ def cache(clear: bool, raw_only: bool) -> None:
 # options, so they are added here, after `main` exists.
 COMMAND_MODULES = ("cardgen.cli.calibrate", "cardgen.cli.build", "cardgen.cli.simulate",
                    "cardgen.cli.site", "cardgen.cli.games", "cardgen.cli.play",
-                   "cardgen.cli.league")
+                   "cardgen.cli.league", "cardgen.cli.catalogue")
 
 
 def _register() -> None:

@@ -70,6 +70,9 @@ class KitOptions:
     # (cardgen.play.page.kit_files, which the CLI hands down so this layer imports nothing above it),
     # a league's league.toml
     extra_files: tuple[tuple[str, bytes], ...] = ()
+    # the fingerprint of the kit's inputs, recorded in its manifest (a catalogue run's kits:
+    # `cardgen.catalogue.season`); None for a kit built on its own
+    inputs_sha256: str | None = None
 
 
 MATCH_PAGE = "play.html"  # an extra file START-HERE.txt names (the match page)
@@ -377,7 +380,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
                                         match_page=MATCH_PAGE in dict(options.extra_files)).encode("utf-8"))
         kept, dropped = _swap_in(work, final, Manifest(
             kind="team-kit" if options.team else "season-kit", files=(), generator=f"cardgen {__version__}",
-            card_set_sha256=_sha256(work / FILE_NAME), card_sheets=card_sheets(options), teams=teams))
+            card_set_sha256=_sha256(work / FILE_NAME), inputs_sha256=options.inputs_sha256,
+            card_sheets=card_sheets(options), teams=teams))
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
         if pool is not None:
             stop_workers(pool)
