@@ -69,3 +69,54 @@ def test_a_side_over_the_cap_is_named_and_nothing_written(tmp_path: Path, mirror
     assert len(lines) == 1 and f"{f}, line 3: 2 sides are over the cap of -100 points" in lines[0], lines
     assert "Sydney Sixers (" in lines[0] and "Hobart Hurricanes (" in lines[0]
     assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("body, line, words", [
+    ('[[team]]\nfrom = "BBL 2024-25: Sydney Sixers\n', 4, "not a readable league file"),
+    ('[[team]]\nname = "Mine"\nplayers = ["BBL 2024-25: Steve Smit"]\n' + SIDE, 5,
+     "no player 'Steve Smit' in BBL 2024-25"),
+])
+def test_build_league_is_the_league_command(body: str, line: int, words: str, tmp_path: Path,
+                                            mirror: Path) -> None:
+    # `build --league FILE` reads the file as `league FILE` does: the same one line, exit 2
+    f = tmp_path / "l.toml"
+    f.write_text(HEAD + body, encoding="utf-8")
+    out = tmp_path / "out"
+    args = [str(f), "--out", str(out), "--source", str(mirror), "--no-images"]
+    by_league = CliRunner().invoke(main, ["league", *args])
+    by_build = CliRunner().invoke(main, ["build", "--league", *args])
+    assert by_build.exit_code == by_league.exit_code == EXIT_USAGE, by_build.output
+    assert by_build.output == by_league.output
+    assert by_build.output.startswith(f"Error: {f}, line {line}: ") and words in by_build.output
+    assert by_build.output.count("\n") == 1
+    assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.parametrize("extra, named", [
+    (["-c", "BBL", "-s", "2024-25"], "--competition, --season"),
+    (["--team", "Sydney Sixers", "--bleed"], "--team, --bleed"),
+    (["--game", "roll-and-play"], "--game"),
+])
+def test_build_league_refuses_a_seasons_options(extra: list[str], named: str, tmp_path: Path) -> None:
+    f = tmp_path / "l.toml"
+    f.write_text(HEAD + SIDE, encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "--league", str(f), "--out", str(out), *extra])
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert f"{named}: for a season's kit" in result.output, result.output
+    assert not out.exists() or not any(out.iterdir())
+
+
+@pytest.mark.slow   # a whole kit
+def test_build_league_writes_the_league_kit(tmp_path: Path, mirror: Path) -> None:
+    f = tmp_path / "l.toml"
+    f.write_text(HEAD + SIDE + '[[team]]\nfrom = "BBL 2024-25: Hobart Hurricanes"\n', encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["build", "--league", str(f), "--out", str(out), "--source", str(mirror),
+                                       "--paper", "a4", "--no-images"])
+    assert result.exit_code == 0, result.output
+    assert "Bad: 2 sides on BBL 2024-25" in result.output
+    folder = out / "BAD_2024-25"
+    assert (folder / "league.toml").read_bytes() == f.read_bytes()
+    for name in ("cards-a4.pdf", "draft-sheet.pdf", "fixtures.pdf", "play.html"):
+        assert (folder / name).stat().st_size > 0, name

@@ -119,12 +119,15 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
 @click.option("--card-set", "card_set_path", type=click.Path(dir_okay=False, exists=True, path_type=Path),
               default=None, help="Print an existing card-set.json instead of calibrating the season.")
+@click.option("--league", "league_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              metavar="FILE", help="Build a league of your own from FILE instead of a season "
+                                   "(the same as `cardgen league FILE`; docs/league.md).")
 @rules_option
 @friendly_errors
 @_fewer_collections
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
           bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
-          card_set_path: Path | None, game: str, rules: str | None) -> None:
+          card_set_path: Path | None, game: str, rules: str | None, league_file: Path | None = None) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
     how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
     tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
@@ -137,6 +140,9 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     players, OUT/<system>/<CODE>_<season>/; --competition and --season only where the system uses
     real players)."""
     from cardgen.render.kit import KitOptions, build_kit
+    if league_file is not None:
+        _build_league(league_file, locals())
+        return
     if team is not None and not team.strip():
         raise click.BadParameter("give a team's name or short name (leave --team out for every team)",
                                  param_hint="'--team'")
@@ -212,6 +218,34 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     _report_preflight(result.folder, (result.pdfs, result.problems) if result.problems is not None else None)
     from cardgen.render.start_here import START_HERE
     click.echo(f"what to print, and how: {result.folder / START_HERE}")
+
+
+# what `build --league` passes on to `cardgen league`; every other option of build's prints a
+# season's kit and is refused with a league file rather than ignored
+LEAGUE_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules")
+SEASON_ONLY = (("competition", "--competition"), ("season", "--season"), ("team", "--team"),
+               ("bleed", "--bleed"), ("ink_saver", "--ink-saver"), ("backs", "--backs"),
+               ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"),
+               ("seed", "--seed"), ("card_set_path", "--card-set"))
+
+
+def _build_league(league_file: Path, given: dict[str, Any]) -> None:
+    """`cardgen build --league FILE`: `cardgen league FILE` with build's --out, --paper,
+    --no-images, --rules and --source. The league command is found through the command group
+    (not imported: cli.league already reads this module)."""
+    refused = [flag for name, flag in SEASON_ONLY if given.get(name) not in (None, False)]
+    if given.get("game") != DEFAULT_GAME:
+        refused.append("--game")
+    if refused:
+        raise click.UsageError(f"{', '.join(refused)}: for a season's kit; a league file names its "
+                               f"own seasons and sides (leave {'it' if len(refused) == 1 else 'them'} "
+                               f"out with --league)")
+    ctx = click.get_current_context()
+    league = ctx.find_root().command.get_command(ctx, "league")  # type: ignore[attr-defined]
+    if league is None:  # build run as a command of its own, outside the cardgen group
+        from cardgen.cli import main
+        league = main.get_command(ctx, "league")
+    ctx.invoke(league, file=league_file, **{k: given[k] for k in LEAGUE_PASSES_ON})
 
 
 def renamed_team_lines(matches: Any) -> list[str]:

@@ -299,6 +299,16 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
     }
 
 
+@dataclass
+class League:
+    """A league made: its file parsed, its card set and the file's text as used (a draft's,
+    written out). Here, not in `league.make`, so that `league.draft` (which makes one) and
+    `league.make` (which calls the draft) need not import each other."""
+    spec: LeagueSpec
+    card_set: dict
+    text: str
+
+
 def _real_xi(side: Side) -> list[str] | None:
     """A whole real side's usual XI in its season (None for a side made up of players)."""
     seasons = {p.season.key for p in side.picks}

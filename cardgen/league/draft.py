@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from cardgen.league.build import (MIN_BOWLERS, REGULAR_UNITS, Valued, build_league, season_card_set, season_cards,
-                                  value_players)
+from cardgen.league.build import (MIN_BOWLERS, REGULAR_UNITS, League, Valued, build_league,
+                                  season_card_set, season_cards, value_players)
 from cardgen.league.players import Person, Pick, Season, Seasons, Side
 from cardgen.league.spec import LeagueFileError, LeagueSpec, SeasonRef
 from cardgen.calibrate.baseline import Baseline
@@ -160,9 +160,8 @@ def league_file_text(spec: LeagueSpec, sides: list[Side], pool_text: str) -> str
     return "\n".join(lines) + "\n"
 
 
-def draft_league(spec: LeagueSpec, seasons: Seasons, rules: str, source: str | None):  # type: ignore[no-untyped-def]
-    """Draft the sides from `spec.draft`'s pool and build the league (a `make.League`)."""
-    from cardgen.league.make import League
+def draft_league(spec: LeagueSpec, seasons: Seasons, rules: str, source: str | None) -> League:
+    """Draft the sides from `spec.draft`'s pool and build the league."""
     from cardgen.league.spec import parse_league
     assert spec.draft is not None
     base_season = seasons.get(spec.baseline)

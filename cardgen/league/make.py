@@ -2,22 +2,18 @@
 is written."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.cache import Cache
-from cardgen.league.build import build_league
+from cardgen.league.build import League, build_league
+from cardgen.league.draft import draft_league
 from cardgen.league.players import Seasons, resolve_sides, stats_loader
 from cardgen.league.spec import LeagueFileError, LeagueSpec, parse_league
 
 DEFAULT_RULES = "quicket"
 
 
-@dataclass
-class League:
-    spec: LeagueSpec
-    card_set: dict
-    text: str            # the league file as used (a draft's, written out)
+__all__ = ["DEFAULT_RULES", "League", "make_league", "read_league_file"]
 
 
 def read_league_file(path: Path) -> LeagueSpec:
@@ -38,7 +34,6 @@ def make_league(spec: LeagueSpec, text: str, source: str | None = None, rules: s
     """The league's card set for `rules` (default: the file's, else the Quicket rules)."""
     seasons = Seasons(spec.path, stats_loader(source, cache))
     if spec.draft is not None and not spec.teams:
-        from cardgen.league.draft import draft_league
         return draft_league(spec, seasons, rules or spec.rules or DEFAULT_RULES, source)
     sides = resolve_sides(spec, seasons)
     card_set = build_league(spec, sides, seasons, rules or spec.rules or DEFAULT_RULES, source)
