@@ -16,6 +16,7 @@ from cardgen.render.fonts import text_width_mm
 from cardgen.render.layout import load_layout
 from cardgen.render.preflight import check_pdf
 from cardgen.render.sheets import render_cards_pdf
+from cardgen.rule_sets import rules_of_set
 
 PT = 25.4 / 72  # mm per point
 
@@ -213,7 +214,8 @@ def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_e
             x0, y0 = max(x for x in xs if x <= cx), max(y for y in ys if y <= cy)
             cards.setdefault((x0, y0), []).append((text.strip(), size, top - y0, bottom - y0))
         for texts in cards.values():
-            credit = [t for t in texts if (t[2] + t[3]) / 2 > box_bottom]  # centred below the box
+            # centred below the box, right of the rules mark (its own test below)
+            credit = [t for t in texts if (t[2] + t[3]) / 2 > box_bottom and t[0] not in RULES_MARK_WORDS]
             assert credit and min(size for _, size, _, _ in credit) >= 5.5, (page, credit)
             assert min(top for _, _, top, _ in credit) > box_bottom, (page, credit)
             assert max(bottom for _, _, _, bottom in credit) <= layout["height_mm"] - 2.5, (page, credit)
@@ -221,6 +223,65 @@ def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_e
             in_box = [t for t in texts if stats["top_mm"] < (t[2] + t[3]) / 2 < box_bottom]
             assert in_box and max(bottom for _, _, _, bottom in in_box) < stats["bottom_mm"], (page, in_box)
     assert credits_read == [ATTRIBUTION] * len(views), set(credits_read)
+
+
+RULES_MARK_WORDS = {word for lines in load_layout("card")["rules_mark"]["lines"].values() for word in lines}
+
+
+def _card_texts(pdf: bytes, paper: str, bleed: bool = False) -> list[list[tuple[str, float, tuple]]]:
+    """Every card's texts, in sheet order, as (string, size, (left, top, right, bottom) in mm from
+    the card's top-left corner), read back from the PDF with pdfium."""
+    from cardgen.render.sheets import sheet_geometry
+    from tests.test_render_layout import pdf_texts
+    geo = sheet_geometry(paper, bleed)
+    found = []
+    for page in range(len(pypdf.PdfReader(io.BytesIO(pdf)).pages)):
+        slots: dict[int, list] = {}
+        for text, size, (left, top, right, bottom) in pdf_texts(pdf, page):
+            cx, cy = (left + right) / 2, (top + bottom) / 2
+            for row in range(geo.rows):
+                for col in range(geo.columns):
+                    x0, y0 = geo.card_origin(row, col)
+                    if text.strip() and x0 < cx < x0 + geo.card_w and y0 < cy < y0 + geo.card_h:
+                        slots.setdefault(row * geo.columns + col, []).append(
+                            (text.strip(), size, (left - x0, top - y0, right - x0, bottom - y0)))
+        found += [slots[i] for i in sorted(slots)]
+    return found
+
+
+@pytest.mark.parametrize("paper, bleed", [("a4", False), ("letter", False), ("letter", True)])
+def test_every_card_names_its_rules_by_the_credit_line_inside_the_cut(paper, bleed):
+    """Issue 34: a card on the table says which rules it is made for. Read back from the PDF of
+    both shipped BBL 2024-25 sets: each card prints its set's words ("Quicket" / "Advanced",
+    "rules") at 6 pt or more, left of the credit line and on its baselines' band, never over the
+    credit or the stats box, 2.5 mm inside the cut; the credit beside it still prints whole at
+    6 pt in two lines; and preflight finds nothing on the sheets (overlaps, lines through text)."""
+    from cardgen import ATTRIBUTION
+    from tests.conftest import shipped_set
+    layout = load_layout("card")
+    stats_bottom = layout["stats"]["bottom_mm"] + layout["stats"]["box_width_mm"] / 2
+    for rules, words in (("quicket", ["Quicket", "rules"]), ("advanced", ["Advanced", "rules"])):
+        card_set = shipped_set("BBL_2024-25", rules)
+        views = card_views(card_set)
+        # every card kind and team colour on two sheets: strikers and bowlers, dark and light bands
+        sample = views[:9] + [v for v in views if v.kind == "bowler"][-9:]
+        pdf = render_cards_pdf(sample, paper, "t", ATTRIBUTION, bleed=bleed)
+        assert check_pdf(pdf, f"{rules}.pdf") == []
+        cards = _card_texts(pdf, paper, bleed)
+        assert len(cards) == len(sample)
+        for texts in cards:
+            below = [t for t in texts if t[2][1] > stats_bottom]
+            mark = [t for t in below if t[0] in RULES_MARK_WORDS]
+            credit = [t for t in below if t[0] not in RULES_MARK_WORDS]
+            assert [t[0] for t in mark] == words, texts
+            assert " ".join(t[0] for t in credit) == ATTRIBUTION and len(credit) == 2
+            assert min(t[1] for t in below) >= 6.0 - 0.01
+            mark_right = max(t[2][2] for t in mark)
+            assert mark_right < min(t[2][0] for t in credit)  # the mark left of the credit, apart
+            for _, _, (left, top, right, bottom) in below:  # 2.5 mm inside the cut on every side
+                assert left >= 2.5 and right <= layout["width_mm"] - 2.5 and bottom <= layout["height_mm"] - 2.5
+            # the two on one band: the mark's lines beside the credit's
+            assert abs(mark[-1][2][3] - credit[-1][2][3]) < 1.0
 
 
 def _shipped_sets(season: str) -> dict[str, dict]:
@@ -232,7 +293,7 @@ def _shipped_sets(season: str) -> dict[str, dict]:
     sets = {}
     for path in sorted((Path(__file__).resolve().parent.parent / "stats_cache" / "card-sets").glob(f"{season}-*.json.gz")):
         card_set = json.loads(gzip.decompress(path.read_bytes()))
-        sets["advanced" if card_set.get("rule") == "wickets-in-hand" else "quicket"] = card_set
+        sets[rules_of_set(card_set)] = card_set
     assert set(sets) == {"advanced", "quicket"}, season
     return sets
 

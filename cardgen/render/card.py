@@ -19,6 +19,7 @@ from cardgen.render.common import printed_season, printed_season_of
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import hex_to_rgb, load_layout, mix
 from cardgen.render.painter import Painter
+from cardgen.rule_sets import rules_of_set
 
 RESULT_GLYPHS = {"0": "\u2022"}  # the rules print a dot ball as a bullet
 RUN_RESULTS = frozenset({"1", "2", "3", "4", "6"})
@@ -59,10 +60,11 @@ def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, .
             + (("bowler_no_runs",) if _count(real, "runs") > 0 and not results & RUN_RESULTS else ()))
 
 
-def note_rules(card_set: dict[str, Any]) -> str:
-    """Which words a card's notes use (column_note texts): "advanced" for a set made for the
-    wickets-in-hand rule (its attack die also scores), else "quicket" (the rules as printed)."""
-    return "advanced" if card_set.get("rule") == "wickets-in-hand" else "quicket"
+def note_rules(card_set: Any) -> str:
+    """The rule set a card prints for (its rules mark, its notes' words: column_note texts):
+    `cardgen.rule_sets.rules_of_set`, the one reading of a set's `rules` (and older `rule`)
+    field: "advanced" (the attack die also scores) or "quicket" (the rules as printed)."""
+    return rules_of_set(card_set)
 
 
 BLACK, WHITE = "#000000", "#ffffff"
@@ -461,13 +463,32 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     _draw_ratings(p, view, L)
     _draw_chart(p, view, L, ink_saver)
     _draw_stats(p, view, L)
-    # credit line
+    # the rules mark, then the credit line in what the mark leaves of the width
+    mark_right = _draw_rules_mark(p, view, L)
     cs = L["credit"]
-    credit = fit_text(view.credit, cs["font"], inner, cs["max_pt"], cs["min_pt"], cs["max_lines"], cs["max_pt"])
+    left = mark_right + L["rules_mark"]["gap_mm"]
+    width = W - m - left
+    credit = fit_text(view.credit, cs["font"], width, cs["max_pt"], cs["min_pt"], cs["max_lines"], cs["max_pt"])
     step = credit.size_pt * 1.15 / 72 * 25.4
     top = cs["bottom_mm"] - step * (len(credit.lines) - 1)
     for i, line in enumerate(credit.lines):
-        p.text(W / 2, top + i * step, line, cs["font"], credit.size_pt, "#333333", "centre")
+        p.text(left + width / 2, top + i * step, line, cs["font"], credit.size_pt, "#333333", "centre")
+
+
+def rules_mark_lines(view: CardView) -> tuple[str, ...]:
+    """The rules mark's lines, as the card prints them ("Quicket", "rules")."""
+    return tuple(load_layout("card")["rules_mark"]["lines"][view.note_rules])
+
+
+def _draw_rules_mark(p: Painter, view: CardView, L: dict) -> float:
+    """The boxed two-line rules mark at the credit line's left (templates/card.json rules_mark);
+    the x of its right edge."""
+    rm = L["rules_mark"]
+    x, w = rm["left_mm"], rm["width_mm"]
+    p.rect(x, rm["top_mm"], w, rm["bottom_mm"] - rm["top_mm"], stroke=rm["colour"], width=rm["line_mm"])
+    for line, baseline in zip(rules_mark_lines(view), rm["baselines_mm"]):
+        p.text(x + w / 2, baseline, line, rm["font"], rm["pt"], rm["colour"], "centre")
+    return x + w
 
 
 def _draw_ratings(p: Painter, view: CardView, L: dict) -> None:
