@@ -203,7 +203,7 @@ def test_home_to_set_to_download_in_chromium(served: str, bbl_out: Path, browser
     download = download_info.value
     saved = tmp_path / "downloaded-cards-a4.pdf"
     download.save_as(saved)
-    assert download.suggested_filename == "cards-a4.pdf"
+    assert download.suggested_filename == "bbl-2024-25-cards-a4.pdf"   # not the teams' "cards-a4.pdf"
     assert saved.read_bytes() == (bbl_out / SET / "cards-a4.pdf").read_bytes()
 
     # player page: the full-size card loads, with its chart as text
@@ -428,9 +428,9 @@ def test_the_tts_list_holds_only_tts_sheets(served: str, bbl_out: Path, browser)
     page.goto(f"{served}sets/{SET}/index.html")
     tts = page.locator("summary", has_text="Tabletop Simulator").locator("xpath=..").locator("a")
     hrefs = [tts.nth(i).get_attribute("href") for i in range(tts.count())]
-    on_disk = sorted(p.name for p in (bbl_out / SET / "tts").glob("*.png")) + ["README.txt"]
-    assert sorted(h.rsplit("/", 1)[-1] for h in hrefs) == sorted(on_disk)
-    assert all(h.startswith("files/tts/") for h in hrefs)
+    on_disk = sorted(f"bbl-2024-25-tts-{p.name}" for p in (bbl_out / SET / "tts").glob("*.png"))
+    assert sorted(h.rsplit("/", 1)[-1] for h in hrefs) == sorted([*on_disk, "bbl-2024-25-tts-readme.txt"])
+    assert all(h.startswith("downloads/bbl-2024-25-tts-") for h in hrefs)
 
 
 @pytest.mark.needs_data
@@ -465,6 +465,7 @@ def test_one_teams_a4_cards_in_two_clicks_from_home(served: str, bbl_out: Path, 
         page.get_by_role("link", name=f"{team} cards (A4)").click()  # click 2
     saved = tmp_path / "team-cards-a4.pdf"
     download_info.value.save_as(saved)
+    assert download_info.value.suggested_filename == "bbl-2024-25-perth-scorchers-cards-a4.pdf"
     text = pdf_words(saved)
     ours = [c for c in card_set["cards"] if c["team"] == team]
     ours_names = {c["player"]["name"].upper() for c in ours}
@@ -525,7 +526,7 @@ def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_
     # one picture per sheet, a link per paper: every top-level PDF is offered exactly once
     documents = {p.removesuffix(".pdf").removesuffix("-a4").removesuffix("-letter") for p in pdfs}
     assert previews.count() == len(documents) < len(pdfs)
-    offered = sorted(a.get_attribute("href").removeprefix("files/")
+    offered = sorted(a.get_attribute("href").removeprefix("downloads/bbl-2024-25-")
                      for a in previews.locator(".caption a").all())
     assert offered == pdfs
     images = [i for i in _load_all_images(page) if "/previews/kit-" in i["src"]]
@@ -581,17 +582,30 @@ def test_the_fielding_charts_caption_stays_on_a_phone(served: str, browser):
 
 
 @pytest.mark.needs_data
-def test_cards_come_first_on_a_phone(served: str, browser, tmp_path: Path):
+def test_every_team_and_a_teams_downloads_come_first_on_a_phone(served: str, bbl_out: Path, browser,
+                                                               tmp_path: Path):
+    """Issue 38: on a phone the team row showed "All teams" and one team, the other seven behind an
+    unmarked sideways swipe, and a set page was 40-58 screens long. Every team is on the first
+    screen now, a team page has its downloads there and its cards within three screens."""
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     page = browser.new_page()
     page.set_viewport_size(PHONE)
     page.goto(f"{served}sets/{SET}/index.html")
-    first_card = page.locator("li.card").first.evaluate("e => e.getBoundingClientRect().top")
-    assert first_card < PHONE["height"]  # the first cards show without scrolling (was ~1,300 px down)
+    filters = page.get_by_role("navigation", name="Filter cards")
+    for team in card_set["teams"]:
+        box = filters.get_by_role("link", name=team["name"], exact=True).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], team["name"]
+        assert box["y"] + box["height"] <= PHONE["height"], team["name"]   # no scroll, no swipe
     assert _no_sideways_scroll(page)
     _load_all_images(page)
     _screenshot(page, "phone-set", tmp_path, height=PHONE["height"])
     page.goto(f"{served}sets/{SET}/team-perth-scorchers.html")
-    assert page.locator("li.card").first.evaluate("e => e.getBoundingClientRect().top") < PHONE["height"]
+    box = page.get_by_role("link", name="Perth Scorchers cards (A4)").bounding_box()
+    assert box["y"] + box["height"] <= PHONE["height"]
+    cards = page.locator("li.card")
+    assert cards.count() == sum(c["team"] == "Perth Scorchers" for c in card_set["cards"])
+    span = cards.last.bounding_box()["y"] + cards.last.bounding_box()["height"] - cards.first.bounding_box()["y"]
+    assert span <= 3 * PHONE["height"], span   # 29 cards, three to a row
     page.locator("li.card.bowler a").first.click()
     page.wait_for_url("**/players/*.html#bowler")
     assert _no_sideways_scroll(page)
@@ -628,21 +642,18 @@ def test_how_to_print_fits_a_phone_without_sideways_scroll(browser, three_kit_si
 
 
 @pytest.mark.needs_data
-def test_a_team_pages_filter_rows_keep_their_labels_on_a_phone(browser, three_kit_site: Path):
-    """On a phone the Team row scrolls sideways to the chosen team (Sunrisers Hyderabad, the last
-    of IPL 2025's ten): the 'Team:' label stays in view, not scrolled off with the first chips."""
-    site = three_kit_site
+def test_a_team_pages_chooser_shows_all_ten_ipl_teams_on_a_phone(browser, three_kit_site: Path):
+    """IPL 2025 has ten teams, the most of a shipped season: on a 390 px team page every one is
+    on the screen, none past its right edge (the row used to scroll sideways to the chosen one)."""
     page = browser.new_page()
     page.set_viewport_size(PHONE)
-    page.goto((site / "sets" / "IPL_2025" / "team-sunrisers-hyderabad.html").as_uri())
+    page.goto((three_kit_site / "sets" / "IPL_2025" / "team-sunrisers-hyderabad.html").as_uri())
     row = page.locator("[data-set-filters] p").first
-    assert row.evaluate("r => r.scrollLeft") > 0  # the row did scroll to the chosen team
-    label = row.locator(".label")
-    box = label.bounding_box()
-    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
-    # and nothing covers it: the element at its centre is the label itself
-    on_top = page.evaluate("([x, y]) => document.elementFromPoint(x, y).textContent",
-                           [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
-    assert on_top.strip() == "Team:"
-    chosen = row.locator("a[aria-current]").bounding_box()
-    assert chosen["x"] >= box["x"] + box["width"]  # the chosen team shows beside it, not under it
+    assert row.evaluate("r => r.scrollWidth <= r.clientWidth")
+    links = row.locator("a")
+    assert links.count() == 11   # all teams and the ten
+    for i in range(links.count()):
+        box = links.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], links.nth(i).inner_text()
+    assert row.locator("a[aria-current]").inner_text() == "Sunrisers Hyderabad"
+    assert _no_sideways_scroll(page)

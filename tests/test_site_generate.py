@@ -503,7 +503,7 @@ def served_site(built_site):
 
 def test_server_serves_the_site_on_loopback(served_site):
     base, folder = served_site
-    with urllib.request.urlopen(f"{base}/sets/BBL_2024-25/files/cards-a4.pdf") as resp:
+    with urllib.request.urlopen(f"{base}/sets/BBL_2024-25/downloads/bbl-2024-25-cards-a4.pdf") as resp:
         assert resp.headers["Content-Type"] == "application/pdf"
         assert resp.read() == (folder / "cards-a4.pdf").read_bytes()
 
@@ -554,7 +554,7 @@ def test_tts_sheets_show_their_card_counts_and_how_to_load_them(tmp_path):
 
     block = tts_block()
     assert "Width 10, Height 7" in block and "23 cards" in block
-    assert 'href="files/tts/README.txt"' in block
+    assert 'href="downloads/bbl-2024-25-tts-readme.txt" download="bbl-2024-25-tts-readme.txt"' in block
     (folder / "tts" / "decks.json").write_text('{"decks": [{"face": "tts/deck-1.png", "cards": "many"}]}')
     assert read_set(folder).tts_decks is None
     block = tts_block()
@@ -667,7 +667,7 @@ def test_refresh_site_picks_up_a_new_set(tmp_path):
     assert report.sets == ["BBL_2024-25", "WBBL_2024-25", "BBL_2023-24"]  # newest season first
     home = (report.site_dir / "index.html").read_text()
     assert 'href="sets/WBBL_2024-25/index.html"' in home
-    assert 'href="sets/WBBL_2024-25/files/cards-a4.pdf"' in home
+    assert 'href="sets/WBBL_2024-25/downloads/wbbl-2024-25-cards-a4.pdf"' in home
 
 
 def test_never_replaces_a_folder_that_is_not_a_site(tmp_path):
@@ -784,7 +784,8 @@ def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path, monkeypatch):
     pages = _pages(site)
     team = pages["sets/BBL_2024-25/team-perth-scorchers.html"]
     assert "<h1>Perth Scorchers</h1>" in team
-    assert 'href="files/teams/perth-scorchers/cards-a4.pdf" download>Perth Scorchers cards (A4)</a>' in team
+    assert ('href="downloads/bbl-2024-25-perth-scorchers-cards-a4.pdf" '
+            'download="bbl-2024-25-perth-scorchers-cards-a4.pdf">Perth Scorchers cards (A4)</a>') in team
     assert "1 page, " in team and "passwd" not in team
     assert re.search(r'href="files/cards-a4.pdf#page=3">whole-set cards \(A4\)</a> pages 3–4', team)
     # the home page links each team's page; the teams' files are not "other files"
@@ -804,7 +805,7 @@ def test_team_pages_work_from_a_relative_output_folder(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path.parent)
     site = generate_site(Path(tmp_path.name)).site_dir
     team = _pages(site)["sets/BBL_2024-25/team-perth-scorchers.html"]
-    assert 'href="files/teams/perth-scorchers/cards-a4.pdf" download>' in team
+    assert 'href="downloads/bbl-2024-25-perth-scorchers-cards-a4.pdf" download=' in team
 
 
 def test_player_index_lists_everyone_by_surname_and_the_menu_has_how_to_play(built_site):
@@ -1148,23 +1149,23 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
 
     def labels(html: str) -> dict[str, str]:
         return {href: " ".join(text.split())
-                for href, text in re.findall(r'<a href="([^"]+\.pdf)" download>([^<]+)</a>', html)}
+                for href, text in re.findall(r'<a href="([^"]+\.pdf)" download="[^"]+">([^<]+)</a>', html)}
     home = labels(pages["index.html"])
-    assert home["sets/HUNDRED_2024/files/fielding-chart.pdf"] == "Fielding chart (US Letter)"
-    assert home["sets/HUNDRED_2024/files/team-sheets.pdf"] == "Team sheets (US Letter)"
-    assert home["sets/HUNDRED_2024/files/quick-reference.pdf"] == "Quick reference (US Letter)"
-    assert home["sets/HUNDRED_2024/files/cards-letter.pdf"] == "Player cards (US Letter)"
+    assert home["sets/HUNDRED_2024/downloads/hundred-2024-fielding-chart.pdf"] == "Fielding chart (US Letter)"
+    assert home["sets/HUNDRED_2024/downloads/hundred-2024-team-sheets.pdf"] == "Team sheets (US Letter)"
+    assert home["sets/HUNDRED_2024/downloads/hundred-2024-quick-reference.pdf"] == "Quick reference (US Letter)"
+    assert home["sets/HUNDRED_2024/downloads/hundred-2024-cards-letter.pdf"] == "Player cards (US Letter)"
     team = labels(pages["sets/HUNDRED_2024/team-perth-scorchers.html"])
-    assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet (US Letter)"
-    assert home["sets/BBL_2024-25/files/fielding-chart.pdf"] == "Fielding chart"
-    assert home["sets/BBL_2024-25/files/fielding-chart-letter.pdf"] == "Fielding chart (US Letter)"
+    assert team["downloads/hundred-2024-perth-scorchers-team-sheet.pdf"] == "Perth Scorchers team sheet (US Letter)"
+    assert home["sets/BBL_2024-25/downloads/bbl-2024-25-fielding-chart.pdf"] == "Fielding chart"
+    assert home["sets/BBL_2024-25/downloads/bbl-2024-25-fielding-chart-letter.pdf"] == "Fielding chart (US Letter)"
     team = labels(pages["sets/BBL_2024-25/team-perth-scorchers.html"])
-    assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet"
+    assert team["downloads/bbl-2024-25-perth-scorchers-team-sheet.pdf"] == "Perth Scorchers team sheet"
     for name, label in zip(sheets, ("Fielding chart", "Scoresheet", "Team sheets", "Quick reference")):
-        assert home[f"sets/IPL_2025/files/{name}"] == f"{label} (A4)", name
-    assert home["sets/IPL_2025/files/cards-a4.pdf"] == "Player cards (A4)"
+        assert home[f"sets/IPL_2025/downloads/ipl-2025-{name}"] == f"{label} (A4)", name
+    assert home["sets/IPL_2025/downloads/ipl-2025-cards-a4.pdf"] == "Player cards (A4)"
     team = labels(pages["sets/IPL_2025/team-perth-scorchers.html"])
-    assert team["files/teams/perth-scorchers/team-sheet.pdf"] == "Perth Scorchers team sheet (A4)"
+    assert team["downloads/ipl-2025-perth-scorchers-team-sheet.pdf"] == "Perth Scorchers team sheet (A4)"
 
 
 def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(tmp_path):
@@ -1183,17 +1184,18 @@ def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(t
     pages = _pages(generate_site(out).site_dir)
     rules = pages["how-to-print.html"].split('id="rules"', 1)[1]
     listed = {href: " ".join(text.split())
-              for href, text in re.findall(r'<a href="([^"]+\.pdf)" download>([^<]+)</a>', rules)}
+              for href, text in re.findall(r'<a href="([^"]+\.pdf)" download="[^"]+">([^<]+)</a>', rules)}
     assert listed == {
-        "sets/BBL_2024-25/files/quick-reference.pdf": "Quick reference: Big Bash League 2024-2025 (A4)",
-        "sets/BBL_2024-25/files/quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-2025 (US Letter)",
-        "sets/HUNDRED_2024/files/quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
+        "sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference.pdf": "Quick reference: Big Bash League 2024-2025 (A4)",
+        "sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-2025 (US Letter)",
+        "sets/HUNDRED_2024/downloads/hundred-2024-quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
     assert 'href="how-to-play.html"' in rules
     # how to play offers its example kit's quick reference on both papers too (it linked the A4 one only)
     play = pages["how-to-play.html"]
-    offered = re.findall(r'<a href="(sets/BBL_2024-25/files/quick-reference[^"]*)" download>([^<]+)</a>', play)
-    assert offered == [("sets/BBL_2024-25/files/quick-reference.pdf", "A4"),
-                       ("sets/BBL_2024-25/files/quick-reference-letter.pdf", "US Letter")]
+    offered = re.findall(r'<a href="(sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference[^"]*)" download="[^"]+">([^<]+)</a>',
+                         play)
+    assert offered == [("sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference.pdf", "A4"),
+                       ("sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference-letter.pdf", "US Letter")]
 
 
 def test_a_hundred_bowlers_economy_says_runs_per_6_balls(tmp_path):
@@ -1600,7 +1602,7 @@ def test_the_site_prints_the_season_as_the_kits_cards_do(tmp_path):
     pages = _pages(site)
     for name, html in pages.items():
         text = re.sub(r"<[^>]*>", " ", html)  # what a reader sees: no link targets or file paths
-        text = re.sub(r"\S+\.(zip|pdf|png)\b", " ", text)  # a download's file name
+        text = re.sub(r"\S+\.(zip|pdf|png|json|txt|csv|md|html|js|css)\b", " ", text)  # a download's file name
         assert not re.search(r"2024-25(?!\d)", text), name
     assert "<dt>Season</dt><dd>2024-2025</dd>" in pages["index.html"]
     assert '<span class="nowrap">2024-2025</span></h1>' in pages["sets/BBL_2024-25/index.html"]

@@ -43,7 +43,7 @@ from cardgen.paths import templates_dir
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.staging import MARKER as STAGING_MARKER
 from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
-from cardgen.site.kit import (KIT_DOWNLOADS, GameKit, KitSet, SiteError, find_game_kits, find_sets,
+from cardgen.site.kit import (KIT_DOWNLOADS, TTS_FOLDER, GameKit, KitSet, SiteError, find_game_kits, find_sets,
                               find_team_kits, read_game_kit, read_set)
 
 TEMPLATE_DIR = templates_dir() / "site"  # shipped with the package (cardgen.paths)
@@ -85,6 +85,38 @@ def _unique_slugs(names: Iterable[str]) -> dict[str, str]:
         seen[base] = n + 1
         out[name] = base if n == 0 else f"{base}-{n + 1}"
     return out
+
+
+DOWNLOADS = "downloads"  # the kit's files again (hard links), under names that say what they are
+PAGE_SUFFIXES = {".html", ".htm", ".js", ".css"}
+
+
+def download_name(set_name: str, relpath: str) -> str:
+    """The name a kit file is offered under, so two downloads never save as one name:
+    ('BBL_2024-25', 'cards-a4.pdf') -> 'bbl-2024-25-cards-a4.pdf', a team's own
+    'teams/sydney-sixers/cards-a4.pdf' -> 'bbl-2024-25-sydney-sixers-cards-a4.pdf', a Tabletop
+    Simulator sheet 'tts/sydney-sixers-1.png' -> 'bbl-2024-25-tts-sydney-sixers-1.png'. Every
+    team's file was `cards-a4.pdf`, as the whole set's: a second team saved as "cards-a4 (1).pdf"."""
+    parts = relpath.split("/")
+    if parts[0] == "teams" and len(parts) == 3:
+        parts = parts[1:]
+    path = Path("-".join(parts))
+    return f"{slug(set_name)}-{slug(path.stem)}{path.suffix.lower()}"
+
+
+def _download_names(set_name: str, relpaths: Iterable[str]) -> dict[str, str]:
+    """relpath -> its download name (`download_name`), made unique within the set."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for rel in sorted(set(relpaths)):
+        name = download_name(set_name, rel)
+        stem, dot, suffix = name.rpartition(".")
+        n = 2
+        while name in taken:
+            name, n = f"{stem}-{n}{dot}{suffix}", n + 1
+        taken.add(name)
+        names[rel] = name
+    return names
 
 
 def human_size(size: int) -> str:
@@ -673,10 +705,15 @@ def _publish_permissions(root: Path) -> None:
 
 def _write_zip(files: list[Path], base: Path, top: str, dst: Path) -> None:
     """Files under `base` as one zip in folder `top/`, sorted, with a fixed timestamp (byte-identical)."""
+    _write_named_zip([(f"{top}/{path.relative_to(base).as_posix()}", path) for path in sorted(files)], dst)
+
+
+def _write_named_zip(entries: list[tuple[str, Path]], dst: Path) -> None:
+    """(name in the zip, file) pairs as one zip, in that order, with a fixed timestamp."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as zf:
-        for path in sorted(files):
-            info = zipfile.ZipInfo(f"{top}/{path.relative_to(base).as_posix()}", ZIP_EPOCH)
+        for name, path in entries:
+            info = zipfile.ZipInfo(name, ZIP_EPOCH)
             info.external_attr = 0o644 << 16
             info.compress_type = (zipfile.ZIP_STORED if path.suffix.lower() in STORED_SUFFIXES
                                   else zipfile.ZIP_DEFLATED)
@@ -869,9 +906,21 @@ def _team_info(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]])
             "cards": len(team_views), "strikers": sum(v.kind == "striker" for v in team_views),
             "bowlers": sum(v.kind == "bowler" for v in team_views),
             "downloads": own.downloads if own else [], "pages": own.page_counts if own else {},
-            "ranges": ranges,
+            "ranges": ranges, "tts": _team_tts(kit, name), "zip": None, "zip_size": 0,
         }
     return info
+
+
+def _team_tts(kit: KitSet, team: str) -> list[Any]:
+    """A team's own Tabletop Simulator sheets (faces, then its back): as the kit's decks.json
+    says, else by the sheets' names (tts/<team>-1.png, tts/<team>-back.png)."""
+    from cardgen.render.images import slug as image_slug
+    by_rel = {d.relpath: d for d in kit.tts_sheets}
+    if kit.tts_decks is not None and kit.tts_decks.teams:
+        return [by_rel[rel] for rel in kit.tts_decks.sheets_of(team) if rel in by_rel]
+    prefix = f"{TTS_FOLDER}/{image_slug(team)}-"
+    return [d for d in kit.tts_sheets if d.relpath.startswith(prefix)
+            and re.fullmatch(r"\d+|back", d.relpath[len(prefix):-len(".png")])]
 
 
 def _sheet_counts(kit: KitSet, info: dict[str, dict[str, Any]]) -> dict[str, Any]:
@@ -1135,6 +1184,23 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
 
     info = _team_info(kit, views, teams)
     summary["team_info"] = info
+    # every file offered for download, again under a name of its own (hard links: same bytes)
+    offered = [d.relpath for d in [*kit.downloads, *kit.tts_sheets, *kit.other_files, *kit.validation.files]]
+    offered += [d.relpath for t in info.values() for d in t["downloads"]]
+    offered += [kit.tts_readme.relpath] if kit.tts_readme else []
+    # a page and its scripts (the match page, play/) only work beside each other: linked in files/
+    named = _download_names(kit.name, [rel for rel in offered if Path(rel).suffix not in PAGE_SUFFIXES])
+    for rel, name in named.items():
+        _link_or_copy(kit.folder / rel, set_root / DOWNLOADS / name)
+    summary["named"] = named
+    for team in info.values():   # one zip of a team's own files: its cards, team sheet, TTS sheets
+        own = [d.relpath for d in [*team["downloads"], *team["tts"]]]
+        if not own:
+            continue
+        team["zip"] = f"{slug(kit.name)}-{team['slug']}.zip"
+        _write_named_zip([(f"{team['zip'][:-4]}/{named[rel]}", kit.folder / rel) for rel in own],
+                         set_root / DOWNLOADS / team["zip"])
+        team["zip_size"] = (set_root / DOWNLOADS / team["zip"]).stat().st_size
     summary["sheets"] = _sheet_counts(kit, info)
     summary["components"] = _components(kit, summary["sheets"])
     summary["kit_previews"] = _kit_previews(kit, set_root)

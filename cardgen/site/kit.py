@@ -490,6 +490,12 @@ class TtsDecks:
     columns: int
     rows: int
     cards: dict[str, int]  # face sheet relpath -> cards on it
+    teams: dict[str, str] = field(default_factory=dict)  # face or back sheet relpath -> its team
+
+    def sheets_of(self, team: str) -> list[str]:
+        """One team's own sheets (faces, then its back), as decks.json names them."""
+        faces = [rel for rel, name in self.teams.items() if name == team and rel in self.cards]
+        return faces + [rel for rel, name in self.teams.items() if name == team and rel not in self.cards]
 
 
 def _read_tts_decks(folder: Path) -> TtsDecks | None:
@@ -505,7 +511,13 @@ def _read_tts_decks(folder: Path) -> TtsDecks | None:
         if isinstance(decks, list) else []
     if not good:
         return None
-    return TtsDecks(good[0]["columns"], good[0]["rows"], {d["face"]: d["cards"] for d in good})
+    teams: dict[str, str] = {}
+    for deck in good:
+        if isinstance(deck.get("team"), str):
+            teams[deck["face"]] = deck["team"]
+            if isinstance(deck.get("back"), str):
+                teams.setdefault(deck["back"], deck["team"])
+    return TtsDecks(good[0]["columns"], good[0]["rows"], {d["face"]: d["cards"] for d in good}, teams)
 
 
 def read_set(folder: Path) -> KitSet:

@@ -1,0 +1,142 @@
+"""The site's downloads (cardgen/site/generate.py): each saves under a name that says what it is,
+holds the kit's own bytes, and a team page offers that team's files, TTS sheets and zip only.
+
+Issue 38: every team's files saved as `cards-a4.pdf`, the whole set's name too (29 files of one
+name on a three-set site); two teams for a match saved as "cards-a4 (1).pdf".
+"""
+from __future__ import annotations
+
+import re
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from cardgen.render.images import TtsDeck, tts_decks_json, tts_readme
+from cardgen.site.generate import download_name, generate_site
+from test_site_generate import _pdf, _png, make_synthetic_kit, write_kit_manifest
+
+TEAMS = ("Perth Scorchers", "Sydney Thunder")
+
+
+def _two_team_kit(out: Path, code: str = "BBL", season: str = "2024-25") -> Path:
+    """A synthetic kit as `cardgen build` writes it: each team's own PDFs under teams/, and TTS
+    sheets per team with the decks.json that says whose they are."""
+    folder = make_synthetic_kit(out, code=code, season=season)
+    (folder / "tts" / "deck-1.png").unlink()
+    teams, decks = [], []
+    for team in TEAMS:
+        tslug = team.lower().replace(" ", "-")
+        files = {}
+        for key in ("cards-a4", "cards-letter", "team-sheet"):
+            (folder / "teams" / tslug).mkdir(parents=True, exist_ok=True)
+            _pdf(folder / "teams" / tslug / f"{key}.pdf", f"{code} {season} {team} {key}")
+            files[key] = f"teams/{tslug}/{key}.pdf"
+        teams.append({"name": team, "folder": f"teams/{tslug}", "files": files})
+        for sheet in ("1", "back"):
+            _png(folder / "tts" / f"{tslug}-{sheet}.png", f"{team} TTS {sheet}", "#0d3b1e")
+        decks.append(TtsDeck(team, f"tts/{tslug}-1.png", f"tts/{tslug}-back.png", 2, 10, 7))
+    (folder / "tts" / "decks.json").write_text(tts_decks_json(decks), encoding="utf-8")
+    (folder / "tts" / "README.txt").write_text(tts_readme(decks, f"{code} {season}"), encoding="utf-8")
+    write_kit_manifest(folder, teams=teams)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def two_sets(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """Two seasons of one league on one site: the names must differ by set as well as by team."""
+    out = tmp_path_factory.mktemp("out")
+    _two_team_kit(out, season="2024-25")
+    _two_team_kit(out, season="2023-24")
+    return out, generate_site(out).site_dir
+
+
+LINK = re.compile(r'<a href="([^"#?]+)" download(?:="([^"]*)")?>')
+
+
+def _offered(site: Path) -> dict[Path, set[str]]:
+    """Every file a page offers for download -> the names it is offered under."""
+    found: dict[Path, set[str]] = {}
+    for page in site.rglob("*.html"):
+        for href, name in LINK.findall(page.read_text(encoding="utf-8")):
+            target = (page.parent / href).resolve()
+            found.setdefault(target, set()).add(name)
+    return found
+
+
+def test_every_download_saves_under_a_name_of_its_own(two_sets):
+    out, site = two_sets
+    offered = _offered(site)
+    # every named file is offered by some page (none is an orphan a link checker would miss)
+    assert {p.resolve() for p in site.glob("sets/*/downloads/*")} <= set(offered)
+    owners: dict[str, Path] = {}
+    for target, names in offered.items():
+        # the `download` name is the file's own name: a browser that ignores the attribute
+        # (or "Save link as") saves the same name
+        assert names == {target.name}, (target, names)
+        assert owners.setdefault(target.name, target) == target, f"two files saved as {target.name}"
+    names = set(owners)
+    for season in ("2024-25", "2023-24"):
+        for team in ("perth-scorchers", "sydney-thunder"):
+            assert f"bbl-{season}-{team}-cards-a4.pdf" in names
+            assert f"bbl-{season}-{team}.zip" in names
+        assert f"bbl-{season}-cards-a4.pdf" in names and f"bbl-{season}-card-set.json" in names
+    assert not [n for n in names if n in ("cards-a4.pdf", "team-sheet.pdf", "card-set.json")]
+
+
+def test_every_download_is_the_kits_own_bytes(two_sets):
+    out, site = two_sets
+    for season in ("2024-25", "2023-24"):
+        folder = out / f"BBL_{season}"
+        kit_files = {p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+        for target in _offered(site):
+            if target.suffix == ".zip" or f"BBL_{season}" not in target.parts:
+                continue
+            assert target.read_bytes() in kit_files, target
+
+
+def test_a_team_zip_holds_its_own_files_and_tts_sheets_byte_for_byte(two_sets):
+    out, site = two_sets
+    folder = out / "BBL_2024-25"
+    with zipfile.ZipFile(site / "sets" / "BBL_2024-25" / "downloads" / "bbl-2024-25-perth-scorchers.zip") as zf:
+        entries = {name: zf.read(name) for name in zf.namelist()}
+    expected = {"perth-scorchers-cards-a4.pdf": "teams/perth-scorchers/cards-a4.pdf",
+                "perth-scorchers-cards-letter.pdf": "teams/perth-scorchers/cards-letter.pdf",
+                "perth-scorchers-team-sheet.pdf": "teams/perth-scorchers/team-sheet.pdf",
+                "tts-perth-scorchers-1.png": "tts/perth-scorchers-1.png",
+                "tts-perth-scorchers-back.png": "tts/perth-scorchers-back.png"}
+    top = "bbl-2024-25-perth-scorchers/bbl-2024-25-"
+    assert sorted(entries) == sorted(top + name for name in expected)
+    for name, rel in expected.items():
+        assert entries[top + name] == (folder / rel).read_bytes(), name
+
+
+def test_a_team_page_lists_only_its_own_tts_sheets(two_sets):
+    _, site = two_sets
+    page = (site / "sets" / "BBL_2024-25" / "team-perth-scorchers.html").read_text(encoding="utf-8")
+    sheets = re.findall(r'download="(bbl-2024-25-tts-[^"]+)"', page)
+    assert sheets == ["bbl-2024-25-tts-perth-scorchers-1.png", "bbl-2024-25-tts-perth-scorchers-back.png"]
+    # the set page still offers every team's, with the README on loading them
+    whole = (site / "sets" / "BBL_2024-25" / "index.html").read_text(encoding="utf-8")
+    assert len(re.findall(r'download="bbl-2024-25-tts-[^"]+\.png"', whole)) == 4
+    assert 'download="bbl-2024-25-tts-readme.txt"' in whole
+
+
+def test_a_tts_sheet_is_its_teams_by_name_when_decks_json_is_missing(tmp_path):
+    out = tmp_path / "out"
+    folder = _two_team_kit(out)
+    (folder / "tts" / "decks.json").unlink()
+    page = (generate_site(out).site_dir / "sets" / "BBL_2024-25" / "team-sydney-thunder.html").read_text()
+    assert re.findall(r'download="(bbl-2024-25-tts-[^"]+)"', page) == [
+        "bbl-2024-25-tts-sydney-thunder-1.png", "bbl-2024-25-tts-sydney-thunder-back.png"]
+
+
+@pytest.mark.parametrize("set_name, relpath, name", [
+    ("BBL_2024-25", "cards-a4.pdf", "bbl-2024-25-cards-a4.pdf"),
+    ("BBL_2024-25-advanced", "teams/sydney-sixers/team-sheet.pdf", "bbl-2024-25-advanced-sydney-sixers-team-sheet.pdf"),
+    ("IPL_2025", "START-HERE.txt", "ipl-2025-start-here.txt"),
+    ("IPL_2025", "tts/mumbai-indians-back.png", "ipl-2025-tts-mumbai-indians-back.png"),
+])
+def test_download_names_say_set_team_and_sheet(set_name: str, relpath: str, name: str):
+    assert download_name(set_name, relpath) == name
+
