@@ -111,3 +111,11 @@ def test_a_round_robin_meets_every_pair_rounds_times_and_shares_batting_first(n:
     played = rounds * (n - 1)
     # batting first as even as a round robin allows: within one game of half
     assert all(abs(2 * k - played) <= 2 for k in first.values()), first
+
+
+def test_baseline_mean_is_read_as_the_mean_of_the_seasons_used() -> None:
+    spec = parse_league('name = "x"\nbaseline = "Mean"\n[[team]]\nfrom = "IPL 2025: MI"\n', "my.toml")
+    assert spec.baseline is None and spec.baseline_text == "mean" and spec.baseline_line == 2
+    # the draft's league file writes it back as it was
+    season = parse_league('name = "x"\nbaseline = "BBL 2024-25"\n[[team]]\nfrom = "IPL 2025: MI"\n')
+    assert season.baseline_text == "BBL 2024-25"

@@ -4,7 +4,9 @@ The set is a season's set in form (valid against the card-set schema, printed, p
 published by the same code), with these differences:
 
 * `competition` is the league (its code names the kit's folder, `<CODE>_<baseline season>`),
-  `season` and the fielding chart, ratings scale, rule and `league` table are the baseline's;
+  `season` and the fielding chart, ratings scale, rule and `league` table are the baseline's
+  (for `baseline = "mean"`: the `league` table is the mean of the seasons used, `league.mean`,
+  and `season`, chart, scales and rule are those of the season it takes them from);
 * every card keeps its player's real season (`real`, and `source`: the season and real side
   it comes from) and is solved on the baseline (`calibrate.baseline`); a player of the baseline
   season keeps his season card;
@@ -216,10 +218,22 @@ def average_block(avg: AverageSide, baseline: Baseline) -> dict:
             "batter_defences": [round(float(x), 6) for x in avg.defences]}
 
 
-def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: str,
-                 source: str | None, pool: list[Valued] | None = None) -> dict:
-    """The league's card set (a dict valid against the card-set schema); `pool`: everyone the
-    draft sheet lists (default: the sides' players)."""
+@dataclass
+class OnBaseline:
+    """What a league's cards play against: its baseline (a season, or the mean of the seasons
+    used), the season card set its chart, scales and rule come from, its average side, and the
+    season whose players keep their season cards (None for a mean)."""
+    baseline: Baseline
+    chart_set: dict
+    avg: AverageSide
+    season: Season | None
+    chart_season: Season
+    label: str
+    own: dict              # what own_league says of the baseline beyond its name
+
+
+def season_baseline(spec: LeagueSpec, seasons: Seasons, rules: str, source: str | None) -> OnBaseline:
+    assert spec.baseline is not None
     base_season = seasons.get(spec.baseline)
     if base_season.comp.format != spec.format:
         raise LeagueFileError(f"{spec.where(spec.baseline.line)}: the baseline {base_season.label} "
@@ -227,19 +241,60 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
                               f"the cards play in the baseline's format (format = "
                               f"\"{base_season.comp.format}\", or another baseline)")
     base_set = season_card_set(base_season.comp, base_season.season, source, rules)
-    baseline = Baseline.from_card_set(base_set, base_season.label)
-    avg = average_side(base_set)
+    return OnBaseline(Baseline.from_card_set(base_set, base_season.label), base_set, average_side(base_set),
+                      base_season, base_season, base_season.label, {})
+
+
+def mean_of_seasons(spec: LeagueSpec, used: list[Season], rules: str, source: str | None) -> OnBaseline:
+    """baseline = "mean": the mean league of the seasons `used` (`league.mean`), its chart from
+    the one of them of the league's format nearest its level."""
+    from cardgen.league.mean import host_of, mean_baseline, mean_league, striker_positions
+    used = sorted(used, key=lambda s: s.label)
+    hosts = [s for s in used if s.comp.format == spec.format]
+    if not hosts:
+        raise LeagueFileError(f"{spec.where(spec.baseline_line)}: baseline = \"mean\" takes its "
+                              f"fielding chart from a {spec.format} season among those the league "
+                              f"uses, and it uses none (add a player of one, or name a baseline season)")
+    tables = [s.stats.league for s in used]
+    # the level (runs per delivery) is the same on any host's deliveries: the first one's finds the host
+    chosen = host_of([(h.label, h.stats.league) for h in hosts], mean_league(tables, hosts[0].stats.league))
+    host = next(s for s in hosts if s.label == chosen)
+    mean = mean_league(tables, host.stats.league)
+    host_set = season_card_set(host.comp, host.season, source, rules)
+    host_avg = average_side(host_set)
+    label = f"the mean of {len(used)} season{'s' if len(used) > 1 else ''}"
+    baseline, batters = mean_baseline(Baseline.from_card_set(host_set, host.label), host.stats, mean, label,
+                                      host_avg.batters, striker_positions(host_set))
+    avg = AverageSide(batters, host_avg.defences, baseline.model.mean_bowler, host_avg.skill,
+                      host_avg.cells, host_avg.fmt, host_avg.rule)
+    chart_set = dict(host_set, league=mean, expected_league={})
+    return OnBaseline(baseline, chart_set, avg, None, host, label,
+                      {"baseline_seasons": [s.label for s in used], "chart_from": host.label})
+
+
+def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: str,
+                 source: str | None, pool: list[Valued] | None = None,
+                 used: list[Season] | None = None) -> dict:
+    """The league's card set (a dict valid against the card-set schema); `pool`: everyone the
+    draft sheet lists (default: the sides' players); `used`: the seasons a mean baseline is the
+    mean of (default: the sides' players')."""
     # every player's cards, season by season
     by_season: dict[tuple[str, str], list[Pick]] = {}
     for side in sides:
         for pick in side.picks:
             by_season.setdefault(pick.season.key, []).append(pick)
+    if spec.baseline is None:
+        on = mean_of_seasons(spec, used or [picks[0].season for picks in by_season.values()], rules, source)
+    else:
+        on = season_baseline(spec, seasons, rules, source)
+    baseline, avg, base_set = on.baseline, on.avg, on.chart_set
     cards_by_player: dict[str, tuple[Pick, list[dict]]] = {}
     sources: dict[str, dict] = {}
     for key, picks in sorted(by_season.items()):
         season = picks[0].season
         sources[season.label] = index_rates(season.stats.league)
-        cards = season_cards(season, picks, baseline, base_set if key == base_season.key else None)
+        own_cards = base_set if on.season is not None and key == on.season.key else None
+        cards = season_cards(season, picks, baseline, own_cards)
         for pick in picks:
             mine = [c for c in cards if c["player"]["id"] == pick.player_id and c["team"] == pick.team]
             if not mine:
@@ -269,14 +324,14 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
         entry["points"] = round(side_prediction({"teams": team_list, "cards": cards_out,
                                                  "format": spec.format}, entry["name"], avg)["total"], 1)
         entry["xi_points"] = round(sum(valued[p].points.total for p in entry["batting_order"]), 1)
-    comp = base_season.comp
+    comp = on.chart_season.comp
     rules_block = {k: base_set[k] for k in ("rules", "rule", "rule_parameters") if k in base_set}
     sexes = {s.comp.sex for s in seasons.all() if s.key in by_season}
     return {
         "schema_version": SCHEMA_VERSION,
         "competition": {"code": spec.code, "name": spec.name, "nation": comp.nation,
                         **({"sex": next(iter(sexes))} if len(sexes) == 1 else {})},
-        "season": base_season.season,
+        "season": on.chart_season.season,
         "format": spec.format,
         **rules_block,
         "generator": f"cardgen {__version__}",
@@ -286,7 +341,7 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
         "teams": team_list,
         "league": base_set["league"],
         "expected_league": base_set.get("expected_league", {}),
-        "own_league": {"name": spec.name, "baseline": base_season.label,
+        "own_league": {"name": spec.name, "baseline": on.label, **on.own,
                        **({"cap": spec.cap} if spec.cap is not None else {}),
                        "rounds": spec.rounds,
                        "fixtures": [list(f) for f in round_robin([s.name for s in sides], spec.rounds)],

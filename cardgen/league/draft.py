@@ -14,15 +14,14 @@ from __future__ import annotations
 import re
 
 from cardgen.league.build import (MIN_BOWLERS, REGULAR_UNITS, League, Valued, build_league,
-                                  season_card_set, season_cards, value_players)
+                                  mean_of_seasons, season_baseline, season_cards, value_players)
 from cardgen.league.players import Person, Pick, Season, Seasons, Side
 from cardgen.league.spec import LeagueFileError, LeagueSpec, SeasonRef
 from cardgen.calibrate.baseline import Baseline
-from cardgen.sim.points import average_side
 
 
 
-def pool_players(seasons: list[Season], baseline_season: Season, baseline: Baseline,
+def pool_players(seasons: list[Season], baseline_season: Season | None, baseline: Baseline,
                  baseline_set: dict, avg) -> dict[str, Valued]:  # type: ignore[no-untyped-def]
     """Everyone of the pool's seasons with his cards and points; a player of several seasons
     once, in the one where he has the most points."""
@@ -31,7 +30,8 @@ def pool_players(seasons: list[Season], baseline_season: Season, baseline: Basel
         people: dict[str, Person] = season.people()
         picks = [Pick(season, pid, p.team, p.name, 0) for pid, p in sorted(people.items())]
         cards = season_cards(season, picks, baseline,
-                             baseline_set if season.key == baseline_season.key else None)
+                             baseline_set if baseline_season is not None and season.key == baseline_season.key
+                             else None)
         by_player: dict[str, tuple[Pick, list[dict]]] = {}
         for pick in picks:
             mine = [c for c in cards if c["player"]["id"] == pick.player_id and c["team"] == pick.team]
@@ -142,7 +142,7 @@ def league_file_text(spec: LeagueSpec, sides: list[Side], pool_text: str) -> str
     lines = [f"# drafted by `cardgen league --draft {_quote(pool_text)} --teams {len(sides)}`:",
              "# change the sides and build it again with `cardgen league FILE`",
              f"name = {_quote(spec.name)}", f"code = {_quote(spec.code)}",
-             f"format = {_quote(spec.format)}", f"baseline = {_quote(spec.baseline.text)}"]
+             f"format = {_quote(spec.format)}", f"baseline = {_quote(spec.baseline_text)}"]
     if spec.cap is not None:
         lines.append(f"cap = {spec.cap:g}")
     lines.append(f"rounds = {spec.rounds}")
@@ -164,18 +164,17 @@ def draft_league(spec: LeagueSpec, seasons: Seasons, rules: str, source: str | N
     """Draft the sides from `spec.draft`'s pool and build the league."""
     from cardgen.league.spec import parse_league
     assert spec.draft is not None
-    base_season = seasons.get(spec.baseline)
     pool = [seasons.get(ref) for ref in spec.draft.seasons]
-    base_set = season_card_set(base_season.comp, base_season.season, source, rules)
-    baseline = Baseline.from_card_set(base_set, base_season.label)
-    valued = pool_players(pool, base_season, baseline, base_set, average_side(base_set))
+    on = (mean_of_seasons(spec, pool, rules, source) if spec.baseline is None
+          else season_baseline(spec, seasons, rules, source))
+    valued = pool_players(pool, on.season, on.baseline, on.chart_set, on.avg)
     drafted = snake_draft(valued, spec.draft.teams, spec.draft.players_per_team)
     taken: set[str] = set()
     sides = [Side(side_name(players, taken), 0, [v.pick for v in players]) for players in drafted]
     pool_text = _pool_text(spec.draft.seasons)
     text = league_file_text(spec, sides, pool_text)
     written = parse_league(text, spec.path)       # the file as a user will read it back
-    card_set = build_league(written, sides, seasons, rules, source, pool=list(valued.values()))
+    card_set = build_league(written, sides, seasons, rules, source, pool=list(valued.values()), used=pool)
     card_set["own_league"]["draft"] = {"pool": pool_text, "teams": spec.draft.teams,
                                        "players": len(valued)}
     return League(written, card_set, text)

@@ -3,7 +3,7 @@ league"; an example: examples/big-bash-all-stars.toml).
 
     name = "Big Bash all-stars"
     format = "T20"                      # or "100-ball"
-    baseline = "BBL 2024-25"            # the league the cards play in
+    baseline = "BBL 2024-25"            # the league the cards play in; or "mean" of the seasons used
     cap = 25                            # optional: most points a side may have
     [[team]]
     name = "Sixers legends"
@@ -29,6 +29,7 @@ TOP_KEYS = {"name", "code", "format", "baseline", "cap", "rounds", "rules", "tea
 TEAM_KEYS = {"name", "players", "from"}
 DRAFT_KEYS = {"seasons", "teams", "players_per_team"}
 MAX_TEAMS = 20
+MEAN = "mean"   # baseline = "mean": the cards play in the mean of the seasons used (league.mean)
 CODE = re.compile(r"^[A-Z0-9][A-Z0-9-]{0,15}$")
 
 
@@ -81,7 +82,7 @@ class LeagueSpec:
     name: str
     code: str
     format: str
-    baseline: SeasonRef
+    baseline: SeasonRef | None      # None: baseline = "mean", the mean of the seasons used
     teams: tuple[TeamSpec, ...]
     cap: float | None = None
     rounds: int = 2
@@ -91,6 +92,15 @@ class LeagueSpec:
 
     def where(self, line: int) -> str:
         return f"{self.path}, line {line}"
+
+    @property
+    def baseline_text(self) -> str:
+        """The baseline as the file writes it: a season, or "mean"."""
+        return MEAN if self.baseline is None else self.baseline.text
+
+    @property
+    def baseline_line(self) -> int:
+        return self.lines.get("baseline", 1)
 
 
 def code_of(name: str) -> str:
@@ -202,10 +212,7 @@ def parse_league(text: str, path: str = "league file") -> LeagueSpec:
     if not isinstance(base, str):
         raise LeagueFileError(f"{where(key_line('baseline'))}: baseline is a season's name, "
                               f"e.g. \"BBL 2024-25\"")
-    if base.strip().casefold() == "mean":
-        raise LeagueFileError(f"{where(key_line('baseline'))}: baseline = \"mean\" is not "
-                              f"supported yet; name one season, e.g. the latest of those used")
-    baseline = season_ref(base, key_line("baseline"), path)
+    baseline = None if base.strip().casefold() == MEAN else season_ref(base, key_line("baseline"), path)
     cap = doc.get("cap")
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, (int, float))):
         raise LeagueFileError(f"{where(key_line('cap'))}: cap is a number of points (runs a "
