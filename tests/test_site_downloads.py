@@ -140,3 +140,34 @@ def test_a_tts_sheet_is_its_teams_by_name_when_decks_json_is_missing(tmp_path):
 def test_download_names_say_set_team_and_sheet(set_name: str, relpath: str, name: str):
     assert download_name(set_name, relpath) == name
 
+
+
+def _meta(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<meta (?:property|name)="((?:og|twitter):[a-z:_]+)" content="([^"]*)"', html))
+
+
+def test_set_team_and_player_pages_share_a_card_picture_and_a_line(tmp_path):
+    """Issue 38: a set or player link pasted into a chat showed no preview. Each set, team and
+    player page has an Open Graph / Twitter card: its title, a line saying what it is, and one
+    of its own cards' pictures; with a whole --base-url the picture's address is whole too."""
+    out = tmp_path / "out"
+    _two_team_kit(out)
+    site = generate_site(out, base_url="https://kits.example/cricket").site_dir
+    root = site / "sets" / "BBL_2024-25"
+    pages = {"set": root / "index.html", "team": root / "team-perth-scorchers.html",
+             "player": root / "players" / "aa000002.html"}
+    for what, page in pages.items():
+        meta = _meta(page.read_text(encoding="utf-8"))
+        assert meta["og:title"] and meta["og:description"], what
+        image = meta["og:image"]
+        assert image.startswith("https://kits.example/cricket/sets/BBL_2024-25/thumbs/"), (what, image)
+        assert (site / image.removeprefix("https://kits.example/cricket/")).is_file(), what
+        assert meta["twitter:card"] == "summary_large_image" and meta["twitter:image"] == image
+    assert "Perth Scorchers" in _meta(pages["team"].read_text())["og:description"]
+    assert "perth-scorchers" in _meta(pages["team"].read_text())["og:image"]   # the team's own card
+    player = _meta(pages["player"].read_text())
+    assert player["og:title"].startswith("Cooper Connolly") and "cooper-connolly" in player["og:image"]
+    # served from a path only, the picture is linked from the page itself
+    relative = generate_site(out).site_dir / "sets" / "BBL_2024-25" / "players" / "aa000002.html"
+    image = _meta(relative.read_text())["og:image"]
+    assert image.startswith("../../../sets/") and (relative.parent / image).resolve().is_file()

@@ -1216,6 +1216,8 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
         groups = [(name, tslug, [v for v in shown if v.team_slug == tslug]) for name, tslug in teams]
         groups = [g for g in groups if g[2]]
         writer.page(f"{set_rel}/{filename}", "set.html.j2", kit=summary, groups=groups, previews=previews,
+                    share=_share_of(kit, set_rel, [v for g in groups for v in g[2]],
+                                    info.get(team_slug) if team_slug else None, kind),
                     current_team=team_slug, current_kind=kind, shown=len(shown),
                     filter_page=filter_page_name, kind_plural=KIND_PLURAL,
                     team_names=dict((s, n) for n, s in teams), team=info.get(team_slug) if team_slug else None)
@@ -1225,8 +1227,35 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
         by_page.setdefault(view.player_page, []).append(view)
     for page, cards in sorted(by_page.items()):
         writer.page(f"{set_rel}/{page}", "player.html.j2", kit=summary, cards=cards, player=cards[0],
+                    share=_share_of(kit, set_rel, cards, None, None, player=cards[0]),
                     bats_with=_stand_in_strikers(kit, cards, views))
     return summary
+
+
+def _share_of(kit: KitSet, set_rel: str, views: list[CardView], team: dict[str, Any] | None,
+              kind: str | None, player: CardView | None = None) -> dict[str, str]:
+    """What a shared link of a set, team or player page shows: a title, a line, a card's picture
+    (its thumbnail, relative to the site's root)."""
+    pictured = next((v for v in views if v.thumb), None)
+    if player is not None:
+        cards = " and ".join(dict.fromkeys(f"{v.kind_label.lower()} card" for v in views))
+        teams = ", ".join(dict.fromkeys(v.team for v in views))
+        title = f"{player.name} · {kit.title}"
+        description = (f"{player.name} ({teams}), {kit.title}: the {cards} for print-and-play "
+                       "Quicket Cricket, made from the real season's ball-by-ball data.")
+    elif team is not None:
+        title = f"{team['name']} · {kit.title}"
+        description = (f"{team['name']}, {kit.title}: {team['cards']} print-and-play cards "
+                       f"({team['strikers']} strikers, {team['bowlers']} bowlers) and a team sheet, "
+                       "made from the real season's ball-by-ball data.")
+    else:
+        teams = len({v.team for v in views})
+        title = kit.title + (f" · {KIND_PLURAL[kind]}" if kind else "")
+        description = (f"{kit.title}: {len(views)} print-and-play Quicket Cricket cards of {teams} "
+                       "teams, made from the real season's ball-by-ball data, with sheets to print.")
+    return {"title": title, "description": description,
+            "image": f"{set_rel}/{pictured.thumb}" if pictured and pictured.thumb else "",
+            "image_alt": pictured.alt if pictured else ""}
 
 
 def _stand_in_strikers(kit: KitSet, cards: list[CardView], views: list[CardView]) -> list[CardView]:
@@ -1321,6 +1350,8 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
     out_dir = Path(out_dir)
     site_dir = Path(site_dir) if site_dir is not None else default_site_dir(out_dir)
     env = _environment()
+    # Open Graph images must be whole addresses: known only when the site's is (--base-url)
+    env.globals["site_url"] = site_root(base_url) if "://" in base_url else ""
     folders = find_sets(out_dir, skip=site_dir)
     _check_site_dir(out_dir, site_dir, folders)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
