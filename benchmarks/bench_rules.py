@@ -76,37 +76,69 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int) -> dic
     return out
 
 
+def table_lines(results: dict, seasons: int, seed: int) -> list[str]:
+    """The benchmark's two tables (markdown), as printed and as docs/rules.md quotes them."""
+    out: list[str] = []
+    names = list(results)
+    out.append(f"{seasons} replays of each fixture list (first innings per row: "
+               + ", ".join(f"{n} {results[n]['rows'][ROWS[0][0]][2]:,}" for n in names)
+               + f"), seed {seed}; first-innings mean total / all out\n")
+    out.append("| kit and rules played | " + " | ".join(f"{n} runs / all out" for n in names) + " |")
+    out.append("|---|" + "---|" * len(names))
+    for label, *_ in ROWS:
+        out.append(f"| {label} | " + " | ".join(
+            f"{results[n]['rows'][label][0]:.1f} / {100 * results[n]['rows'][label][1]:.1f}%" for n in names) + " |")
+    out.append("| real first innings (full length) | " + " | ".join(
+        f"{results[n]['real'][0]:.1f} / {100 * results[n]['real'][1]:.1f}% ({results[n]['real'][2]})"
+        for n in names) + " |")
+    out.append("\nper-card calibration medians, |expected / real - 1| over qualified cards (>= 60 real balls), "
+               "each set under its own rules (bars: SR / econ <= 0.5%, dismissal / wicket <= 2%)\n")
+    out.append("| season | rules | SR | dismissal | econ | wicket |")
+    out.append("|---|---|---|---|---|---|")
+    for n in names:
+        for rules, med in results[n]["medians"].items():
+            out.append(f"| {n} | {rules} | " + " | ".join(f"{m:.2f}%" for m in med) + " |")
+    return [line for chunk in out for line in chunk.split("\n")]
+
+
+DOC = ROOT / "docs" / "rules.md"
+BEGIN, END = "<!-- bench_rules: begin (written by benchmarks/bench_rules.py --write-docs) -->", "<!-- bench_rules: end -->"
+
+
+def write_docs(lines: list[str], command: str) -> None:
+    """Put the tables into docs/rules.md between its bench_rules markers (added at the end of
+    the page the first time), so the page quotes only what this benchmark printed."""
+    from cardgen.cache import atomic_write_text
+    text = DOC.read_text(encoding="utf-8")
+    block = "\n".join([BEGIN, f"Measured with `{command}`:", "", *lines, END])
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        text = head + block + rest.split(END, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    atomic_write_text(DOC, text)
+    print(f"wrote the tables into {DOC.relative_to(ROOT)}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seasons", type=int, default=80, help="replays of each fixture list (default 80)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--source", default=str(ROOT.parent / "shared" / "data" / "cricsheet"))
     ap.add_argument("--only", default="", help="CODE:season,... (default: BBL 2024-25 and The Hundred 2024)")
+    ap.add_argument("--write-docs", action="store_true",
+                    help="also write the tables into docs/rules.md (between its bench_rules markers)")
     args = ap.parse_args()
     wanted = ([tuple(x.split(":")) for x in args.only.split(",")] if args.only else list(SEASONS))
     import os
     os.environ.setdefault("CARDGEN_CACHE", tempfile.mkdtemp(prefix="bench-rules-cache-"))
     started = time.perf_counter()
     results = {f"{c} {s}": measure(c, s, args.source, args.seasons, args.seed) for c, s in wanted}
-    names = list(results)
-    print(f"{args.seasons} replays of each fixture list (first innings per row: "
-          + ", ".join(f"{n} {results[n]['rows'][ROWS[0][0]][2]:,}" for n in names)
-          + f"), seed {args.seed}; first-innings mean total / all out\n")
-    print("| kit and rules played | " + " | ".join(f"{n} runs / all out" for n in names) + " |")
-    print("|---|" + "---|" * len(names))
-    for label, *_ in ROWS:
-        print(f"| {label} | " + " | ".join(
-            f"{results[n]['rows'][label][0]:.1f} / {100 * results[n]['rows'][label][1]:.1f}%" for n in names) + " |")
-    print("| real first innings (full length) | " + " | ".join(
-        f"{results[n]['real'][0]:.1f} / {100 * results[n]['real'][1]:.1f}% ({results[n]['real'][2]})"
-        for n in names) + " |")
-    print("\nper-card calibration medians, |expected / real - 1| over qualified cards (>= 60 real balls), "
-          "each set under its own rules (bars: SR / econ <= 0.5%, dismissal / wicket <= 2%)\n")
-    print("| season | rules | SR | dismissal | econ | wicket |")
-    print("|---|---|---|---|---|---|")
-    for n in names:
-        for rules, med in results[n]["medians"].items():
-            print(f"| {n} | {rules} | " + " | ".join(f"{m:.2f}%" for m in med) + " |")
+    lines = table_lines(results, args.seasons, args.seed)
+    print("\n".join(lines))
+    if args.write_docs:
+        write_docs(lines, f"python benchmarks/bench_rules.py --seasons {args.seasons} --seed {args.seed}"
+                   + (f" --only {args.only}" if args.only else "") + " --write-docs")
     print(f"\n({time.perf_counter() - started:.0f} s)")
 
 

@@ -1153,3 +1153,38 @@ def test_a_failed_catch_or_run_out_chance_says_whose_run_it_is_at_full_size(seas
         # unshrunk: the same heading as on the page without the R13 line, which has 17-22 mm to spare
         without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
         assert _heading_width(qr) == pytest.approx(_heading_width(without), abs=0.005), paper
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_advanced_quick_reference_says_its_rules_at_the_top_at_full_size_on_one_page(paper):
+    """Issue 34: the advanced quick reference named its rules only in the wickets-in-hand table's
+    heading, and the sentence saying so shrank the page. Read back from both shipped sets of each
+    format: above the first heading the advanced page says it is for the Advanced rules, that the
+    cards score too little without them and the command for the printed rules' kit (unbroken);
+    every text of the page's body prints at its full size (9.4 pt, the table 8.9 pt: no shrink),
+    on one page; the Quicket page says its own rules and nothing of these."""
+    from cardgen import ATTRIBUTION
+    from cardgen.render.common import build_command
+    from tests.conftest import shipped_set
+    from test_render_layout import pdf_texts
+    spec = load_layout("sheets")["quick_reference"]
+    for season, code, name in (("BBL_2024-25", "BBL", "2024-25"), ("HUNDRED_2024", "HUNDRED", "2024")):
+        for rules in ("advanced", "quicket"):
+            pdf = render_quick_reference_pdf(shipped_set(season, rules), paper, ATTRIBUTION)
+            assert len(_pages(pdf)) == 1
+            texts = pdf_texts(pdf, 0)
+            sizes = {round(size, 2) for text, size, _ in texts if text.strip()}
+            assert sizes <= {spec["title_pt"], spec["heading_pt"], spec["text_pt"], spec["text_pt"] - 0.5, 6.5}, sizes
+            first_heading = min(box[1] for text, size, box in texts
+                                if round(size, 2) == spec["heading_pt"] and text.strip())
+            top = " ".join(" ".join(t.split()) for t, size, box in texts
+                           if box[1] < first_heading and round(size, 2) == spec["text_pt"])
+            if rules == "advanced":
+                assert "made for the Advanced rules" in top and "they score too little" in top, top
+                assert build_command(code, name, "quicket") in " ".join(top.replace("\u00a0", " ").split()), top
+                # on one line: a command broken over two is copied wrong
+                lines = {round(box[3], 1) for t, size, box in texts if box[1] < first_heading
+                         and round(size, 2) == spec["text_pt"] and t.strip() in build_command(code, name, "quicket")}
+                assert max(lines) - min(lines) < 1.5, lines  # glyph bottoms of one line (g, j)
+            else:
+                assert "made for the Quicket rules" in top and "Advanced" not in top, top
