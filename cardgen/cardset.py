@@ -178,6 +178,45 @@ class RealFigures(_Document):
 
 
 @dataclass(frozen=True)
+class CardPoints(_Document):
+    """A league card's points (docs/league.md): runs a match over an average player of the
+    baseline, the card's own and its player's in all, by batting, bowling and fielding."""
+
+    card: float
+    player: float
+    batting: float | None = None
+    bowling: float | None = None
+    fielding: float | None = None
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> CardPoints:
+        extra, present = cls._split(doc)
+        return cls(**{k: doc.get(k) for k in cls._known()}, extra=extra, present=present)
+
+
+@dataclass(frozen=True)
+class CardSource(_Document):
+    """Where a league card's player comes from: his real season and side."""
+
+    competition: str
+    season: str
+    team: str
+    team_short: str | None = None
+    format: str | None = None
+    position: int | None = None  # his usual place in that side's order (12: not in its XI)
+
+    @property
+    def label(self) -> str:
+        """The season as a league names it: 'BBL 2024-25'."""
+        return f"{self.competition} {self.season}"
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> CardSource:
+        extra, present = cls._split(doc)
+        return cls(**{k: doc.get(k) for k in cls._known()}, extra=extra, present=present)
+
+
+@dataclass(frozen=True)
 class Card(_Document):
     """One card: a player's striker or bowler card for one team."""
 
@@ -193,12 +232,15 @@ class Card(_Document):
     expected: Mapping[str, float] | None = None  # what the card gives in play (the calibration's)
     situations: Mapping[str, float] | None = None  # the player's real balls by rule band
     small_sample: bool | None = None
+    points: CardPoints | None = None  # league sets only
+    source: CardSource | None = None  # league sets only
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Card:
         extra, present = cls._split(doc)
         chart = doc.get("chart")
         usage, real = doc.get("usage"), doc.get("real")
+        points, source = doc.get("points"), doc.get("source")
         return cls(
             player=Player.from_json(_mapping(doc.get("player"), "a card's player")),
             team=doc.get("team"),  # type: ignore[arg-type]
@@ -210,7 +252,10 @@ class Card(_Document):
             real=RealFigures.from_json(real) if isinstance(real, Mapping) else
             (RealFigures() if real is None and "real" not in doc else real),  # type: ignore[arg-type]
             expected=doc.get("expected"), situations=doc.get("situations"),
-            small_sample=doc.get("small_sample"), extra=extra, present=present)
+            small_sample=doc.get("small_sample"),
+            points=CardPoints.from_json(points) if isinstance(points, Mapping) else points,
+            source=CardSource.from_json(source) if isinstance(source, Mapping) else source,
+            extra=extra, present=present)
 
     @property
     def key(self) -> tuple[str, str]:
@@ -258,6 +303,7 @@ class Team(_Document):
     reserves: tuple[str, ...] = ()
     bowlers: tuple[str, ...] = ()
     wicketkeeper: str | None = None
+    points: float | None = None  # a league's side: runs a match its XI adds over the average side
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Team:
@@ -265,6 +311,34 @@ class Team(_Document):
         return cls(name=doc.get("name"), short_name=doc.get("short_name"),  # type: ignore[arg-type]
                    batting_order=_strings(doc.get("batting_order")), reserves=_strings(doc.get("reserves")),
                    bowlers=_strings(doc.get("bowlers")), wicketkeeper=doc.get("wicketkeeper"),
+                   points=doc.get("points"), extra=extra, present=present)
+
+
+@dataclass(frozen=True)
+class OwnLeague(_Document):
+    """A league of your own (`cardgen league`, docs/league.md): its name, the baseline its cards
+    play in, its fixtures; the rest (its average opponent, the draft sheet's players, the source
+    seasons' figures) as the writer put it."""
+
+    name: str
+    baseline: str
+    fixtures: tuple[tuple[str, ...], ...] = ()
+    rounds: int | None = None
+    cap: float | None = None
+    baseline_seasons: tuple[str, ...] = ()   # baseline = "mean": the seasons it is the mean of
+    chart_from: str | None = None            # ... and the season its chart comes from
+    average: Mapping[str, Any] | None = None  # the baseline's average opponent
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> OwnLeague:
+        extra, present = cls._split(doc)
+        fixtures = doc.get("fixtures")
+        return cls(name=doc.get("name"), baseline=doc.get("baseline"),  # type: ignore[arg-type]
+                   fixtures=tuple(tuple(f) if isinstance(f, list) else f for f in fixtures)  # type: ignore[misc]
+                   if isinstance(fixtures, list) else (fixtures if fixtures is not None else ()),
+                   rounds=doc.get("rounds"), cap=doc.get("cap"),
+                   baseline_seasons=_strings(doc.get("baseline_seasons")),
+                   chart_from=doc.get("chart_from"), average=doc.get("average"),
                    extra=extra, present=present)
 
 
@@ -322,6 +396,7 @@ class CardSet(_Document):
     fielding: Mapping[str, float] | None = None  # the league's fielding skill the chart was solved for
     league: Mapping[str, Any] | None = None  # the real league's figures (the stats layer's)
     expected_league: Mapping[str, Any] | None = None  # ... and what the cards give in play
+    own_league: OwnLeague | None = None  # a league's set (`cardgen league`), not a season's
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> CardSet:
@@ -331,7 +406,7 @@ class CardSet(_Document):
         cards, teams = doc.get("cards"), doc.get("teams")
         if not isinstance(cards, list):
             raise CardSetError("card set is missing 'cards'")
-        chart = doc.get("fielding_chart")
+        chart, own = doc.get("fielding_chart"), doc.get("own_league")
         return cls(
             schema_version=doc.get("schema_version"),  # type: ignore[arg-type]
             competition=CompetitionInfo.from_json(_mapping(doc.get("competition", {}), "competition")),
@@ -342,7 +417,9 @@ class CardSet(_Document):
             rules=doc.get("rules"), rule=doc.get("rule"), rule_parameters=doc.get("rule_parameters"),
             generator=doc.get("generator"), attribution=doc.get("attribution"),
             fielding=doc.get("fielding"), league=doc.get("league"),
-            expected_league=doc.get("expected_league"), extra=extra, present=present)
+            expected_league=doc.get("expected_league"),
+            own_league=OwnLeague.from_json(own) if isinstance(own, Mapping) else own,
+            extra=extra, present=present)
 
     # --- the set's own facts ---------------------------------------------------------------
 
@@ -576,12 +653,17 @@ def check_defence_belongs(card_set: CardSet) -> None:
 
 
 def schema_problem(doc: Mapping[str, Any]) -> str | None:
-    """The most relevant way `doc` breaks the card-set schema shipped with cardgen, or None."""
+    """The most relevant way `doc` breaks the card-set schema shipped with cardgen (the shared
+    contract, then cardgen's league extension of it), or None."""
     import jsonschema
 
-    from cardgen.paths import schema_path
-    schema = json.loads(schema_path().read_text(encoding="utf-8"))
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+    from cardgen.paths import league_schema_path, schema_path
+    error = None
+    for path in (schema_path(), league_schema_path()):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(doc))
+        if error is not None:
+            break
     if error is None:
         return None
     where = "/".join(str(part) for part in error.absolute_path) or "the top level"

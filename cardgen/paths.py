@@ -66,6 +66,12 @@ def schema_path() -> Path:
     return package_data_dir("schemas") / "card-set.schema.json"
 
 
+def league_schema_path() -> Path:
+    """cardgen's extension of the card-set schema for league sets (own_league, cards' points
+    and source, sides' points): checked after the contract."""
+    return package_data_dir("schemas") / "league-set.schema.json"
+
+
 def user_cache_dir() -> Path:
     """Downloads and derived tables: $CARDGEN_CACHE, else the platform's user cache folder."""
     env = os.environ.get(CACHE_ENV)

@@ -101,3 +101,53 @@ def test_loading_checks_the_schema_and_the_rule(tmp_path: Path):
     (tmp_path / FILE_NAME).write_text(json.dumps(doc), encoding="utf-8")
     with pytest.raises(CardSetError, match=r"rule_parameters are damaged"):
         load_card_set(tmp_path)
+
+
+def _league_doc() -> dict:
+    """The rules example dressed as a league's set: the fields `cardgen league` adds."""
+    doc = rules_example_card_set()
+    teams = [t["name"] for t in doc["teams"]]
+    doc["own_league"] = {"name": "Mine", "baseline": "the mean of 2 seasons", "rounds": 1,
+                         "baseline_seasons": ["BBL 2024-25", "WPL 2023"], "chart_from": "BBL 2024-25",
+                         "fixtures": [[teams[0], teams[1]]], "average_innings": 160.5,
+                         "players": [{"id": "x", "name": "X", "season": "WPL 2023", "points": 1.5, "side": None}]}
+    for i, card in enumerate(doc["cards"]):
+        card["points"] = {"card": 1.0 * i, "player": 2.0, "batting": 1.5, "bowling": 0.0, "fielding": 0.5}
+        card["source"] = {"competition": "WPL", "season": "2023", "team": "Mumbai Indians", "position": 3}
+    doc["teams"][0]["points"] = 12.5
+    return doc
+
+
+def test_a_league_set_s_fields_are_typed_and_round_trip():
+    doc = _league_doc()
+    card_set = CardSet.from_json(doc)
+    own = card_set.own_league
+    assert own is not None and own.name == "Mine" and own.baseline_seasons == ("BBL 2024-25", "WPL 2023")
+    assert own.fixtures == ((doc["teams"][0]["name"], doc["teams"][1]["name"]),)
+    assert "own_league" not in card_set.extra and own.extra["average_innings"] == 160.5
+    card = card_set.cards[1]
+    assert card.points is not None and card.points.card == 1.0 and card.points.fielding == 0.5
+    assert card.source is not None and card.source.label == "WPL 2023" and card.source.position == 3
+    assert card_set.teams[0].points == 12.5 and card_set.teams[1].points is None
+    assert card_set.to_json() == doc and dumps(card_set) == dumps(doc)
+    # a season's set has none of them, and writes none
+    season = CardSet.from_json(rules_example_card_set())
+    assert season.own_league is None and season.cards[0].points is None and season.cards[0].source is None
+    assert "own_league" not in season.to_json() and "points" not in season.to_json()["cards"][0]
+
+
+@pytest.mark.parametrize("damage, where", [
+    (lambda d: d["cards"][0]["points"].update(card="lots"), r"cards/0/points/card: 'lots' is not of type 'number'"),
+    (lambda d: d["cards"][1]["source"].pop("season"), r"cards/1/source: 'season' is a required property"),
+    (lambda d: d["own_league"].pop("fixtures"), r"own_league: 'fixtures' is a required property"),
+    (lambda d: d["own_league"]["fixtures"].append(["only one"]), r"own_league/fixtures/1: \['only one'\] is too short"),
+    (lambda d: d["teams"][0].update(points="high"), r"teams/0/points: 'high' is not of type 'number'"),
+])
+def test_loading_checks_a_league_set_s_fields(damage, where: str, tmp_path: Path):
+    doc = _league_doc()
+    (tmp_path / FILE_NAME).write_text(json.dumps(doc), encoding="utf-8")
+    assert load_card_set(tmp_path).own_league is not None
+    damage(doc)
+    (tmp_path / FILE_NAME).write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(CardSetError, match=r"is not a valid card set: " + where):
+        load_card_set(tmp_path)

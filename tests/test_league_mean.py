@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import jsonschema
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from cardgen.calibrate.baseline import Baseline
+from cardgen.cardset import card_set_from_document, dumps
 from cardgen.cli import main
 from cardgen.errors import EXIT_USAGE
 from cardgen.league.build import league_index_errors, mean_of_seasons, season_card_set
@@ -18,7 +18,6 @@ from cardgen.league.make import make_league
 from cardgen.league.mean import level_check, mean_league, runs_per_delivery
 from cardgen.league.players import Seasons, stats_loader
 from cardgen.league.spec import parse_league
-from cardgen.paths import schema_path
 
 pytestmark = pytest.mark.slow   # league card sets solved from the mirror
 
@@ -65,7 +64,11 @@ def test_a_mean_league_kit_plays_on_the_mean(mixed: dict) -> None:
     # the chart comes from a T20 season of those used; the set is a valid card set
     assert own["chart_from"] in ("BBL 2024-25", "IPL 2025", "WPL 2023")
     assert mixed["league"]["competition"] == "MEAN"
-    jsonschema.validate(mixed, json.loads(schema_path().read_text(encoding="utf-8")))
+    # valid against the contract and cardgen's league extension of it; the typed model reads it
+    typed = card_set_from_document(json.loads(dumps(mixed)), "the mean set")
+    assert typed.own_league is not None and typed.own_league.chart_from == own["chart_from"]
+    assert all(c.source is not None and c.points is not None for c in typed.cards)
+    assert dumps(typed) == dumps(mixed)
     # no season is the baseline: every card is solved on the mean, so each player's index
     # holds against the mean league's figures (the medians)
     errors = league_index_errors(mixed)

@@ -268,7 +268,7 @@ def model_from_card_set(card_set: CardSet | dict) -> LeagueModel:
     card_set = as_card_set(card_set)
     skill = skill_from_card_set(card_set)
     a = card_matrix(fielding_vector(card_set.game_cells(), skill))
-    average = (card_set.extra.get("own_league") or {}).get("average")
+    average = card_set.own_league.average if card_set.own_league is not None else None
     if average:
         return LeagueModel(a, np.array(average["bowler"], float), np.array(average["striker"], float),
                            mean_defence=float(average.get("defence", 0.0)))
