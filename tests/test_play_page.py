@@ -612,3 +612,55 @@ def test_bad_input_is_a_plain_message(out: Path, context, tmp_path: Path):
     page.wait_for_selector("#setup:not([hidden])")
     assert "could not be resumed" in page.text_content("#message")
     assert not errors
+
+
+LEAGUE_FILE = ('name = "Three sides"\nbaseline = "BBL 2024-25"\nrounds = 2\n'
+               '[[team]]\nfrom = "BBL 2024-25: Sydney Sixers"\n'
+               '[[team]]\nfrom = "BBL 2024-25: Hobart Hurricanes"\n'
+               '[[team]]\nfrom = "BBL 2024-25: Perth Scorchers"\n')
+
+
+@pytest.fixture(scope="module")
+def league_kit(tmp_path_factory: pytest.TempPathFactory, mirror: Path) -> Path:
+    folder = tmp_path_factory.mktemp("play-league")
+    (folder / "three.toml").write_text(LEAGUE_FILE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["league", str(folder / "three.toml"), "--source", str(mirror),
+                                       "--out", str(folder / "out"), "--paper", "a4", "--no-images"])
+    assert result.exit_code == 0, result.output
+    return folder / "out" / "THREE-SIDES_2024-25"
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+def test_season_mode_plays_a_league_s_round_robin(league_kit: Path, context, phone, viewport: str,
+                                                  tmp_path: Path):
+    """A league kit's Season tab is its own round robin: every fixture playable, a ladder of
+    its own with no real one beside it (none was played), kept in the browser."""
+    own = json.loads((league_kit / "card-set.json").read_text(encoding="utf-8"))["own_league"]
+    assert len(own["fixtures"]) == 6    # three pairs of sides, each meeting twice
+    page, errors = open_page(context if viewport == "desktop" else phone, (league_kit / "play.html").as_uri())
+    page.focus("#mode-season")
+    page.keyboard.press("Enter")
+    assert page.text_content("#season-h") == "Three sides: the league"
+    heads = page.eval_on_selector_all("#fixtures thead th", "hs => hs.map(h => h.textContent)")
+    assert heads == ["Match", "Teams", "Your result", "Play"]
+    rows = page.eval_on_selector_all("#fixtures tbody th", "hs => hs.map(h => h.textContent)")
+    assert rows == [f"{a} v {b}" for a, b in own["fixtures"]]
+    assert "Real" not in page.text_content("#ladder thead")
+    page.focus("#season-rest")
+    page.keyboard.press("Enter")
+    ladder = page.eval_on_selector_all("#ladder tbody tr", "rs => rs.map(r => [...r.cells].map(c => c.textContent))")
+    assert sorted(r[1] for r in ladder) == sorted(t for t in {x for f in own["fixtures"] for x in f})
+    assert [int(r[2]) for r in ladder] == [4, 4, 4]          # each side plays the other two twice
+    assert sum(int(r[6]) for r in ladder) == 2 * 6          # 2 points a match, shared in a tie
+    assert page.text_content("#fixtures").count("(computer)") == 6
+    assert no_sideways_scroll(page)
+    screenshot(page, f"league-season-{viewport}", tmp_path)
+    # kept in this browser: after a reload the results are still there
+    page.reload()
+    page.click("#mode-season")
+    assert page.text_content("#fixtures").count("(computer)") == 6
+    # a fixture played by hand: the setup has its two sides
+    page.click("button[data-fixture='1'][data-action=play]")
+    assert page.input_value("#team-0-name") == own["fixtures"][1][0]
+    assert page.input_value("#team-1-name") == own["fixtures"][1][1]
+    assert not errors

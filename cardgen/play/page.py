@@ -36,9 +36,20 @@ RULES_WORDS = {
 }
 
 
+def league_fixtures(card_set: Mapping[str, Any]) -> tuple[Fixture, ...]:
+    """A league's round robin (`own_league.fixtures`: [side batting first, the other]) as the
+    page's fixture list: numbered in order, no date, venue or real result (none was played)."""
+    own = card_set.get("own_league") or {}
+    return tuple(Fixture(match_id=f"league-{n}", number=n, date="", stage="", team1=str(first),
+                         team2=str(second), venue="", innings=(), result="", winner="", method="")
+                 for n, (first, second) in enumerate(own.get("fixtures") or [], start=1))
+
+
 def page_data(card_set: Mapping[str, Any], fixtures: Iterable[Fixture]) -> dict[str, Any]:
-    """What the page reads: the card set, its fingerprint and the season's fixtures."""
+    """What the page reads: the card set, its fingerprint and the season's fixtures (a
+    league's set: its round robin, `league_fixtures`)."""
     doc = json.loads(dumps(card_set))  # the set exactly as its card-set.json holds it
+    fixtures = tuple(fixtures) or league_fixtures(doc)
     teams = {t.get("name") for t in doc.get("teams", [])}
     return {"cardSet": doc, "fingerprint": card_set_fingerprint(doc),
             "fixtures": [asdict(f) for f in fixtures if f.team1 in teams and f.team2 in teams]}
@@ -60,8 +71,11 @@ def _template() -> jinja2.Template:
 def page_html(card_set: Mapping[str, Any], rules: str) -> bytes:
     comp = card_set.get("competition") or {}
     season = printed_season_of(str(comp.get("code", "")), str(card_set.get("season", "")))
-    title = f"{comp.get('name') or comp.get('code') or ''} {season}".strip()
+    own = card_set.get("own_league") or {}
+    title = f"{comp.get('name') or comp.get('code') or ''} {season}".strip() if not own else str(own.get("name"))
     html = _template().render(title=title, season=season, format=card_set.get("format", ""),
+                              league=own.get("name"), baseline=own.get("baseline"),
+                              rounds=own.get("rounds"),
                               rules=rules, rules_label=TITLES[rules],
                               rules_words=RULES_WORDS[rules], all_rules_words=RULES_WORDS, folder=FOLDER, data_file=DATA_FILE,
                               scripts=SCRIPTS, styles=STYLES)

@@ -856,7 +856,11 @@
   function fixtureName(f) { return (f.number ? "match " + f.number : f.stage || "play-off") + ", " + f.team1 + " v " + f.team2; }
   function resultLine(i) { var r = S.season.results[i]; return r ? fixtureName(fixtures()[i]) + ": " + r.text : ""; }
 
+  /** A league's round robin (own_league.fixtures) has no real results: no real ladder beside it. */
+  function realFixtures() { return fixtures().some(function (f) { return !!f.result; }); }
+
   function realText(f) {
+    if (!f.result) return "";
     if (f.result === "no result" || (!f.winner && f.result !== "tie")) return "No result";
     var scores = f.innings.map(function (x) { return x.team + " " + x.runs + "/" + x.wickets; }).join(", ");
     return (f.result === "tie" ? "Tied" + (f.winner ? ", " + f.winner + " won the super over" : "") : f.winner + " won") + (f.method ? " (" + f.method + ")" : "") + (scores ? ": " + scores : "");
@@ -898,22 +902,30 @@
       var r = S.season.results[i];
       return r ? { winner: r.winner, innings: r.innings, ballsPerInnings: fmt.ballsPerInnings } : null;
     });
+    var withReal = realFixtures();
     var real = {};
-    ladder(function (f) {
+    if (withReal) ladder(function (f) {
       return { winner: f.result === "no result" ? null : f.winner || null,
                innings: f.innings.map(function (x) { return [x.team, x.runs, x.wickets, x.balls]; }), ballsPerInnings: fmt.ballsPerInnings };
     }).forEach(function (r, k) { real[r.team] = { place: k + 1, row: r }; });
-    $("ladder").innerHTML = "<caption>Your season beside the real one (league matches; 2 points a win, 1 a tie or no result)</caption><thead><tr>"
-      + ["#", "Team", "P", "W", "L", "T/NR", "Pts", "NRR", "Real W", "Real L", "Real place"].map(function (h) { return '<th scope="col">' + h + "</th>"; }).join("") + "</tr></thead><tbody>"
+    var heads = ["#", "Team", "P", "W", "L", "T/NR", "Pts", "NRR"].concat(withReal ? ["Real W", "Real L", "Real place"] : []);
+    $("ladder").innerHTML = "<caption>" + (withReal ? "Your season beside the real one (league matches; 2 points a win, 1 a tie or no result)"
+      : "Your league (2 points a win, 1 a tie or no result)") + "</caption><thead><tr>"
+      + heads.map(function (h) { return '<th scope="col">' + h + "</th>"; }).join("") + "</tr></thead><tbody>"
       + mine.map(function (r, k) {
         var re = real[r.team] || { place: "", row: { w: "", l: "" } };
         return "<tr><td>" + (k + 1) + "</td><th scope=\"row\">" + esc(r.team) + "</th><td>" + r.p + "</td><td>" + r.w + "</td><td>" + r.l + "</td><td>" + r.t + "</td><td>" + r.pts + "</td><td>"
-          + (r.p ? (nrr(r) >= 0 ? "+" : "") + nrr(r).toFixed(3) : "") + "</td><td>" + re.row.w + "</td><td>" + re.row.l + "</td><td>" + re.place + "</td></tr>";
+          + (r.p ? (nrr(r) >= 0 ? "+" : "") + nrr(r).toFixed(3) : "") + "</td>"
+          + (withReal ? "<td>" + re.row.w + "</td><td>" + re.row.l + "</td><td>" + re.place + "</td>" : "") + "</tr>";
       }).join("") + "</tbody>";
-    $("fixtures").innerHTML = "<caption>" + list.length + " matches in date order</caption><thead><tr><th scope=\"col\">Match</th><th scope=\"col\">Date</th><th scope=\"col\">Teams</th><th scope=\"col\">Real result</th><th scope=\"col\">Your result</th><th scope=\"col\">Play</th></tr></thead><tbody>"
+    // a league's round robin (no real matches): no date and no real result to show
+    var cols = withReal ? ["Match", "Date", "Teams", "Real result", "Your result", "Play"] : ["Match", "Teams", "Your result", "Play"];
+    $("fixtures").innerHTML = "<caption>" + list.length + (withReal ? " matches in date order" : " matches of the round robin")
+      + "</caption><thead><tr>" + cols.map(function (h) { return '<th scope="col">' + h + "</th>"; }).join("") + "</tr></thead><tbody>"
       + list.map(function (f, i) {
         var r = S.season.results[i], ok = playable(f);
-        return "<tr><td>" + esc(f.number ? String(f.number) : f.stage || "") + "</td><td>" + esc(f.date) + "</td><th scope=\"row\">" + esc(f.team1 + " v " + f.team2) + "</th><td>" + esc(realText(f)) + "</td><td>"
+        return "<tr><td>" + esc(f.number ? String(f.number) : f.stage || "") + "</td>" + (withReal ? "<td>" + esc(f.date) + "</td>" : "")
+          + "<th scope=\"row\">" + esc(f.team1 + " v " + f.team2) + "</th>" + (withReal ? "<td>" + esc(realText(f)) + "</td>" : "") + "<td>"
           + (r ? esc(r.text) + (r.by === "computer" ? " <span class=\"meta\">(computer)</span>" : "") : "") + "</td><td class=\"actions\">"
           + (ok ? '<button type="button" data-fixture="' + i + '" data-action="play">' + (r ? "Play again" : "Play") + '<span class="visually-hidden"> ' + esc(fixtureName(f)) + "</span></button>"
             + (r ? "" : ' <button type="button" data-fixture="' + i + '" data-action="computer">Computer<span class="visually-hidden"> plays ' + esc(fixtureName(f)) + "</span></button>") : "<span class=\"meta\">a team cannot take the field</span>")
