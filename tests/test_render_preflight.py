@@ -236,3 +236,33 @@ def test_the_kits_pdf_makers_list_only_embedded_fonts():
         assert fonts and all(embedded for _, embedded in fonts), (kind, fonts)
         assert not any("Helvetica" in name for name, _ in fonts), kind
         assert check_pdf(pdf, f"{kind}.pdf") == [], kind
+
+
+def test_preflight_reports_each_card_sheets_bleed_read_back_from_the_pdf(tmp_path: Path):
+    """Issue 42: a print shop asks first for the bleed. `cardgen preflight` reads it back from
+    each card sheet at the top of the folder (cut lines from the crop marks, how far the colour
+    runs past them): none on a plain sheet, 3.0 / 1.5 mm with --bleed (and on Letter the shops'
+    1/8 in and how to get it), the --bleed-mm width when given; a sheet without crop marks (a
+    scoresheet) has no bleed line."""
+    from cardgen.render.card import card_views
+    from cardgen.render.preflight import sheet_bleed
+    from cardgen.render.scoresheet import render_scoresheet_pdf
+    from cardgen.render.sheets import render_cards_pdf
+    from tests.conftest import shipped_set
+    card_set = shipped_set("BBL_2024-25", "quicket")
+    views = card_views(card_set)[:9]
+    sheets = {"cards-a4.pdf": render_cards_pdf(views, "a4", "t", "c"),
+              "cards-letter.pdf": render_cards_pdf(views, "letter", "t", "c", bleed=True),
+              "cards-b.pdf": render_cards_pdf(views, "letter", "t", "c", bleed_mm=3.2),
+              "scoresheet.pdf": render_scoresheet_pdf(card_set, "a4", "c")}
+    for name, data in sheets.items():
+        (tmp_path / name).write_bytes(data)
+    assert sheet_bleed(sheets["scoresheet.pdf"], "scoresheet.pdf") is None
+    result = CliRunner().invoke(main, ["preflight", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    lines = [line for line in result.output.splitlines() if "bleed" in line]
+    assert lines == [
+        "preflight: cards-a4.pdf: no bleed (9 cards a sheet; --bleed or --bleed-mm for a print shop)",
+        "preflight: cards-b.pdf: bleed 3.2 mm past the cut lines (6 cards a sheet)",
+        "preflight: cards-letter.pdf: bleed 1.5 mm past the cut lines (8 cards a sheet); US print shops "
+        "ask for 3.2 mm (1/8 in): --bleed-mm 3.2"], lines

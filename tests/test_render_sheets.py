@@ -15,6 +15,7 @@ from cardgen.render.layout import MM, load_layout
 from cardgen.render.scoresheet import footer_numbers, render_scoresheet_pdf
 from cardgen.render.preflight import check_pdf
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
+from cardgen.render.sheets import render_cards_pdf
 
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
 
@@ -1188,3 +1189,55 @@ def test_the_advanced_quick_reference_says_its_rules_at_the_top_at_full_size_on_
                 assert max(lines) - min(lines) < 1.5, lines  # glyph bottoms of one line (g, j)
             else:
                 assert "made for the Quicket rules" in top and "Advanced" not in top, top
+
+
+@pytest.mark.parametrize("paper, bleed_mm", [("a4", 3.2), ("letter", 3.2), ("letter", 1.0), ("a4", 4.5), ("letter", 4.5)])
+def test_bleed_mm_gives_that_bleed_on_the_fullest_sheet_whose_crop_marks_still_print(paper, bleed_mm):
+    """Issue 42: Letter's bleed was 1.5 mm where US shops ask for 1/8 in (3.2 mm). With
+    --bleed-mm the sheet takes the first layout (most cards first) whose cards, their bleed and
+    marks of crop_min_mm fit outside the no-print zone; read back from the PDF: the colour runs
+    bleed_mm past the cut lines, neighbouring cards' bleeds never overlap (gutter = 2 x bleed),
+    every crop mark is printable and outside the bleed, and preflight finds nothing. No layout
+    with more cards fits: each fuller one leaves its marks in the no-print zone."""
+    from tests.conftest import shipped_set
+    from cardgen.render.card import card_views
+    from cardgen.render.preflight import sheet_bleed
+    from cardgen.render.sheets import crop_marks, sheet_geometry
+    cs = load_layout("sheets")["card_sheet"]
+    geo = sheet_geometry(paper, bleed_mm=bleed_mm)
+    assert geo.bleed == bleed_mm and geo.gap_x >= 2 * bleed_mm - 1e-9
+    left, top, right, bottom = geo.block()
+    for x1, y1, x2, y2 in crop_marks(geo):
+        assert min(x1, x2, y1, y2) >= cs["no_print_mm"] - 1e-9
+        assert max(x1, x2) <= geo.page_w - cs["no_print_mm"] + 1e-9 and max(y1, y2) <= geo.page_h - cs["no_print_mm"] + 1e-9
+        assert math.hypot(x2 - x1, y2 - y1) >= cs["crop_min_mm"] - 1e-9
+        assert not (left < (x1 + x2) / 2 < right and top < (y1 + y2) / 2 < bottom)  # outside the bleed
+    room = cs["no_print_mm"] + cs["crop_offset_mm"] + cs["crop_min_mm"]
+    for cols, rows, landscape in cs["bleed_layouts"]:
+        if cols * rows <= geo.per_sheet:
+            break
+        W, H = ((297.0, 210.0) if paper == "a4" else (279.4, 215.9)) if landscape else (
+            (210.0, 297.0) if paper == "a4" else (215.9, 279.4))
+        need_w = cols * geo.card_w + (cols + 1) * 2 * bleed_mm - 2 * bleed_mm + 2 * room
+        need_h = rows * geo.card_h + (rows + 1) * 2 * bleed_mm - 2 * bleed_mm + 2 * room
+        assert need_w > W or need_h > H, (cols, rows, landscape)
+    views = card_views(shipped_set("BBL_2024-25", "quicket"))[:geo.per_sheet]
+    pdf = render_cards_pdf(views, paper, "t", "c", bleed_mm=bleed_mm, backs=True)
+    assert check_pdf(pdf, "cards.pdf") == []
+    read = sheet_bleed(pdf, "cards.pdf")
+    assert read is not None and abs(read.least - bleed_mm) < 0.02 and read.per_sheet == geo.per_sheet
+
+
+def test_a_bleed_no_layout_of_the_paper_leaves_room_for_is_one_clear_error(tmp_path):
+    """The library says which paper and what to do; the CLI refuses a --bleed-mm outside the
+    range every paper holds (A4's two rows of landscape cards leave marks up to 4.75 mm) before
+    any work, in one line, exit 2."""
+    from click.testing import CliRunner
+    from cardgen.cli import main
+    from cardgen.errors import CardgenError
+    from cardgen.render.sheets import sheet_geometry
+    with pytest.raises(CardgenError, match="no room for crop marks on A4 paper; give a smaller --bleed-mm"):
+        sheet_geometry("a4", bleed_mm=5.0)
+    result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path), "--bleed-mm", "5"])
+    assert result.exit_code == 2 and "--bleed-mm" in result.output and "Traceback" not in result.output
+    assert not any(tmp_path.iterdir())

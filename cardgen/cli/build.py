@@ -111,6 +111,10 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 @click.option("--bleed", is_flag=True,
               help="Give every card its own bleed, 8 to a landscape sheet (3 mm on A4, 1.5 mm on Letter, "
                    "so the crop marks stay printable).")
+@click.option("--bleed-mm", "bleed_mm", type=click.FloatRange(min=0.5, max=4.5), default=None, metavar="MM",
+              help="Bleed of this width instead (implies --bleed), e.g. 3.2 for a US print shop's 1/8 in: "
+                   "each paper takes the most cards a sheet that leave the crop marks printable "
+                   "(3.2 mm: 8 on A4, 6 on Letter).")
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
 @click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
 @click.option("--solid-backs", is_flag=True, help="Backs in solid team colour (default: light backs, under 15% ink).")
@@ -127,7 +131,8 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 @_fewer_collections
 def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
           bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
-          card_set_path: Path | None, game: str, rules: str | None, league_file: Path | None = None) -> None:
+          card_set_path: Path | None, game: str, rules: str | None, league_file: Path | None = None,
+          bleed_mm: float | None = None) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
     how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
     tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
@@ -153,7 +158,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
         raise click.BadParameter(f"the rules are chosen for the {DEFAULT_GAME} cards; the {game} kit "
                                  f"prints its own game (leave --rules out)", param_hint="'--rules'")
     quicket_only = [name for name, given in (("--card-set", card_set_path is not None),
-                                              ("--bleed", bleed), ("--backs", backs),
+                                              ("--bleed", bleed), ("--bleed-mm", bleed_mm is not None),
+                                              ("--backs", backs),
                                               ("--solid-backs", solid_backs),
                                               ("--team-per-sheet", team_per_sheet)) if given]
     if game != DEFAULT_GAME and quicket_only:  # they were ignored without a word
@@ -194,7 +200,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     papers = ("a4", "letter") if paper == "both" else (paper,)
     from cardgen.play.page import kit_files as match_page_files
     extra = () if team else tuple(match_page_files(card_set, fixtures).items())  # play.html
-    result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed,
+    result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed or bleed_mm is not None,
+                                                     bleed_mm=bleed_mm,
                                                      ink_saver=ink_saver, backs=backs,
                                                      solid_backs=solid_backs, team_per_sheet=team_per_sheet,
                                                      images=not no_images, preflight=True,
@@ -224,7 +231,7 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
 # season's kit and is refused with a league file rather than ignored
 LEAGUE_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules")
 SEASON_ONLY = (("competition", "--competition"), ("season", "--season"), ("team", "--team"),
-               ("bleed", "--bleed"), ("ink_saver", "--ink-saver"), ("backs", "--backs"),
+               ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"), ("ink_saver", "--ink-saver"), ("backs", "--backs"),
                ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"),
                ("seed", "--seed"), ("card_set_path", "--card-set"))
 
@@ -310,13 +317,15 @@ def deckless_team_lines(card_set: dict, team: str | None = None) -> list[str]:
 def _report_preflight(folder: Path, checked: tuple[list[Path], list] | None = None) -> int:
     """Preflight the kit folder (or report `checked`: its PDFs and their problems, found while
     they were written): one line per problem, then a summary; the number of problems."""
-    from cardgen.render.preflight import check_folder
+    from cardgen.render.preflight import bleed_lines, check_folder
     files, problems = checked if checked is not None else check_folder(folder)
     for problem in problems:
         click.echo(f"preflight: {problem}", err=True)
     pages = f"{len(files)} PDF{'s' if len(files) != 1 else ''}"
     click.echo(f"preflight: {len(problems)} problem{'s' if len(problems) != 1 else ''} in {pages}"
                + ("" if problems else " (margins, text, crop marks, fonts all print-safe)"))
+    for line in bleed_lines(folder, files):  # what a print shop asks first
+        click.echo(f"preflight: {line}")
     return len(problems)
 
 

@@ -55,6 +55,7 @@ class KitOptions:
     papers: tuple[str, ...] = PAPERS
     team: str | None = None
     bleed: bool = False
+    bleed_mm: float | None = None  # --bleed-mm: this bleed (implies bleed) on the layout it fits
     ink_saver: bool = False
     backs: bool = False
     team_per_sheet: bool = False  # every team starts a new card sheet (else packed onto full sheets)
@@ -162,7 +163,7 @@ def card_sheets(options: KitOptions) -> dict[str, CardSheets]:
     """How each whole-set card PDF prints (the manifest says it, so the site need not read the PDF)."""
     out = {}
     for paper in options.papers:
-        geo = sheet_geometry(paper, options.bleed)
+        geo = sheet_geometry(paper, options.bleed, options.bleed_mm)
         out[f"cards-{paper}.pdf"] = CardSheets(options.backs, geo.duplex_flip, geo.landscape)
     return out
 
@@ -313,12 +314,13 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     renders: dict[str, Callable[[], bytes]] = {}
     # each team's pages in the whole-set card sheets: their bookmarks and the manifest's teams
     ranges = {} if options.team else {
-        paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet)
+        paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet,
+                                options.bleed_mm)
         for paper in options.papers}
     for paper in options.papers:  # the whole-set card sheets, one bookmark per team in a full kit
         outline = None if options.team else [(r.team, r.first) for r in ranges[paper]]
         renders[f"cards-{paper}.pdf"] = functools.partial(
-            render_cards_pdf, views, paper, f"{title} cards", credit, bleed=options.bleed,
+            render_cards_pdf, views, paper, f"{title} cards", credit, bleed=options.bleed, bleed_mm=options.bleed_mm,
             ink_saver=options.ink_saver, backs=options.backs, team_per_sheet=options.team_per_sheet,
             solid_backs=options.solid_backs, outline=outline)
     image_jobs = _image_jobs(views) if options.images else []
@@ -375,7 +377,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         bar.close()
         # what each file is and how many pages it prints on, read from the finished PDFs
         put(START_HERE, start_here_text(printed, pdf_page_counts(work), options.papers, credit,
-                                        backs=options.backs, bleed=options.bleed,
+                                        backs=options.backs, bleed=options.bleed, bleed_mm=options.bleed_mm,
                                         team_folders=not options.team, images=bool(image_jobs),
                                         match_page=MATCH_PAGE in dict(options.extra_files)).encode("utf-8"))
         kept, dropped = _swap_in(work, final, Manifest(

@@ -405,3 +405,101 @@ def check_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
             raise PreflightError(f"cannot read {path}: {exc.strerror or exc}") from None
         problems += check_pdf(data, path.relative_to(folder).as_posix())
     return files, problems
+
+
+@dataclass(frozen=True)
+class Bleed:
+    """How far a card sheet's colour runs past its cut lines (the crop marks'), in mm: what a
+    print shop's preflight reports. `least` is the smallest of left, top and right (the cards'
+    bands run to those edges; their white bottoms need none)."""
+    file: str
+    left: float
+    top: float
+    right: float
+    per_sheet: int  # cards on the first sheet (cut lines' cells)
+
+    @property
+    def least(self) -> float:
+        return max(0.0, min(self.left, self.top, self.right))
+
+
+def sheet_bleed(data: bytes, name: str) -> Bleed | None:
+    """The bleed of a card sheet PDF, read from its first page: the cut lines from its crop marks
+    (short straight strokes beyond all the page's fills), the bleed from how far the fills run
+    past the outermost cut lines. None for a PDF without crop marks (not a card sheet)."""
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+    try:
+        pdf = pdfium.PdfDocument(data)
+    except pdfium.PdfiumError as exc:
+        raise PreflightError(f"{name}: not a readable PDF ({exc})") from None
+    try:
+        page = pdf[0]
+        H = page.get_height() / MM
+        crop = load_layout("sheets")["card_sheet"]["crop_length_mm"] + 0.05
+        fills: list[tuple[float, float, float, float]] = []
+        strokes: list[tuple[float, float, float, float]] = []
+        l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+        fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
+        matrix = raw.FS_MATRIX()
+        for i in range(raw.FPDFPage_CountObjects(page.raw)):
+            obj = raw.FPDFPage_GetObject(page.raw, i)
+            if raw.FPDFPageObj_GetType(obj) != raw.FPDF_PAGEOBJ_PATH:
+                continue
+            raw.FPDFPath_GetDrawMode(obj, ctypes.byref(fill_mode), ctypes.byref(stroke))
+            if stroke.value:
+                raw.FPDFPageObj_GetMatrix(obj, ctypes.byref(matrix))
+                segments = _segments(raw, obj, matrix, H)
+                if len(segments) == 1:
+                    x1, y1, x2, y2 = segments[0]
+                    if (abs(x1 - x2) < 1e-3 or abs(y1 - y2) < 1e-3) and math.hypot(x2 - x1, y2 - y1) <= crop:
+                        strokes.append(segments[0])
+            elif fill_mode.value:
+                raw.FPDFPageObj_GetBounds(obj, ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
+                fills.append((l.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM))
+        page.close()
+    finally:
+        pdf.close()
+    if not fills:
+        return None
+    left, top = min(f[0] for f in fills), min(f[1] for f in fills)
+    right, bottom = max(f[2] for f in fills), max(f[3] for f in fills)
+    xs = sorted({round(x1, 3) for x1, y1, x2, y2 in strokes
+                 if abs(x1 - x2) < 1e-3 and (max(y1, y2) <= top or min(y1, y2) >= bottom)})
+    ys = sorted({round(y1, 3) for x1, y1, x2, y2 in strokes
+                 if abs(y1 - y2) < 1e-3 and (max(x1, x2) <= left or min(x1, x2) >= right)})
+    if len(xs) < 2 or len(ys) < 2:
+        return None
+    return Bleed(name, round(xs[0] - left, 2), round(ys[0] - top, 2), round(right - xs[-1], 2),
+                 _cells(xs) * _cells(ys))
+
+
+def _cells(cuts: list[float]) -> int:
+    """Cards across a row (or down a column) from its cut lines: neighbours share a cut line
+    (no gutter) or each has its own (a gutter between them)."""
+    gaps = [b - a for a, b in zip(cuts, cuts[1:])]
+    card = max(gaps)
+    return sum(1 for g in gaps if g > card - 0.5)
+
+
+# what US print shops ask for: 1/8 in
+US_SHOP_BLEED_MM = 3.175
+
+
+def bleed_lines(folder: Path, files: Iterable[Path]) -> list[str]:
+    """A line per card sheet PDF at the top of `folder` (a team's own sheets under teams/ are
+    laid out alike) saying its bleed, read back from the PDF (and, for a Letter sheet with less
+    than a US shop's 1/8 in, how to get it)."""
+    lines = []
+    for path in (p for p in files if Path(p).parent == Path(folder)):
+        bleed = sheet_bleed(Path(path).read_bytes(), Path(path).relative_to(folder).as_posix())
+        if bleed is None:
+            continue
+        if bleed.least < 0.05:
+            lines.append(f"{bleed.file}: no bleed ({bleed.per_sheet} cards a sheet; --bleed or --bleed-mm for a print shop)")
+            continue
+        line = f"{bleed.file}: bleed {bleed.least:.1f} mm past the cut lines ({bleed.per_sheet} cards a sheet)"
+        if "letter" in bleed.file and bleed.least < US_SHOP_BLEED_MM - 0.05:
+            line += "; US print shops ask for 3.2 mm (1/8 in): --bleed-mm 3.2"
+        lines.append(line)
+    return lines

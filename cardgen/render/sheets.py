@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.errors import CardgenError
 from cardgen.render.card import CardView, draw_back, draw_card
 from cardgen.render.common import new_canvas
 from cardgen.render.fonts import PDF_NAMES, fit_text
@@ -66,21 +67,42 @@ class SheetGeometry:
         return xs[0] - self.bleed, ys[0] - self.bleed, xs[-1] + self.bleed, ys[-1] + self.bleed
 
 
-def sheet_geometry(paper: str, bleed: bool = False) -> SheetGeometry:
+class BleedTooWide(CardgenError):
+    """A --bleed-mm no card layout of the paper leaves room for (crop marks, no-print zone)."""
+
+
+def sheet_geometry(paper: str, bleed: bool = False, bleed_mm: float | None = None) -> SheetGeometry:
+    """Where the cards sit: the paper's layout (templates/sheets.json card_sheet), with `bleed`
+    its bleed layout; `bleed_mm` (--bleed-mm, implies bleed) a bleed of that width on the first
+    of the bleed_layouts that leaves room for the crop marks (`BleedTooWide` if none does)."""
     sheet = load_layout("sheets")
     card = load_layout("card")
     cs = sheet["card_sheet"]
-    spec = cs["layouts"][f"{paper}-bleed" if bleed else paper]
     page = sheet["papers"][paper]
-    page_w, page_h = page["width_mm"], page["height_mm"]
-    if spec["landscape"]:
-        page_w, page_h = page_h, page_w
     W, H = card["width_mm"], card["height_mm"]
-    cols, rows, gap = spec["columns"], spec["rows"], spec["gutter_mm"]
+    if bleed_mm is not None:
+        for cols, rows, landscape in cs["bleed_layouts"]:
+            geo = _geometry(paper, page, W, H, cols, rows, landscape, 2 * bleed_mm, bleed_mm)
+            left, top, right, bottom = geo.block()
+            room = cs["no_print_mm"] + cs["crop_offset_mm"] + cs["crop_min_mm"]
+            if min(left, top, geo.page_w - right, geo.page_h - bottom) >= room - 1e-9:
+                return geo
+        raise BleedTooWide(f"a bleed of {bleed_mm:g} mm leaves no room for crop marks on "
+                           f"{page['label']} paper; give a smaller --bleed-mm")
+    spec = cs["layouts"][f"{paper}-bleed" if bleed else paper]
+    return _geometry(paper, page, W, H, spec["columns"], spec["rows"], spec["landscape"], spec["gutter_mm"],
+                     spec["bleed_mm"])
+
+
+def _geometry(paper: str, page: dict, W: float, H: float, cols: int, rows: int, landscape: bool, gap: float,
+              bleed: float) -> SheetGeometry:
+    page_w, page_h = page["width_mm"], page["height_mm"]
+    if landscape:
+        page_w, page_h = page_h, page_w
     block_w = cols * W + (cols - 1) * gap
     block_h = rows * H + (rows - 1) * gap
     return SheetGeometry(paper, page_w, page_h, W, H, cols, rows, (page_w - block_w) / 2,
-                         (page_h - block_h) / 2, gap, gap, spec["bleed_mm"], spec["landscape"])
+                         (page_h - block_h) / 2, gap, gap, bleed, landscape)
 
 
 def pages_for(views: Sequence[CardView], per_sheet: int, team_per_sheet: bool = False) -> list[list[CardView]]:
@@ -254,12 +276,14 @@ def _line_up_side_margin(canvas: Canvas, geo: SheetGeometry, options: Sequence[s
 def render_cards_pdf(views: list[CardView], paper: str, title: str, credit: str, bleed: bool = False,
                      ink_saver: bool = False, backs: bool = False,
                      progress: Callable[[int], None] | None = None, team_per_sheet: bool = False,
-                     solid_backs: bool = False, outline: list[tuple[str, int]] | None = None) -> bytes:
+                     solid_backs: bool = False, outline: list[tuple[str, int]] | None = None,
+                     bleed_mm: float | None = None) -> bytes:
     """The card sheets as PDF bytes (byte-identical for identical input: invariant mode).
 
     `outline`: bookmarks as (title, 1-based page) in page order; the PDF then opens with them shown.
+    `bleed_mm`: the --bleed-mm width (`sheet_geometry`).
     """
-    geo = sheet_geometry(paper, bleed)
+    geo = sheet_geometry(paper, bleed, bleed_mm)
     canvas, buf, _, _ = new_canvas(paper, title, credit)
     canvas.setPageSize((geo.page_w * MM, geo.page_h * MM))
     pages = pages_for(views, geo.per_sheet, team_per_sheet)

@@ -61,7 +61,7 @@ def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> li
 
 def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tuple[str, ...], credit: str,
                     backs: bool = False, bleed: bool = False, team_folders: bool = True,
-                    images: bool = True, match_page: bool = False) -> str:
+                    images: bool = True, match_page: bool = False, bleed_mm: float | None = None) -> str:
     """The kit's START-HERE.txt. `pages`: each top-level PDF's page count; `team_folders`: the kit
     has teams/ (a full kit); `images`: png/ and tts/; `match_page`: play.html."""
     from cardgen.render.common import build_command, rules_title
@@ -76,12 +76,21 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
     return text_template("start-here.txt.j2").render(
         heading=f"Quicket Cricket kit ({rules_title(card_set)}): {season_name(card_set)} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
                 f"{len(card_set['cards'])} cards",
-        groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=sheet_geometry(papers[0], bleed).per_sheet,
-        rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed, team_folders=team_folders, images=images,
+        groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=_per_sheet(papers, bleed, bleed_mm),
+        rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed or bleed_mm is not None, team_folders=team_folders, images=images,
         match_page=match_page,
         other_command=build_command(card_set["competition"]["code"], str(card_set["season"]),
                                     other_rules(rules_of_set(card_set))),
         credit=credit)
+
+
+def _per_sheet(papers: tuple[str, ...], bleed: bool, bleed_mm: float | None) -> str:
+    """Cards a sheet, as START-HERE says it: "9", or per paper where they differ (--bleed-mm 3.2:
+    "8 (A4), 6 (US Letter)")."""
+    counts = {paper: sheet_geometry(paper, bleed, bleed_mm).per_sheet for paper in papers}
+    if len(set(counts.values())) == 1:
+        return str(counts[papers[0]])
+    return ", ".join(f"{n} ({PAPER_LABELS[paper]})" for paper, n in counts.items())
 
 
 def pdf_page_counts(folder: Path) -> dict[str, int]:

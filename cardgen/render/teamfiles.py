@@ -32,13 +32,13 @@ class TeamPages:
 
 
 def team_page_ranges(views: list[CardView], paper: str, bleed: bool = False, backs: bool = False,
-                     team_per_sheet: bool = False) -> list[TeamPages]:
+                     team_per_sheet: bool = False, bleed_mm: float | None = None) -> list[TeamPages]:
     """Where each team's cards are in the whole-set card PDF, in team order (backs follow each sheet
     of fronts; on packed sheets a team's last page may be the next team's first)."""
     sides = 2 if backs else 1
     first: dict[str, int] = {}
     last: dict[str, int] = {}
-    for number, sheet in enumerate(pages_for(views, sheet_geometry(paper, bleed).per_sheet, team_per_sheet)):
+    for number, sheet in enumerate(pages_for(views, sheet_geometry(paper, bleed, bleed_mm).per_sheet, team_per_sheet)):
         for view in sheet:
             first.setdefault(view.team, number * sides + 1)
             last[view.team] = number * sides + sides
@@ -78,6 +78,7 @@ def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: 
             name = f"{TEAMS_FOLDER}/{folder}/cards-{paper}.pdf"
             renders[name] = functools.partial(
                 render_cards_pdf, team_views, paper, f"{title} {team} cards", credit, bleed=options.bleed,
+                bleed_mm=options.bleed_mm,
                 ink_saver=options.ink_saver, backs=options.backs, solid_backs=options.solid_backs)
             files[f"cards-{paper}"] = name
         one_team = {**card_set, "teams": [t for t in card_set.get("teams") or [] if t.get("name") == team],
