@@ -35,18 +35,27 @@ def test_a_side_s_points_are_its_run_difference_against_the_baseline(mirror: Pat
         assert abs(c.gap) <= max(2.0, 0.10 * abs(c.predicted)), c
 
 
+DRAFT_POOL = "BBL 2023-24..2024-25, IPL 2025"
+
+
 def test_a_computer_draft_makes_sides_that_win_their_share(mirror: Path, tmp_path: Path) -> None:
-    """Eight sides drafted from the two BBL seasons of the mirror (BBL 2023-24 and 2024-25):
-    every side's replayed win share within 35-65%; the league file the draft wrote builds the
-    very same card set again."""
+    """Eight sides drafted from three seasons (the issue's three BBL seasons; the mirror has
+    two, BBL 2023-24 and 2024-25, so IPL 2025 is the third) on BBL 2024-25: every side's
+    replayed win share within 35-65%; every sheet print-safe; the league file the draft wrote
+    builds the very same card set again."""
     out = tmp_path / "out"
-    result = CliRunner().invoke(main, ["league", "--draft", "BBL 2023-24..2024-25", "--teams", "8",
-                                       "--out", str(out), "--source", str(mirror), "--paper", "a4",
-                                       "--no-images"])
+    result = CliRunner().invoke(main, ["league", "--draft", DRAFT_POOL, "--baseline", "BBL 2024-25",
+                                       "--teams", "8", "--out", str(out), "--source", str(mirror),
+                                       "--paper", "a4", "--no-images"])
     assert result.exit_code == 0, result.output
+    assert "preflight: 0 problems" in result.output, result.output
     kit = next(out.iterdir())
     card_set = json.loads((kit / "card-set.json").read_text(encoding="utf-8"))
     assert len(card_set["teams"]) == 8 and len(card_set["own_league"]["fixtures"]) == 56
+    assert card_set["own_league"]["draft"]["pool"] == "BBL 2023-24, BBL 2024-25, IPL 2025"
+    # the pool's three seasons all reach the sides
+    assert {f"{c['source']['competition']} {c['source']['season']}" for c in card_set["cards"]} == {
+        "BBL 2023-24", "BBL 2024-25", "IPL 2025"}
     for team in card_set["teams"]:   # each side has a keeper and five bowlers in its XI
         assert team.get("wicketkeeper") in team["batting_order"], team["name"]
         assert sum(p in team["batting_order"] for p in team["bowlers"]) >= 5, team["name"]

@@ -119,3 +119,12 @@ def test_baseline_mean_is_read_as_the_mean_of_the_seasons_used() -> None:
     # the draft's league file writes it back as it was
     season = parse_league('name = "x"\nbaseline = "BBL 2024-25"\n[[team]]\nfrom = "IPL 2025: MI"\n')
     assert season.baseline_text == "BBL 2024-25"
+
+
+def test_a_draft_pool_joins_seasons_and_ranges_of_any_competitions() -> None:
+    spec = parse_league('name = "x"\nbaseline = "BBL 2024-25"\n[draft]\n'
+                        'seasons = "BBL 2023-24..2024-25, IPL 2025, BBL 2024-25"\n', "my.toml")
+    assert spec.draft is not None
+    assert [r.text for r in spec.draft.seasons] == ["BBL 2023-24", "BBL 2024-25", "IPL 2025"]
+    with pytest.raises(LeagueFileError, match=r"^my.toml, line 4: .* has an empty season between commas"):
+        parse_league('name = "x"\nbaseline = "BBL 2024-25"\n[draft]\nseasons = "BBL 2024-25,, IPL 2025"\n', "my.toml")

@@ -16,7 +16,8 @@ LEAGUE_FILE_IN_KIT = "league.toml"
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--draft", "pool", default=None, metavar="SEASONS",
               help='Let the computer draft the sides from these seasons by a snake draft on points, '
-                   'e.g. "BBL 2023-24..2024-25" (instead of a league file).')
+                   'e.g. "BBL 2023-24..2024-25", or several joined by commas, "BBL 2023-24..2024-25, '
+                   'IPL 2025" (instead of a league file).')
 @click.option("--teams", type=click.IntRange(2, 20), default=8, show_default=True,
               help="With --draft: how many sides.")
 @click.option("--baseline", default=None, metavar="SEASON",

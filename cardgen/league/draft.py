@@ -5,9 +5,9 @@ several of them enters once, in his season with the most points. The sides pick 
 order reversing each round (1..N, N..1, ...), each taking the player with the most points left,
 except that a side must end with a wicketkeeper, MIN_BOWLERS regular bowlers (at least
 REGULAR_UNITS overs an innings) and MIN_BATTERS batters (60 real balls or more, in the top
-seven): when its picks left are only enough for what it still lacks, it takes the best player
-who supplies some of it. The league file the draft made is written out, so a
-user can change it and build it again.
+seven): when its picks left are only as many as it needs for what it still lacks
+(`picks_needed`), it takes the best player who brings that number down. The league file the
+draft made is written out, so a user can change it and build it again.
 """
 from __future__ import annotations
 
@@ -63,16 +63,21 @@ def needs(side: list[Valued]) -> dict[str, int]:
             "batters": max(0, MIN_BATTERS - sum(_batter(v) for v in side))}
 
 
-SUPPLIES = {"keeper": lambda v: v.keeper, "bowlers": _regular_bowler, "batters": _batter}
+def picks_needed(lacking: dict[str, int]) -> int:
+    """The fewest picks that supply what a side lacks: a keeper and a bowler are two players,
+    a batter can be either (a keeper who bats, an all-rounder)."""
+    return max(lacking["keeper"] + lacking["bowlers"], lacking["batters"])
 
 
 def next_pick(side: list[Valued], left: list[Valued], per_team: int) -> Valued:
     """The side's next pick from `left` (best first): the best player left, unless its picks
-    left are only enough for what it still lacks; then the best who supplies some of it."""
-    lacking = {k: n for k, n in needs(side).items() if n}
-    if sum(lacking.values()) < per_team - len(side):
+    left are only as many as it needs for what it still lacks; then the best who brings the
+    picks it needs down."""
+    lacking = needs(side)
+    if picks_needed(lacking) < per_team - len(side):
         return left[0]
-    fitting = [v for v in left if any(SUPPLIES[k](v) for k in lacking)]
+    # as many picks left as it needs: the best who brings the picks it needs down
+    fitting = [v for v in left if picks_needed(needs(side + [v])) < picks_needed(lacking)]
     if not fitting:
         raise LeagueFileError("the pool has too few wicketkeepers, regular bowlers or batters for "
                               "the sides (fewer sides, or more seasons)")
@@ -181,18 +186,23 @@ def draft_league(spec: LeagueSpec, seasons: Seasons, rules: str, source: str | N
 
 
 def _pool_text(refs: tuple[SeasonRef, ...]) -> str:
+    """The pool as a draft names it: one season, a range of one competition's, else each."""
     if len(refs) == 1:
         return refs[0].text
-    return f"{refs[0].text}..{refs[-1].season}"
+    if len({r.competition.casefold() for r in refs}) == 1:
+        return f"{refs[0].text}..{refs[-1].season}"
+    return ", ".join(r.text for r in refs)
 
 
 def draft_spec(pool: str, teams: int, baseline: str | None, name: str | None, cap: float | None,
                rules: str | None, per_team: int = 11) -> tuple[LeagueSpec, str]:
     """The league file a `--draft` on the command line stands for (its text, and parsed)."""
-    from cardgen.league.spec import code_of, parse_league, season_range
-    refs = season_range(pool, 1, "--draft")
+    from cardgen.league.spec import code_of, parse_league, season_pool
+    refs = season_pool(pool, 1, "--draft")
     base = baseline or refs[-1].text
-    title = name or f"{refs[0].competition} draft {refs[0].season[:4]}-{refs[-1].season[-2:]}"
+    comps = "+".join(dict.fromkeys(r.competition for r in refs))
+    first, last = min(refs, key=lambda r: r.season), max(refs, key=lambda r: r.season)
+    title = name or f"{comps} draft {first.season[:4]}-{last.season[-2:]}"
     title = re.sub(r"\s+", " ", title)
     lines = [f"name = {_quote(title)}", f"code = {_quote(code_of(title))}",
              f"baseline = {_quote(base)}"]

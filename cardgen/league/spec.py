@@ -147,6 +147,24 @@ def season_range(text: str, line: int, where: str) -> tuple[SeasonRef, ...]:
                  for y in range(start, end + 1))
 
 
+def season_pool(text: str, line: int, where: str) -> tuple[SeasonRef, ...]:
+    """A draft's pool: seasons and ranges joined by commas, of any competitions,
+    'BBL 2023-24..2024-25, IPL 2025' (each season once, in the order given)."""
+    parts = [p.strip() for p in str(text).split(",")]
+    if not all(parts):
+        raise LeagueFileError(f"{where}, line {line}: {text!r} has an empty season between commas; "
+                              f"write e.g. \"BBL 2023-24..2024-25, IPL 2025\"")
+    out: list[SeasonRef] = []
+    seen: set[tuple[str, str]] = set()
+    for part in parts:
+        for ref in season_range(part, line, where):
+            key = (ref.competition.casefold(), ref.season)
+            if key not in seen:
+                seen.add(key)
+                out.append(ref)
+    return tuple(out)
+
+
 def _line_of(lines: list[str], pattern: str, start: int = 0) -> int:
     """The 1-based line of the first match of `pattern` at or after line index `start`."""
     rx = re.compile(pattern)
@@ -247,8 +265,8 @@ def _draft(raw, lines: list[str], path: str) -> DraftSpec | None:  # type: ignor
     seasons_line = _line_of(lines, r"^\s*seasons\s*=", line - 1)
     if not isinstance(raw.get("seasons"), str):
         raise LeagueFileError(f"{path}, line {seasons_line}: [draft] seasons is a season or a "
-                              f"range, e.g. \"BBL 2023-24..2024-25\"")
-    seasons = season_range(raw["seasons"], seasons_line, path)
+                              f"range, or several joined by commas, e.g. \"BBL 2023-24..2024-25, IPL 2025\"")
+    seasons = season_pool(raw["seasons"], seasons_line, path)
     teams = raw.get("teams", 8)
     per = raw.get("players_per_team", 11)
     for key, value, lo, hi in (("teams", teams, 2, MAX_TEAMS), ("players_per_team", per, 11, 16)):

@@ -253,7 +253,8 @@ def render_team_sheets_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     widths = [8, 52, 28, 26, 28, 14, 18] if defence else [8, 56, 28, 26, 28, 14]
     header = ["Player", "Role", "Wicketkeeper", "Fielding", "Cards"] + (["Defence"] if defence else [])
     if league:   # a league's: each player's season and real side, and his points
-        widths = ([8, 33, 21, 22, 23, 11, 14, 30, 14] if defence else [8, 37, 23, 22, 24, 11, 35, 14])
+        # the Wicketkeeper heading needs its 26 mm, as on a season's sheet (names are fitted)
+        widths = ([8, 27, 21, 26, 24, 11, 16, 30, 13] if defence else [8, 33, 23, 26, 24, 11, 35, 14])
         header += ["From", "Pts"]
     from_column = (len(header) - 1,) if league else ()   # the "From" column, fitted like names
     decks = team_decks(card_set)
