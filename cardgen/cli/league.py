@@ -21,7 +21,8 @@ LEAGUE_FILE_IN_KIT = "league.toml"
 @click.option("--teams", type=click.IntRange(2, 20), default=8, show_default=True,
               help="With --draft: how many sides.")
 @click.option("--baseline", default=None, metavar="SEASON",
-              help='With --draft: the league the cards play in (default: the last season of the pool).')
+              help='With --draft: the league the cards play in, a season or "mean" (the mean of the '
+                   "pool's seasons; default: the pool's last season).")
 @click.option("--name", "league_name", default=None, help="With --draft: the league's name.")
 @click.option("--cap", type=float, default=None, help="With --draft: the most points a side may have.")
 @click.option("--rules", type=click.Choice(["quicket", "advanced"]), default=None,
