@@ -1,6 +1,7 @@
 """`cardgen league`: a bad league file is one line naming its line, exit 2, and nothing written."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -120,3 +121,19 @@ def test_build_league_writes_the_league_kit(tmp_path: Path, mirror: Path) -> Non
     assert (folder / "league.toml").read_bytes() == f.read_bytes()
     for name in ("cards-a4.pdf", "draft-sheet.pdf", "fixtures.pdf", "play.html"):
         assert (folder / name).stat().st_size > 0, name
+
+
+def test_a_hand_edited_league_set_is_one_line(tmp_path: Path) -> None:
+    # a league's card-set.json with a side's points edited to text: simulate says where, exit 2
+    from cardgen.render.sample import rules_example_card_set
+    doc = rules_example_card_set()
+    names = [t["name"] for t in doc["teams"]]
+    doc["own_league"] = {"name": "Mine", "baseline": "BBL 2024-25", "fixtures": [names[:2], names[1::-1]]}
+    doc["teams"][0]["points"] = "lots"
+    path = tmp_path / "card-set.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    result = CliRunner().invoke(main, ["simulate", "--cards", str(path), "--seasons", "2", "--out", str(tmp_path / "o")])
+    assert result.exit_code == EXIT_USAGE, result.output
+    assert result.output.count("\n") == 1 and "Traceback" not in result.output, result.output
+    assert f"{path} is not a valid card set: teams/0/points: 'lots' is not of type 'number'" in result.output
+    assert not (tmp_path / "o").exists() and not (tmp_path / "validation").exists()
