@@ -247,3 +247,35 @@ def _previous_kit(doc: dict[str, Any], folder: Path) -> Manifest | None:
     entries = teams.get("teams") if isinstance(teams, dict) and isinstance(teams.get("teams"), list) else []
     return Manifest(kind="season-kit", files=files, version=0, card_set_sha256=_text(doc.get("card_set_sha256")),
                     teams=tuple(t for t in (_team(entry) for entry in entries) if t is not None))
+
+
+# --- a kit's fingerprint ----------------------------------------------------------------------
+
+def kit_fingerprint(folder: Path) -> str | None:
+    """One sha256 for what a finished kit folder holds now: its manifest's bytes and, for every
+    file in it (what `simulate` added to validation/ after the build too), the path, size and
+    modification time. Reading every PDF's bytes would cost more than the site render it lets
+    us skip; a rebuild that rewrites a file changes its time, so this errs towards "changed",
+    and an incremental build that keeps a kit keeps its fingerprint. None: no readable
+    manifest (unfinished, or not cardgen's), which is never taken as unchanged."""
+    import hashlib
+    import os
+    folder = Path(folder)
+    try:
+        raw = (folder / FILE_NAME).read_bytes()
+    except OSError:
+        return None
+    if read_manifest(folder) is None:
+        return None
+    digest = hashlib.sha256(raw)
+    for top, dirs, names in os.walk(folder):
+        dirs.sort()
+        for name in sorted(names):
+            path = Path(top) / name
+            try:
+                info = path.stat()
+            except OSError:
+                continue
+            rel = path.relative_to(folder).as_posix()
+            digest.update(f"\0{rel}\0{info.st_size}\0{info.st_mtime_ns}".encode("utf-8"))
+    return digest.hexdigest()

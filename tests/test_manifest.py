@@ -95,3 +95,25 @@ def test_the_markers_before_the_manifest_are_read_as_version_0(tmp_path: Path) -
     assert manifest.owns("kit.json") and manifest.owns("cards-a4.pdf") and not manifest.owns("notes.txt")
     (game / "kit.json").write_text(json.dumps({"name": "Mine", "files": []}))  # a user's kit.json: not ours
     assert read_manifest(game) is None
+
+
+def test_a_kit_fingerprint_changes_with_any_file_of_the_kit(tmp_path):
+    """kit_fingerprint: the same folder gives the same digest; a rewritten file (a new size or
+    time), a file added after the build (validation/) or a changed manifest gives another."""
+    import os
+    from cardgen.manifest import kit_fingerprint
+    folder = tmp_path / "BBL_2024-25"
+    folder.mkdir()
+    (folder / "card-set.json").write_text("{}")
+    write_manifest(folder, Manifest(kind="season-kit", files=("card-set.json",)))
+    first = kit_fingerprint(folder)
+    assert first is not None and kit_fingerprint(folder) == first
+    stat = (folder / "card-set.json").stat()
+    os.utime(folder / "card-set.json", ns=(stat.st_atime_ns, stat.st_mtime_ns + 1))
+    second = kit_fingerprint(folder)
+    assert second != first
+    (folder / "validation").mkdir()
+    (folder / "validation" / "report.md").write_text("ok")
+    assert kit_fingerprint(folder) not in (first, second)
+    (folder / ".cardgen-kit.json").unlink()
+    assert kit_fingerprint(folder) is None

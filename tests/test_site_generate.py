@@ -816,9 +816,7 @@ def test_player_index_lists_everyone_by_surname_and_the_menu_has_how_to_play(bui
     assert len(names) == 4  # one entry per player page (Chris Green's two cards are one player)
     assert [n for n in names if "script" not in n] == ["Cooper Connolly", "Chris Green", "Lance Morris"]  # by surname
     assert 'action="players.html"' in pages["sets/BBL_2024-25/index.html"]
-    assert all('href="../../how-to-play.html"' in html or 'href="how-to-play.html"' in html
-               or 'href="../../../how-to-play.html"' in html or 'href="/how-to-play.html"' in html
-               for html in pages.values())
+    assert all(re.search(r'href="(/|(\.\./)*)how-to-play\.html"', html) for html in pages.values())
     play = pages["how-to-play.html"]
     assert "Setup and the two decks" in play and "http://shortseasongames.com" in play
 

@@ -279,6 +279,9 @@ class SiteReport:
     problems: list[str] = field(default_factory=list)  # why, and anything else left out
     kept: list[str] = field(default_factory=list)  # files of the old site cardgen did not write
     team_kits: list[str] = field(default_factory=list)  # build --team folders, not listed
+    rendered: list[str] = field(default_factory=list)  # sets whose pages were rendered this time
+    carried: list[str] = field(default_factory=list)  # sets carried over unchanged from the old site
+    search_bytes: int = 0  # the search index, every shard
 
 
 def _environment() -> jinja2.Environment:
@@ -677,14 +680,15 @@ def _sorted_cards(views: list[CardView], teams: list[tuple[str, str]], card_set:
                                         v.kind != "striker", v.name, v.index))
 
 
-def _link_or_copy(src: Path, dst: Path) -> None:
+def _link_or_copy(src: Path, dst: Path, keep_mode: bool = False) -> None:
     """Hard-link a kit file into the site (no extra disk), or copy it when a link cannot serve.
 
     A file only its owner may read (a temp-file default) is copied, so the site can be made
-    world-readable for a static host without changing the output folder.
+    world-readable for a static host without changing the output folder. `keep_mode`: a file
+    of the old site carried over, linked whatever its mode (the old site made it readable).
     """
     dst.parent.mkdir(parents=True, exist_ok=True)
-    if src.stat().st_mode & stat.S_IROTH:
+    if keep_mode or src.stat().st_mode & stat.S_IROTH:
         try:
             os.link(src, dst)
             return
@@ -1209,6 +1213,7 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     summary["fielding_table"] = _fielding_table(kit)
     summary["defence"] = [v for v in views if v.defence]  # the rated striker cards (R13), in card order
     summary["defence_highest"] = highest_defence(views)
+    summary["players"] = _player_index(views)   # the catalogue's search (catalogue.search_index)
 
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
@@ -1298,7 +1303,7 @@ def _render_game(writer: _Writer, kit: GameKit, site_root: Path) -> dict[str, An
 
 
 def _assets(root: Path) -> None:
-    for name in ("site.css", "filter.js", "search.js", "favicon.svg"):
+    for name in ("site.css", "filter.js", "search.js", "catalogue-search.js", "favicon.svg"):
         atomic_write_bytes(root / "assets" / name, (TEMPLATE_DIR / name).read_bytes())
 
 
@@ -1315,16 +1320,16 @@ def _swap_in(built: Path, site_dir: Path) -> list[str]:
 NOT_FOUND_PAGE = "404.html"  # `cardgen serve` and most static hosts show it for a missing address
 
 
-def _check_site_dir(out_dir: Path, site_dir: Path, set_folders: list[Path]) -> None:
+def _check_site_dir(site_dir: Path, set_folders: list[Path]) -> None:
     """Refuse a site folder whose replacement would delete something that is not a site."""
-    site, out = site_dir.resolve(), out_dir.resolve()
-    if site == out or site in out.parents:
-        raise SiteError(f"the site folder {site_dir} would replace the output folder {out_dir}; "
-                        "choose another --site-dir")
+    site = site_dir.resolve()
     for folder in set_folders:
         if folder.resolve() in site.parents or folder.resolve() == site:
             raise SiteError(f"the site folder {site_dir} is inside the set {folder.name}; "
                             "choose another --site-dir")
+        if site in folder.resolve().parents:
+            raise SiteError(f"the set {folder.name} is inside the site folder {site_dir}, which is "
+                            "replaced as a whole; choose another --site-dir")
     if site_dir.is_dir() and any(site_dir.iterdir()) and read_manifest(site_dir, "site") is None:
         raise SiteError(f"{site_dir} exists and is not a cardgen site; choose an empty or new --site-dir")
     if site_dir.exists() and not site_dir.is_dir():
@@ -1340,6 +1345,15 @@ def site_root(base_url: str) -> str:
     return url if url.endswith("/") else url + "/"
 
 
+@dataclass(frozen=True)
+class SiteOptions:
+    """How `generate` renders a site, beside the kits it is given."""
+    base_url: str = "/"  # where the site is served from (`site_root`): the 404 page's links
+    games_from: Path | None = None  # an output folder whose other-game kits are listed too
+    team_kits: tuple[str, ...] = ()  # one-team kits found beside the sets (named, not listed)
+    full: bool = False  # render every set page again, even of a kit that has not changed
+
+
 def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "/") -> SiteReport:
     """Render the site for every set built under `out_dir` into `site_dir` (default OUT/site).
 
@@ -1349,66 +1363,206 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
     """
     out_dir = Path(out_dir)
     site_dir = Path(site_dir) if site_dir is not None else default_site_dir(out_dir)
+    folders = find_sets(out_dir, skip=site_dir)
+    site, out = site_dir.resolve(), out_dir.resolve()
+    if site == out or site in out.parents:
+        raise SiteError(f"the site folder {site_dir} would replace the output folder {out_dir}; "
+                        "choose another --site-dir")
+    return generate(folders, site_dir, SiteOptions(base_url=base_url, games_from=out_dir,
+                                                   team_kits=tuple(find_team_kits(out_dir))))
+
+
+def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = SiteOptions()) -> SiteReport:
+    """Render one site for the season kits in `kit_dirs` (each a `<CODE>_<season>` folder as
+    `cardgen build` writes it) into `site_dir`: the home page by competition, a page per
+    competition, each set's pages and the search over every player (what `build --all` calls).
+
+    Incremental: a set whose kit has the fingerprint (`manifest.kit_fingerprint`) its pages in
+    the old site were rendered from, by the same site code, is carried over as it is (hard
+    links); only the others, and the pages above the sets, are rendered. The new site is built
+    beside the old one and swapped in, so a reader never sees half of it.
+    """
+    from cardgen.manifest import kit_fingerprint
+    from cardgen.site import catalogue
+    site_dir = Path(site_dir)
+    folders = [Path(f) for f in kit_dirs]
     env = _environment()
     # Open Graph images must be whole addresses: known only when the site's is (--base-url)
-    env.globals["site_url"] = site_root(base_url) if "://" in base_url else ""
-    folders = find_sets(out_dir, skip=site_dir)
-    _check_site_dir(out_dir, site_dir, folders)
+    env.globals["site_url"] = site_root(options.base_url) if "://" in options.base_url else ""
+    _check_site_dir(site_dir, folders)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(site_dir.parent)  # what a killed run left behind
+    old = read_manifest(site_dir, "site") if site_dir.is_dir() else None
+    # a set page rendered for another address (its share cards) is not carried either
+    code = catalogue.site_code_fingerprint(TEMPLATE_DIR, env.globals["site_url"])
     build_root = make_staging(site_dir.parent, site_dir.name, "new")
     try:
         writer = _Writer(build_root, env)
-        sets: list[dict[str, Any]] = []
+        records: list[dict[str, Any]] = []
+        rules: dict[str, Any] = {}   # a rendered set's rule object, for the how-to-play page
         skipped: list[str] = []
+        rendered: list[str] = []
+        carried: list[str] = []
+        seen: set[str] = set()
         for folder in folders:
+            if folder.name in seen:
+                writer.problems.append(f"{folder}: a second set named {folder.name}; only the first is published")
+                skipped.append(folder.name)
+                continue
+            seen.add(folder.name)
+            fingerprint = kit_fingerprint(folder)
+            rel = f"sets/{folder.name}"
+            record = None if options.full or old is None else catalogue.read_record(
+                site_dir / rel / catalogue.RECORD_FILE, fingerprint, code)
+            if record is not None and _carry(old, site_dir, build_root, rel):
+                records.append(record)
+                carried.append(folder.name)
+                continue
             try:
                 kit = read_set(folder)
             except SiteError as exc:
                 writer.problems.append(str(exc))
                 skipped.append(folder.name)
                 continue
-            sets.append(_render_set(writer, kit, build_root))
+            summary = _render_set(writer, kit, build_root)
+            rules[kit.name] = summary["rule"]
+            records.append(catalogue.write_record(build_root / rel / catalogue.RECORD_FILE,
+                                                  _set_record(writer, summary, fingerprint, code)))
+            rendered.append(kit.name)
         games: list[dict[str, Any]] = []
-        for game_folder in find_game_kits(out_dir, skip=site_dir):
+        for game_folder in find_game_kits(options.games_from, skip=site_dir) if options.games_from else []:
             try:
-                game = read_game_kit(game_folder, out_dir)
+                game = read_game_kit(game_folder, options.games_from)
             except SiteError as exc:
                 writer.problems.append(str(exc))
-                skipped.append(game_folder.relative_to(out_dir).as_posix())
+                skipped.append(game_folder.relative_to(options.games_from).as_posix())
                 continue
             games.append(_render_game(writer, game, build_root))
         # by competition, the newest season first (two stable sorts)
-        sets.sort(key=lambda s: s["season_key"], reverse=True)
-        sets.sort(key=lambda s: str(s["competition"]["name"]))
-        writer.page("index.html", "home.html.j2", sets=sets, season_groups=season_groups(sets), games=games,
-                    skipped=len(skipped))
-        writer.page("how-to-print.html", "how-to-print.html.j2", sets=sets, scoresheet=_scoresheet_shape())
-        example = next((s for s in sets if s.get("example")), None)
+        records.sort(key=lambda s: s["season_key"], reverse=True)
+        records.sort(key=lambda s: str(s["competition"]["name"]))
+        _render_catalogue(writer, records, games, len(skipped), options)
         # the attack die's faces follow the league: shown as the example kit (or else the first kit
         # made for the rule) prints them
-        rule_kit = example if example and example.get("rule") else next((s for s in sets if s.get("rule")), None)
+        example = next((s for s in records if s.get("example")), None)
+        rule_kit = example if example and example.get("has_rule") else next(
+            (s for s in records if s.get("has_rule")), None)
+        rule = _default_rule()
+        if rule_kit is not None:
+            rule = rules.get(rule_kit["name"]) or _rule_of(_carried_card_set(folders, rule_kit["name"])) or rule
         # the Defence rating (R13): every kit with rated cards gets a line (how many, the highest)
-        defence_kits = [s for s in sets if s.get("defence")]
-        writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=sets, kit=example, rules_source=RULES_SOURCE,
-                    fielding=_fielding_words(), rule=rule_kit["rule"] if rule_kit else _default_rule(),
-                    rule_kit=rule_kit, defence_kits=defence_kits)
+        defence_kits = [s for s in records if s.get("defence")]
+        writer.page("how-to-print.html", "how-to-print.html.j2", sets=records, scoresheet=_scoresheet_shape())
+        writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=records, kit=example, rules_source=RULES_SOURCE,
+                    fielding=_fielding_words(), rule=rule, rule_kit=rule_kit, defence_kits=defence_kits)
         # served for any missing address at any depth, so its links start at the site's root
-        writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(base_url), sets=sets)
+        writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(options.base_url), sets=records)
         _assets(build_root)
+        search_sizes = catalogue.write_search_index(build_root, records)
         written = [rel for rel in relative_files(build_root) if rel != STAGING_MARKER]
         write_manifest(build_root, Manifest(kind="site", files=tuple(written), generator=f"cardgen {__version__}"))
-        files = sum(1 for p in build_root.rglob("*") if p.is_file())
+        files = len(written) + 1
         _publish_permissions(build_root)
         kept = _swap_in(build_root, site_dir)
     except BaseException:
         shutil.rmtree(build_root, ignore_errors=True)
         raise
-    return SiteReport(site_dir=site_dir, sets=[s["name"] for s in sets],
+    return SiteReport(site_dir=site_dir, sets=[s["name"] for s in records],
                       games=[g["path"].removeprefix("games/").removesuffix("/index.html") for g in games],
                       pages=writer.pages,
                       files=files, skipped=skipped, problems=writer.problems, kept=kept,
-                      team_kits=find_team_kits(out_dir))
+                      team_kits=list(options.team_kits), rendered=rendered, carried=carried,
+                      search_bytes=sum(search_sizes.values()))
+
+
+def _carried_card_set(folders: list[Path], name: str) -> dict[str, Any]:
+    """The card set of a kit carried over (the rule it was made for is read from it)."""
+    from cardgen.site.kit import CARD_SET_FILE, load_card_set_file
+    folder = next(f for f in folders if f.name == name)
+    try:
+        return load_card_set_file(folder / CARD_SET_FILE)
+    except SiteError:
+        return {}
+
+
+def _carry(old: Manifest | None, site_dir: Path, build_root: Path, rel: str) -> bool:
+    """Hard-link the old site's files under `rel` (one set's folder) into the new site; False
+    (and nothing left of it) if one is missing, so the set is rendered again."""
+    if old is None:
+        return False
+    prefix = rel + "/"
+    try:
+        for name in old.files:
+            if name.startswith(prefix):
+                _link_or_copy(site_dir / name, build_root / name, keep_mode=True)
+    except OSError:
+        shutil.rmtree(build_root / rel, ignore_errors=True)
+        return False
+    return True
+
+
+def _plain_view(view: CardView | None) -> dict[str, Any] | None:
+    """What the pages above a set show of one card (a thumbnail, its link and names)."""
+    if view is None:
+        return None
+    return {"name": view.name, "team": view.team, "team_slug": view.team_slug, "link": view.link,
+            "thumb": view.thumb, "thumb_size": list(view.thumb_size) if view.thumb_size else None,
+            "alt": view.alt, "defence": view.defence}
+
+
+def _set_record(writer: _Writer, summary: dict[str, Any], fingerprint: str | None, code: str) -> dict[str, Any]:
+    """What the pages above a set need of it (catalogue.py): the facts, its article on the
+    home and competition pages as HTML, the how-to pages' figures, and its players and teams
+    for the search."""
+    example = summary.get("example")
+    article = writer.env.get_template("kit-article.html.j2")
+    qr = summary["kit_preview_of"].get("quick-reference.pdf")
+    return {
+        "record_version": 1, "fingerprint": fingerprint, "site_code": code,
+        "name": summary["name"], "title": summary["title"], "competition": summary["competition"],
+        "season": summary["season"], "season_key": summary["season_key"], "format": summary["format"],
+        "rules": summary.get("rules"), "rules_title": summary.get("rules_title", ""),
+        "rules_words": summary.get("rules_words", ""), "card_median": summary.get("card_median"),
+        "cards": summary["cards"], "strikers": summary["strikers"], "bowlers": summary["bowlers"],
+        "has_rule": summary.get("rule") is not None,
+        "sheets": summary["sheets"],
+        "downloads": [{"relpath": d.relpath, "label": d.label, "size": d.size} for d in summary["downloads"]],
+        # the names the downloads save under (downloads/<set>-<file>), as the how-to pages link them
+        "named": {rel: name for rel, name in summary.get("named", {}).items()
+                  if rel in {d.relpath for d in summary["downloads"]}},
+        "example": None if not example else {
+            key: (_plain_view(value) if isinstance(value, CardView) or key in ("striker", "bowler", "fielder")
+                  else value) for key, value in example.items()},
+        "fielding_table": summary["fielding_table"],
+        "format_hundred": summary["format"] == "100-ball",
+        "kit_preview_of": {"quick-reference.pdf": {"src": qr["src"], "size": list(qr["size"]), "links": qr["links"]}}
+        if qr else {},
+        "defence": [{"defence": v.defence} for v in summary["defence"]],
+        "defence_highest": [_plain_view(v) for v in summary["defence_highest"]],
+        "search_example": summary.get("search_example", ""),
+        "team_pages": [{"name": info["name"], "page": f"sets/{summary['name']}/{info['page']}"}
+                       for info in summary["team_info"].values()],
+        "players": [{"id": Path(p["page"]).stem, "name": p["name"], "full_name": p["full_name"],
+                     "teams": p["teams"], "page": f"sets/{summary['name']}/{p['page']}"}
+                    for p in summary["players"]],
+        # the set's article as the home page (root "") and a competition page ("../") show it
+        "article": {depth: article.render(kit=summary, root=prefix, h="h3", sub="h4")
+                    for depth, prefix in (("0", ""), ("1", "../"))},
+    }
+
+
+def _render_catalogue(writer: _Writer, records: list[dict[str, Any]], games: list[dict[str, Any]],
+                      skipped: int, options: SiteOptions) -> None:
+    """The home page (every competition, its newest season in full, the search) and one page
+    per competition (every season)."""
+    from cardgen.site import catalogue
+    comps = catalogue.competitions(records, slug)
+    example = next((r["search_example"] for r in records if r.get("search_example")), "")
+    writer.page("index.html", "home.html.j2", competitions=comps, sets=records, games=games, skipped=skipped,
+                season_groups=season_groups, search_example=example)
+    for comp in comps:
+        writer.page(comp.page, "competition.html.j2", competition=comp, season_groups=season_groups(comp.sets),
+                    search_example=next((r["search_example"] for r in comp.sets if r.get("search_example")), ""))
 
 
 def refresh_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:

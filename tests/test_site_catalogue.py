@@ -1,0 +1,152 @@
+"""The catalogue site (cardgen/site/catalogue.py and generate.generate): a home page by
+competition, a page per competition, the search index over every player of every season, and
+the incremental render that carries unchanged sets over."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cardgen.manifest import kit_fingerprint
+from cardgen.site import catalogue
+from cardgen.site.generate import SiteOptions, generate, generate_site
+from cardgen.site.linkcheck import check_links
+from test_site_generate import make_synthetic_kit, write_kit_manifest
+
+# (code, competition name, season): two seasons of one competition, one of another
+KITS = (("BBL", "Big Bash League", "2024-25"), ("BBL", "Big Bash League", "2023-24"),
+        ("WBBL", "Women's Big Bash League", "2024-25"))
+
+
+def _kit(out: Path, code: str, name: str, season: str) -> Path:
+    folder = make_synthetic_kit(out, code=code, season=season)
+    card_set = json.loads((folder / "card-set.json").read_text())
+    card_set["competition"]["name"] = name
+    (folder / "card-set.json").write_text(json.dumps(card_set, indent=1, sort_keys=True))
+    write_kit_manifest(folder, teams=[])
+    return folder
+
+
+@pytest.fixture(scope="module")
+def catalogue_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    out = tmp_path_factory.mktemp("catalogue")
+    for code, name, season in KITS:
+        _kit(out, code, name, season)
+    return out, generate_site(out).site_dir
+
+
+def _shard(path: Path) -> object:
+    """The data a shard file hands to CardgenSearch (the file is one call of a JSON argument)."""
+    text = path.read_text(encoding="utf-8")
+    found = re.fullmatch(r"CardgenSearch\.(\w+)\((.*)\);\n", text, re.S)
+    assert found, path
+    return json.loads(found.group(2).replace("<\\/", "</"))
+
+
+def test_home_lists_each_competition_and_its_page_every_season(catalogue_site):
+    out, site = catalogue_site
+    home = (site / "index.html").read_text(encoding="utf-8")
+    sections = re.findall(r'<section class="competition" aria-labelledby="comp-([\w-]+)">', home)
+    assert sections == ["bbl", "wbbl"]   # by competition name
+    # the newest BBL season in full, the older one as a link
+    assert 'id="set-BBL_2024-25"' in home and 'id="set-BBL_2023-24"' not in home
+    assert 'href="sets/BBL_2023-24/index.html"' in home
+    page = (site / "competitions" / "bbl.html").read_text(encoding="utf-8")
+    assert page.index('id="set-BBL_2024-25"') < page.index('id="set-BBL_2023-24"')   # newest first
+    assert 'href="../sets/BBL_2023-24/downloads/bbl-2023-24-cards-a4.pdf"' in page   # its downloads
+    assert "WBBL_" not in page
+    # the home page carries none of the index: it loads on demand
+    assert "assets/catalogue-search.js" in home and "assets/search/" not in home
+
+
+def test_every_link_of_the_catalogue_site_resolves(catalogue_site):
+    _, site = catalogue_site
+    report = check_links(site)
+    assert report.broken == []
+    pages = {p.relative_to(site).as_posix() for p in site.rglob("*.html")}
+    assert {"index.html", "competitions/bbl.html", "competitions/wbbl.html"} <= pages
+
+
+def test_the_search_index_finds_every_player_of_every_season(catalogue_site):
+    """Each player of each card set is in the shard of every word of his name, with the player
+    page of that season; one entry per player across the seasons."""
+    out, site = catalogue_site
+    folder = site / catalogue.SEARCH_FOLDER
+    sets = _shard(folder / "sets.js")
+    known = _shard(folder / "shards.js")
+    shards = {key: _shard(folder / f"{key}.js")[1] for key in known}
+    assert sorted(p.stem for p in folder.glob("?.js")) == sorted(known)
+    names = [s[0] for s in sets]
+    for code, _, season in KITS:
+        name = f"{code}_{season}"
+        card_set = json.loads((out / name / "card-set.json").read_text())
+        for card in card_set["cards"]:
+            player = card["player"]
+            for word in catalogue.words(player["name"]):
+                entries = [e for e in shards[catalogue.shard_of(word)]["p"] if e[0] == player["name"]]
+                assert len(entries) == 1, (player["name"], word)
+                pages = {names[i]: page for i, _, page in entries[0][2]}
+                assert pages[name] == f"sets/{name}/players/{player['id']}.html"
+                assert (site / pages[name]).is_file()
+    # and a team's page of each season, from its name
+    sixers = [t for t in shards["p"]["t"] if t[0] == "Perth Scorchers"]
+    assert len(sixers) == 1 and len(sixers[0][1]) == len(KITS)
+    assert all((site / page).is_file() for _, page in sixers[0][1])
+
+
+def test_a_second_render_carries_every_set_and_writes_the_same_site(catalogue_site, tmp_path):
+    out, site = catalogue_site
+
+    def digests(root: Path) -> dict[str, str]:
+        return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(root.rglob("*")) if p.is_file()}
+
+    report = generate_site(out, tmp_path / "site")
+    assert sorted(report.rendered) == sorted(f"{c}_{s}" for c, _, s in KITS) and report.carried == []
+    again = generate_site(out, tmp_path / "site")
+    assert again.rendered == [] and sorted(again.carried) == sorted(report.rendered)
+    # a carried set gives the pages a render gives: byte for byte the same site
+    assert digests(tmp_path / "site") == digests(site)
+
+
+@pytest.mark.slow
+def test_a_changed_kit_alone_is_rendered_again(tmp_path):
+    out = tmp_path / "out"
+    folders = [_kit(out, code, name, season) for code, name, season in KITS]
+    generate_site(out)
+    changed = folders[1]
+    card_set = json.loads((changed / "card-set.json").read_text())
+    for card in card_set["cards"]:
+        if card["player"]["id"] == "aa000001":
+            card["player"]["name"] = "Chris Greene"
+    (changed / "card-set.json").write_text(json.dumps(card_set, indent=1, sort_keys=True))
+    write_kit_manifest(changed, teams=[])
+    report = generate_site(out)
+    assert report.rendered == [changed.name]
+    assert sorted(report.carried) == sorted(f.name for f in folders if f != changed)
+    shard = _shard(report.site_dir / catalogue.SEARCH_FOLDER / "g.js")[1]
+    assert any(e[0] == "Chris Greene" for e in shard["p"])
+    assert not check_links(report.site_dir).broken
+    # --full (SiteOptions.full) renders every set whatever its fingerprint
+    full = generate(folders, report.site_dir, SiteOptions(full=True))
+    assert sorted(full.rendered) == sorted(f.name for f in folders) and full.carried == []
+
+
+def test_generate_takes_kits_from_several_folders(tmp_path):
+    """build --all's entry: a list of kit folders, wherever they are, and a site folder."""
+    first = _kit(tmp_path / "a", "BBL", "Big Bash League", "2024-25")
+    second = _kit(tmp_path / "b", "WBBL", "Women's Big Bash League", "2024-25")
+    report = generate([first, second], tmp_path / "site")
+    assert report.sets == ["BBL_2024-25", "WBBL_2024-25"]
+    assert (tmp_path / "site" / "competitions" / "wbbl.html").is_file()
+    assert not check_links(report.site_dir).broken
+
+
+def test_a_kit_without_a_manifest_is_never_taken_as_unchanged(tmp_path):
+    folder = make_synthetic_kit(tmp_path / "out")   # no manifest: not known to be finished
+    assert kit_fingerprint(folder) is None
+    generate_site(tmp_path / "out")
+    assert generate_site(tmp_path / "out").rendered == [folder.name]
