@@ -103,3 +103,24 @@ def test_a_mean_without_a_season_of_the_league_s_format_is_one_line(tmp_path: Pa
     assert result.output.startswith(f"Error: {f}, line 2: baseline = \"mean\" takes its fielding chart "
                                     f"from a T20 season"), result.output
     assert not out.exists() or not any(out.iterdir())
+
+
+def test_a_draft_on_the_mean_writes_a_file_that_builds_the_same_cards(tmp_path: Path, mirror: Path) -> None:
+    """The drafted league file says which seasons the mean is of (mean_of: the pool), so built
+    again it plays on the same mean, card for card."""
+    out = tmp_path / "out"
+    args = ["--source", str(mirror), "--paper", "a4", "--no-images"]
+    result = CliRunner().invoke(main, ["league", "--draft", "BBL 2024-25, HUNDRED 2024", "--baseline", "mean",
+                                       "--teams", "4", "--out", str(out), *args])
+    assert result.exit_code == 0, result.output
+    assert "4 sides on the mean of 2 seasons" in result.output
+    kit = next(out.iterdir())
+    text = (kit / "league.toml").read_text(encoding="utf-8")
+    assert 'baseline = "mean"\nmean_of = ["BBL 2024-25", "HUNDRED 2024"]\n' in text
+    card_set = json.loads((kit / "card-set.json").read_text(encoding="utf-8"))
+    assert card_set["own_league"]["baseline_seasons"] == ["BBL 2024-25", "HUNDRED 2024"]
+    again = CliRunner().invoke(main, ["league", str(kit / "league.toml"), "--out", str(tmp_path / "again"), *args])
+    assert again.exit_code == 0, again.output
+    rebuilt = json.loads((tmp_path / "again" / kit.name / "card-set.json").read_text(encoding="utf-8"))
+    assert rebuilt["cards"] == card_set["cards"] and rebuilt["teams"] == card_set["teams"]
+    assert rebuilt["league"] == card_set["league"]

@@ -128,3 +128,13 @@ def test_a_draft_pool_joins_seasons_and_ranges_of_any_competitions() -> None:
     assert [r.text for r in spec.draft.seasons] == ["BBL 2023-24", "BBL 2024-25", "IPL 2025"]
     with pytest.raises(LeagueFileError, match=r"^my.toml, line 4: .* has an empty season between commas"):
         parse_league('name = "x"\nbaseline = "BBL 2024-25"\n[draft]\nseasons = "BBL 2024-25,, IPL 2025"\n', "my.toml")
+
+
+def test_mean_of_names_the_seasons_of_a_mean_and_goes_with_it_only() -> None:
+    spec = parse_league('name = "x"\nbaseline = "mean"\nmean_of = ["BBL 2024-25", "IPL 2025"]\n'
+                        '[[team]]\nfrom = "IPL 2025: MI"\n', "my.toml")
+    assert [r.text for r in spec.mean_of] == ["BBL 2024-25", "IPL 2025"] and spec.mean_of[0].line == 3
+    for text, words in (('baseline = "BBL 2024-25"\nmean_of = ["IPL 2025"]\n', 'mean_of goes with baseline = "mean"'),
+                        ('baseline = "mean"\nmean_of = "IPL 2025"\n', "mean_of is a list of seasons")):
+        with pytest.raises(LeagueFileError, match=f"^my.toml, line 3: {words}"):
+            parse_league('name = "x"\n' + text + '[[team]]\nfrom = "IPL 2025: MI"\n', "my.toml")

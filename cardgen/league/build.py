@@ -284,6 +284,8 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
         for pick in side.picks:
             by_season.setdefault(pick.season.key, []).append(pick)
     if spec.baseline is None:
+        if spec.mean_of:
+            used = [seasons.get(ref) for ref in spec.mean_of]
         on = mean_of_seasons(spec, used or [picks[0].season for picks in by_season.values()], rules, source)
     else:
         on = season_baseline(spec, seasons, rules, source)

@@ -148,6 +148,8 @@ def league_file_text(spec: LeagueSpec, sides: list[Side], pool_text: str) -> str
              "# change the sides and build it again with `cardgen league FILE`",
              f"name = {_quote(spec.name)}", f"code = {_quote(spec.code)}",
              f"format = {_quote(spec.format)}", f"baseline = {_quote(spec.baseline_text)}"]
+    if spec.baseline is None and spec.draft is not None:   # the mean of the pool, not of the sides' seasons
+        lines.append("mean_of = [" + ", ".join(_quote(r.text) for r in spec.draft.seasons) + "]")
     if spec.cap is not None:
         lines.append(f"cap = {spec.cap:g}")
     lines.append(f"rounds = {spec.rounds}")

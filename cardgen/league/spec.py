@@ -25,7 +25,7 @@ from cardgen.readfile import toml_module
 
 FORMATS = ("T20", "100-ball")
 RULES = ("quicket", "advanced")
-TOP_KEYS = {"name", "code", "format", "baseline", "cap", "rounds", "rules", "team", "draft"}
+TOP_KEYS = {"name", "code", "format", "baseline", "mean_of", "cap", "rounds", "rules", "team", "draft"}
 TEAM_KEYS = {"name", "players", "from"}
 DRAFT_KEYS = {"seasons", "teams", "players_per_team"}
 MAX_TEAMS = 20
@@ -89,6 +89,8 @@ class LeagueSpec:
     rules: str | None = None
     draft: DraftSpec | None = None
     lines: dict[str, int] = field(default_factory=dict)   # top-level key -> its line
+    # baseline = "mean": the seasons it is the mean of (default: those the sides' players come from)
+    mean_of: tuple[SeasonRef, ...] = ()
 
     def where(self, line: int) -> str:
         return f"{self.path}, line {line}"
@@ -231,6 +233,16 @@ def parse_league(text: str, path: str = "league file") -> LeagueSpec:
         raise LeagueFileError(f"{where(key_line('baseline'))}: baseline is a season's name, "
                               f"e.g. \"BBL 2024-25\"")
     baseline = None if base.strip().casefold() == MEAN else season_ref(base, key_line("baseline"), path)
+    mean_of: tuple[SeasonRef, ...] = ()
+    if "mean_of" in doc:
+        raw_mean = doc["mean_of"]
+        if baseline is not None:
+            raise LeagueFileError(f"{where(key_line('mean_of'))}: mean_of goes with baseline = \"mean\" "
+                                  f"(the seasons it is the mean of); leave it out with a baseline season")
+        if not isinstance(raw_mean, list) or not raw_mean or not all(isinstance(x, str) for x in raw_mean):
+            raise LeagueFileError(f"{where(key_line('mean_of'))}: mean_of is a list of seasons, "
+                                  f"e.g. [\"BBL 2024-25\", \"IPL 2025\"]")
+        mean_of = tuple(season_ref(x, _string_line(lines, x, key_line("mean_of") - 1), path) for x in raw_mean)
     cap = doc.get("cap")
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, (int, float))):
         raise LeagueFileError(f"{where(key_line('cap'))}: cap is a number of points (runs a "
@@ -248,7 +260,7 @@ def parse_league(text: str, path: str = "league file") -> LeagueSpec:
     return LeagueSpec(path=path, name=name, code=code, format=fmt, baseline=baseline,
                       teams=teams, cap=None if cap is None else float(cap), rounds=rounds,
                       rules=rules, draft=draft,
-                      lines={k: key_line(k) for k in doc if k not in ("team", "draft")})
+                      lines={k: key_line(k) for k in doc if k not in ("team", "draft")}, mean_of=mean_of)
 
 
 def _draft(raw, lines: list[str], path: str) -> DraftSpec | None:  # type: ignore[no-untyped-def]
