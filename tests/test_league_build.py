@@ -3,6 +3,7 @@ players on BBL 2024-25) built into a kit, its cards on the baseline, and its lea
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import jsonschema
@@ -112,6 +113,10 @@ def test_the_site_publishes_the_league_like_a_season(kit: tuple[Path, str], tmp_
     assert result.exit_code == 0, result.output
     page = (site / "sets" / kit[0].name / "index.html").read_text(encoding="utf-8")
     assert "Big Bash all-stars" in page and "Sixers legends" in page
+    # each sheet linked under a download name of its own (the set's, then the sheet's), and there
+    folder = site / "sets" / kit[0].name
     for name in ("draft-sheet.pdf", "fixtures.pdf", "team-sheets.pdf"):
-        assert f'href="files/{name}"' in page, name
-        assert (site / "sets" / kit[0].name / "files" / name).is_file(), name
+        links = re.findall(rf'href="(downloads/[^"]*-{re.escape(name)})"', page)
+        assert links, name
+        assert all((folder / link).is_file() for link in links), links
+        assert (folder / "files" / name).is_file(), name
