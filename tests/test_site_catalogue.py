@@ -150,3 +150,73 @@ def test_a_kit_without_a_manifest_is_never_taken_as_unchanged(tmp_path):
     assert kit_fingerprint(folder) is None
     generate_site(tmp_path / "out")
     assert generate_site(tmp_path / "out").rendered == [folder.name]
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 900}
+
+
+def _axe_serious(page) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("async () => (await axe.run(document)).violations.map(v => "
+                          "({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))")
+    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in found if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1366"])
+def test_the_home_search_finds_a_player_of_each_season_from_the_keyboard(catalogue_site, chromium, viewport):
+    """From file:// (where fetch() of JSON is refused): typing a surname loads only its shard and
+    lists the player with a link to each season's page; the arrow keys and Enter open one; a
+    word of the season narrows to that season; a team is found by its name; axe-core finds no
+    serious or critical violation on the home page (results shown) or a competition page."""
+    out, site = catalogue_site
+    context = chromium.new_context(viewport=viewport)
+    try:
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        loaded: list[str] = []
+        page.on("request", lambda request: loaded.append(request.url.rsplit("/", 1)[-1])
+                if "/assets/search/" in request.url else None)
+        page.goto((site / "index.html").as_uri())
+        assert loaded == []   # the index loads on demand only
+        box = page.get_by_label("Name, team or competition, in every season built here")
+        box.focus()
+        page.keyboard.type("connolly")
+        results = page.locator("#find-results li")
+        results.first.wait_for()
+        assert sorted(loaded) == ["c.js", "sets.js", "shards.js"]
+        hrefs = results.first.locator("a").evaluate_all("links => links.map(a => a.getAttribute('href'))")
+        assert sorted(hrefs) == sorted(f"sets/{c}_{s}/players/aa000002.html" for c, _, s in KITS)
+        assert "1 match" in page.locator("#find-status").inner_text()
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        assert _axe_serious(page) == []
+        # a word of the season: that season's page first
+        box.fill("connolly 2023")
+        page.wait_for_function("document.querySelector('#find-results a') && "
+                               "document.querySelector('#find-results a').getAttribute('href').includes('2023-24')")
+        box.focus()
+        page.keyboard.press("ArrowDown")
+        assert page.evaluate("document.activeElement.textContent") == "Cooper Connolly"
+        page.keyboard.press("Enter")
+        page.wait_for_url("**/sets/BBL_2023-24/players/aa000002.html")
+        # a team, and a name that is markup shown as text
+        page.go_back()
+        box = page.get_by_label("Name, team or competition, in every season built here")
+        box.fill("perth")
+        page.locator("#find-results").get_by_role("link", name="Perth Scorchers", exact=True).wait_for()
+        box.fill("<script")
+        page.wait_for_function("document.querySelector('#find-status').textContent.includes('script')")
+        assert page.locator("#find-results a").first.inner_text() == '<script>alert("owned")</script>'
+        assert page.locator("#find-results script").count() == 0
+        page.goto((site / "competitions" / "bbl.html").as_uri())
+        assert _axe_serious(page) == []
+        assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+        # axe-core reads the stylesheets with XMLHttpRequest, which file:// refuses: its, not the site's
+        assert [e for e in errors if "XMLHttpRequest" not in e and "ERR_FAILED" not in e] == []
+    finally:
+        context.close()
