@@ -1241,3 +1241,37 @@ def test_a_bleed_no_layout_of_the_paper_leaves_room_for_is_one_clear_error(tmp_p
     result = CliRunner().invoke(main, ["build", "-c", "BBL", "-s", "2024-25", "--out", str(tmp_path), "--bleed-mm", "5"])
     assert result.exit_code == 2 and "--bleed-mm" in result.output and "Traceback" not in result.output
     assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_scoresheet_prints_the_wickets_in_hand_table_at_the_quick_references_size(paper):
+    """Issue 42: the scoresheet's table was 6.5 pt against 9.4 pt on the quick reference. Read
+    back from both grid pages of the advanced BBL and Hundred sheets: the table's three rows
+    (wickets down, attack, consolidate: the numbers the quick reference prints) are at the
+    quick reference's text size, all above the first grid, right of every header text on the
+    left; preflight finds no overlap or line through text; the grid rows keep their height (the
+    pencil test above) and a Quicket sheet prints no table."""
+    from cardgen import ATTRIBUTION
+    from cardgen.wickets_in_hand import rule_of_set
+    from tests.conftest import shipped_set
+    from test_render_layout import pdf_texts
+    size = load_layout("sheets")["quick_reference"]["text_pt"]
+    width = 210.0 if paper == "a4" else 215.9
+    for season in ("BBL_2024-25", "HUNDRED_2024"):
+        card_set = shipped_set(season, "advanced")
+        rows = rule_of_set(card_set).thresholds(100 if card_set["format"] == "100-ball" else 120)
+        pdf = render_scoresheet_pdf(card_set, paper, ATTRIBUTION)
+        assert check_pdf(pdf, "scoresheet.pdf") == []
+        for index, page in enumerate(_pages(pdf)[:2]):
+            grid_top = min(y for y, _ in _horizontal_rules(page, width))
+            texts = [(t.strip(), round(s, 2), box) for t, s, box in pdf_texts(pdf, index) if t.strip()]
+            table = [t for t in texts if t[1] == size]
+            assert {t[0] for t in table} == ({"wkts down", "attack if \u2264", "consolidate if \u2265"}
+                                             | {str(v) for row in rows for v in row})
+            assert all(box[3] < grid_top for _, _, box in table)
+            left_edge = min(box[0] for _, _, box in table)
+            header = [t for t in texts if t[1] != size and t[2][3] < grid_top and not t[0].startswith(
+                ("Quicket Cricket scoresheet", "Wickets in hand", "Consolidate", "Chasing"))]
+            assert header and all(box[2] < left_edge for _, _, box in header), header
+    plain = render_scoresheet_pdf(shipped_set("BBL_2024-25", "quicket"), paper, ATTRIBUTION)
+    assert not [t for t, s, _ in pdf_texts(plain, 0) if round(s, 2) == size]

@@ -41,9 +41,6 @@ def footer_numbers(innings: int, grid: int, balls_per_over: int, balls_per_innin
     return ends if innings == 1 else [balls_per_innings - e for e in ends]
 
 
-BAND_LABEL_MM, BAND_COL_MM = 21.0, 4.9
-
-
 ATTACK_MARKS = {"bowled": "B", "caught": "W", "four": "four", "six": "six", "dot": "•"}
 
 
@@ -60,42 +57,65 @@ def defence_line(p: PdfPainter, x: float, baseline: float, width: float, pt: flo
     p.text(x + text_width_mm(DEFENCE_LABEL, "bold", size), baseline, DEFENCE_RULE, "regular", size, "#202020")
 
 
-def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float, pt: float,
+def band_width(card_set: dict[str, Any], spec: dict[str, Any]) -> float:
+    """The width (mm) the wickets-in-hand table takes at the header's right; 0 for a set
+    without the rule."""
+    from cardgen.wickets_in_hand import rule_of_set
+    rule = rule_of_set(card_set)
+    if rule is None:
+        return 0.0
+    return spec["band_label_mm"] + spec["band_col_mm"] * len(rule.thresholds(innings_shape(card_set)[1]))
+
+
+def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float,
                spec: dict[str, Any]) -> None:
-    """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block:
-    per wickets down, attack while balls left <= a, consolidate while balls left >= c; and
-    the d20 of each band. Drawn only for a set calibrated for the rule."""
+    """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block at
+    the quick reference's text size (the scorer reads it every ball): per wickets down, attack
+    while balls left <= a, consolidate while balls left >= c; under it the d20 of each band.
+    Drawn only for a set calibrated for the rule; `top` is the top margin."""
     from cardgen.wickets_in_hand import rule_of_set
     rule = rule_of_set(card_set)
     if rule is None:
         return
     _, bpi = innings_shape(card_set)
     rows = rule.thresholds(bpi)
-    size = min(pt, 6.5)
-    x = right - BAND_LABEL_MM - BAND_COL_MM * len(rows)
-    step = spec["band_row_mm"]
-    p.text(x, top, "Wickets in hand (balls left before the ball)", "bold", size)
+    size = load_layout("sheets")["quick_reference"]["text_pt"]
+    label_w, col_w = spec["band_label_mm"], spec["band_col_mm"]
+    x = right - band_width(card_set, spec)
     lines = (("wkts down", [str(d) for d, _, _ in rows]),
              ("attack if ≤", [str(a) for _, a, _ in rows]),
              ("consolidate if ≥", [str(c) for _, _, c in rows]))
     for r, (label, cells) in enumerate(lines):
-        yy = top + 1.0 + (r + 1) * step
-        p.text(x, yy, label, "bold" if r == 0 else "regular", size)
+        yy = top + spec["band_top_mm"] + r * spec["band_row_mm"]
+        style = "bold" if r == 0 else "regular"
+        p.text(x, yy, fit_text(label, style, label_w - 1.0, size, 7.0).lines[0], style,
+               fit_text(label, style, label_w - 1.0, size, 7.0).size_pt)
         for c, cell in enumerate(cells):
-            p.text(x + BAND_LABEL_MM + (c + 0.5) * BAND_COL_MM, yy, cell,
-                   "bold" if r == 0 else "regular", size, align="centre")
-        p.line(x, yy + 0.9, right, yy + 0.9, width=0.1)
+            p.text(x + label_w + (c + 0.5) * col_w, yy, cell, style, size, align="centre")
+        p.line(x, yy + 1.0, right, yy + 1.0, width=0.35 if r == 0 else 0.1)
     # every face of each d20 said (what 11-20 and 13-20 do too): a line each, as the quick reference
-    attack = f"Attack, on a •: d20 {rule.attack_words(ATTACK_MARKS)}."
+    attack = f"Wickets in hand. Attack, on a •: d20 {rule.attack_words(ATTACK_MARKS)}."
     consolidate = (f"Consolidate, on a {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')}: d20 "
                    f"1-{rule.consolidate_safe} • (not out), {face_range(rule.consolidate_safe + 1, 20)} out.")
     said = [attack, consolidate] + ([rule.chase_words()] if rule.chase_words() else [])
-    # 6 pt on a band_face_step_mm step: three lines clear of each other and of the grid below
-    line_pt = min(fit_text(line, "regular", right - x, min(size, 6.0), 5.0).size_pt for line in said)
+    face_pt = spec["band_face_pt"]
+    # the first baseline a cap height (and a little) under the last row's rule
+    first = top + spec["band_top_mm"] + 2 * spec["band_row_mm"] + 1.0 + face_pt * 0.73 / 72 * 25.4 + 0.6
+    line_pt = min(fit_text(line, "regular", right - x, face_pt, 6.0).size_pt for line in said)
     for k, line in enumerate(said):   # one size for all the lines
-        fitted = fit_text(line, "regular", right - x, line_pt, 5.0)
-        p.text(x, top + 1.0 + 4 * step + 0.4 + k * spec["band_face_step_mm"], fitted.lines[0], "regular",
-               fitted.size_pt)
+        p.text(x, first + k * spec["band_face_step_mm"], fit_text(line, "regular", right - x, line_pt, 6.0).lines[0],
+               "regular", line_pt)
+
+
+def blanks(parts: list[tuple[str, int]], width: float, pt: float) -> str:
+    """A header line of labels and write-in blanks ("Match ____   Date ____"): each blank its
+    `parts` count of underscores, all shortened alike until the line fits `width` (the room the
+    wickets-in-hand table leaves)."""
+    for share in [1.0 - k / 40 for k in range(30)]:
+        text = "   ".join(f"{label} {'_' * max(4, round(n * share))}" if n else label for label, n in parts)
+        if text_width_mm(text, "regular", pt) <= width:
+            return text
+    return text
 
 
 def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None) -> bytes:
@@ -129,20 +149,24 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
         p = PdfPainter(canvas, 0, H * 72 / 25.4)
         fitted = fit_text(heading, "bold", W - 2 * m, spec["title_pt"], head_pt)
         p.text(m, title_y, fitted.lines[0], "bold", fitted.size_pt)
-        p.text(m, match_y, "Match ______________________________   Date ______________   "
-               "Result ________________________", "regular", pt)
+        # the header's left, clear of the wickets-in-hand table (the whole width without one)
+        left_w = W - 2 * m - (band_width(card_set, spec) + spec["band_clear_mm"] if band_width(card_set, spec) else 0)
+        p.text(m, match_y, blanks([("Match", 30), ("Date", 14), ("Result", 24)], left_w, pt), "regular", pt)
         side = "First batting side" if innings == 1 else "First bowling side (bats second)"
-        p.text(m, innings_y, f"Innings {innings}: {side}", "bold", head_pt)
         # where this innings is summed up: its scorecard comes after both grid pages, not overleaf
-        p.text(m + text_width_mm(f"Innings {innings}: {side}", "bold", head_pt) + spec["scorecard_pointer_gap_mm"],
-               innings_y, f"its scorecard: page {2 + innings}", "regular", pt)
-        p.text(m, team_y, "Team ____________________________   Wicketkeeper (\u2020) ____________________",
-               "regular", pt)
+        pointer = f"its scorecard: page {2 + innings}"
+        room = left_w - spec["scorecard_pointer_gap_mm"] - text_width_mm(pointer, "regular", pt)
+        heading_pt = fit_text(f"Innings {innings}: {side}", "bold", room, head_pt, 8.0).size_pt
+        p.text(m, innings_y, f"Innings {innings}: {side}", "bold", heading_pt)
+        p.text(m + text_width_mm(f"Innings {innings}: {side}", "bold", heading_pt) + spec["scorecard_pointer_gap_mm"],
+               innings_y, pointer, "regular", pt)
+        p.text(m, team_y, blanks([("Team", 28), ("Wicketkeeper (\u2020)", 20)], left_w, pt), "regular", pt)
         # the chase counts from the target, the first innings' total + 1 (the engines' target and
         # the wickets-in-hand chase line); a blank "Target" was filled with the total by hand
-        p.text(m, extras_y, "Extras ________   Total ________ / ________   Balls ________"
-               + ("   Target (1st total + 1) ______" if innings == 2 else ""), "regular", pt)
-        band_table(p, card_set, W - m, m + spec["band_title_mm"], pt, spec)
+        p.text(m, extras_y, blanks([("Extras", 8), ("Total", 8), ("/", 8), ("Balls", 8)]
+                                   + ([("Target (1st total + 1)", 6)] if innings == 2 else []), left_w, pt)
+               .replace("   / ", " / "), "regular", pt)
+        band_table(p, card_set, W - m, m, spec)
         y = m + top_block
         x0 = m + name_w
         for grid in range(GRIDS_PER_INNINGS):
