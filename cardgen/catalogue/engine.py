@@ -18,10 +18,11 @@ import os
 import time
 import warnings
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from cardgen import options
 from cardgen.catalogue.plan import Planned
