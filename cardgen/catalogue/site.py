@@ -9,9 +9,9 @@ if TYPE_CHECKING:
 
 
 def catalogue_site(kits: list[Path], out_dir: Path, site_dir: Path | None = None) -> SiteReport:
-    """The site of `kits` (the season kit folders of the run, each under `out_dir`) in `site_dir`
-    (default OUT/site). The generator publishes every set in OUT, so a kit built on its own
-    beside the catalogue's is published too; the ones a run failed to build keep their previous kit,
-    if any, and that is what the site shows."""
-    from cardgen.site.generate import generate_site
-    return generate_site(Path(out_dir), site_dir)
+    """The site of `kits` (the season kit folders the run built or kept, under `out_dir`) in
+    `site_dir` (default OUT/site): the generator carries over the pages of every kit that has
+    not changed since the last site and renders the rest. A season that failed is not on it;
+    other kits in OUT (built on their own, other games) are not either: the site is the run's."""
+    from cardgen.site.generate import default_site_dir, generate
+    return generate(kits, Path(site_dir) if site_dir is not None else default_site_dir(Path(out_dir)))
