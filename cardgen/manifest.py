@@ -14,6 +14,7 @@ and the other games' `kit.json`), so a folder built by that version is still kno
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -101,8 +102,9 @@ class Manifest:
         """Whether cardgen wrote the file at `rel` (the manifest included)."""
         return rel == FILE_NAME or rel in self._owned
 
-    @property
+    @functools.cached_property
     def _owned(self) -> frozenset[str]:
+        # once per manifest: a site of 300 sets lists 200,000 files, and owns() asks of each
         return frozenset(self.files)
 
     def to_json(self) -> dict[str, Any]:

@@ -22,6 +22,8 @@ def _report(report) -> None:  # a SiteReport
     games = f", {len(report.games)} other game kit(s)" if report.games else ""
     click.echo(f"site: {len(report.sets)} set(s) ({sets}){games}, {report.pages} pages, "
                f"{report.files} files -> {report.site_dir}")
+    if report.carried:  # the incremental render: unchanged kits' pages kept as they were
+        click.echo(f"{len(report.rendered)} set(s) rendered, {len(report.carried)} unchanged and kept")
     if report.team_kits:  # a fan who printed one team looks for it on the site
         click.echo(f"not listed: {len(report.team_kits)} one-team kit(s) ({', '.join(report.team_kits)}); "
                    "the site publishes whole sets: build without --team to add the season")

@@ -680,15 +680,14 @@ def _sorted_cards(views: list[CardView], teams: list[tuple[str, str]], card_set:
                                         v.kind != "striker", v.name, v.index))
 
 
-def _link_or_copy(src: Path, dst: Path, keep_mode: bool = False) -> None:
+def _link_or_copy(src: Path, dst: Path) -> None:
     """Hard-link a kit file into the site (no extra disk), or copy it when a link cannot serve.
 
     A file only its owner may read (a temp-file default) is copied, so the site can be made
-    world-readable for a static host without changing the output folder. `keep_mode`: a file
-    of the old site carried over, linked whatever its mode (the old site made it readable).
+    world-readable for a static host without changing the output folder.
     """
     dst.parent.mkdir(parents=True, exist_ok=True)
-    if keep_mode or src.stat().st_mode & stat.S_IROTH:
+    if src.stat().st_mode & stat.S_IROTH:
         try:
             os.link(src, dst)
             return
@@ -1395,6 +1394,7 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
     old = read_manifest(site_dir, "site") if site_dir.is_dir() else None
     # a set page rendered for another address (its share cards) is not carried either
     code = catalogue.site_code_fingerprint(TEMPLATE_DIR, env.globals["site_url"])
+    old_files = _files_by_set(old)
     build_root = make_staging(site_dir.parent, site_dir.name, "new")
     try:
         writer = _Writer(build_root, env)
@@ -1414,7 +1414,7 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
             rel = f"sets/{folder.name}"
             record = None if options.full or old is None else catalogue.read_record(
                 site_dir / rel / catalogue.RECORD_FILE, fingerprint, code)
-            if record is not None and _carry(old, site_dir, build_root, rel):
+            if record is not None and _carry(old_files, site_dir, build_root, rel):
                 records.append(record)
                 carried.append(folder.name)
                 continue
@@ -1485,16 +1485,32 @@ def _carried_card_set(folders: list[Path], name: str) -> dict[str, Any]:
         return {}
 
 
-def _carry(old: Manifest | None, site_dir: Path, build_root: Path, rel: str) -> bool:
+def _files_by_set(old: Manifest | None) -> dict[str, list[str]]:
+    """The old site's files, by the set folder (`sets/<SET>`) they are in."""
+    found: dict[str, list[str]] = {}
+    for name in old.files if old is not None else ():
+        parts = name.split("/", 2)
+        if len(parts) == 3 and parts[0] == "sets":
+            found.setdefault(f"sets/{parts[1]}", []).append(name)
+    return found
+
+
+def _carry(old_files: dict[str, list[str]], site_dir: Path, build_root: Path, rel: str) -> bool:
     """Hard-link the old site's files under `rel` (one set's folder) into the new site; False
     (and nothing left of it) if one is missing, so the set is rendered again."""
-    if old is None:
+    if not old_files.get(rel):
         return False
-    prefix = rel + "/"
     try:
-        for name in old.files:
-            if name.startswith(prefix):
-                _link_or_copy(site_dir / name, build_root / name, keep_mode=True)
+        made: set[Path] = set()
+        for name in old_files[rel]:
+            target = build_root / name
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
+            try:
+                os.link(site_dir / name, target)
+            except OSError:   # another file system: copy the bytes
+                shutil.copyfile(site_dir / name, target)
     except OSError:
         shutil.rmtree(build_root / rel, ignore_errors=True)
         return False
