@@ -71,7 +71,7 @@ def indices(base_code: str, base_season: str, source: str, cache) -> None:  # ty
             stats = season_stats(comp, season, source, cache=cache)
             cards = cardset.card_sets_from_calibration(guest_calibration(stats, baseline), comp, season)["cards"]
             if (code, season) == (base_code, base_season):
-                errors = index_errors(base_set["cards"], base, lambda card: base)
+                errors = index_errors(base_set["cards"], base, lambda card, base=base: base)
                 rows.setdefault(f"(for comparison: {label}'s season cards in their own season)", {})[rules] = \
                     [_median(errors.get(k, [])) for k in JUDGED + SHAPES]
                 theirs = {(c["kind"], c["player"]["id"], c["team"]): c for c in base_set["cards"]}
@@ -88,7 +88,7 @@ def indices(base_code: str, base_season: str, source: str, cache) -> None:  # ty
                 identity[rules] = gaps
                 continue
             own = index_rates(stats.league)
-            errors = index_errors(cards, base, lambda card: own)
+            errors = index_errors(cards, base, lambda card, own=own: own)
             rows.setdefault(f"{code} {season}", {})[rules] = [_median(errors.get(k, [])) for k in JUDGED + SHAPES]
             if (code, season) in MIXED:
                 for k, v in errors.items():

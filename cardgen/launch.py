@@ -10,6 +10,7 @@ cardgen runs (some 30 ms), is beyond its reach; so this module imports next to n
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -29,9 +30,7 @@ def exit_quietly(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    try:
+    with contextlib.suppress(ValueError):  # not the main thread (an embedding program): leave signals alone
         signal.signal(signal.SIGINT, exit_quietly)
-    except ValueError:  # not the main thread (an embedding program): leave signals alone
-        pass
     from cardgen.cli import main as cli
     sys.exit(cli())

@@ -12,6 +12,7 @@ of the old folder that cardgen did not write.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -22,7 +23,6 @@ from pathlib import Path
 from collections.abc import Callable
 
 from cardgen.errors import CardgenError
-import contextlib
 
 KINDS = ("build", "new", "old")
 _STAGING = re.compile(r"^\.(?P<final>.+)\.(?P<kind>build|new|old)-(?P<pid>\d+)-[^/]*$")
@@ -161,10 +161,8 @@ def remove_tree(folder: Path) -> None:
 
 
 def _unlink_quietly(path: str) -> None:
-    try:
+    with contextlib.suppress(OSError):  # as rmtree(ignore_errors=True): what cannot be removed stays
         os.unlink(path)
-    except OSError:
-        pass  # as rmtree(ignore_errors=True): what cannot be removed stays
 
 
 def quiet_worker() -> None:

@@ -42,7 +42,7 @@ def test_three_competitions_keep_their_indices_on_a_t20_baseline(rules: str, mir
         cards = cardset.card_sets_from_calibration(guest_calibration(stats, baseline), get_competition(code),
                                                    season)["cards"]
         own = index_rates(stats.league)
-        errors = index_errors(cards, index_rates(baseline.league), lambda card: own)
+        errors = index_errors(cards, index_rates(baseline.league), lambda card, own=own: own)
         for k in BARS:
             v = errors[k]
             assert v, (code, k)

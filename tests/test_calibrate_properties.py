@@ -18,8 +18,10 @@ LEAGUE = {"wide_runs": 343, "wide_balls": 285, "no_ball_runs": 39, "no_ball_ball
 A = card_matrix(fielding_vector(layout(plan_counts(LEAGUE).counts),
                                 FieldingSkill(0.75, 0.47, 0.42, 0.66)))
 # league-average cards of the shape BBL 2024-25 calibrates to
-MEAN_B = np.array([1.4, 2.0, 8.8, 25.6, 33.9, 11.0, 0, 12.7, 4.5]); MEAN_B *= 100 / MEAN_B.sum()
-MEAN_S = np.array([0, 3.6, 10.0, 27.1, 35.3, 8.7, 0, 9.4, 6.0]); MEAN_S *= 100 / MEAN_S.sum()
+MEAN_B = np.array([1.4, 2.0, 8.8, 25.6, 33.9, 11.0, 0, 12.7, 4.5])
+MEAN_B *= 100 / MEAN_B.sum()
+MEAN_S = np.array([0, 3.6, 10.0, 27.1, 35.3, 8.7, 0, 9.4, 6.0])
+MEAN_S *= 100 / MEAN_S.sum()
 MODEL = LeagueModel(A, MEAN_B, MEAN_S)
 LEAGUE_S = {"runs": 1.35, "dismissal_rate": 0.056, "fours": 0.113, "sixes": 0.054, "dots": 0.36,
             "ones": 0.37, "field_outs": 0.006}

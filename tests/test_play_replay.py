@@ -256,7 +256,7 @@ def test_any_damage_is_an_error_the_reader_names(bbl_file, kits):
         changed = copy.deepcopy(doc)
         containers: list[Any] = []
 
-        def walk(node: Any) -> None:
+        def walk(node: Any, containers: list[Any] = containers) -> None:
             if isinstance(node, (dict, list)):
                 containers.append(node)
                 for child in (node.values() if isinstance(node, dict) else node):

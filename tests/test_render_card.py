@@ -360,7 +360,7 @@ def test_a_card_lacking_a_result_its_stats_show_says_where_it_comes_from(season)
         for page in pypdf.PdfReader(io.BytesIO(render_cards_pdf(sample, "a4", "t", "credit"))).pages:
             found: dict[int, list[tuple[str, float, float, float]]] = {}
 
-            def visit(text, cm, tm, font, size, found=found):  # type: ignore[no-untyped-def]
+            def visit(text, cm, tm, font, size, found=found, geo=geo):  # type: ignore[no-untyped-def]
                 x, y = tm[4] / MM, geo.page_h - tm[5] / MM
                 for row in range(geo.rows):
                     for col in range(geo.columns):

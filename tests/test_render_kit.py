@@ -70,7 +70,7 @@ def _card_texts(pdf: Path, paper: str, bleed: bool = False) -> list[list[str]]:
     for page in pypdf.PdfReader(pdf).pages:
         page_slots: dict[int, list[str]] = {}
 
-        def visit(text, cm, tm, font_dict, font_size):  # noqa: ANN001 - pypdf's visitor signature
+        def visit(text, cm, tm, font_dict, font_size, page_slots=page_slots):  # noqa: ANN001 - pypdf's visitor signature
             if not text.strip():
                 return
             x_mm = tm[4] / MM

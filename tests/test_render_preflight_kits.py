@@ -183,16 +183,16 @@ def _text_nearest_a_cut(pdf: bytes, geo) -> tuple[float, str]:
         for obj in page.get_objects():
             if obj.type != raw.FPDF_PAGEOBJ_TEXT:
                 continue
-            l, b, r, t = (v / MM for v in obj.get_bounds())
+            lo, b, r, t = (v / MM for v in obj.get_bounds())
             top, bottom = H - t, H - b
-            cx, cy = (l + r) / 2, (top + bottom) / 2
+            cx, cy = (lo + r) / 2, (top + bottom) / 2
             if not (xs[0] < cx < xs[-1] and ys[0] < cy < ys[-1]):
                 continue
             x0, x1 = max(x for x in xs if x <= cx), min(x for x in xs if x >= cx)
             y0, y1 = max(y for y in ys if y <= cy), min(y for y in ys if y >= cy)
-            d = min(l - x0, x1 - r, top - y0, y1 - bottom)
+            d = min(lo - x0, x1 - r, top - y0, y1 - bottom)
             if d < nearest[0]:
-                text = textpage.get_text_bounded(l * MM, b * MM, r * MM, t * MM).strip()
+                text = textpage.get_text_bounded(lo * MM, b * MM, r * MM, t * MM).strip()
                 if text:
                     nearest = (d, text)
     return nearest

@@ -718,7 +718,7 @@ def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defe
     for team, page in zip(card_set["teams"], [pages[group[0]] for group in groups]):  # the decks' page
         cells: list[tuple[str, float, float]] = []  # (text, x, y) of every string on the page
 
-        def cell(text, cm, tm, font, size) -> None:  # type: ignore[no-untyped-def]
+        def cell(text, cm, tm, font, size, cells=cells) -> None:  # type: ignore[no-untyped-def]
             if text.strip():  # the text's origin on the page (a table is drawn translated)
                 x, y = float(tm[4]), float(tm[5])
                 cells.append((text.strip(), cm[0] * x + cm[2] * y + cm[4], cm[1] * x + cm[3] * y + cm[5]))
@@ -831,7 +831,7 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
         with monkeypatch.context() as m:  # the same page without the sentence
             plain = teamsheets.quick_reference_text
             m.setattr(teamsheets, "quick_reference_text",
-                      lambda *a, **k: plain(*a, **k).replace(" Role <b>*</b>: mainly a bowler (on a bowler card: "
+                      lambda *a, plain=plain, **k: plain(*a, **k).replace(" Role <b>*</b>: mainly a bowler (on a bowler card: "
                                                              "mainly a batter).", ""))
             without = render_quick_reference_pdf(card_set, paper, CREDIT)
         assert line not in " ".join(_pages(without)[0].extract_text().split())

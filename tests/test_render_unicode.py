@@ -155,7 +155,7 @@ def test_png_cards_draw_glyphs_not_boxes(renamed_set: dict, renamed_kit: Path, m
             assert " ".join(c[2] for c in lines) == upper(name), lines
             band = max(strip.getcolors(1 << 16))[1]  # the band's flat colour around the name
 
-            def drawn(text_of) -> np.ndarray:
+            def drawn(text_of, strip=strip, band=band, lines=lines, view=view) -> np.ndarray:
                 image = Image.new("RGB", strip.size, band)
                 draw = ImageDraw.Draw(image)
                 for x, y, text, style, size_pt, colour, _ in lines:

@@ -80,7 +80,7 @@ def test_compiled_plays_the_numpy_matches_on_real_sets(kernel, monkeypatch, rend
     supers = 0
     for seed, way in ((1, rule), (2, None), (3, rule)):
         home, away = random_fixtures(seed, n_sides, 2000)
-        a, b = both_engines(monkeypatch, lambda: fast.play_matches(
+        a, b = both_engines(monkeypatch, lambda home=home, away=away, seed=seed, way=way: fast.play_matches(
             cs, table, home, away, np.random.default_rng(seed), rule=way, defence=True))
         assert_same_matches(a, b)
         supers += int((a.super_overs > 0).sum())
@@ -116,7 +116,7 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
     for seed, way in ((11, wih.RULE), (12, None)):
         home = np.random.default_rng(seed).integers(0, 3, 1500)
         away = (home + 1 + (np.arange(1500) % 2)) % 3
-        a, b = both_engines(monkeypatch, lambda: fast.play_matches(
+        a, b = both_engines(monkeypatch, lambda home=home, away=away, seed=seed, way=way: fast.play_matches(
             cs, table, home, away, np.random.default_rng(seed), rule=way, defence=True))
         assert_same_matches(a, b)
         assert (a.first.wickets == 10).any() and (a.first.no_balls > 0).any()
@@ -146,7 +146,7 @@ def test_compiled_plays_the_numpy_matches_with_defence(kernel, monkeypatch, mirr
     balls = {"rated": 0, "plain": 0}
     for seed, way in ((21, rule_of(card_set)), (22, None)):
         home, away = random_fixtures(seed, n_sides, 1500)
-        a, b = both_engines(monkeypatch, lambda: fast.play_matches(
+        a, b = both_engines(monkeypatch, lambda home=home, away=away, seed=seed, way=way: fast.play_matches(
             cs, table, home, away, np.random.default_rng(seed), rule=way, defence=True))
         assert_same_matches(a, b)
         without = fast.play_matches(plain_cs, plain_table, home, away,

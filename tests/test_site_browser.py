@@ -434,7 +434,7 @@ def test_the_tts_list_holds_only_tts_sheets(served: str, bbl_out: Path, browser)
 
 
 @pytest.mark.needs_data
-def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tmp_path: Path):
+def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tmp_path: Path):  # noqa: F811
     """The Hundred 2024: Matthew Potts's card PNGs hold "tts" in their names; only tts/ is TTS."""
     from cardgen.render.kit import KitOptions, build_kit, select_team
     from cardgen.site.kit import read_set

@@ -5,6 +5,7 @@ sent SIGTERM / SIGKILL while it writes its staging folder.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -19,7 +20,6 @@ from cardgen.cli import main
 from cardgen.errors import EXIT_TERMINATED
 from cardgen.staging import (FolderInUse, make_staging, publish_folder, remove_stale_staging, remove_tree,
                              stale_staging)
-import contextlib
 
 ROOT = Path(__file__).resolve().parent.parent
 

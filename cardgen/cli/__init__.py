@@ -1,6 +1,7 @@
 """The `cardgen` command line. Library code raises `CardgenError`s; only this module prints them."""
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import io
@@ -21,7 +22,6 @@ from cardgen.cache import Cache
 from cardgen.competitions import INNINGS_OVERS, Competition, get_competition, normalise_season
 from cardgen.errors import (EXIT_BROKEN_PIPE, EXIT_BUG, EXIT_ENVIRONMENT, EXIT_INTERRUPTED,
                             EXIT_TERMINATED, INTERRUPTED, CardgenError, CardgenWarning, Terminated)
-import contextlib
 
 DEFAULT_OUT = Path("output")
 
@@ -213,10 +213,8 @@ class CardgenGroup(click.Group):
     def main(self, *args: Any, **kwargs: Any) -> Any:
         _tolerant_streams()
         previous = None
-        try:
+        with contextlib.suppress(ValueError):  # not the main thread (an embedding program): leave signals alone
             previous = signal.signal(signal.SIGTERM, _raise_terminated)
-        except ValueError:  # not the main thread (an embedding program): leave signals alone
-            pass
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("always", CardgenWarning)  # each skipped file, every time

@@ -217,11 +217,11 @@ def _check_page(raw, page, name: str, number: int,  # type: ignore[no-untyped-de
     lines: list[tuple[float, float, float, float]] = []
     fonts_seen: set[int] = set()
     # the raw pdfium calls, not the object helpers: a kit has thousands of objects a page
-    l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+    x0, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
     matrix = raw.FS_MATRIX()
     size = ctypes.c_float()
     fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-    refs = (ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
+    refs = (ctypes.byref(x0), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
     matrix_ref, size_ref = ctypes.byref(matrix), ctypes.byref(size)
     get_object, get_type, get_bounds, get_matrix = (
         raw.FPDFPage_GetObject, raw.FPDFPageObj_GetType, raw.FPDFPageObj_GetBounds, raw.FPDFPageObj_GetMatrix)
@@ -241,7 +241,7 @@ def _check_page(raw, page, name: str, number: int,  # type: ignore[no-untyped-de
             if kind == TEXT:
                 get_bounds(obj, *refs)
                 get_matrix(obj, matrix_ref)
-                box = (l.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM)
+                box = (x0.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM)
                 get_font_size(obj, size_ref)
                 effective = size.value * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
                 small = effective < MIN_TEXT_PT - 0.01
@@ -277,7 +277,7 @@ def _check_page(raw, page, name: str, number: int,  # type: ignore[no-untyped-de
                 get_bounds(obj, *refs)
                 # a path's segments are read only where they can matter: near the paper edge
                 # (here) or near a text (below); its bounds, with a margin, enclose them all
-                left, right = l.value / MM - PATH_MARGIN_MM, r.value / MM + PATH_MARGIN_MM
+                left, right = x0.value / MM - PATH_MARGIN_MM, r.value / MM + PATH_MARGIN_MM
                 top, bottom = H - t.value / MM - PATH_MARGIN_MM, H - b.value / MM + PATH_MARGIN_MM
                 if left < z or top < z or right > W - z or bottom > H - z:
                     get_matrix(obj, matrix_ref)

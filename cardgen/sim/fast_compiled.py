@@ -156,11 +156,11 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
                 made = ch <= run_out[fielding12 + fielder] and (
                     not with_keeper or ch <= run_out[fielding12 + ks])
                 code = RUN_OUT if made else ONE
-        elif with_defence and code == CARD_W and bowler_card == 1:
+        elif (with_defence and code == CARD_W and bowler_card == 1
+              and chance[i] <= defence_of[(striker >> CHART_SHIFT) // 100]):
             # R13: the striker card's Defence against the bowler card's W, on the chance d20
             # (read only by a fielding-chart result, so unused on this ball): survived, a dot
-            if chance[i] <= defence_of[(striker >> CHART_SHIFT) // 100]:
-                code = DOT
+            code = DOT
         if with_rule:                                   # R12: the wickets-in-hand bands
             band = band_of[wickets * per_row + legal]
             target = st[i, TARGET]

@@ -325,14 +325,14 @@ def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielde
             ball.result += " (attack: six)"
     elif band == wih.CONSOLIDATE:
         saved = ball.out_slot is not None and ball.how_out in rule.consolidate_saves
-        if saved or (rule.consolidate_boundaries and ball.bat_runs in (4, 6)):
-            if dice.rule_d20() <= rule.consolidate_safe:
-                if saved:
-                    ball.out_slot, ball.how_out, ball.fielders = None, "", ()
-                    ball.result += " (consolidate: not out)"
-                else:
-                    ball.bat_runs = 1
-                    ball.result += " (consolidate: single)"
+        if (saved or (rule.consolidate_boundaries and ball.bat_runs in (4, 6))) \
+                and dice.rule_d20() <= rule.consolidate_safe:  # the d20 is rolled only when it can save
+            if saved:
+                ball.out_slot, ball.how_out, ball.fielders = None, "", ()
+                ball.result += " (consolidate: not out)"
+            else:
+                ball.bat_runs = 1
+                ball.result += " (consolidate: single)"
 
 
 MAX_SUPER_OVERS = 5

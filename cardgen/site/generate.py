@@ -564,7 +564,7 @@ def _card_views(kit: KitSet) -> list[CardView]:
             got = _real_rate(key, real)
             factor, places = _scale(key)
 
-            def shown(value: float | None) -> str:
+            def shown(value: float | None, factor: float = factor, places: int = places) -> str:
                 return "—" if value is None else f"{value * factor:.{places}f}"
 
             sim, lo, hi = (_csv_float(checks.get(f"{part}_{key}")) for part in ("sim", "lo", "hi"))
