@@ -14,6 +14,7 @@ hand-edited file is detected and the tables are rebuilt.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -21,7 +22,8 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from cardgen import options
 from cardgen.errors import CacheError
@@ -289,10 +291,8 @@ def _written_by_cardgen(folder: Path) -> bool:
 
 
 def _remove_if_empty(folder: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):  # something we did not write is still there: leave it
         folder.rmdir()
-    except OSError:
-        pass  # something we did not write is still there: leave it
 
 
 def _same_folder(a: Path, b: Path) -> bool:

@@ -438,7 +438,7 @@ class CardSet(_Document):
                     raise IndexError
                 cell = cells[d6 - 1][d20 - 1]
             except (TypeError, ValueError, IndexError):
-                raise CardSetError(f"fielding_chart.fours: {shown!r} is not a (d6, d20) cell of the chart")
+                raise CardSetError(f"fielding_chart.fours: {shown!r} is not a (d6, d20) cell of the chart") from None
             if cell not in FOUR_OF:
                 raise CardSetError(f"fielding_chart.fours: cell {shown!r} is {cell!r}, not a leg bye or bye")
             cells[d6 - 1][d20 - 1] = FOUR_OF[cell]

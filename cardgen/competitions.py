@@ -11,7 +11,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from cardgen.errors import CardgenError, UnknownCompetition, UnknownSeason
 from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded, toml_module

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 CACHE_ENV = "CARDGEN_CACHE"
 APP_NAME = "cardgen"

@@ -62,8 +62,7 @@ def read_bounded(path: Path, most_bytes: int) -> bytes:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):  # before open(), which refuses a folder as IsADirectoryError
             raise NotARegularFile(Path(path), kind_of(mode))
-        f = open(fd, "rb", closefd=False)
-        with f:
+        with open(fd, "rb", closefd=False) as f:
             raw = f.read(most_bytes + 1)
     finally:
         os.close(fd)

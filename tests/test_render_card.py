@@ -278,7 +278,7 @@ def test_every_card_names_its_rules_by_the_credit_line_inside_the_cut(paper, ble
             assert min(t[1] for t in below) >= 6.0 - 0.01
             mark_right = max(t[2][2] for t in mark)
             assert mark_right < min(t[2][0] for t in credit)  # the mark left of the credit, apart
-            for _, _, (left, top, right, bottom) in below:  # 2.5 mm inside the cut on every side
+            for _, _, (left, _top, right, bottom) in below:  # 2.5 mm inside the cut on every side
                 assert left >= 2.5 and right <= layout["width_mm"] - 2.5 and bottom <= layout["height_mm"] - 2.5
             # the two on one band: the mark's lines beside the credit's
             assert abs(mark[-1][2][3] - credit[-1][2][3]) < 1.0

@@ -121,7 +121,7 @@ class Baseline:
     card_set: dict = field(repr=False, default_factory=dict)
 
     @classmethod
-    def from_card_set(cls, card_set: dict, label: str) -> "Baseline":
+    def from_card_set(cls, card_set: dict, label: str) -> Baseline:
         from cardgen.wickets_in_hand import rule_of_set
         cells = chart_cells(card_set)
         skill = card_set["fielding"]

@@ -584,7 +584,7 @@ class _Start:
 
 def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: LeagueModel,
                        rounds: int) -> LeagueModel:
-    for i in range(rounds):
+    for _i in range(rounds):
         s_cards = [continuous_card(f.target, model) for f in strikers]
         model = replace(model, mean_striker=ball_weighted_mean(strikers, s_cards))
         b_cards = [continuous_card(f.target, model) for f in bowlers]
@@ -690,7 +690,7 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         a = card_matrix(fielding_vector(cells, ratings.skill()))
         model = continuous_rounds(replace(model, a=a),
                                   FIXED_POINT_ROUNDS // 2)
-    for i in range(INTEGER_ROUNDS):
+    for _i in range(INTEGER_ROUNDS):
         s_int = [exact_card(f.target, model) for f in strikers]
         model = replace(model, a=a, mean_striker=ball_weighted_mean(strikers, s_int))
         b_int = [exact_card(f.target, model) for f in bowlers]

@@ -44,7 +44,7 @@ class FieldingSkill:
     def from_ratings(cls, catch: list[int] | np.ndarray, run_out: list[int] | np.ndarray,
                      keeper: int | list[int] | np.ndarray, keeper_run_out: int | list[int] | np.ndarray,
                      fielder_weights: np.ndarray | None = None,
-                     keeper_weights: np.ndarray | None = None) -> "FieldingSkill":
+                     keeper_weights: np.ndarray | None = None) -> FieldingSkill:
         """From rating lists: fielders (C, RO, optional weights) and keepers (rating, RO)."""
         c = np.asarray(catch, float)
         ro = np.asarray(run_out, float)

@@ -103,11 +103,11 @@ def compute_ratings(fielding: pd.DataFrame, run_out_mean: float = RUN_OUT_MEAN,
     return Ratings(t)
 
 
-_SCALES: dict[bytes, "RatingScales"] = {}
+_SCALES: dict[bytes, RatingScales] = {}
 _SCALES_SIZE = 2
 
 
-def rating_scales(fielding: pd.DataFrame) -> "RatingScales":
+def rating_scales(fielding: pd.DataFrame) -> RatingScales:
     """`RatingScales(fielding)`, shared by every chart solved on the same fielding table (a
     season's passes solve the RO and keeper scales a dozen times; bisections for nearby targets
     share their first steps, so their means' ratings are made once)."""

@@ -27,7 +27,8 @@ import re
 import zlib
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from cardgen.cache import Cache, atomic_write_bytes, atomic_write_text, sha256
 from cardgen.cardset import dumps, load_card_set

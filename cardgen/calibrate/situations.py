@@ -202,11 +202,12 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
             scorer = Scorer(real, cal.model)
 
             def excess(cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-                fig = scorer.figures(cards, rule_t, f.defence / 20)
-                over = [np.maximum(np.abs(fig[n] / real.figures[n] - 1) / tol - 1, 0.0)
-                        for n, tol in judged]
-                shape = _subset_error(real, cal.model, cards,
-                                      tuple(n for n in real.weights if n not in dict(judged)),
+                # called only in this iteration, so the loop's current values are the ones meant
+                fig = scorer.figures(cards, rule_t, f.defence / 20)  # noqa: B023
+                over = [np.maximum(np.abs(fig[n] / real.figures[n] - 1) / tol - 1, 0.0)  # noqa: B023
+                        for n, tol in judged]  # noqa: B023
+                shape = _subset_error(real, cal.model, cards,  # noqa: B023
+                                      tuple(n for n in real.weights if n not in dict(judged)),  # noqa: B023
                                       prior=False, fig=fig)
                 return np.stack(over), shape
             card = np.asarray(f.slots, float)

@@ -319,7 +319,7 @@ def _run_splits(rest: int, runs: int) -> np.ndarray:
     """All (n0, n1, n2, n4, n6) with sum `rest` and run content n1 + 2 n2 + 4 n4 + 6 n6 = `runs`
     (in boundary-grid order): the boundary combinations leaving n1 = runs - their runs >= 0
     and n0 = rest - n1 - their slots >= 0."""
-    ok = (_BOUNDARY_RUNS <= runs) & (runs - _BOUNDARY_RUNS + _BOUNDARY_SLOTS <= rest)
+    ok = (runs >= _BOUNDARY_RUNS) & (runs - _BOUNDARY_RUNS + _BOUNDARY_SLOTS <= rest)
     g = _BOUNDARY_GRID[ok]
     n1 = runs - _BOUNDARY_RUNS[ok]
     n0 = rest - n1 - _BOUNDARY_SLOTS[ok]
@@ -357,7 +357,7 @@ def _feasible_runs(rest: int) -> np.ndarray:
     combination that fits reaches every R from its own runs (the rest dots) to its runs plus the
     slots left (the rest singles)."""
     if rest not in _FEASIBLE_RUNS:
-        fits = _BOUNDARY_SLOTS <= rest
+        fits = rest >= _BOUNDARY_SLOTS
         lo = _BOUNDARY_RUNS[fits]
         hi = lo + rest - _BOUNDARY_SLOTS[fits]
         top = int(hi.max())

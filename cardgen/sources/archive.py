@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from cardgen.errors import CardgenError, ParseError, ReadLimitExceeded
 from cardgen.readfile import FileTooLarge, NotARegularFile, read_bounded
@@ -43,7 +43,7 @@ class ReadLimits:
     ratio: float = 200.0  # unpacked / compressed size of one entry
 
     @classmethod
-    def from_env(cls) -> "ReadLimits":
+    def from_env(cls) -> ReadLimits:
         def number(name: str, default: float, scale: float = 1) -> float:
             text = os.environ.get(name)
             if not text:

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 import pandas as pd
 
@@ -124,10 +125,7 @@ def _parse(data: Any, match_id: str, where: str) -> ParsedMatch:
     outcome = info.get("outcome") or {}
     dates = info.get("dates") or [""]
     toss = info.get("toss") or {}
-    if "winner" in outcome:
-        result = "win"
-    else:
-        result = str(outcome.get("result", "unknown"))
+    result = "win" if "winner" in outcome else str(outcome.get("result", "unknown"))
     match = {
         "match_id": match_id,
         "date": str(dates[0]),

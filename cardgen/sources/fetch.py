@@ -18,7 +18,8 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
 
 from cardgen import __version__, options
 from cardgen.cache import Cache
@@ -338,7 +339,7 @@ class DownloadLimits:
     deadline: float = DEADLINE
 
     @classmethod
-    def from_env(cls) -> "DownloadLimits":
+    def from_env(cls) -> DownloadLimits:
         def seconds(name: str, default: float) -> float:
             text = os.environ.get(name)
             if not text:

@@ -401,7 +401,7 @@ def innings_table(data: SeasonData, balls_per_innings: int) -> pd.DataFrame:
     phase_runs = d.pivot_table(index=["match_id", "innings"], columns="phase", values="runs_total",
                                aggfunc="sum", fill_value=0)
     for p in ("powerplay", "middle", "death"):
-        t[f"runs_{p}"] = phase_runs[p] if p in phase_runs else 0
+        t[f"runs_{p}"] = phase_runs.get(p, 0)
     # wickets by phase (the phase of the legal ball they fell on, as the simulator counts them)
     fell = d[["match_id", "innings", "delivery", "phase"]].merge(
         wk[["match_id", "innings", "delivery"]], on=["match_id", "innings", "delivery"])
