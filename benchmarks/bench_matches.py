@@ -15,7 +15,7 @@ binomial p of the real all-out count, the death-overs rate's innings-clustered e
 chi-square of the all-out counts over the seasons; then first innings and chases apart (issue
 41: wickets a 120 legal balls, the chasing side's wins and the chase run rate, each gap in the real
 figure's match-level standard error, and pooled over the seasons); then how often a season the
-cards themselves play meets each bar (what a model exactly right could hope for on this many innings). The README's table and docs/matches.md are this script's output.
+cards themselves play meets each bar (what a model exactly right could hope for on this many innings). docs/simulator.md's table and docs/matches.md are this script's output.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ run `cardgen validate` with seeds 0 .. N-1 exactly as a user would (the CLI in t
 JSON summary read back) and print a Markdown table: how many seeds passed (exit status 0), the
 qualified cards inside their intervals (fewest and most over the seeds, of those judged), the
 cards at the game's limit, the family-wise gates (checks and bound), and the CPU seconds a
-validate run took. The README's validate figures are this script's output.
+validate run took. docs/simulator.md's validate figures are this script's output.
 """
 from __future__ import annotations
 

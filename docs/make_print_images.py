@@ -1,4 +1,4 @@
-"""Refresh the README's print previews in docs/images/ (page 1 of each PDF at 100 dpi).
+"""Refresh the print previews of docs/kit.md in docs/images/ (page 1 of each PDF at 100 dpi).
 
     PYTHONPATH=. python3 docs/make_print_images.py [--source DIR]
 

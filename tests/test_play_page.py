@@ -10,7 +10,7 @@ keyboard-only play at 390 px (no sideways scroll, tap targets of 44 px), axe-cor
 tests/vendor/axe-core) with no serious or critical violation, and bad input as a plain message.
 
 Chromium is Debian's (/usr/bin/chromium, which ./test.sh installs), driven by Playwright. Set
-CARDGEN_PLAY_SCREENSHOTS=docs/images to refresh the README's screenshots of the page.
+CARDGEN_PLAY_SCREENSHOTS=docs/images to refresh the screenshots of the page (docs/play.md).
 """
 from __future__ import annotations
 

@@ -4,7 +4,7 @@ Chromium is driven by Playwright (only its driver; the browser is Debian's /usr/
 installed by .ci/run). If Chromium cannot start, these tests FAIL: a skipped browser test would
 hide a site nobody has opened.
 
-Set CARDGEN_SITE_SCREENSHOTS=docs/images to refresh the README's screenshots.
+Set CARDGEN_SITE_SCREENSHOTS=docs/images to refresh the site's screenshots (docs/site.md).
 """
 from __future__ import annotations
 
