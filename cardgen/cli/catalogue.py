@@ -4,6 +4,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -11,10 +12,13 @@ from cardgen.cli import (FolderPath, _check_source, _request_refresh, _strict_ca
                          friendly_errors, out_option, rules_option)
 from cardgen.errors import EXIT_FAILED
 
+if TYPE_CHECKING:  # the command imports the catalogue package when it runs (start-up time)
+    from cardgen.catalogue.season import SeasonResult
+
 STATES = ("built", "kept", "failed")
 
 
-def _season_line(result) -> str:  # a SeasonResult
+def _season_line(result: SeasonResult) -> str:
     if result.state == "failed":
         return f"failed {result.label}: {result.reason}"
     if result.state == "kept":
@@ -24,7 +28,7 @@ def _season_line(result) -> str:  # a SeasonResult
             f"{result.seconds:.1f} s{problems}")
 
 
-def summary_lines(results, wall: float) -> list[str]:
+def summary_lines(results: list[SeasonResult], wall: float) -> list[str]:
     """The table that ends the run: each season, what became of it and its time, then the counts."""
     width = max([len(r.label) for r in results] + [6])
     lines = [f"{'season':<{width}}  {'result':<6}  {'time':>8}"]
@@ -93,7 +97,7 @@ def catalogue(source: str | None, competitions: tuple[str, ...], since: int | No
     bar = tqdm(total=len(plan.seasons), desc="catalogue", unit="season", file=sys.stderr,
                disable=not sys.stderr.isatty())
 
-    def done(result) -> None:  # a SeasonResult
+    def done(result: SeasonResult) -> None:
         bar.write(_season_line(result), file=sys.stdout)
         for warning in result.warnings:
             bar.write(f"  warning: {warning}", file=sys.stderr)
