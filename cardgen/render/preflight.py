@@ -439,7 +439,7 @@ def sheet_bleed(data: bytes, name: str) -> Bleed | None:
         crop = load_layout("sheets")["card_sheet"]["crop_length_mm"] + 0.05
         fills: list[tuple[float, float, float, float]] = []
         strokes: list[tuple[float, float, float, float]] = []
-        l, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+        x0, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
         fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
         matrix = raw.FS_MATRIX()
         for i in range(raw.FPDFPage_CountObjects(page.raw)):
@@ -455,8 +455,8 @@ def sheet_bleed(data: bytes, name: str) -> Bleed | None:
                     if (abs(x1 - x2) < 1e-3 or abs(y1 - y2) < 1e-3) and math.hypot(x2 - x1, y2 - y1) <= crop:
                         strokes.append(segments[0])
             elif fill_mode.value:
-                raw.FPDFPageObj_GetBounds(obj, ctypes.byref(l), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
-                fills.append((l.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM))
+                raw.FPDFPageObj_GetBounds(obj, ctypes.byref(x0), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
+                fills.append((x0.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM))
         page.close()
     finally:
         pdf.close()
