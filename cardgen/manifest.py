@@ -279,5 +279,5 @@ def kit_fingerprint(folder: Path) -> str | None:
             except OSError:
                 continue
             rel = path.relative_to(folder).as_posix()
-            digest.update(f"\0{rel}\0{info.st_size}\0{info.st_mtime_ns}".encode("utf-8"))
+            digest.update(f"\0{rel}\0{info.st_size}\0{info.st_mtime_ns}".encode())
     return digest.hexdigest()

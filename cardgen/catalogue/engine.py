@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from cardgen import options
 from cardgen.catalogue.plan import Planned
@@ -134,10 +134,11 @@ def run_catalogue(seasons: tuple[Planned, ...], source: str, out_dir: Path, sett
                 process.start()
                 send.close()  # the child's end: a child that dies unheard closes it (EOF here)
                 running[receive] = (process, job, time.perf_counter())
-            for conn in wait(list(running)):
-                process, job, started = running.pop(conn)  # type: ignore[index]
+            for ready in wait(list(running)):
+                conn = cast(Connection, ready)  # wait() returns the objects it was given
+                process, job, started = running.pop(conn)
                 try:
-                    result = conn.recv()
+                    result: SeasonResult = conn.recv()
                 except (EOFError, OSError):
                     process.join()
                     result = SeasonResult(job.planned.code, job.planned.season, "failed",

@@ -23,7 +23,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from collections.abc import Iterable
 
 from cardgen import __version__
 from cardgen.cache import atomic_write_bytes
@@ -39,7 +40,7 @@ SITE_CODE_FILES = ("generate.py", "catalogue.py", "kit.py")
 def site_code_fingerprint(template_dir: Path, site_url: str = "") -> str:
     """What the site's pages are made with: cardgen's version, the site modules, every template
     and asset, and the address the pages are made for. A change to any re-renders every set."""
-    digest = hashlib.sha256(f"{__version__}\0{site_url}".encode("utf-8"))
+    digest = hashlib.sha256(f"{__version__}\0{site_url}".encode())
     here = Path(__file__).resolve().parent
     for path in [*(here / name for name in SITE_CODE_FILES), *sorted(template_dir.iterdir())]:
         if path.is_file():
