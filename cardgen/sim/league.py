@@ -74,7 +74,7 @@ def replay_league(cs: CompiledSet, card_set: dict[str, Any], seasons: int, rng: 
     home_f = np.array([a for a, _ in fixtures])
     away_f = np.array([b for _, b in fixtures])
     total = seasons * len(fixtures)
-    out = {k: [] for k in ("home", "away", "winner", "home_runs", "away_runs")}
+    out: dict[str, list[Any]] = {k: [] for k in ("home", "away", "winner", "home_runs", "away_runs")}
     done = 0
     while done < total:
         n = min(CHUNK_MATCHES, total - done)
