@@ -6,6 +6,7 @@ name on a three-set site); two teams for a match saved as "cards-a4 (1).pdf".
 """
 from __future__ import annotations
 
+import json
 import re
 import zipfile
 from pathlib import Path
@@ -171,3 +172,71 @@ def test_set_team_and_player_pages_share_a_card_picture_and_a_line(tmp_path):
     relative = generate_site(out).site_dir / "sets" / "BBL_2024-25" / "players" / "aa000002.html"
     image = _meta(relative.read_text())["og:image"]
     assert image.startswith("../../../sets/") and (relative.parent / image).resolve().is_file()
+
+
+def test_a_pair_page_puts_two_teams_cards_side_by_side_by_rating(tmp_path):
+    """Issue 38 item 4: a compare page per pair of teams, each side's batting cards by strike rate
+    (highest first) and bowling cards by economy (lowest first), with the replays' figures when
+    `cardgen simulate` ran; compare.html lists every pair and every card with its ratings."""
+    out = tmp_path / "out"
+    folder = make_synthetic_kit(out)
+    card_set = json.loads((folder / "card-set.json").read_text())
+    # a second Perth striker, slower than Cooper Connolly: the page must put him second
+    slower = json.loads(json.dumps(next(c for c in card_set["cards"] if c["player"]["id"] == "aa000002")))
+    slower["player"].update(id="aa000009", name="Slow Batter", full_name="Slow Batter")
+    slower["expected"]["strike_rate"] = 99.5
+    card_set["cards"].append(slower)
+    (folder / "card-set.json").write_text(json.dumps(card_set))
+    (folder / "validation").mkdir()
+    (folder / "validation" / "simulate_ladder.csv").write_text(
+        "sim_rank,team,played,real_place,real_won,sim_win_share,sim_mean_place\n"
+        "1,Perth Scorchers,10,2,7,0.625,1.8\n2,Sydney Thunder,10,1,8,0.41,2.2\n")
+    site = generate_site(out).site_dir / "sets" / "BBL_2024-25"
+    page = (site / "compare-sydney-thunder-vs-perth-scorchers.html").read_text(encoding="utf-8")
+    assert "<h1>Sydney Thunder v Perth Scorchers</h1>" in page
+    batting = page.split('id="batting"')[1].split('id="bowling"')[0]
+    perth = batting.split("<caption>Perth Scorchers</caption>")[1].split("</table>")[0]
+    names = re.findall(r'<a href="[^"]+">([^<]+)</a>', perth)
+    assert names == ["Cooper Connolly", "Slow Batter"]
+    assert "130.1" in perth and "99.5" in perth
+    figures = page.split("The two sides in figures")[1].split("</table>")[0]
+    assert re.search(r"Replays: share of matches won</th><td>41.0%</td><td>62.5%</td>", figures)
+    index = (site / "compare.html").read_text(encoding="utf-8")
+    assert index.count('data-pair="') == 3   # three teams: three pairs
+    assert len(re.findall(r"<tr data-team=", index)) == len(card_set["cards"])
+    # linked from the set page and from each team page to its two pairs
+    assert 'href="compare.html"' in (site / "index.html").read_text()
+    team = (site / "team-perth-scorchers.html").read_text()
+    assert 'href="compare-sydney-thunder-vs-perth-scorchers.html">Sydney Thunder</a>' in team
+
+
+def test_the_validation_names_the_cards_outside_its_range(tmp_path):
+    """Issue 38 item 8: "116 of 117 ... passed" named no card; the set page now names and links
+    the judged cards that played differently from their season."""
+    out = tmp_path / "out"
+    folder = make_synthetic_kit(out, validation=True)
+    (folder / "validation" / "validate_cards.csv").write_text(
+        "kind,player_id,name,team,qualified,ok,sim_economy,lo_economy,hi_economy,ok_economy\n"
+        "bowler,aa000001,Chris Green,Sydney Thunder,True,True,7.2871,6.9,7.7,True\n"
+        "bowler,aa000004,Lance Morris,Perth Scorchers,True,False,9.9,6.9,7.7,False\n")
+    page = (generate_site(out).site_dir / "sets" / "BBL_2024-25" / "index.html").read_text(encoding="utf-8")
+    named = page.split('class="outside"')[1].split("</p>")[0]
+    assert re.findall(r'<a href="([^"]+)">([^<]+)</a>', named) == [("players/aa000004.html", "Lance Morris")]
+    assert "Perth Scorchers, bowler card" in named and "Chris Green" not in named
+
+
+def test_the_first_match_page_lists_what_to_print_and_the_dice_to_buy(two_sets):
+    """Issue 38 item 7: no first-match checklist; the dice table was 3.5 screens down how to print."""
+    _, site = two_sets
+    page = (site / "first-match.html").read_text(encoding="utf-8")
+    offered = re.findall(r'download="([^"]+)"', page.split('id="print"')[1].split("</section>")[0])
+    # the newest season's first two teams (the card set's order), their own cards and team sheets, then the shared sheets
+    assert offered == ["bbl-2024-25-sydney-thunder-cards-a4.pdf", "bbl-2024-25-sydney-thunder-team-sheet.pdf",
+                       "bbl-2024-25-perth-scorchers-cards-a4.pdf", "bbl-2024-25-perth-scorchers-team-sheet.pdf",
+                       "bbl-2024-25-fielding-chart.pdf", "bbl-2024-25-scoresheet.pdf",
+                       "bbl-2024-25-quick-reference.pdf"]
+    dice = page.split('id="dice-to-buy"')[1].split("</section>")[0]
+    assert "role-playing dice set" in dice and "d6" in dice and "two d10s" in dice and "d20" in dice
+    assert "buy a second" in dice
+    assert 'href="sets/BBL_2024-25/compare-sydney-thunder-vs-perth-scorchers.html"' in page
+    assert 'href="first-match.html#dice-to-buy"' in (site / "how-to-print.html").read_text()

@@ -4,8 +4,9 @@ Layout of the site folder (all links relative, so it works from any static host 
 
     index.html                      every built set with its downloads
     how-to-print.html               printing, cutting and dice
-    assets/site.css, assets/filter.js
-    sets/<SET>/index.html           every card, team by team (+ static filter pages beside it)
+    assets/site.css, assets/search.js, assets/compare.js
+    sets/<SET>/index.html           every card, team by team (+ a static page per filter beside it:
+                                    plain links, so an address always shows the page it names)
     sets/<SET>/players/<id>.html    one player's card(s), real stats, real vs expected
     sets/<SET>/files/...            the kit's files (hard links to output/, or copies)
     sets/<SET>/thumbs/...           card thumbnails
@@ -43,6 +44,7 @@ from cardgen.paths import templates_dir
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.staging import MARKER as STAGING_MARKER
 from cardgen.staging import make_staging, publish_folder, relative_files, remove_stale_staging
+from cardgen.site.compare import COMPARE_PAGE, card_rows, pair_context, pair_page
 from cardgen.site.kit import (KIT_DOWNLOADS, TTS_FOLDER, GameKit, KitSet, SiteError, find_game_kits, find_sets,
                               find_team_kits, read_game_kit, read_set)
 
@@ -53,6 +55,12 @@ ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # fixed zip entry time, so the zip is byte-id
 STORED_SUFFIXES = {".png", ".zip", ".jpg", ".jpeg"}  # already compressed: deflating wastes time
 
 KIND_LABEL = {"striker": "Striker", "bowler": "Bowler"}
+# the compare page's table of every card: (key, heading, sorts as a number)
+RATING_COLUMNS = (("name", "Card", False), ("team", "Team", False), ("kind", "Kind", False),
+                  ("rate", "Strike rate or economy", True), ("out", "Outs or wickets /100 balls", True),
+                  ("fours", "4s /100 balls", True), ("sixes", "6s /100 balls", True),
+                  ("defence", "Defence", True), ("catch", "Catch", True), ("usage", "Usage", False),
+                  ("balls", "Real balls", True))
 KIND_PLURAL = {"striker": "Strikers", "bowler": "Bowlers"}
 RESULT_LABEL = {
     "B": "Bowled", "W": "Caught", "F": "Fielding chart", "0": "Dot ball (no run)",  # W: as the quick reference
@@ -979,6 +987,7 @@ def _components(kit: KitSet, sheets: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 HOW_TO_PLAY = "how-to-play.html"
+FIRST_MATCH = "first-match.html"
 RULES_SOURCE = "http://shortseasongames.com"
 CHANCE_ORDER = ("catch_chance", "run_out_chance", "stumping_chance", "leg_bye", "wide")
 
@@ -1174,6 +1183,9 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     # the home page shows a few cards of the set: the first team's first striker and bowler cards
     summary["preview"] = [v for v in views if v.thumb][:4]
     summary["search_example"] = _search_example(views)
+    # the judged cards that played differently from their season, by name (the headline gave
+    # only a count: "116 of 117 ... play like the real season")
+    summary["outside"] = [v for v in views if v.verdict_ok is False]
     previews = []
     for pdf in kit.validation.pdfs:
         pages = _pdf_previews(kit.folder / pdf, set_root / "previews", slug(Path(pdf).stem))
@@ -1214,6 +1226,21 @@ def _render_set(writer: _Writer, kit: KitSet, site_root: Path) -> dict[str, Any]
     summary["defence_highest"] = highest_defence(views)
     summary["players"] = _player_index(views)   # the catalogue's search (catalogue.search_index)
 
+    # two teams side by side (compare.py): a page per pair, and compare.html to pick one
+    pairs = [{"a": a, "b": b, "a_name": an, "b_name": bn, "page": pair_page(a, b)}
+             for i, (an, a) in enumerate(teams) for bn, b in teams[i + 1:]]
+    summary["compare"] = COMPARE_PAGE if pairs else ""
+    for tslug, team in info.items():
+        team["pairs"] = [(p["b_name"] if p["a"] == tslug else p["a_name"], p["page"])
+                         for p in pairs if tslug in (p["a"], p["b"])]
+    rows = card_rows(views)
+    for pair in pairs:
+        writer.page(f"{set_rel}/{pair['page']}", "compare-pair.html.j2", kit=summary,
+                    pair=pair_context(kit.folder, kit.card_set, rows, (pair["a_name"], pair["a"]),
+                                      (pair["b_name"], pair["b"])))
+    if pairs:
+        writer.page(f"{set_rel}/{COMPARE_PAGE}", "compare.html.j2", kit=summary, pairs=pairs, rows=rows,
+                    columns=RATING_COLUMNS)
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
                  and (kind is None or v.kind == kind)]
@@ -1302,7 +1329,7 @@ def _render_game(writer: _Writer, kit: GameKit, site_root: Path) -> dict[str, An
 
 
 def _assets(root: Path) -> None:
-    for name in ("site.css", "filter.js", "search.js", "catalogue-search.js", "favicon.svg"):
+    for name in ("site.css", "search.js", "catalogue-search.js", "compare.js", "favicon.svg"):
         atomic_write_bytes(root / "assets" / name, (TEMPLATE_DIR / name).read_bytes())
 
 
@@ -1455,6 +1482,8 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
         writer.page("how-to-print.html", "how-to-print.html.j2", sets=records, scoresheet=_scoresheet_shape())
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=records, kit=example, rules_source=RULES_SOURCE,
                     fielding=_fielding_words(), rule=rule, rule_kit=rule_kit, defence_kits=defence_kits)
+        # the first match: the first set with two teams (issue 38 item 7)
+        writer.page(FIRST_MATCH, "first-match.html.j2", kit=next((s for s in records if len(s.get("teams", [])) > 1 and "team_info" in s), None))
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(options.base_url), sets=records)
         _assets(build_root)
@@ -1545,7 +1574,14 @@ def _set_record(writer: _Writer, summary: dict[str, Any], fingerprint: str | Non
         "downloads": [{"relpath": d.relpath, "label": d.label, "size": d.size} for d in summary["downloads"]],
         # the names the downloads save under (downloads/<set>-<file>), as the how-to pages link them
         "named": {rel: name for rel, name in summary.get("named", {}).items()
-                  if rel in {d.relpath for d in summary["downloads"]}},
+                  if rel in {d.relpath for d in summary["downloads"]}
+                  | {d.relpath for t in summary["team_info"].values() for d in t["downloads"]}},
+        # the first-match page's (first-match.html): each team's own files, page and pairs
+        "teams": [list(t) for t in summary["teams"]], "pages": summary["pages"], "play": summary["play"],
+        "team_info": {tslug: {"name": t["name"], "page": t["page"], "pages": t["pages"],
+                              "pairs": [list(pair) for pair in t.get("pairs", [])],
+                              "downloads": [{"relpath": d.relpath, "label": d.label} for d in t["downloads"]]}
+                      for tslug, t in summary["team_info"].items()},
         "example": None if not example else {
             key: (_plain_view(value) if isinstance(value, CardView) or key in ("striker", "bowler", "fielder")
                   else value) for key, value in example.items()},
