@@ -17,7 +17,7 @@ import pandas as pd
 from cardgen.calibrate.model import ALL_OUT
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
-from cardgen.sim.model import CardSetError, CompiledSet
+from cardgen.sim.model import CardSetError, CompiledSet, Side
 from cardgen.stats.replays import season_replays
 from cardgen.stats.tables import PHASES, SeasonStats
 from cardgen.wickets_in_hand import WicketsInHand
@@ -40,6 +40,9 @@ class Fixtures:
     # (match id, its replay's match id): league no results the league played again in full,
     # played once, as the replay (`cardgen.stats.replays`: IPL 2025's match 58)
     replayed: list[tuple[str, str]] = field(default_factory=list)
+    # the sides `home` / `away` index, for a ball-by-ball replay with the reference engine
+    # (benchmarks/bench_chase.py reads each delivery's situation)
+    sides: list[Side] = field(default_factory=list)
 
 
 def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator) -> Fixtures:
@@ -94,7 +97,7 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     table = fast.SideTable.build(cs, sides)
     return Fixtures(match_ids=ids, home=np.array(home), away=np.array(away), table=table,
                     side_players=table.players, real_sides=2 * len(ids) - fallbacks,
-                    fallback_sides=fallbacks, skipped=skipped, replayed=replayed)
+                    fallback_sides=fallbacks, skipped=skipped, replayed=replayed, sides=sides)
 
 
 @dataclass
