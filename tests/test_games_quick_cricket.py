@@ -324,3 +324,22 @@ def test_ink_saver_cards_have_no_filled_areas(tmp_path) -> None:
     normal = SYSTEM.build(BuildRequest(tmp_path / "n", None, None, None, ("a4",), seed=1))
     saver = SYSTEM.build(BuildRequest(tmp_path / "s", None, None, None, ("a4",), seed=1, ink_saver=True))
     assert filled(normal) > 50 and filled(saver) == 0
+
+
+def test_the_rules_sheet_marks_this_kits_readings_with_the_engines_own_numbers():
+    """Issue 34: where the published rules are silent (the 1-2 and 5-9 down Runs charts, Path
+    cards once a spell, the umpire cards) the printed rules sheet says the kit decided, and with
+    the numbers the engine plays (rules.py), not a copy that could drift."""
+    import io
+
+    import pypdf
+
+    from cardgen.games.quick_cricket import rules as R
+    from cardgen.games.quick_cricket.kit import rules_sheet_pdf
+    text = " ".join(" ".join(p.extract_text().split()) for p in pypdf.PdfReader(io.BytesIO(rules_sheet_pdf("a4"))).pages)
+    assert "this kit's readings" in text
+    for chart in R.RUNS_CHARTS:
+        a, b, c, d = chart.runs
+        assert f"(B{b} C{c} A{a} D{d})" in text, chart
+    assert "once per four-over spell" in text and R.UMPIRE_CARDS == ("OUT", "NOT OUT", "NOT OUT")
+    assert "one OUT, two NOT OUT" in text

@@ -422,7 +422,7 @@ def test_quick_reference_headings_stand_clear_of_the_text_column() -> None:
     for line in rules_card_lines(team_edition=True):
         head, _, body = line.partition("  ")
         gaps[head] = box(body.split()[0] + " " + body.split()[1])[0] - box(head)[1]
-    assert len(gaps) == 11 and min(gaps.values()) >= 3 * mm, gaps
+    assert len(gaps) == 12 and min(gaps.values()) >= 3 * mm, gaps
 
 
 @pytest.mark.needs_data
@@ -561,3 +561,19 @@ def credit_sizes(pdf: Path, credit_words: tuple[str, ...]) -> list[float]:
         page.extract_text(visitor_text=lambda text, cm, tm, font, size: sizes.append(float(size))
                           if any(w in text for w in credit_words) and "Print at 100%" not in text else None)
     return sizes
+
+
+def test_the_quick_reference_marks_the_deck_counts_and_the_out_card_as_readings():
+    """Issue 34: the laws give ranges, not deck counts, and say nothing of a chance card's OUT
+    against a positive total; the quick reference says both are this kit's readings, with the
+    counts of the decks the engine deals."""
+    import io
+
+    import pypdf
+
+    from cardgen.games.roll_and_play.kit import rules_pdf
+    text = " ".join(pypdf.PdfReader(io.BytesIO(rules_pdf("a4", "credit"))).pages[0].extract_text().split())
+    assert "READINGS Where the laws are silent this kit reads" in text
+    from cardgen.games.roll_and_play.engine import pitch_deck
+    assert "= 48 cards" in text and f"= {len(pitch_deck())};" in text
+    assert "gives outs makes the over worth those outs and no runs, whatever the total" in text

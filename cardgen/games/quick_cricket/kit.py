@@ -350,6 +350,14 @@ RULES: list[tuple[str, list[str]]] = [
         "down for the appeal and turns one; a review that does not change the decision is lost.")]),
     ("End of the innings", [
         "After the agreed overs (20 for a T20 game) or the tenth wicket. The side with more runs wins."]),
+    # issue 34: what the kit decided where the published rules are silent, marked as such on
+    # the sheet a player holds (docs/games.md, "Rule readings", has every one)
+    ("Where the published rules are silent: this kit's readings", [
+        ("Runs charts: the rules print 0 down (B12 C10 A8 D5) and 3-4 down (B7 C5 A8 D10); the "
+         "1-2 down (B10 C8 A9 D6) and 5-9 down (B5 C4 A6 D7) charts are this kit's. Path cards: "
+         "each once per four-over spell (the rules' \"once per over\" cannot hold when an over "
+         "uses one card). Umpire cards: one OUT, two NOT OUT. A NOT OUT to an edge or LBW appeal "
+         "scores nothing that over; to a bouncer's or Big Hit's catch the over scores its runs.")]),
 ]
 
 

@@ -275,6 +275,11 @@ def rules_card_lines(team_edition: bool = False) -> list[str]:
         redeal,
         "END  An innings ends after 10 outs or the last over; then swap. Most runs wins.",
         "VARIATION  Each side starts with 3 (20 overs) or 5 (50 overs) chance cards to play on its own turn, one per over.",
+        # issue 34: the laws give ranges, not counts, and are silent on a chance card's OUT
+        # against a positive total; the sheet says these are this kit's readings
+        "READINGS  Where the laws are silent this kit reads: "
+        + ("" if team_edition else "player deck 4 x (-6..-1, +1..+6) = 48 cards, ")
+        + "pitch deck 2 x (-3..+3) = 14; a chance card that gives outs makes the over worth those outs and no runs, whatever the total.",
     ] + (["TEAM EDITION  Each side plays its own squad deck: use a card's BAT number when batting and its BOWL number when bowling."]
          if team_edition else [])
 
