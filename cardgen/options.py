@@ -1,5 +1,5 @@
-"""The switches one command runs under, as one value: `--strict`, `--names`, `--refresh` and the
-simulation engine.
+"""The switches one command runs under, as one value: `--strict`, `--names`, `--refresh`, the
+simulation engine and the processes a calibration may use.
 
 Layer: the bottom, beside `cache` and `errors` (sources, stats, calibrate and sim read it). The
 CLI makes one `RunOptions` per command (`command_options`) and its option callbacks fill it in;
@@ -22,6 +22,11 @@ from typing import Any
 STRICT_ENV = "CARDGEN_STRICT"
 ENGINE_ENV = "CARDGEN_ENGINE"   # "numpy": never compiled; "numba": from the first ball
 ENGINES = ("numpy", "numba")
+CALIBRATE_JOBS_ENV = "CARDGEN_CALIBRATE_JOBS"
+# A calibration spreads its card solves over at most this many processes by default: the solves
+# of one round are independent, so two processes take ~0.55x the wall time of one; more pay less
+# (each round waits for its slowest share), and the machine may be running other work.
+MAX_DEFAULT_CALIBRATE_JOBS = 4
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,10 @@ class RunOptions:
     names_file: Path | None = None  # the file `names` was read from (for the messages)
     refresh: bool = False  # --refresh: the first read of each season rebuilds it from its source
     engine: str | None = None  # "numpy" | "numba" | None: $CARDGEN_ENGINE, else numpy then compiled
+    # processes one season's calibration may use (None: $CARDGEN_CALIBRATE_JOBS, else the cores
+    # up to MAX_DEFAULT_CALIBRATE_JOBS, or 1 in a worker process: `build --all` runs seasons in
+    # parallel already). The cards are the same whatever it is (calibrate.parallel)
+    calibrate_jobs: int | None = None
     # the seasons (and sources) this command has refreshed already: later reads use the fresh tables
     refreshed: set[str] = field(default_factory=set, compare=False, repr=False)
 
@@ -47,6 +56,26 @@ class RunOptions:
         """"numpy", "numba" or "" (numpy until the kernel pays for its compile, then compiled)."""
         choice = self.engine if self.engine is not None else os.environ.get(ENGINE_ENV, "")
         return choice.strip().lower()
+
+    @property
+    def calibrate_workers(self) -> int:
+        """Processes a calibration may use: `calibrate_jobs`, else $CARDGEN_CALIBRATE_JOBS (a
+        whole number; anything else is ignored), else the default: 1 inside a worker process
+        of a parallel run (seasons are its unit of parallel work), else the cores this process
+        may run on, at most MAX_DEFAULT_CALIBRATE_JOBS."""
+        if self.calibrate_jobs is not None:
+            return max(int(self.calibrate_jobs), 1)
+        text = os.environ.get(CALIBRATE_JOBS_ENV, "").strip()
+        if text.isdigit():
+            return max(int(text), 1)
+        import multiprocessing
+        if multiprocessing.parent_process() is not None:
+            return 1
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except AttributeError:  # not on Linux
+            cores = os.cpu_count() or 1
+        return max(min(cores, MAX_DEFAULT_CALIBRATE_JOBS), 1)
 
 
 _CURRENT: contextvars.ContextVar[RunOptions] = contextvars.ContextVar("cardgen_run_options",

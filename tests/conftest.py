@@ -238,9 +238,13 @@ def _every_cardgen_module_imported() -> None:
 @pytest.fixture(scope="session", autouse=True)
 def _private_user_cache(tmp_path_factory: pytest.TempPathFactory):
     """The suite never reads or writes the user's own cardgen cache (tests that need another
-    cache set CARDGEN_CACHE themselves, which overrides this)."""
+    cache set CARDGEN_CACHE themselves, which overrides this); under pytest-xdist each
+    calibration solves in its own worker (CARDGEN_CALIBRATE_JOBS=1)."""
     patch = pytest.MonkeyPatch()
     patch.setenv("CARDGEN_CACHE", str(tmp_path_factory.mktemp("user-cache")))
+    if os.environ.get("PYTEST_XDIST_WORKER") and "CARDGEN_CALIBRATE_JOBS" not in os.environ:
+        # the workers already use every core: a calibration in one solves in that process
+        patch.setenv("CARDGEN_CALIBRATE_JOBS", "1")
     yield
     patch.undo()
 

@@ -53,3 +53,31 @@ def test_a_commands_switches_end_with_it(tmp_path: Path) -> None:
     assert result.exit_code == 5, result.output
     assert [(o.strict, o.refresh, dict(o.names)) for o in seen] == [(True, True, {"abc": "Someone"})]
     assert current() == RunOptions()
+
+
+def _workers_in_child(queue) -> None:
+    queue.put(current().calibrate_workers)
+
+
+def test_calibrate_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The processes a calibration may use: the option, else $CARDGEN_CALIBRATE_JOBS, else the
+    cores (at most MAX_DEFAULT_CALIBRATE_JOBS), and 1 in a worker of a parallel run."""
+    import multiprocessing
+    import os
+    monkeypatch.delenv(options.CALIBRATE_JOBS_ENV, raising=False)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    assert current().calibrate_workers == max(min(cores, options.MAX_DEFAULT_CALIBRATE_JOBS), 1)
+    monkeypatch.setenv(options.CALIBRATE_JOBS_ENV, "3")
+    assert current().calibrate_workers == 3
+    with running_with(RunOptions(calibrate_jobs=0)):  # the option wins; at least one
+        assert current().calibrate_workers == 1
+    monkeypatch.setenv(options.CALIBRATE_JOBS_ENV, "many")  # not a number: ignored
+    assert current().calibrate_workers >= 1
+    if "fork" in multiprocessing.get_all_start_methods():
+        monkeypatch.delenv(options.CALIBRATE_JOBS_ENV)
+        context = multiprocessing.get_context("fork")
+        queue = context.Queue()
+        child = context.Process(target=_workers_in_child, args=(queue,))
+        child.start()
+        assert queue.get(timeout=60) == 1  # build --all's seasons are its parallel work
+        child.join(60)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from cardgen import options
 from cardgen.calibrate.dot_faces import balance_dot_faces, dot_face_floor
 from cardgen.calibrate.expect import FieldingSkill, LeagueModel, card_matrix, fielding_vector
 from cardgen.calibrate.fielding import (ChartPlan, chart_extra_surplus, layout,
@@ -24,6 +25,7 @@ from cardgen.calibrate.defence import assign_defences, resolve_bowlers
 from cardgen.calibrate.weights import ball_weighted_mean, game_dismissals
 from cardgen.calibrate.situations import (RULE_ROUNDS, RuleFactors, band_shares, measure_factors,
                                           repair_outside_tolerance)
+from cardgen.calibrate.parallel import solve_all, solving_in
 from cardgen.calibrate.solve import Target, continuous_card, exact_card
 from cardgen.stats.tables import SeasonStats
 from cardgen.wickets_in_hand import RULE, WicketsInHand
@@ -519,15 +521,23 @@ def calibrate(stats: SeasonStats, rule: WicketsInHand | None = RULE) -> Calibrat
     the rules as printed). Under the rule every card is solved for its player's
     neutral figures, so that over the bands he really batted or bowled in it reproduces his
     real season (`cardgen.calibrate.situations`): a printed-rules pass, then RULE_ROUNDS
-    re-solves with the rule's factors measured on the previous pass's cards."""
+    re-solves with the rule's factors measured on the previous pass's cards. Each round's
+    solves are shared over the processes the command allows (`RunOptions.calibrate_workers`;
+    the same cards whatever their number)."""
+    with solving_in(options.current().calibrate_workers):
+        return _calibrate_for(stats, rule)
+
+
+def _calibrate_for(stats: SeasonStats, rule: WicketsInHand | None) -> Calibration:
     from cardgen.calibrate.situations import league_shares
     if rule is None or stats.situations is None or not len(stats.situations):
         return _calibrate_season(stats)
     shares = band_shares(stats.situations)
     # first factors from the printed-rules continuous cards (cheap), then full solves
     start = _start(stats, plan_counts(stats.league))
-    for f in start.strikers + start.bowlers:
-        f.slots = continuous_card(f.target, start.model)
+    fits = start.strikers + start.bowlers
+    for f, x in zip(fits, solve_all(continuous_card, [f.target for f in fits], start.model)):
+        f.slots = x
     cal = Calibration(stats, start.ratings, plan_counts(stats.league), start.cells, start.model,
                       start.strikers, start.bowlers)
     defences = None
@@ -585,9 +595,9 @@ class _Start:
 def _continuous_rounds(strikers: list[CardFit], bowlers: list[CardFit], model: LeagueModel,
                        rounds: int) -> LeagueModel:
     for _i in range(rounds):
-        s_cards = [continuous_card(f.target, model) for f in strikers]
+        s_cards = solve_all(continuous_card, [f.target for f in strikers], model)
         model = replace(model, mean_striker=ball_weighted_mean(strikers, s_cards))
-        b_cards = [continuous_card(f.target, model) for f in bowlers]
+        b_cards = solve_all(continuous_card, [f.target for f in bowlers], model)
         model = replace(model, mean_bowler=ball_weighted_mean(bowlers, b_cards))
     return model
 
@@ -691,9 +701,9 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         model = continuous_rounds(replace(model, a=a),
                                   FIXED_POINT_ROUNDS // 2)
     for _i in range(INTEGER_ROUNDS):
-        s_int = [exact_card(f.target, model) for f in strikers]
+        s_int = solve_all(exact_card, [f.target for f in strikers], model)
         model = replace(model, a=a, mean_striker=ball_weighted_mean(strikers, s_int))
-        b_int = [exact_card(f.target, model) for f in bowlers]
+        b_int = solve_all(exact_card, [f.target for f in bowlers], model)
         model = replace(model, a=a, mean_bowler=ball_weighted_mean(bowlers, b_int))
     # Bowlers near their wicket floor trim F (and so their wides) a little; put the league's
     # wides and no-balls back on target by scaling every bowler's extras target once.
@@ -708,11 +718,11 @@ def _calibrate(stats: SeasonStats, plan: ChartPlan, pilot: bool = False,
         for f in bowlers:
             f.target.figures["extras"] *= correction
             f.target.figures["bowled"] *= bowled_fix
-        b_int = [exact_card(f.target, model) for f in bowlers]
+        b_int = solve_all(exact_card, [f.target for f in bowlers], model)
         model = replace(model, a=a, mean_bowler=ball_weighted_mean(bowlers, b_int))
-        s_int = [exact_card(f.target, model) for f in strikers]
+        s_int = solve_all(exact_card, [f.target for f in strikers], model)
         model = replace(model, a=a, mean_striker=ball_weighted_mean(strikers, s_int))
-        b_int = [exact_card(f.target, model) for f in bowlers]
+        b_int = solve_all(exact_card, [f.target for f in bowlers], model)
         model = replace(model, a=a, mean_bowler=ball_weighted_mean(bowlers, b_int))
     s_int = [np.array(x, int) for x in s_int]
     b_int = [np.array(x, int) for x in b_int]
