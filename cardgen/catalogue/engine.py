@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 import warnings
 from collections import deque
@@ -29,6 +30,11 @@ from cardgen.catalogue.plan import Planned
 from cardgen.catalogue.season import KitSettings, SeasonResult, build_season
 from cardgen.errors import CardgenError
 from cardgen.options import RunOptions
+
+# Ctrl+C and SIGTERM are held while a season's process is forked: one that lands while fork runs
+# its at-fork handlers is swallowed there ("Exception ignored in ... _releaseLock") and the run
+# would go on; held, it is raised as soon as the fork is over, with the new process on the books.
+_HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,7 @@ def _child(job: SeasonJob, conn: Connection) -> None:
     """A season's process: build, send the result, end (the parent handles Ctrl+C and SIGTERM)."""
     from cardgen.staging import quiet_worker
     quiet_worker()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent over the fork
     try:
         conn.send(run_season(job))
     finally:
@@ -131,9 +138,13 @@ def run_catalogue(seasons: tuple[Planned, ...], source: str, out_dir: Path, sett
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=_child, args=(job, send), daemon=True)
                 on_start(job.planned)
-                process.start()
-                send.close()  # the child's end: a child that dies unheard closes it (EOF here)
-                running[receive] = (process, job, time.perf_counter())
+                held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+                try:
+                    process.start()
+                    send.close()  # the child's end: a child that dies unheard closes it (EOF here)
+                    running[receive] = (process, job, time.perf_counter())
+                finally:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
             for ready in wait(list(running)):
                 conn = cast(Connection, ready)  # wait() returns the objects it was given
                 process, job, started = running.pop(conn)
