@@ -141,6 +141,9 @@ def test_start_here_names_every_pdf_with_the_pages_it_prints_on(kit: Path, quick
                  "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."):
         assert said in text, said
     assert max(len(line) for line in text.splitlines()) <= 100  # reads in any text window
+    # what a first match needs, and what to print the cards on (issue 39, item 8)
+    assert "For one match print: the two teams' folders in teams/" in text
+    assert "160-220 gsm" in text and "card sleeves" in text
 
 
 @pytest.mark.needs_data
@@ -444,6 +447,7 @@ def test_cli_bleed_with_backs_mirrors_columns(card_set_file: Path, tmp_path: Pat
     assert "cut at both marks of each gap" in start
     assert f"A4: cards-a4.pdf, {len(reader.pages) // 2} sheets, two-sided" in start
     assert "teams/" not in start and "png/" not in start  # a one-team kit without images
+    assert "For one match" not in start  # it names teams/, which a one-team kit has not
     # its manifest says how the sheets print, as the back pages' own footer says it (the site reads it)
     manifest = read_manifest(tmp_path / "BBL_2024-25_sydney-thunder", "team-kit")
     assert manifest is not None and manifest.card_sheets == {"cards-a4.pdf": CardSheets(True, "short", True)}

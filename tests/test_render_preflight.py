@@ -147,7 +147,7 @@ def test_cli_prints_one_line_per_problem_and_fails(tmp_path: Path):
 def test_cli_on_a_missing_folder_is_one_line(tmp_path: Path):
     result = CliRunner().invoke(main, ["preflight", str(tmp_path / "nope")])
     assert result.exit_code != 0 and "Traceback" not in result.output
-    assert "not a folder" in result.output
+    assert "does not exist" in result.output  # a missing folder is named as missing (issue 39 item 8)
 
 
 def _report_pdf() -> bytes:

@@ -231,6 +231,18 @@ class CardgenGroup(click.Group):
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
 
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list with each command's whole summary (COMMAND_SUMMARIES), where click
+        would cut the docstring's first sentence at 45 characters."""
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, COMMAND_SUMMARIES.get(name) or command.get_short_help_str(limit=200)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
     def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
         try:  # the group's own options ("cardgen --bogus", "cardgen --help | head -1")
             return super().make_context(*args, **kwargs)
@@ -439,7 +451,37 @@ def out_option(func: Callable | None = None, *, must_write: bool = True,
     return decorate(func) if func is not None else decorate
 
 
-@click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]})
+# `cardgen --help`'s list: one whole phrase a command (each command's --help has the rest)
+COMMAND_SUMMARIES = {
+    "build": "Build a season's print-and-play kit (cards, sheets, match page)",
+    "cache": "Show or clear the cache of downloads, tables and card sets",
+    "calibrate": "Calibrate a season's cards into card-set.json",
+    "catalogue": "Build every season of a mirror, several at once, then one site",
+    "compare-games": "Rank every game system by closeness to the real season",
+    "competitions": "List competitions and the seasons available offline",
+    "league": "Build a league of your own players from any seasons",
+    "preflight": "Check a kit's PDFs as a printer would",
+    "replay": "Replay a match saved by a kit's play.html",
+    "serve": "Serve the download site on this computer",
+    "simulate": "Replay the season many times: ladder, totals, leaders",
+    "site": "Render the static download site from the built kits",
+    "stats": "Print a season's real batting, bowling and fielding tables",
+    "validate": "Play every card and compare it with its real season",
+}
+
+MAIN_EPILOG = """\b
+Examples:
+  cardgen competitions                           what can be built, and offline
+  cardgen build -c BBL -s 2024-25                the kit, in output/BBL_2024-25/
+  cardgen build -c IPL -s 2025 --paper letter    another season (downloads once)
+  cardgen site && cardgen serve                  the download site of output/
+
+Seasons not bundled are downloaded from Cricsheet on first use and cached.
+`cardgen COMMAND --help` describes each command."""
+
+
+@click.group(cls=CardgenGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=MAIN_EPILOG)
 @click.version_option(__version__, prog_name="cardgen")
 def main() -> None:
     """Print-and-play Quicket Cricket kits from real cricket seasons (data: Cricsheet, ODC-By)."""
@@ -471,6 +513,8 @@ def competitions(source: str | None) -> None:
         seasons |= {n.split("_", 1)[1] for n in cached_names if n.split("_", 1)[0] == comp.code}
         listed = ", ".join(sorted(seasons)) or "-"
         click.echo(f"{comp.code:<10} {comp.format:<9} {comp.sex:<6} {comp.name:<32} {listed}")
+    click.echo("\n- : nothing offline yet. Any season Cricsheet holds is downloaded on first use and "
+               "cached, e.g. cardgen build -c WBBL -s 2024-25")
     if root is None:
         return
     click.echo(f"\nEvents in {root}:")

@@ -171,7 +171,8 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
                     ("a4", "letter") if paper == "both" else (paper,), ink_saver, seed)
         return
     if not (competition and season):
-        raise CardgenError("quicket uses real players: give --competition and --season")
+        raise CardgenError("which season? give --competition and --season, e.g. cardgen build "
+                           "--competition BBL --season 2024-25 (`cardgen competitions` lists them)")
     comp, season = resolve(competition, season)
     started = time.perf_counter()
     stats = None

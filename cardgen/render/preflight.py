@@ -395,7 +395,10 @@ def check_folder(folder: Path) -> tuple[list[Path], list[Problem]]:
     """Every PDF under `folder` (sorted) but a kit's reports, and all their problems."""
     folder = Path(folder)
     if not folder.is_dir():
-        raise PreflightError(f"{folder} is not a folder; give the kit folder that `cardgen build` wrote")
+        if not folder.exists():
+            raise PreflightError(f"{folder} does not exist; give the kit folder that `cardgen build` wrote "
+                                 f"(e.g. output/BBL_2024-25)")
+        raise PreflightError(f"{folder} is a file, not a folder; give the kit folder that `cardgen build` wrote")
     files = sorted(p for p in folder.rglob("*.pdf") if p.is_file() and not is_report(p))
     problems: list[Problem] = []
     for path in files:
