@@ -310,7 +310,7 @@ def test_the_real_against_card_table_runs_in_a_cricket_order(name: str) -> None:
     4s, 6s, dots, wides, no-balls; a striker's the rate, outs, 4s, 6s, dots. Every card of a
     shipped set."""
     from conftest import _shipped_rule_set
-    from cardgen.site.generate import _card_views
+    from cardgen.site.views import card_views
     from cardgen.site.kit import KitSet, Validation
     kit = KitSet(folder=Path(name), card_set=_shipped_rule_set(name), downloads=[], tts_sheets=[],
                  other_files=[], card_pngs={}, validation=Validation(), build_date="")
@@ -318,7 +318,7 @@ def test_the_real_against_card_table_runs_in_a_cricket_order(name: str) -> None:
     order = {"bowler": [economy, "Wickets /100 balls", "4s /100 balls", "6s /100 balls", "Dots /100 balls",
                         "Wides /100 balls", "No-balls /100 balls"],
              "striker": ["Strike rate", "Outs /100 balls", "4s /100 balls", "6s /100 balls", "Dots /100 balls"]}
-    views = _card_views(kit)
+    views = card_views(kit)
     assert {v.kind for v in views} == {"bowler", "striker"}
     for view in views:
         assert [v.label for v in view.versus] == order[view.kind], (view.name, view.kind)
@@ -825,7 +825,7 @@ def test_kit_previews_are_drawn_through_the_shared_rasteriser(tmp_path, monkeypa
     """The site's page previews go through render.raster, under its lock (pdfium is not
     thread-safe), at the preview width; an unreadable PDF gives no preview, not an error."""
     from cardgen.render import raster
-    from cardgen.site import generate
+    from cardgen.site import media
 
     class CountingLock:
         def __init__(self) -> None:
@@ -841,15 +841,15 @@ def test_kit_previews_are_drawn_through_the_shared_rasteriser(tmp_path, monkeypa
     monkeypatch.setattr(raster, "_LOCK", lock)
     pdf = tmp_path / "cards-letter.pdf"
     _pdf(pdf, "Letter page", size=letter)
-    size = generate._first_page_preview(pdf, tmp_path / "kit.png")
+    size = media.first_page_preview(pdf, tmp_path / "kit.png")
     assert lock.entered == 1
     width, height = size
     # a Letter page 300 px wide (pdfium rounds the 388.2 px height up)
-    assert width == generate.KIT_PREVIEW_WIDTH and abs(height - generate.KIT_PREVIEW_WIDTH * 11 / 8.5) < 1
+    assert width == media.KIT_PREVIEW_WIDTH and abs(height - media.KIT_PREVIEW_WIDTH * 11 / 8.5) < 1
     with Image.open(tmp_path / "kit.png") as preview:
         assert preview.size == size
     (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 cut short")
-    assert generate._first_page_preview(tmp_path / "broken.pdf", tmp_path / "broken.png") is None
+    assert media.first_page_preview(tmp_path / "broken.pdf", tmp_path / "broken.png") is None
     assert not (tmp_path / "broken.png").exists()
 
 
@@ -1032,13 +1032,13 @@ def test_validation_table_gives_the_same_share_as_the_headline():
 def test_a_card_at_the_games_limit_says_so_on_its_page():
     """validate's at-its-limit cards (no printed card reaches the real figure) are neither called
     a pass nor a failure of the set on the player's page; the figure that is off is named."""
-    from cardgen.site.generate import Versus, _verdict
+    from cardgen.site.views import Versus, card_verdict
     versus = [Versus("Strike rate", "115.02", "114.38", verdict="inside"),
               Versus("Outs /100 balls", "1.9", "4.4", verdict="outside")]
-    text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "True", "real_balls": "466"}, versus)
+    text, ok = card_verdict({"qualified": "True", "ok": "False", "at_limit": "True", "real_balls": "466"}, versus)
     assert ok is None and text.startswith("At the game's limit on: Outs /100 balls.")
     assert "leaves this card out" in text
-    text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "False"}, versus)
+    text, ok = card_verdict({"qualified": "True", "ok": "False", "at_limit": "False"}, versus)
     assert ok is False and text == "Plays differently from the real season on: Outs /100 balls."
     # a death bowler whose economy is out of reach because the attack d20 rolls his dots again
     # (Pathirana, IPL 2024: 7.68 real, 10.46 on the card, 85% of his balls in the attack band)
@@ -1047,14 +1047,14 @@ def test_a_card_at_the_games_limit_says_so_on_its_page():
                   chart=(), situations={"attack": 0.848, "normal": 0.114, "consolidate": 0.038},
                   real=RealFigures(balls=132, runs=169), expected={"economy": 10.46})
     versus = [Versus("Economy", "7.68", "10.46", verdict="outside")]
-    text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
+    text, ok = card_verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
     assert ok is None and "85% of the real balls were in the attack band" in text, text
     # judged outside (not at the limit), the page still says where the runs come from
-    text, ok = _verdict({"qualified": "True", "ok": "False", "at_limit": "False"}, versus, bowler)
+    text, ok = card_verdict({"qualified": "True", "ok": "False", "at_limit": "False"}, versus, bowler)
     assert ok is False and text.startswith("Plays differently from the real season on: Economy. Why: 85%")
     # the same card bowling at the top of the innings is at the limit for the usual reason
     bowler = dataclasses.replace(bowler, situations={"attack": 0.1, "normal": 0.3, "consolidate": 0.6})
-    text, _ = _verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
+    text, _ = card_verdict({"qualified": "True", "ok": "False", "at_limit": "True"}, versus, bowler)
     assert "attack band" not in text and "opponent's half" in text
 
 
@@ -1367,7 +1367,7 @@ def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_fro
 
     from cardgen.calibrate.reuse import FOLDER
     from cardgen.paths import bundled_tables_dir
-    from cardgen.site.generate import boundary_note
+    from cardgen.site.texts import boundary_note
     [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
               if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
     card_set = json.loads(gzip.decompress(path.read_bytes()))
@@ -1407,7 +1407,7 @@ def test_player_page_says_where_a_striker_card_without_runs_gets_them():
     where his runs are. The player page says so; a card with a run face says nothing of it."""
     from conftest import _shipped_rule_set
     from cardgen.render.card import RUN_RESULTS as RUN_FACES
-    from cardgen.site.generate import boundary_note
+    from cardgen.site.texts import boundary_note
     card_set = _shipped_rule_set("IPL_2025")
     strikers = [c for c in card_set["cards"] if c["kind"] == "striker" and c["real"]["balls"]]
     runless = [c for c in strikers if not {r["result"] for r in c["chart"]} & RUN_FACES
@@ -1429,7 +1429,7 @@ def test_player_page_says_why_a_bowler_card_takes_more_wickets_than_its_bowler()
     gives both rates, his F faces and where the wickets come from; a bowler at his rate gets none."""
     from conftest import _shipped_rule_set
     from cardgen.calibrate.model import CARD_INDEX, chart_to_slots
-    from cardgen.site.generate import wicket_note
+    from cardgen.site.texts import wicket_note
     cards = {c["player"]["name"]: c for c in _shipped_rule_set("IPL_2025")["cards"] if c["kind"] == "bowler"}
     johnson = cards["Spencer Johnson"]
     assert "B" in {r["result"] for r in johnson["chart"]}
@@ -1452,7 +1452,7 @@ def test_player_page_says_why_a_striker_card_is_out_more_often_than_its_batter()
     the note gives both rates and why a rating of 20 cannot do more. Without the rating it names
     the bowler card's W; a batter at his rate gets none."""
     from conftest import _shipped_rule_set
-    from cardgen.site.generate import out_note
+    from cardgen.site.texts import out_note
     cards = {c["player"]["name"]: c for c in _shipped_rule_set("BBL_2024-25")["cards"] if c["kind"] == "striker"}
     overton = cards["Jamie Overton"]
     assert overton["defence"] == 20 and overton["real"]["dismissals"] == 2 and overton["real"]["balls"] == 122
@@ -1465,7 +1465,7 @@ def test_player_page_says_why_a_striker_card_is_out_more_often_than_its_batter()
     assert "and its W, the fielding chart's catches" in unrated
     # a hand-edited rating the kit would refuse to print: the note leaves the rating out
     assert "and its W, the fielding chart's catches" in out_note(dict(overton, defence="twenty"), attack_die=True)
-    from cardgen.site.generate import wicket_note
+    from cardgen.site.texts import wicket_note
     for broken in (None, [], "n/a"):   # a hand-edited set's expected block: no note, no error
         assert out_note(dict(overton, expected=broken), attack_die=True) == ""
         assert "Played against" not in wicket_note(dict(overton, kind="bowler", expected=broken), attack_die=True)
@@ -1479,7 +1479,7 @@ def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_pat
     bowler's wickets come from and what the card takes a 100 balls against the real figure. A
     card with a W says nothing, nor does a bowler without a wicket."""
     from conftest import _shipped_rule_set
-    from cardgen.site.generate import wicket_note
+    from cardgen.site.texts import wicket_note
     card_set = _shipped_rule_set("IPL_2025")
     rashid = next(c for c in card_set["cards"] if c["player"]["name"] == "Rashid Khan" and c["kind"] == "bowler")
     assert {r["result"] for r in rashid["chart"]}.isdisjoint({"W", "B"})
@@ -1515,7 +1515,7 @@ def test_player_page_says_why_a_consolidating_batters_card_has_many_w_faces():
 
     from cardgen.calibrate.reuse import FOLDER
     from cardgen.paths import bundled_tables_dir
-    from cardgen.site.generate import consolidate_note
+    from cardgen.site.texts import consolidate_note
     [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
               if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
     card_set = json.loads(gzip.decompress(path.read_bytes()))

@@ -34,7 +34,6 @@ RECORD_FILE = "catalogue-entry.json"
 RECORD_VERSION = 1
 SEARCH_FOLDER = "assets/search"
 SETS_SHARD = "sets"
-SITE_CODE_FILES = ("generate.py", "catalogue.py", "kit.py")
 
 
 def site_code_fingerprint(template_dir: Path, site_url: str = "") -> str:
@@ -42,7 +41,8 @@ def site_code_fingerprint(template_dir: Path, site_url: str = "") -> str:
     and asset, and the address the pages are made for. A change to any re-renders every set."""
     digest = hashlib.sha256(f"{__version__}\0{site_url}".encode())
     here = Path(__file__).resolve().parent
-    for path in [*(here / name for name in SITE_CODE_FILES), *sorted(template_dir.iterdir())]:
+    # every module of the package: a list of names missed compare.py, and would miss a new one
+    for path in [*sorted(here.glob("*.py")), *sorted(template_dir.iterdir())]:
         if path.is_file():
             digest.update(b"\0" + path.name.encode("utf-8") + b"\0" + path.read_bytes())
     return digest.hexdigest()

@@ -12,10 +12,9 @@ from __future__ import annotations
 import csv
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from cardgen.site.generate import CardView
+from cardgen.site.views import CardView
 
 COMPARE_PAGE = "compare.html"
 BATTING_TOP = 7  # the usual XI's batters whose cards make the batting figure (1-7 of the order)
