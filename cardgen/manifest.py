@@ -85,6 +85,10 @@ class Manifest:
     # a season kit a catalogue run built: the fingerprint of its inputs (`catalogue.season`), so
     # the next run keeps the kit while they are unchanged
     inputs_sha256: str | None = None
+    # ... and the fingerprint of what those inputs were read from, known without reading them (the
+    # cached tables' digests, the code, the options: `catalogue.season.sources_key`), so that run
+    # keeps a current kit without loading its season
+    sources_sha256: str | None = None
     card_sheets: Mapping[str, CardSheets] = field(default_factory=dict)  # "cards-a4.pdf" -> ...
     teams: tuple[TeamFiles, ...] = ()  # a full season kit's teams
     game: str | None = None  # game kits: the system, its name, the season it prints
@@ -114,6 +118,8 @@ class Manifest:
             doc["card_set_sha256"] = self.card_set_sha256
         if self.inputs_sha256 is not None:
             doc["inputs_sha256"] = self.inputs_sha256
+        if self.sources_sha256 is not None:
+            doc["sources_sha256"] = self.sources_sha256
         if self.card_sheets:
             doc["card_sheets"] = {name: {"backs": s.backs, "flip": s.flip, "landscape": s.landscape}
                                   for name, s in self.card_sheets.items()}
@@ -185,6 +191,7 @@ def _from_json(doc: Any, folder: Path) -> Manifest | None:
     return Manifest(
         kind=doc["kind"], files=files, generator=str(doc.get("generator") or ""),
         card_set_sha256=_text(doc.get("card_set_sha256")), inputs_sha256=_text(doc.get("inputs_sha256")),
+        sources_sha256=_text(doc.get("sources_sha256")),
         card_sheets={str(name): CardSheets(bool(s.get("backs")), "short" if s.get("flip") == "short" else "long",
                                            bool(s.get("landscape")))
                      for name, s in sheets.items() if isinstance(s, dict)},

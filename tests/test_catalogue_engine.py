@@ -220,3 +220,112 @@ def test_an_interrupted_run_resumes(first: dict, tmp_path: Path) -> None:
                                     DAMAGED: "failed"}, again.output
     leftovers = [p for p in out.iterdir() if (p / MARKER).exists()]
     assert leftovers == []
+
+
+def _recording_builds(monkeypatch: pytest.MonkeyPatch, log: Path) -> None:
+    """Every season a process is started for appends its label to `log` (the season's process is
+    forked: it inherits the patch, and a file is what it can tell the test through)."""
+    import cardgen.catalogue.engine as engine
+    real = engine.build_season
+
+    def recorded(comp, season, *args, **kwargs):  # type: ignore[no-untyped-def]
+        with log.open("a", encoding="utf-8") as f:
+            f.write(f"{comp.code} {season}\n")
+        return real(comp, season, *args, **kwargs)
+    monkeypatch.setattr(engine, "build_season", recorded)
+
+
+def test_current_kits_are_kept_without_a_process(first: dict, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same mirror again: the kits' manifests record their inputs' sources key, so the run
+    keeps every current kit in its own process; only the damaged season (no kit) gets one."""
+    out = shutil.copytree(first["out"], tmp_path / "out", symlinks=True)
+    log = tmp_path / "started.txt"
+    _recording_builds(monkeypatch, log)
+    again = run(first["source"], out, first["cache"], "--no-site")
+    assert states(again.output) == {**{label: "kept" for label in GOOD}, DAMAGED: "failed"}, again.output
+    assert log.read_text(encoding="utf-8").splitlines() == [DAMAGED]
+    # a line per season as it ends, counted: the run's progress where no bar is drawn
+    total = len(GOOD) + 1
+    assert [line.split("]")[0] + "]" for line in again.output.splitlines() if line.startswith("[")] \
+        == [f"[{n}/{total}]" for n in range(1, total + 1)]
+
+
+def test_a_thinned_kit_is_not_kept_by_its_key(first: dict, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kit missing a file its manifest lists goes to a process (which builds it again)."""
+    out = shutil.copytree(first["out"], tmp_path / "out", symlinks=True)
+    (kit(out, "HUNDRED 2030") / "START-HERE.txt").unlink()
+    log = tmp_path / "started.txt"
+    _recording_builds(monkeypatch, log)
+    again = run(first["source"], out, first["cache"], "--no-site", "--competition", "hundred")
+    assert states(again.output) == {"HUNDRED 2030": "built"}, again.output
+    assert log.read_text(encoding="utf-8").splitlines() == ["HUNDRED 2030"]
+    assert (kit(out, "HUNDRED 2030") / "START-HERE.txt").is_file()
+
+
+def test_build_all_is_the_catalogue(first: dict, tmp_path: Path) -> None:
+    """`cardgen build --all` runs `cardgen catalogue` (here over kits already current); a single
+    season's options are refused with it in one line, and --all's own without it."""
+    out = shutil.copytree(first["out"], tmp_path / "out", symlinks=True)
+    result = CliRunner().invoke(main, ["build", "--all", "--source", str(first["source"]), "--out", str(out),
+                                       *FAST, "-c", "hundred", "-c", "bbl", "--since", "2031"],
+                                env=_env(first["cache"]))
+    assert states(result.output) == {"BBL 2031-32": "kept", "BBL 2032-33": "kept", DAMAGED: "failed"}, result.output
+    assert result.exit_code == 1
+    for args, refused in ((["--all", "--team", "X", "--season", "2024"], "--season, --team"),
+                          (["--all", "--game", "roll-and-play"], "--game"),
+                          (["-c", "BBL", "-s", "2024-25", "--jobs", "2"], "--jobs"),
+                          (["-c", "BBL", "-c", "IPL", "-s", "2024"], "several --competition")):
+        refusal = CliRunner().invoke(main, ["build", *args, "--out", str(tmp_path / "none")],
+                                     env=_env(first["cache"]))
+        assert refusal.exit_code == 2, refusal.output
+        assert refusal.output.startswith(f"Error: {refused}: ") and refusal.output.count("\n") == 1, refusal.output
+    assert not (tmp_path / "none").exists()
+
+
+def test_a_single_build_is_kept_by_the_catalogue(first: dict, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cardgen build` and the catalogue build a season by the one function: a kit built on its
+    own records its inputs, and a catalogue run with the same settings keeps it unopened."""
+    out = tmp_path / "out"
+    built = CliRunner().invoke(main, ["build", "-c", "HUNDRED", "-s", "2030", "--source", str(first["source"]),
+                                      "--out", str(out), *FAST], env=_env(first["cache"]))
+    assert built.exit_code == 0, built.output
+    manifest = read_manifest(kit(out, "HUNDRED 2030"), "season-kit")
+    assert manifest is not None and manifest.inputs_sha256 and manifest.sources_sha256
+    log = tmp_path / "started.txt"
+    _recording_builds(monkeypatch, log)
+    again = run(first["source"], out, first["cache"], "--no-site", "--competition", "hundred")
+    assert states(again.output) == {"HUNDRED 2030": "kept"}, again.output
+    assert not log.exists()
+
+
+def test_the_progress_bar_draws_on_a_terminal(first: dict, tmp_path: Path) -> None:
+    """On a terminal (a pty of 100 columns) the run draws one bar over its seasons on stderr."""
+    import fcntl
+    import pty
+    import struct
+    import termios
+    out = shutil.copytree(first["out"], tmp_path / "out", symlinks=True)
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
+    env = {**os.environ, **{k: v for k, v in _env(first["cache"]).items() if v is not None}}
+    for key in (k for k, v in _env(first["cache"]).items() if v is None):
+        env.pop(key, None)
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen", "catalogue", "--source", str(first["source"]),
+                             "--out", str(out), *FAST, "--no-site", "-c", "hundred"], env=env,
+                            stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    drawn = b""
+    while True:
+        try:
+            chunk = os.read(leader, 4096)
+        except OSError:  # the other end closed: the process has ended
+            break
+        if not chunk:
+            break
+        drawn += chunk
+    os.close(leader)
+    assert proc.wait(timeout=300) == 0
+    text = drawn.decode("utf-8", errors="replace")
+    assert "catalogue: 100%" in text and "1/1" in text, text

@@ -82,7 +82,7 @@ def run_season(job: SeasonJob) -> SeasonResult:
             result = SeasonResult(code, season, "failed", reason=one_line(exc))
     from cardgen.errors import CardgenWarning
     notes = tuple(dict.fromkeys(str(w.message) for w in caught if issubclass(w.category, CardgenWarning)))
-    return replace(result, seconds=time.perf_counter() - started, warnings=notes)
+    return replace(result.without_details(), seconds=time.perf_counter() - started, warnings=notes)
 
 
 def _child(job: SeasonJob, conn: Connection) -> None:
@@ -108,20 +108,56 @@ def preload() -> None:
     kit_code_digest()  # the same for every season: hashed once
 
 
+# how often the parent wakes while seasons build, to call `on_tick` (a progress bar's clock)
+TICK_S = 1.0
+
+
+def kept_in_parent(seasons: tuple[Planned, ...], source: str, out_dir: Path,
+                   settings: KitSettings) -> tuple[list[SeasonResult], list[Planned]]:
+    """The seasons whose kits are current by their `sources_key` (kept here, without a process or
+    their tables), and the rest, in the plan's order. Each competition's files are listed once."""
+    from cardgen.catalogue.season import kept_as_is
+    from cardgen.competitions import get_competition
+    kept: list[SeasonResult] = []
+    rest: list[Planned] = []
+    fingerprints: dict[str, Any] = {}
+    for planned in seasons:
+        try:
+            result = kept_as_is(get_competition(planned.code), planned.season, source, out_dir, settings,
+                                fingerprints)
+        except CardgenError:
+            result = None  # its process says what is wrong
+        if result is None:
+            rest.append(planned)
+        else:
+            kept.append(result)
+    return kept, rest
+
+
 def run_catalogue(seasons: tuple[Planned, ...], source: str, out_dir: Path, settings: KitSettings,
                   jobs: int | None = None, on_start: Callable[[Planned], Any] = lambda p: None,
-                  on_done: Callable[[SeasonResult], Any] = lambda r: None) -> list[SeasonResult]:
-    """Build every season (at most `jobs` at once; default the cores), calling `on_done` as each
-    ends; the results in the order they ended. Ctrl+C or SIGTERM (KeyboardInterrupt) stops every
-    season's process at once and is raised again: the kits finished so far are whole and kept."""
+                  on_done: Callable[[SeasonResult], Any] = lambda r: None,
+                  on_tick: Callable[[], Any] = lambda: None) -> list[SeasonResult]:
+    """Build every season (at most `jobs` at once; default the cores), calling `on_start` and
+    `on_done` as each starts and ends and `on_tick` every TICK_S while they build; the results in
+    the order they ended. A season whose kit is current by its manifest is kept first, in this
+    process (`kept_in_parent`); the others each get a process. Ctrl+C or SIGTERM
+    (KeyboardInterrupt) stops every season's process at once and is raised again: the kits
+    finished so far are whole and kept."""
     jobs = jobs or default_jobs()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     from cardgen.staging import remove_stale_staging
     remove_stale_staging(out_dir)  # what an interrupted run's seasons left behind
+    results, rest = kept_in_parent(seasons, source, out_dir, settings)
+    by_plan = {(p.code, p.season): p for p in seasons}
+    for kept in results:
+        on_start(by_plan[(kept.code, kept.season)])
+        on_done(kept)
     run_options = options.current()
-    queue = deque(SeasonJob(p, source, out_dir, settings, run_options) for p in seasons)
-    results: list[SeasonResult] = []
+    queue = deque(SeasonJob(p, source, out_dir, settings, run_options) for p in rest)
+    if not queue:
+        return results
     if jobs == 1 or "fork" not in multiprocessing.get_all_start_methods():
         for job in queue:  # in this process, one after another (no fork: Windows)
             on_start(job.planned)
@@ -145,7 +181,9 @@ def run_catalogue(seasons: tuple[Planned, ...], source: str, out_dir: Path, sett
                     running[receive] = (process, job, time.perf_counter())
                 finally:
                     signal.pthread_sigmask(signal.SIG_SETMASK, held)
-            for ready in wait(list(running)):
+            ready_now = wait(list(running), timeout=TICK_S)
+            on_tick()
+            for ready in ready_now:
                 conn = cast(Connection, ready)  # wait() returns the objects it was given
                 process, job, started = running.pop(conn)
                 try:

@@ -15,7 +15,8 @@ import functools
 import hashlib
 import json
 import time
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,16 +26,42 @@ from cardgen.errors import CardgenError
 from cardgen.rule_sets import DEFAULT_RULES, kit_folder_name
 
 if TYPE_CHECKING:
+    from cardgen.render.kit import KitOptions, KitResult
+    from cardgen.render.season_tracker import Fixture
     from cardgen.stats.tables import SeasonStats
 
 
 @dataclass(frozen=True)
 class KitSettings:
-    """What a catalogue run asks of every kit (the rest is `cardgen build`'s defaults)."""
+    """What a kit is printed with: a catalogue run asks the defaults of `cardgen build` but for
+    the rules, papers and images; a single build may ask any of them."""
 
     rules: str = DEFAULT_RULES
     papers: tuple[str, ...] = ("a4", "letter")
     images: bool = True
+    team: str | None = None  # one team's kit only
+    bleed: bool = False
+    bleed_mm: float | None = None
+    ink_saver: bool = False
+    backs: bool = False
+    solid_backs: bool = False
+    team_per_sheet: bool = False
+
+
+@dataclass(frozen=True)
+class BuildRequest:
+    """How `build_season` goes about it, beyond what the kit is (`KitSettings`): a catalogue run's
+    season keeps a current kit, quietly, in one process; `cardgen build` always builds, with its
+    progress bar, the kit's own workers, perhaps from a --card-set file, and says what the tables
+    hold (`on_tables`) before it calibrates.
+
+    Not a `games.base.BuildRequest` (another system's kit): this one asks for a season kit."""
+
+    force: bool = False  # build even when the kit there is current
+    progress: bool = False
+    workers: int | None = 1  # the kit's processes (None: the kit's default); one a catalogue season
+    card_set: dict | None = None  # print this set (a --card-set file) instead of the season's
+    on_tables: Callable[[SeasonStats], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -51,10 +78,17 @@ class SeasonResult:
     problems: int = 0  # the preflight's, in a built kit
     folder: str = ""  # the kit's folder ("" for a failed season)
     warnings: tuple[str, ...] = field(default_factory=tuple)  # e.g. a skipped match file
+    # a built kit's details and its card set, for `cardgen build`'s report (never sent between
+    # processes: `without_details`)
+    kit: KitResult | None = None
+    card_set: dict | None = None
 
     @property
     def label(self) -> str:
         return f"{self.code} {self.season}"
+
+    def without_details(self) -> SeasonResult:
+        return replace(self, kit=None, card_set=None)
 
 
 def check_season_format(comp: Competition, season: str, source: str | None, stats: Any = None) -> None:
@@ -145,33 +179,137 @@ def current_kit(folder: Path, inputs: str) -> bool:
     return all((folder / rel).is_file() for rel in manifest.files)
 
 
-def build_season(comp: Competition, season: str, source: str | None, out_dir: Path,
-                 settings: KitSettings = KitSettings(), workers: int = 1) -> SeasonResult:
-    """The season's kit in OUT/<CODE>_<season>/ unless the one there is current ("kept").
+def _versions() -> str:
+    """The numpy / scipy / pandas versions the card set's fingerprint holds (without importing them)."""
+    from importlib.metadata import PackageNotFoundError, version
+    found = []
+    for dist in ("numpy", "scipy", "pandas"):
+        try:
+            found.append(f"{dist} {version(dist)}")
+        except PackageNotFoundError:
+            found.append(f"{dist} -")
+    return " ".join(found)
 
-    Raises what `cardgen build` would (CardgenError and its kin) for a season that cannot be
-    built; the kit is assembled in a staging folder and renamed into place, so an interrupted
-    build leaves the previous kit, never half of one."""
-    from cardgen.stats.load import season_stats
+
+def sources_key(comp: Competition, season: str, source: str, settings: KitSettings,
+                fingerprints: dict[str, Any] | None = None) -> str | None:
+    """A fingerprint of a season kit's inputs known without reading them: the digests of the
+    season's cached tables (which `stats.load.season_stats` would serve as they are: of this
+    version, read from the source's files as they are now), the competition, the calibration
+    options, every file of the package, the library versions, the kit settings and cardgen's
+    version. Equal keys mean equal `kit_inputs`, so a kit whose manifest records this key is
+    current without its tables being loaded. None when that cannot be known so (a --refresh run,
+    tables not cached or not current, a source that cannot be listed): the season is then read.
+    `fingerprints`: the source fingerprints of a run, by competition (one listing each)."""
+    from cardgen import options
+    from cardgen.cache import Cache
+    from cardgen.competitions import set_name
+    from cardgen.sources.fetch import strict
+    from cardgen.stats.load import TABLES_VERSION, source_fingerprint
+    if options.current().refresh:
+        return None
+    cache = Cache()
+    try:
+        if fingerprints is not None and comp.code in fingerprints:
+            fingerprint = fingerprints[comp.code]
+        else:
+            fingerprint = source_fingerprint(comp, source)
+            if fingerprints is not None:
+                fingerprints[comp.code] = fingerprint
+    except (CardgenError, OSError):
+        return None
+    entry = cache.entry_name(set_name(comp, season), fingerprint["source"])
+    manifest = cache.read_manifest(entry)
+    if (not manifest or manifest.get("tables_version") != TABLES_VERSION
+            or manifest.get("fingerprint") != fingerprint or not cache.is_complete(entry)
+            or (strict() and not manifest.get("strict"))):
+        return None  # what season_stats would read again (a strict run trusts strict tables only)
+    doc = {"tables": manifest["files"], "competition": repr(comp), "season": season,
+           "options": calibration_options(settings.rules), "code": kit_code_digest(),
+           "versions": _versions(), "settings": asdict(settings), "version": __version__}
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def kept_as_is(comp: Competition, season: str, source: str, out_dir: Path, settings: KitSettings,
+               fingerprints: dict[str, Any] | None = None) -> SeasonResult | None:
+    """The season "kept" when its kit records the `sources_key` its inputs give now and still holds
+    every file its manifest lists; else None (`build_season` reads the season and decides)."""
+    from cardgen.manifest import read_manifest
     started = time.perf_counter()
-    stats = season_stats(comp, season, source)
-    check_season_format(comp, season, source, stats)
-    inputs = kit_inputs(stats, comp, season, settings)
     folder = kit_folder(out_dir, comp, season, settings)
-    if current_kit(folder, inputs):
-        return SeasonResult(comp.code, season, "kept", time.perf_counter() - started, folder=str(folder))
-    from cardgen.calibrate.cardset import build_card_set
-    from cardgen.play.page import kit_files as match_page_files
-    from cardgen.render.kit import KitOptions, build_kit
-    from cardgen.render.season_tracker import fixtures_from_tables
+    manifest = read_manifest(folder, "season-kit")
+    if manifest is None or manifest.sources_sha256 is None:
+        return None
+    key = sources_key(comp, season, source, settings, fingerprints)
+    if key is None or key != manifest.sources_sha256 or not all((folder / rel).is_file() for rel in manifest.files):
+        return None
+    cards = sum(team.cards for team in manifest.teams)
+    return SeasonResult(comp.code, season, "kept", time.perf_counter() - started, cards=cards,
+                        files=len(manifest.files), folder=str(folder))
+
+
+def build_season(comp: Competition, season: str, source: str | None, out_dir: Path,
+                 settings: KitSettings = KitSettings(), request: BuildRequest = BuildRequest()) -> SeasonResult:
+    """The season's kit in OUT/<CODE>_<season>/ (as `cardgen build` and every season of
+    `cardgen catalogue` make it), unless the one there is current ("kept"; never with
+    `request.force`).
+
+    Raises what `cardgen build` says (CardgenError and its kin) for a season that cannot be
+    built; the kit is assembled in a staging folder and renamed into place, so an interrupted
+    build leaves the previous kit, never half of one. A kit of the season's own set records
+    the fingerprints of its inputs, so a catalogue run keeps it while they are unchanged."""
+    started = time.perf_counter()
+    if request.card_set is not None:
+        stats, inputs, quick = None, None, None
+        card_set = request.card_set
+    else:
+        from cardgen.sources.fetch import resolve_source
+        from cardgen.stats.load import season_stats
+        stats = season_stats(comp, season, source)
+        check_season_format(comp, season, source, stats)
+        inputs = kit_inputs(stats, comp, season, settings)
+        quick = sources_key(comp, season, resolve_source(source), settings)  # the tables are cached now
+        folder = kit_folder(out_dir, comp, season, settings)
+        if not request.force and current_kit(folder, inputs):
+            return SeasonResult(comp.code, season, "kept", time.perf_counter() - started, folder=str(folder))
+        if request.on_tables is not None:
+            request.on_tables(stats)
+        from cardgen.calibrate.cardset import build_card_set
+        card_set = build_card_set(comp, season, source, reuse=True, rules=settings.rules)
+    from cardgen.render.kit import build_kit
     from cardgen.sources.names import apply_overrides
-    from cardgen.stats.load import coverage
-    card_set = apply_overrides(build_card_set(comp, season, source, reuse=True, rules=settings.rules))
-    fixtures = tuple(fixtures_from_tables(stats.matches, stats.innings))
-    result = build_kit(card_set, out_dir, KitOptions(
-        papers=settings.papers, images=settings.images, progress=False, workers=workers, preflight=True,
-        fixtures=fixtures, missing_matches=tuple(coverage(stats.matches)["missing_match_numbers"]),
-        extra_files=tuple(match_page_files(card_set, fixtures).items()), inputs_sha256=inputs))
+    card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
+    check_card_set_season(card_set, comp, season)
+    result = build_kit(card_set, out_dir, _kit_options(card_set, stats, settings, request, inputs, quick))
     return SeasonResult(comp.code, season, "built", time.perf_counter() - started, cards=result.cards,
                         files=len(result.files), problems=len(result.problems or ()),
-                        folder=str(result.folder))
+                        folder=str(result.folder), kit=result, card_set=card_set)
+
+
+def check_card_set_season(card_set: dict, comp: Competition, season: str) -> None:
+    found = card_set.get("competition", {}).get("code"), card_set.get("season")
+    if found != (comp.code, season):
+        raise CardgenError(f"the card set is for {found[0]} {found[1]}, not {comp.code} {season}")
+
+
+def _kit_options(card_set: dict, stats: SeasonStats | None, settings: KitSettings, request: BuildRequest,
+                 inputs: str | None, quick: str | None) -> KitOptions:
+    """The render layer's options for this kit: the settings, the season's fixtures and the
+    match page (a whole kit's), the fingerprints its manifest records."""
+    from cardgen.play.page import kit_files as match_page_files
+    from cardgen.render.kit import KitOptions
+    fixtures: tuple[Fixture, ...] = ()
+    missing: tuple[int, ...] = ()
+    if stats is not None:  # the tracker's fixtures, and how much of the season Cricsheet had (issue 11)
+        from cardgen.render.season_tracker import fixtures_from_tables
+        from cardgen.stats.load import coverage
+        fixtures = tuple(fixtures_from_tables(stats.matches, stats.innings))
+        missing = tuple(coverage(stats.matches)["missing_match_numbers"])
+    extra = () if settings.team else tuple(match_page_files(card_set, fixtures).items())  # play.html
+    workers = {} if request.workers is None else {"workers": request.workers}
+    return KitOptions(papers=settings.papers, team=settings.team, bleed=settings.bleed or settings.bleed_mm is not None,
+                      bleed_mm=settings.bleed_mm, ink_saver=settings.ink_saver, backs=settings.backs,
+                      solid_backs=settings.solid_backs, team_per_sheet=settings.team_per_sheet,
+                      images=settings.images, progress=request.progress, preflight=True, fixtures=fixtures,
+                      missing_matches=missing, extra_files=extra, inputs_sha256=inputs, sources_sha256=quick,
+                      **workers)

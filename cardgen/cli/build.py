@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import functools
 import gc
-import inspect
 import time
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,16 @@ from cardgen.games import DEFAULT_GAME, game_codes
 
 
 def _season_options(func):  # type: ignore[no-untyped-def]
-    """--competition/--season/--source, optional here: systems without real players need none."""
+    """--competition/--season/--source, optional here: systems without real players need none,
+    and --all takes several competitions (or none: every one)."""
     func = competition_options(func)
-    for param in func.__click_params__:
-        if param.name in ("competition", "season"):
+    for i, param in enumerate(func.__click_params__):
+        if param.name == "competition":
+            func.__click_params__[i] = click.Option(
+                ["--competition", "-c"], multiple=True, metavar="CODE",
+                help="Competition code or alias, e.g. BBL, HUNDRED, IPL (see `cardgen competitions`); "
+                     "with --all, only these (repeat for more).")
+        elif param.name == "season":
             param.required = False
     return func
 
@@ -46,25 +51,6 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
     from cardgen.render.start_here import START_HERE
     if (system.kit_folder(req) / START_HERE).is_file():  # as a Quicket kit ends (helper-51)
         click.echo(f"what to print, and how: {system.kit_folder(req) / START_HERE}")
-
-
-def _card_set(comp, season: str, source: str | None, seed: int | None, card_set_path: Path | None,
-              rules: str | None = None) -> dict:
-    """The set to print: the --card-set file (made for its own rules: a --rules that names the
-    other is refused), else the season's set for `rules` (default: the Quicket rules)."""
-    from cardgen.calibrate import cardset
-    from cardgen.rule_sets import DEFAULT_RULES
-    if card_set_path is not None:
-        card_set = cardset.load_card_set(card_set_path)
-        refuse_other_rules(card_set, rules, str(card_set_path))
-        return card_set
-    kwargs: dict = {"rules": rules or DEFAULT_RULES}
-    if seed is not None:
-        if "seed" in inspect.signature(cardset.build_card_set).parameters:
-            kwargs["seed"] = seed
-        else:
-            click.echo("note: the calibration is deterministic; --seed changes nothing", err=True)
-    return cardset.build_card_set(comp, season, source, reuse=True, **kwargs)
 
 
 def rules_lines(card_set: dict, comp, season: str) -> list[str]:
@@ -126,13 +112,21 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 @click.option("--league", "league_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
               metavar="FILE", help="Build a league of your own from FILE instead of a season "
                                    "(the same as `cardgen league FILE`; docs/league.md).")
+@click.option("--all", "all_seasons", is_flag=True,
+              help="Every T20 and 100-ball season of the source, several at once, then their site: "
+                   "the same as `cardgen catalogue` (with --competition, --since, --jobs; docs/catalogue.md).")
+@click.option("--since", type=click.IntRange(1800, 2200), default=None, metavar="YEAR",
+              help="With --all: only the seasons that start in YEAR or later.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              help="With --all: seasons built at once (default: the cores).")
 @rules_option
 @friendly_errors
 @_fewer_collections
-def build(competition: str, season: str, source: str | None, out_dir: Path, paper: str, team: str | None,
-          bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool, no_images: bool, seed: int | None,
-          card_set_path: Path | None, game: str, rules: str | None, league_file: Path | None = None,
-          bleed_mm: float | None = None) -> None:
+def build(competition: tuple[str, ...], season: str | None, source: str | None, out_dir: Path, paper: str,
+          team: str | None, bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool,
+          no_images: bool, seed: int | None, card_set_path: Path | None, game: str, rules: str | None,
+          league_file: Path | None = None, bleed_mm: float | None = None, all_seasons: bool = False,
+          since: int | None = None, jobs: int | None = None) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
     how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
     tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
@@ -143,73 +137,96 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
 
     --game prints another tabletop system's kit instead, to OUT/<system>/ (with a season's
     players, OUT/<system>/<CODE>_<season>/; --competition and --season only where the system uses
-    real players)."""
-    from cardgen.render.kit import KitOptions, build_kit
-    if league_file is not None:
-        _build_league(league_file, locals())
+    real players). --all builds every season of the source (`cardgen catalogue`)."""
+    given = locals()
+    if all_seasons:
+        _build_all(given)
         return
+    if league_file is not None:
+        _build_league(league_file, given)
+        return
+    catalogue_only = [flag for name, flag in (("since", "--since"), ("jobs", "--jobs")) if given[name] is not None]
+    if catalogue_only or len(competition) > 1:
+        what = ", ".join(catalogue_only) or "several --competition"
+        raise click.UsageError(f"{what}: for --all (every season of the source); one season's kit "
+                               f"takes one --competition and its --season")
+    _refuse_other_games(game, team, rules, given)
+    code = competition[0] if competition else None
+    papers = ("a4", "letter") if paper == "both" else (paper,)
+    if game != DEFAULT_GAME:
+        _build_game(game, code, season, source, out_dir, papers, ink_saver, seed)
+        return
+    if not (code and season):
+        raise CardgenError("which season? give --competition and --season, e.g. cardgen build "
+                           "--competition BBL --season 2024-25 (`cardgen competitions` lists them), "
+                           "or --all for every season of --source")
+    if seed is not None:
+        click.echo("note: the calibration is deterministic; --seed changes nothing", err=True)
+    from cardgen.catalogue.season import KitSettings
+    from cardgen.rule_sets import DEFAULT_RULES
+    settings = KitSettings(rules=rules or DEFAULT_RULES, papers=papers, images=not no_images, team=team,
+                           bleed=bleed, bleed_mm=bleed_mm, ink_saver=ink_saver, backs=backs,
+                           solid_backs=solid_backs, team_per_sheet=team_per_sheet)
+    _build_season_kit(code, season, source, out_dir, settings, card_set_path, rules)
+
+
+def _refuse_other_games(game: str, team: str | None, rules: str | None, given: dict[str, Any]) -> None:
+    """--team and --rules and the card layout options are the Quicket kit's: refused, in one
+    line, for another system's (they were ignored without a word)."""
     if team is not None and not team.strip():
         raise click.BadParameter("give a team's name or short name (leave --team out for every team)",
                                  param_hint="'--team'")
-    if team is not None and game != DEFAULT_GAME:
+    if game == DEFAULT_GAME:
+        return
+    if team is not None:
         raise click.BadParameter(f"one team is printed from the {DEFAULT_GAME} card sets only; the "
                                  f"{game} kit is printed whole (leave --team out)", param_hint="'--team'")
-    if rules is not None and game != DEFAULT_GAME:
+    if rules is not None:
         raise click.BadParameter(f"the rules are chosen for the {DEFAULT_GAME} cards; the {game} kit "
                                  f"prints its own game (leave --rules out)", param_hint="'--rules'")
-    quicket_only = [name for name, given in (("--card-set", card_set_path is not None),
-                                              ("--bleed", bleed), ("--bleed-mm", bleed_mm is not None),
-                                              ("--backs", backs),
-                                              ("--solid-backs", solid_backs),
-                                              ("--team-per-sheet", team_per_sheet)) if given]
-    if game != DEFAULT_GAME and quicket_only:  # they were ignored without a word
+    quicket_only = [flag for name, flag in QUICKET_ONLY if given.get(name) not in (None, False, ())]
+    if quicket_only:
         raise click.UsageError(f"{', '.join(quicket_only)}: for the {DEFAULT_GAME} kit only; the "
                                f"{game} kit has its own cards and layout (leave "
                                f"{'it' if len(quicket_only) == 1 else 'them'} out)")
-    if game != DEFAULT_GAME:
-        _build_game(game, competition, season, source, out_dir,
-                    ("a4", "letter") if paper == "both" else (paper,), ink_saver, seed)
-        return
-    if not (competition and season):
-        raise CardgenError("which season? give --competition and --season, e.g. cardgen build "
-                           "--competition BBL --season 2024-25 (`cardgen competitions` lists them)")
-    comp, season = resolve(competition, season)
-    started = time.perf_counter()
-    stats = None
-    if card_set_path is None:  # the season's tables: checked before calibrating, read below
-        from cardgen.stats.load import season_stats
-        stats = season_stats(comp, season, source)
-        check_season_format(comp, season, source, stats)
-    card_set = _card_set(comp, season, source, seed, card_set_path, rules)
-    from cardgen.sources.names import apply_overrides
-    card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
-    fixtures: tuple = ()
-    missing: tuple[int, ...] = ()
-    if stats is not None:  # how much of the season Cricsheet had (issue 11)
-        from cardgen.render.season_tracker import fixtures_from_tables
+
+
+QUICKET_ONLY = (("card_set_path", "--card-set"), ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"),
+                ("backs", "--backs"), ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"))
+
+
+def _build_season_kit(code: str, season: str, source: str | None, out_dir: Path, settings: Any,
+                      card_set_path: Path | None, rules: str | None) -> None:
+    """One season's Quicket kit, by the function every season of a catalogue is built by
+    (`catalogue.season.build_season`), always built, and what it holds said."""
+    from dataclasses import replace
+
+    from cardgen.catalogue.season import BuildRequest, build_season
+    from cardgen.stats.tables import SeasonStats
+    comp, season = resolve(code, season)
+    card_set = None
+    if card_set_path is not None:  # made for its own rules: a --rules that names the other is refused
+        from cardgen.calibrate.cardset import load_card_set
+        from cardgen.rule_sets import rules_of_set
+        card_set = load_card_set(card_set_path)
+        refuse_other_rules(card_set, rules, str(card_set_path))
+        settings = replace(settings, rules=rules_of_set(card_set))
+
+    def tables(stats: SeasonStats) -> None:  # how much of the season Cricsheet had (issue 11)
         from cardgen.stats.load import attributes_text, coverage, coverage_text
-        cov = coverage(stats.matches)
-        click.echo(coverage_text(comp, season, cov))
+        click.echo(coverage_text(comp, season, coverage(stats.matches)))
         click.echo(attributes_text(stats.attributes))
         for line in renamed_team_lines(stats.matches):
             click.echo(line, err=True)
-        fixtures = fixtures_from_tables(stats.matches, stats.innings)
-        missing = tuple(cov["missing_match_numbers"])
-    if card_set.get("competition", {}).get("code") != comp.code or card_set.get("season") != season:
-        raise CardgenError(f"the card set is for {card_set.get('competition', {}).get('code')} "
-                           f"{card_set.get('season')}, not {comp.code} {season}")
-    papers = ("a4", "letter") if paper == "both" else (paper,)
-    from cardgen.play.page import kit_files as match_page_files
-    extra = () if team else tuple(match_page_files(card_set, fixtures).items())  # play.html
-    result = build_kit(card_set, out_dir, KitOptions(papers=papers, team=team, bleed=bleed or bleed_mm is not None,
-                                                     bleed_mm=bleed_mm,
-                                                     ink_saver=ink_saver, backs=backs,
-                                                     solid_backs=solid_backs, team_per_sheet=team_per_sheet,
-                                                     images=not no_images, preflight=True,
-                                                     fixtures=fixtures, missing_matches=missing,
-                                                     extra_files=extra))
-    click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
-               f"in {time.perf_counter() - started:.1f} s")
+    built = build_season(comp, season, source, out_dir, settings,
+                         BuildRequest(force=True, progress=True, workers=None, card_set=card_set, on_tables=tables))
+    assert built.kit is not None and built.card_set is not None  # a forced build is built or raises
+    _report_season_kit(built.kit, built.card_set, comp, season, settings.team, built.seconds)
+
+
+def _report_season_kit(result: Any, card_set: dict, comp: Any, season: str, team: str | None,
+                       seconds: float) -> None:
+    click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} in {seconds:.1f} s")
     for line in rules_lines(card_set, comp, season):
         click.echo(line)
     for line in deckless_team_lines(card_set, team):
@@ -228,6 +245,32 @@ def build(competition: str, season: str, source: str | None, out_dir: Path, pape
     click.echo(f"what to print, and how: {result.folder / START_HERE}")
 
 
+# what `build --all` passes on to `cardgen catalogue`; every other option of build's prints one
+# season's kit and is refused with --all rather than ignored
+ALL_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules", "since", "jobs")
+ALL_REFUSES = (("season", "--season"), ("team", "--team"), ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"),
+               ("ink_saver", "--ink-saver"), ("backs", "--backs"), ("solid_backs", "--solid-backs"),
+               ("team_per_sheet", "--team-per-sheet"), ("seed", "--seed"), ("card_set_path", "--card-set"),
+               ("league_file", "--league"))
+
+
+def _build_all(given: dict[str, Any]) -> None:
+    """`cardgen build --all`: `cardgen catalogue` with build's --competition (several), --since,
+    --jobs, --source, --out, --paper, --no-images and --rules; the options of one season's kit
+    are refused in one line."""
+    refused = [flag for name, flag in ALL_REFUSES if given.get(name) not in (None, False, ())]
+    if given.get("game") != DEFAULT_GAME:
+        refused.append("--game")
+    if refused:
+        raise click.UsageError(f"{', '.join(refused)}: for one season's kit; --all builds every season "
+                               f"of the source as `cardgen catalogue` does (leave "
+                               f"{'it' if len(refused) == 1 else 'them'} out with --all)")
+    ctx = click.get_current_context()
+    from cardgen.cli.catalogue import catalogue
+    ctx.invoke(catalogue, competitions=given["competition"], site_dir=None, no_site=False,
+               **{k: given[k] for k in ALL_PASSES_ON})
+
+
 # what `build --league` passes on to `cardgen league`; every other option of build's prints a
 # season's kit and is refused with a league file rather than ignored
 LEAGUE_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules")
@@ -241,7 +284,7 @@ def _build_league(league_file: Path, given: dict[str, Any]) -> None:
     """`cardgen build --league FILE`: `cardgen league FILE` with build's --out, --paper,
     --no-images, --rules and --source. The league command is found through the command group
     (not imported: cli.league already reads this module)."""
-    refused = [flag for name, flag in SEASON_ONLY if given.get(name) not in (None, False)]
+    refused = [flag for name, flag in SEASON_ONLY if given.get(name) not in (None, False, ())]
     if given.get("game") != DEFAULT_GAME:
         refused.append("--game")
     if refused:

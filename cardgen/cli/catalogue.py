@@ -13,6 +13,7 @@ from cardgen.cli import (FolderPath, _check_source, _request_refresh, _strict_ca
 from cardgen.errors import EXIT_FAILED
 
 if TYPE_CHECKING:  # the command imports the catalogue package when it runs (start-up time)
+    from cardgen.catalogue.plan import Planned
     from cardgen.catalogue.season import SeasonResult
 
 STATES = ("built", "kept", "failed")
@@ -94,17 +95,35 @@ def catalogue(source: str | None, competitions: tuple[str, ...], since: int | No
                f"from {src}, {min(jobs, len(plan.seasons))} at a time -> {out_dir}")
     settings = KitSettings(rules=rules or DEFAULT_RULES, papers=("a4", "letter") if paper == "both" else (paper,),
                            images=not no_images)
-    bar = tqdm(total=len(plan.seasons), desc="catalogue", unit="season", file=sys.stderr,
-               disable=not sys.stderr.isatty())
+    total = len(plan.seasons)
+    # on a terminal, one bar for the whole run (the seasons building named beside it, its clock
+    # kept going by the engine's ticks); elsewhere (a log, a pipe) the season lines alone
+    bar = tqdm(total=total, desc="catalogue", unit="season", file=sys.stderr, dynamic_ncols=True,
+               disable=not sys.stderr.isatty(), bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt} "
+                                                         "[{elapsed}<{remaining}]{postfix}")
+    building: dict[str, None] = {}
+    finished: list[SeasonResult] = []  # counted here: a disabled bar counts nothing
+
+    def show_building() -> None:
+        names = ", ".join(building)
+        bar.set_postfix_str(f"building {names}" if names else "", refresh=False)
+        bar.refresh()
+
+    def start(planned: Planned) -> None:
+        building[planned.label] = None
 
     def done(result: SeasonResult) -> None:
-        bar.write(_season_line(result), file=sys.stdout)
+        building.pop(result.label, None)
+        finished.append(result)
+        bar.write(f"[{len(finished)}/{total}] {_season_line(result)}", file=sys.stdout)
         for warning in result.warnings:
             bar.write(f"  warning: {warning}", file=sys.stderr)
         bar.update(1)
+        show_building()
 
     try:
-        results = run_catalogue(plan.seasons, src, out_dir, settings, jobs, on_done=done)
+        results = run_catalogue(plan.seasons, src, out_dir, settings, jobs, on_start=start, on_done=done,
+                                on_tick=show_building)
     except BaseException:  # noqa: B036 - Ctrl+C: what was finished is kept, and the next run knows it
         bar.close()
         click.echo("stopped: the kits finished so far are whole and kept; run the same command "

@@ -74,6 +74,7 @@ class KitOptions:
     # the fingerprint of the kit's inputs, recorded in its manifest (a catalogue run's kits:
     # `cardgen.catalogue.season`); None for a kit built on its own
     inputs_sha256: str | None = None
+    sources_sha256: str | None = None  # and what they were read from (`Manifest.sources_sha256`)
 
 
 MATCH_PAGE = "play.html"  # an extra file START-HERE.txt names (the match page)
@@ -383,6 +384,7 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         kept, dropped = _swap_in(work, final, Manifest(
             kind="team-kit" if options.team else "season-kit", files=(), generator=f"cardgen {__version__}",
             card_set_sha256=_sha256(work / FILE_NAME), inputs_sha256=options.inputs_sha256,
+            sources_sha256=options.sources_sha256,
             card_sheets=card_sheets(options), teams=teams))
     except BaseException:  # noqa: B036 - Ctrl+C and SIGTERM too: stop the workers at once
         if pool is not None:
