@@ -97,6 +97,9 @@ class Manifest:
     season: str | None = None
     attribution: str | None = None
     downloads: tuple[Download, ...] = ()
+    # a site's set folder rendered again: files of its previous render (among `files`) kept
+    # until the pages above the sets, which may link them, are replaced (site/incremental.py)
+    superseded: tuple[str, ...] = ()
 
     @property
     def written_by(self) -> str:
@@ -130,6 +133,8 @@ class Manifest:
                         "season": self.season, "attribution": self.attribution,
                         "downloads": [{"path": d.path, "label": d.label, "kind": d.kind}
                                       for d in self.downloads]})
+        if self.superseded:
+            doc["superseded"] = list(self.superseded)
         doc["files"] = list(self.files)
         return doc
 
@@ -198,7 +203,8 @@ def _from_json(doc: Any, folder: Path) -> Manifest | None:
         teams=tuple(t for t in (_team(entry) for entry in teams) if t is not None),
         game=_text(doc.get("game")), name=_text(doc.get("name")), competition=_text(doc.get("competition")),
         season=_text(doc.get("season")), attribution=_text(doc.get("attribution")),
-        downloads=tuple(d for d in (_download(entry) for entry in downloads) if d is not None))
+        downloads=tuple(d for d in (_download(entry) for entry in downloads) if d is not None),
+        superseded=tuple(rel for rel in _strings(doc.get("superseded")) or () if rel in files))
 
 
 def _team(entry: Any) -> TeamFiles | None:
@@ -277,14 +283,15 @@ def kit_fingerprint(folder: Path) -> str | None:
     if read_manifest(folder) is None:
         return None
     digest = hashlib.sha256(raw)
-    for top, dirs, names in os.walk(folder):
+    root = os.fspath(folder)
+    # strings, not Paths: a site of 300 kits fingerprints 90,000 files on every render
+    for top, dirs, names in os.walk(root):
         dirs.sort()
+        prefix = os.path.relpath(top, root).replace(os.sep, "/") + "/" if top != root else ""
         for name in sorted(names):
-            path = Path(top) / name
             try:
-                info = path.stat()
+                info = os.stat(os.path.join(top, name))
             except OSError:
                 continue
-            rel = path.relative_to(folder).as_posix()
-            digest.update(f"\0{rel}\0{info.st_size}\0{info.st_mtime_ns}".encode())
+            digest.update(f"\0{prefix}{name}\0{info.st_size}\0{info.st_mtime_ns}".encode())
     return digest.hexdigest()

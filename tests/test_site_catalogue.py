@@ -220,3 +220,97 @@ def test_the_home_search_finds_a_player_of_each_season_from_the_keyboard(catalog
         assert [e for e in errors if "XMLHttpRequest" not in e and "ERR_FAILED" not in e] == []
     finally:
         context.close()
+
+
+def _pages(site: Path) -> dict[str, bytes]:
+    return {p.relative_to(site).as_posix(): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.slow
+def test_a_set_no_longer_given_leaves_the_site_but_a_users_files_stay(tmp_path):
+    """Sets are published in place (site/incremental.py): a set the kits no longer hold goes,
+    but for a file of the user's in its folder, and a user's file in a carried set stays."""
+    folders = [_kit(tmp_path / "out", code, name, season) for code, name, season in KITS]
+    site = tmp_path / "site"
+    generate(folders, site)
+    (site / "sets/BBL_2023-24/notes.txt").write_text("mine")
+    (site / "sets/WBBL_2024-25/players/cover.txt").write_text("mine too")
+    report = generate([folders[0], folders[2]], site)
+    assert report.rendered == [] and sorted(report.carried) == ["BBL_2024-25", "WBBL_2024-25"]
+    assert report.kept == ["sets/BBL_2023-24/notes.txt", "sets/WBBL_2024-25/players/cover.txt"]
+    assert [p.name for p in (site / "sets/BBL_2023-24").iterdir()] == ["notes.txt"]
+    assert (site / "sets/WBBL_2024-25/players/cover.txt").read_text() == "mine too"
+    assert "BBL_2023-24" not in (site / "index.html").read_text(encoding="utf-8")
+    assert "BBL_2023-24" not in (site / catalogue.SEARCH_FOLDER / "sets.js").read_text(encoding="utf-8")
+    manifest = json.loads((site / ".cardgen-kit.json").read_text())
+    assert "sets/BBL_2023-24/.cardgen-kit.json" not in manifest["files"]
+    assert "sets/WBBL_2024-25/.cardgen-kit.json" in manifest["files"]
+    assert not check_links(site).broken
+    assert [p.name for p in tmp_path.iterdir()] == ["out", "site"]   # no staging folder left
+    # the two sets' pages are the ones a fresh render of them makes, byte for byte
+    fresh = generate([folders[0], folders[2]], tmp_path / "fresh").site_dir
+    mine = {"sets/BBL_2023-24/notes.txt", "sets/WBBL_2024-25/players/cover.txt"}
+    assert {k: v for k, v in _pages(site).items() if k not in mine} == _pages(fresh)
+
+
+@pytest.mark.slow
+def test_a_carried_set_missing_a_page_is_rendered_again(tmp_path):
+    folders = [_kit(tmp_path / "out", code, name, season) for code, name, season in KITS]
+    site = generate(folders, tmp_path / "site").site_dir
+    page = site / "sets/BBL_2023-24/players/aa000001.html"
+    before = page.read_bytes()
+    page.unlink()
+    report = generate(folders, site)
+    assert report.rendered == ["BBL_2023-24"] and len(report.carried) == 2
+    assert page.read_bytes() == before
+
+
+@pytest.mark.slow
+def test_a_render_killed_while_placing_pages_is_completed_by_the_next(tmp_path, monkeypatch):
+    """Killed (here: Ctrl+C) after the changed set went in and while the pages above the sets
+    were being put in place: every link of the half-updated site still resolves, and the next
+    render leaves the site a fresh render makes."""
+    from cardgen.site import incremental
+    folders = [_kit(tmp_path / "out", code, name, season) for code, name, season in KITS]
+    site = generate(folders, tmp_path / "site").site_dir
+    card_set = json.loads((folders[1] / "card-set.json").read_text())
+    card_set["cards"][0]["player"]["name"] = "Chris Greene"
+    (folders[1] / "card-set.json").write_text(json.dumps(card_set, indent=1, sort_keys=True))
+    write_kit_manifest(folders[1], teams=[])
+    placed: list[Path] = []
+    real_place = incremental._place
+
+    def place_then_stop(source: Path, target: Path, root: Path) -> None:
+        if len(placed) == 3:
+            raise KeyboardInterrupt
+        placed.append(target)
+        real_place(source, target, root)
+    monkeypatch.setattr(incremental, "_place", place_then_stop)
+    with pytest.raises(KeyboardInterrupt):
+        generate(folders, site)
+    monkeypatch.undo()
+    assert len(placed) == 3 and "Chris Greene" in (site / "sets/BBL_2023-24/index.html").read_text(encoding="utf-8")
+    assert not check_links(site).broken
+    assert [p.name for p in tmp_path.iterdir()] == ["out", "site"]
+    report = generate(folders, site)
+    assert report.rendered == [] and len(report.carried) == 3
+    assert _pages(site) == _pages(generate(folders, tmp_path / "fresh").site_dir)
+
+
+@pytest.mark.slow
+def test_a_site_from_before_per_set_manifests_is_rendered_again_whole(tmp_path):
+    """A site whose manifest lists every file of every set (before site/incremental.py) and
+    whose set folders hold none: every set is rendered again, its old files replaced, and the
+    site is then the one a fresh render makes."""
+    folders = [_kit(tmp_path / "out", code, name, season) for code, name, season in KITS[:2]]
+    site = generate(folders, tmp_path / "site").site_dir
+    for folder in folders:
+        (site / "sets" / folder.name / ".cardgen-kit.json").unlink()
+    (site / "sets" / folders[0].name / "players" / "old-page.html").write_text("gone")
+    every = sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file())
+    manifest = json.loads((site / ".cardgen-kit.json").read_text())
+    manifest["files"] = [rel for rel in every if rel != ".cardgen-kit.json"]
+    (site / ".cardgen-kit.json").write_text(json.dumps(manifest))
+    report = generate(folders, site)
+    assert sorted(report.rendered) == sorted(f.name for f in folders) and report.kept == []
+    assert _pages(site) == _pages(generate(folders, tmp_path / "fresh").site_dir)

@@ -12,25 +12,26 @@ Layout of the site folder (all links relative, so it works from any static host 
     sets/<SET>/thumbs/...           card thumbnails
     sets/<SET>/<SET>-kit.zip        the whole kit in one zip
 
-The site is written into a temporary folder beside the target and swapped in, so a running
-`cardgen serve` never sees half a site. Output is deterministic: no clocks, sorted listings,
-fixed zip timestamps.
+Pages are rendered into a temporary folder beside the target and put in place by renames, a set
+folder whole, then the pages above the sets (`incremental`), so a running `cardgen serve` never
+sees half a page or half a set. Output is deterministic: no clocks, sorted listings, fixed zip
+timestamps.
 
 This module is the entry point (`generate`, `generate_site`, `refresh_site`); the work is split
 by concept: `views` (what a page shows of a card), `texts` (the game's words: card notes, roles,
 rules), `example` (the worked ball), `media` (thumbnails, previews, share cards), `publishing`
-(links, zips, permissions, the site folder and its swap) and `pages` (templates and every page).
+(links, zips, permissions, the site folder), `incremental` (what a render keeps, replaces and
+drops of the site folder) and `pages` (templates and every page).
 """
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cardgen import __version__
-from cardgen.manifest import Manifest, read_manifest, write_manifest
+from cardgen.manifest import read_manifest
 from cardgen.site.kit import (
     SiteError,
     find_game_kits,
@@ -51,13 +52,8 @@ from cardgen.site.pages import (
     set_record,
     write_assets,
 )
-from cardgen.site.publishing import (
-    carry,
-    check_site_dir,
-    files_by_set,
-    publish_permissions,
-    swap_in,
-)
+from cardgen.site import incremental
+from cardgen.site.publishing import check_site_dir, publish_permissions
 from cardgen.site.texts import (
     RULES_SOURCE,
     default_rule,
@@ -65,8 +61,7 @@ from cardgen.site.texts import (
     rule_of,
     scoresheet_shape,
 )
-from cardgen.staging import MARKER as STAGING_MARKER
-from cardgen.staging import make_staging, relative_files, remove_stale_staging
+from cardgen.staging import make_staging, remove_stale_staging, remove_tree
 
 
 def default_site_dir(out_dir: Path) -> Path:
@@ -134,9 +129,9 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
     competition, each set's pages and the search over every player (what `build --all` calls).
 
     Incremental: a set whose kit has the fingerprint (`manifest.kit_fingerprint`) its pages in
-    the old site were rendered from, by the same site code, is carried over as it is (hard
-    links); only the others, and the pages above the sets, are rendered. The new site is built
-    beside the old one and swapped in, so a reader never sees half of it.
+    the old site were rendered from, by the same site code, is left in place as it is; only the
+    others, and the pages above the sets, are rendered, beside the site, and renamed into it
+    (`incremental.publish`), so a reader never sees half a page or half a set.
     """
     from cardgen.manifest import kit_fingerprint
     from cardgen.site import catalogue
@@ -149,10 +144,10 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
     check_site_dir(site_dir, folders)
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     remove_stale_staging(site_dir.parent)  # what a killed run left behind
-    old = read_manifest(site_dir, "site") if site_dir.is_dir() else None
+    remove_stale_staging(site_dir / incremental.SETS)  # and a set folder it had moved aside goes back
+    old = incremental.OldSite(read_manifest(site_dir, "site") if site_dir.is_dir() else None)
     # a set page rendered for another address (its share cards) is not carried either
     code = catalogue.site_code_fingerprint(TEMPLATE_DIR, site_url)
-    old_files = files_by_set(old)
     build_root = make_staging(site_dir.parent, site_dir.name, "new")
     try:
         writer = Writer(build_root, env)
@@ -161,6 +156,10 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
         skipped: list[str] = []
         rendered: list[str] = []
         carried: list[str] = []
+        theirs: list[str] = []   # files cardgen did not write in the carried sets' folders
+        pending: list[str] = []  # carried sets holding a killed run's superseded files
+        set_files = 0
+        generator = f"cardgen {__version__}"
         seen: set[str] = set()
         for folder in folders:
             if folder.name in seen:
@@ -170,11 +169,15 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
             seen.add(folder.name)
             fingerprint = kit_fingerprint(folder)
             rel = f"sets/{folder.name}"
-            record = None if options.full or old is None else catalogue.read_record(
+            record = None if options.full or old.manifest is None else catalogue.read_record(
                 site_dir / rel / catalogue.RECORD_FILE, fingerprint, code)
-            if record is not None and carry(old_files, site_dir, build_root, rel):
+            kept_set = incremental.carried(site_dir, folder.name) if record is not None else None
+            if record is not None and kept_set is not None:   # left in place as it is
                 records.append(record)
                 carried.append(folder.name)
+                set_files += kept_set.files
+                theirs += [f"{rel}/{name}" for name in kept_set.theirs]
+                pending += [folder.name] if kept_set.pending else []
                 continue
             try:
                 kit = read_set(folder)
@@ -186,6 +189,7 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
             rules[kit.name] = summary["rule"]
             records.append(catalogue.write_record(build_root / rel / catalogue.RECORD_FILE,
                                                   set_record(writer, summary, fingerprint, code)))
+            set_files += incremental.seal_set(build_root / rel, generator)
             rendered.append(kit.name)
         games: list[dict[str, Any]] = []
         if options.games_from is not None:
@@ -221,14 +225,13 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(options.base_url), sets=records)
         write_assets(build_root)
         search_sizes = catalogue.write_search_index(build_root, records)
-        written = [rel for rel in relative_files(build_root) if rel != STAGING_MARKER]
-        write_manifest(build_root, Manifest(kind="site", files=tuple(written), generator=f"cardgen {__version__}"))
-        files = len(written) + 1
         publish_permissions(build_root)
-        kept = swap_in(build_root, site_dir)
-    except BaseException:
-        shutil.rmtree(build_root, ignore_errors=True)
-        raise
+        published = incremental.publish(build_root, site_dir, rendered, [s["name"] for s in records], old, generator,
+                                        pending)
+    finally:
+        remove_tree(build_root)
+    files = published.root_files + set_files
+    kept = sorted(published.kept + theirs)
     return SiteReport(site_dir=site_dir, sets=[s["name"] for s in records],
                       games=[g["path"].removeprefix("games/").removesuffix("/index.html") for g in games],
                       pages=writer.pages,

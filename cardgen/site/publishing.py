@@ -1,7 +1,7 @@
 """Getting files into the site and the site into place: kit files hard-linked (or copied), the
-download names, the zips (fixed timestamps: byte-identical), world-readable permissions, the
-checks on the site folder, carrying an unchanged set over from the old site and swapping the new
-site in (the site's manifest says which files are cardgen's).
+download names, the zips (fixed timestamps: byte-identical), world-readable permissions and the
+checks on the site folder. What a render keeps, replaces and drops of the site folder is
+`incremental`.
 
 Layer: site. Reads no card set and renders no page.
 """
@@ -17,9 +17,8 @@ from pathlib import Path
 
 from cardgen import slugs
 from cardgen.cache import atomic_write_bytes
-from cardgen.manifest import Manifest, read_manifest
+from cardgen.manifest import read_manifest
 from cardgen.site.kit import SiteError
-from cardgen.staging import publish_folder
 
 ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)  # fixed zip entry time, so the zip is byte-identical per kit
 
@@ -105,16 +104,6 @@ def write_named_zip(entries: list[tuple[str, Path]], dst: Path) -> None:
     atomic_write_bytes(dst, buffer.getvalue())
 
 
-def swap_in(built: Path, site_dir: Path) -> list[str]:
-    """Replace `site_dir` by `built` with renames, so readers see the old or the new site; returns
-    the files of the old site kept because cardgen did not write them (a CNAME, a user's page).
-
-    `check_site_dir` refused any folder that is not a generated site; of a generated one, the
-    files its manifest lists are cardgen's."""
-    old = read_manifest(site_dir, "site")
-    return publish_folder(built, site_dir, lambda rel: old is not None and old.owns(rel))
-
-
 def check_site_dir(site_dir: Path, set_folders: list[Path]) -> None:
     """Refuse a site folder whose replacement would delete something that is not a site."""
     site = site_dir.resolve()
@@ -129,35 +118,3 @@ def check_site_dir(site_dir: Path, set_folders: list[Path]) -> None:
         raise SiteError(f"{site_dir} exists and is not a cardgen site; choose an empty or new --site-dir")
     if site_dir.exists() and not site_dir.is_dir():
         raise SiteError(f"{site_dir} is a file, not a folder")
-
-
-def files_by_set(old: Manifest | None) -> dict[str, list[str]]:
-    """The old site's files, by the set folder (`sets/<SET>`) they are in."""
-    found: dict[str, list[str]] = {}
-    for name in old.files if old is not None else ():
-        parts = name.split("/", 2)
-        if len(parts) == 3 and parts[0] == "sets":
-            found.setdefault(f"sets/{parts[1]}", []).append(name)
-    return found
-
-
-def carry(old_files: dict[str, list[str]], site_dir: Path, build_root: Path, rel: str) -> bool:
-    """Hard-link the old site's files under `rel` (one set's folder) into the new site; False
-    (and nothing left of it) if one is missing, so the set is rendered again."""
-    if not old_files.get(rel):
-        return False
-    try:
-        made: set[Path] = set()
-        for name in old_files[rel]:
-            target = build_root / name
-            if target.parent not in made:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                made.add(target.parent)
-            try:
-                os.link(site_dir / name, target)
-            except OSError:   # another file system: copy the bytes
-                shutil.copyfile(site_dir / name, target)
-    except OSError:
-        shutil.rmtree(build_root / rel, ignore_errors=True)
-        return False
-    return True
