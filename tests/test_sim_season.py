@@ -490,3 +490,31 @@ def test_ratio_se_is_the_innings_clustered_error():
     boot = 120 * wickets.to_numpy()[picks].sum(1) / short.to_numpy()[picks].sum(1)
     assert ratio_se(wickets, short, 120) == pytest.approx(boot.std(), rel=0.08)
     assert ratio_se(wickets[:1], balls[:1]) is None          # one innings: no error to tell
+
+
+def test_head_to_head_counts_each_pairs_replayed_matches():
+    """Every replayed match of two teams counted once, whoever batted first; ties apart."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from cardgen.sim.season import head_to_head
+    rng = np.random.default_rng(3)
+    names = ["A", "B", "C", "D"]
+    home, away = rng.integers(0, 4, 30), rng.integers(0, 4, 30)
+    away = np.where(away == home, (home + 1) % 4, away)
+    seasons = 5
+    winners = np.where(rng.random(30 * seasons) < 0.1, -1,
+                       np.where(rng.random(30 * seasons) < 0.5, np.tile(home, seasons), np.tile(away, seasons)))
+    rep = SimpleNamespace(fixtures=SimpleNamespace(table=SimpleNamespace(teams=names), home=home, away=away),
+                          seasons=seasons, winners=winners)
+    found = {tuple(p["teams"]): p for p in head_to_head(rep)}   # type: ignore[arg-type]
+    for (a, b), pair in found.items():
+        games = [(names[h], names[w], int(k)) for h, w, k in zip(np.tile(home, seasons), np.tile(away, seasons), winners)
+                 if {names[h], names[w]} == {a, b}]
+        assert pair["played"] == len(games) > 0
+        assert pair["won"] == {t: sum(k >= 0 and names[k] == t for _, _, k in games) for t in (a, b)}
+        assert pair["tied"] == sum(k < 0 for _, _, k in games)
+        assert pair["played"] == pair["won"][a] + pair["won"][b] + pair["tied"]
+    met = {tuple(sorted((names[h], names[w]))) for h, w in zip(home, away)}
+    assert set(found) == met

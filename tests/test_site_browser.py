@@ -720,8 +720,7 @@ def test_every_page_type_passes_axe_and_takes_taps_of_44_px(served: str, bbl_out
         page.goto(served + path)
         _load_all_images(page)   # a lazy image's link is its picture's size once it loads
         assert _axe(page) == [], what
-        if what not in ("home", "how-to-play"):   # the home page is issue 36's (h-catsite)
-            assert page.evaluate(SMALL_TAPS) == [], what
+        assert page.evaluate(SMALL_TAPS) == [], what
         assert _no_sideways_scroll(page), what
     assert errors == []
 
@@ -821,6 +820,11 @@ def test_the_compare_page_puts_two_teams_side_by_side(served: str, bbl_out: Path
         assert rates == sorted(rates, reverse=True) and rates   # highest strike rate first
     # the season was replayed (the fixture ran `cardgen simulate`): its figures are beside the real ones
     assert page.get_by_role("row", name=re.compile("Replays: share of matches won")).count() == 1
+    # and the two sides' own replayed matches: "A beat B n of m replays", as simulate counted them
+    pairs = json.loads((bbl_out / SET / "validation" / "simulate_head_to_head.json").read_text())["pairs"]
+    pair = next(p for p in pairs if sorted(p["teams"]) == sorted(["Perth Scorchers", TEAM]))
+    (win, w), (lose, _) = sorted(pair["won"].items(), key=lambda kv: -kv[1])
+    assert page.locator("p.head-to-head").inner_text().startswith(f"{win} beat {lose} {w} of {pair['played']} replays")
     if viewport is VIEWPORT:   # two tables side by side at 1366 px, one above the other on a phone
         boxes = [t.bounding_box() for t in page.locator("#batting ~ .side-by-side table").all()]
         assert boxes[0]["y"] == boxes[1]["y"] and boxes[0]["x"] < boxes[1]["x"]
@@ -835,4 +839,46 @@ def test_the_compare_page_puts_two_teams_side_by_side(served: str, bbl_out: Path
     rates = [float(t) for t in rows.locator("td:nth-child(4)").all_inner_texts()]
     assert rates == sorted(rates, reverse=True)
     assert page.locator("th[aria-sort=descending]").count() == 1
+    assert errors == []
+
+
+@pytest.mark.needs_data
+@pytest.mark.parametrize("viewport", WIDTHS, ids=["390", "1366"])
+def test_the_first_match_page_tells_a_real_over_and_shows_the_filled_sheet(served: str, bbl_out: Path, browser,
+                                                                          tmp_path: Path, viewport):
+    """Home -> first match (keyboard): the worked over is the replay's (cardgen.site.first_match,
+    played again here), its picture of the filled scoresheet loads and its PDF downloads byte for
+    byte as the site's file."""
+    from cardgen.site import first_match as fm
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    teams = [t["name"] for t in card_set["teams"]][:2]
+    replay = fm.play_replay(card_set, teams[0], teams[1])
+    units = fm._units(replay.balls[0], replay.cs.fmt.balls_per_over)
+    over = units[fm.chosen_over(replay.cs, replay.bat_first, units)]
+    page = browser.new_page()
+    page.set_viewport_size(viewport)
+    errors = _watch_errors(page)
+    page.goto(served)
+    link = page.get_by_role("link", name=re.compile("first match", re.I)).first
+    link.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/first-match.html")
+    balls = page.locator("ol.worked-over > li")
+    assert balls.count() == len(over)
+    for k, rb in enumerate(over):
+        text = balls.nth(k).inner_text()
+        assert f"{rb.runs}/{rb.wickets}" in text   # the score after the ball
+        assert f"d6 {rb.rolls[0].value}" in text and f"2d10 {rb.rolls[1].value}" in text
+    images = [i for i in _load_all_images(page) if "first-match" in i["src"]]
+    assert len(images) == 1 and images[0]["natural"] > 1000 and 0 < images[0]["shown"] <= viewport["width"]
+    with page.expect_download() as got:
+        page.get_by_role("link", name=re.compile(r"The scoresheet filled in \(A4")).click()
+    download = got.value
+    saved = tmp_path / download.suggested_filename
+    download.save_as(saved)
+    assert saved.name == "bbl-2024-25-first-match-scoresheet-filled-a4.pdf"
+    assert saved.read_bytes() == (bbl_out / "site" / "first-match" / saved.name).read_bytes()
+    assert _no_sideways_scroll(page)
+    _screenshot(page, f"first-match-{viewport['width']}", tmp_path, height=min(3000, page.evaluate(
+        "document.documentElement.scrollHeight")))
     assert errors == []

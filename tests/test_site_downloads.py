@@ -209,6 +209,17 @@ def test_a_pair_page_puts_two_teams_cards_side_by_side_by_rating(tmp_path):
     assert 'href="compare.html"' in (site / "index.html").read_text()
     team = (site / "team-perth-scorchers.html").read_text()
     assert 'href="compare-sydney-thunder-vs-perth-scorchers.html">Sydney Thunder</a>' in team
+    # no head-to-head file (simulate not run, or an older one): the page says how to get it
+    assert "No head-to-head in this build: <code>cardgen simulate -c BBL -s 2024-2025</code>" in page
+    # with simulate's per-pair results: "A beat B n of m replays", whoever is named first
+    (folder / "validation" / "simulate_head_to_head.json").write_text(json.dumps({"seasons": 2, "pairs": [
+        {"teams": ["Perth Scorchers", "Sydney Thunder"], "played": 4, "tied": 1,
+         "won": {"Perth Scorchers": 1, "Sydney Thunder": 2}}]}))
+    page = (generate_site(out).site_dir / "sets" / "BBL_2024-25" /
+            "compare-sydney-thunder-vs-perth-scorchers.html").read_text(encoding="utf-8")
+    said = re.sub(r"\s+", " ", page.split('class="head-to-head">')[1].split("</p>")[0])
+    assert said.startswith("<strong>Sydney Thunder beat Perth Scorchers 2 of 4 replays</strong>")
+    assert "(Perth Scorchers won 1, 1 tied)" in said and "played again 2 times" in said
 
 
 def test_the_validation_names_the_cards_outside_its_range(tmp_path):
@@ -241,3 +252,4 @@ def test_the_first_match_page_lists_what_to_print_and_the_dice_to_buy(two_sets):
     assert "buy a second" in dice
     assert 'href="sets/BBL_2024-25/compare-sydney-thunder-vs-perth-scorchers.html"' in page
     assert 'href="first-match.html#dice-to-buy"' in (site / "how-to-print.html").read_text()
+

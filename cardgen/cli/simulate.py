@@ -224,7 +224,7 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
 
     from cardgen.sim import report
     from cardgen.sim.model import compile_card_set
-    from cardgen.sim.season import (PHASES, ladder, leaderboards, league_summary, match_figures,
+    from cardgen.sim.season import (HEAD_TO_HEAD_FILE, PHASES, head_to_head, ladder, leaderboards, league_summary, match_figures,
                                     real_first_innings, replay_season, team_totals)
     from cardgen.calibrate.cardset import build_card_set
     from cardgen.rule_sets import RULE_SETS, kit_folder_name, other_rules, rules_of_set
@@ -276,6 +276,10 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
         report.write_csv(folder / "simulate_ladder.csv", table)
         report.write_csv(folder / "simulate_team_totals.csv", totals)
         report.write_csv(folder / "simulate_players.csv", leaders)
+        # each pair's replayed matches, for the site's compare pages ("A beat B n of m replays")
+        report.write_json(folder / HEAD_TO_HEAD_FILE, {"competition": comp.code, "season": season, "seed": seed,
+                                                       "rules": way, "seasons": seasons,
+                                                       "pairs": head_to_head(rep)})
         report.write_json(folder / "simulate_summary.json",
                           {"competition": comp.code, "season": season, "seed": seed, **summary,
                            "rules": way, "rule": rule.name if rule else "classic",

@@ -13,7 +13,8 @@ total; the fall of wickets; the bowling figures (layout: templates/sheets.json "
 """
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
@@ -28,6 +29,45 @@ OVERS_PER_GRID = 5
 BATTING_ROWS = 11
 WICKETS = 10
 PAGES = 4  # the two innings' grid pages, then their two scorecard pages
+
+
+@dataclass(frozen=True)
+class GridPage:
+    """Where an innings' grid page put its boxes and blanks (mm from the page's top left), for
+    a sheet written on (`cardgen.render.filled_scoresheet`)."""
+    innings: int                 # 1 or 2
+    margin: float
+    text_pt: float
+    x0: float                    # the first ball box's left edge
+    cell_w: float
+    row_h: float
+    tops: tuple[float, ...]      # each grid's top edge (its bowler row)
+    balls: int                   # ball boxes in a grid
+    rb_w: float                  # the R(B) column, right of the boxes
+    lines: tuple[tuple[float, str], ...]   # the header's blank lines: (baseline, text as printed)
+
+
+@dataclass(frozen=True)
+class ScorecardPage:
+    """Where an innings' scorecard page put its tables' cells (mm), for a sheet written on."""
+    innings: int
+    text_pt: float
+    row_h: float
+    team_line: tuple[float, str]   # baseline and text of the "Batting ___ Bowling ___" line
+    batting: tuple[float, ...]     # column edges of the batting table
+    batting_top: float             # the first writing row's top
+    fall: tuple[float, ...]        # column edges of the fall of wickets
+    fall_top: float
+    bowling: tuple[float, ...]
+    bowling_top: float
+
+
+class SheetFill(Protocol):
+    """What a filled-in sheet writes on each page once the blank page is drawn."""
+
+    def grid_page(self, p: PdfPainter, page: GridPage) -> None: ...
+
+    def scorecard_page(self, p: PdfPainter, page: ScorecardPage) -> None: ...
 
 
 def innings_shape(card_set: dict[str, Any]) -> tuple[int, int]:
@@ -118,10 +158,12 @@ def blanks(parts: list[tuple[str, int]], width: float, pt: float) -> str:
     return text
 
 
-def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None) -> bytes:
+def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None,
+                          fill: SheetFill | None = None) -> bytes:
     """Both innings' grid pages, then their scorecard pages. `defence`: whether to print R13's
     line on the grid pages (a one-team kit's season may rate the other sides' strikers); None:
-    whether this set has a rated card."""
+    whether this set has a rated card. `fill`: what to write on each page (a match scored on
+    the sheet; None: the blank sheet the kit prints)."""
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
     title = f"{set_title(card_set)} scoresheet"
@@ -151,7 +193,8 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
         p.text(m, title_y, fitted.lines[0], "bold", fitted.size_pt)
         # the header's left, clear of the wickets-in-hand table (the whole width without one)
         left_w = W - 2 * m - (band_width(card_set, spec) + spec["band_clear_mm"] if band_width(card_set, spec) else 0)
-        p.text(m, match_y, blanks([("Match", 30), ("Date", 14), ("Result", 24)], left_w, pt), "regular", pt)
+        match_line = blanks([("Match", 30), ("Date", 14), ("Result", 24)], left_w, pt)
+        p.text(m, match_y, match_line, "regular", pt)
         side = "First batting side" if innings == 1 else "First bowling side (bats second)"
         # where this innings is summed up: its scorecard comes after both grid pages, not overleaf
         pointer = f"its scorecard: page {2 + innings}"
@@ -160,17 +203,21 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
         p.text(m, innings_y, f"Innings {innings}: {side}", "bold", heading_pt)
         p.text(m + text_width_mm(f"Innings {innings}: {side}", "bold", heading_pt) + spec["scorecard_pointer_gap_mm"],
                innings_y, pointer, "regular", pt)
-        p.text(m, team_y, blanks([("Team", 28), ("Wicketkeeper (\u2020)", 20)], left_w, pt), "regular", pt)
+        team_line = blanks([("Team", 28), ("Wicketkeeper (\u2020)", 20)], left_w, pt)
+        p.text(m, team_y, team_line, "regular", pt)
         # the chase counts from the target, the first innings' total + 1 (the engines' target and
         # the wickets-in-hand chase line); a blank "Target" was filled with the total by hand
-        p.text(m, extras_y, blanks([("Extras", 8), ("Total", 8), ("/", 8), ("Balls", 8)]
-                                   + ([("Target (1st total + 1)", 6)] if innings == 2 else []), left_w, pt)
-               .replace("   / ", " / "), "regular", pt)
+        extras_line = blanks([("Extras", 8), ("Total", 8), ("/", 8), ("Balls", 8)]
+                             + ([("Target (1st total + 1)", 6)] if innings == 2 else []), left_w, pt
+                             ).replace("   / ", " / ")
+        p.text(m, extras_y, extras_line, "regular", pt)
         band_table(p, card_set, W - m, m, spec)
         y = m + top_block
         x0 = m + name_w
+        tops = []
         for grid in range(GRIDS_PER_INNINGS):
             top = y
+            tops.append(top)
             p.text(m + 1, top + row_h * 0.72, f"Bowler ({unit})", "bold", pt)
             p.text(x0 + balls * cell_w + rb_w / 2, top + row_h * 0.72, "R(B)", "bold", pt, align="centre")
             for r in range(1, rows):
@@ -216,9 +263,15 @@ def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, def
             # at the notes' size: one block with them
             defence_line(p, m, H - m - bottom_lines * step, W - 2 * m, notes_pt)
         footer(p, title, innings, credit, W, H, m)
+        if fill is not None:
+            fill.grid_page(p, GridPage(innings, m, pt, x0, cell_w, row_h, tuple(tops), balls, rb_w,
+                                       ((match_y, match_line), (team_y, team_line), (extras_y, extras_line))))
         canvas.showPage()
     for innings in (1, 2):
-        scorecard_page(PdfPainter(canvas, 0, H * 72 / 25.4), card_set, innings, title, credit, W, H)
+        p = PdfPainter(canvas, 0, H * 72 / 25.4)
+        page = scorecard_page(p, card_set, innings, title, credit, W, H)
+        if fill is not None:
+            fill.scorecard_page(p, page)
         canvas.showPage()
     canvas.save()
     return buf.getvalue()
@@ -283,8 +336,9 @@ def section_title(p: PdfPainter, x: float, top: float, text: str, spec: dict[str
 
 
 def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title: str, credit: str,
-                   W: float, H: float) -> None:
-    """One innings summed up as a scorebook does it: batting, fall of wickets, bowling."""
+                   W: float, H: float) -> ScorecardPage:
+    """One innings summed up as a scorebook does it: batting, fall of wickets, bowling; returns
+    where its cells are."""
     # the grid pages' margin and line widths, with the scorecard's own sizes over them
     spec = {**load_layout("sheets")["scoresheet"], **load_layout("sheets")["scorecard"]}
     m = spec["margin_mm"]
@@ -299,8 +353,9 @@ def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title:
     side = "first batting side" if innings == 1 else "first bowling side (bats second)"
     p.text(m, innings_y, f"Innings {innings} scorecard: {side} (its grids: page {innings})", "bold",
            spec["heading_pt"])
-    p.text(m, team_y, "Batting ____________________________   Bowling ____________________________   "
-           "Match ______________", "regular", spec["text_pt"])
+    team_line = ("Batting ____________________________   Bowling ____________________________   "
+                 "Match ______________")
+    p.text(m, team_y, team_line, "regular", spec["text_pt"])
     left, right = m, W - m
     notes = [
         "How out: b (bowled), c Fielder (caught; c & b: caught by the bowler), lbw, run out (Fielder), st Keeper (stumped).",
@@ -336,6 +391,7 @@ def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title:
     short = frozenset({1, 3, *range(runs + 2, len(columns))})
     bottom = ruled_table(p, edges, y, names, BATTING_ROWS + 2, row_h, spec, short, BATTING_ROWS)
     first = y + spec["column_row_mm"]
+    batting_edges = tuple(edges)
     for r in range(BATTING_ROWS):
         p.text(edges[1] - spec["cell_pad_mm"], first + (r + 0.68) * row_h, str(r + 1), "bold", spec["text_pt"],
                align="right")
@@ -353,6 +409,7 @@ def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title:
     label_right = left + fall["label_mm"]
     edges = [left] + [label_right + k * (right - label_right) / WICKETS for k in range(WICKETS + 1)]
     bottom = ruled_table(p, edges, y, ["Wicket"] + [str(k) for k in range(1, WICKETS + 1)], len(fall[fmt]), row_h, spec)
+    fall_edges, fall_top = tuple(edges), y + spec["column_row_mm"]
     for r, label in enumerate(fall[fmt]):
         p.text(left + spec["cell_pad_mm"], y + spec["column_row_mm"] + (r + 0.68) * row_h, label, "regular",
                spec["text_pt"])
@@ -362,9 +419,12 @@ def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title:
     columns = spec["bowling"][fmt]
     edges = column_edges(columns, left, right)
     bottom = ruled_table(p, edges, y, [h for h, _ in columns], spec["bowling_rows"], row_h, spec)
+    bowling_edges, bowling_top = tuple(edges), y + spec["column_row_mm"]
 
     step = spec["note_step_mm"]
     notes_pt = min(fit_text(line, "regular", W - 2 * m, spec["text_pt"], 6.0).size_pt for line in notes)
     for k, line in enumerate(notes):
         p.text(m, H - m - (len(notes) - k) * step, line, "regular", notes_pt, "#202020")
     footer(p, title, 2 + innings, credit, W, H, m)
+    return ScorecardPage(innings, spec["text_pt"], row_h, (team_y, team_line), batting_edges, first,
+                         fall_edges, fall_top, bowling_edges, bowling_top)

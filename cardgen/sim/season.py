@@ -273,6 +273,27 @@ def ladder(stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
     return t.reset_index(drop=True)
 
 
+HEAD_TO_HEAD_FILE = "simulate_head_to_head.json"   # `head_to_head`, beside simulate's report
+
+
+def head_to_head(rep: SeasonReplay) -> list[dict[str, Any]]:
+    """Per pair of teams that met in the fixture list: how their replayed matches went (each
+    replayed season plays every real fixture once, finals included), the pair in name order."""
+    fx = rep.fixtures
+    teams = np.array(fx.table.teams)
+    first = teams[np.tile(fx.home, rep.seasons)]
+    second = teams[np.tile(fx.away, rep.seasons)]
+    winner = np.where(rep.winners >= 0, teams[np.maximum(rep.winners, 0)], "")
+    pairs = sorted({tuple(sorted((str(x), str(y)))) for x, y in zip(first, second) if x != y})
+    out = []
+    for a, b in pairs:
+        met = ((first == a) & (second == b)) | ((first == b) & (second == a))
+        out.append({"teams": [a, b], "played": int(met.sum()),
+                    "won": {a: int((met & (winner == a)).sum()), b: int((met & (winner == b)).sum())},
+                    "tied": int((met & (rep.winners < 0)).sum())})
+    return out
+
+
 def leaderboards(cs: CompiledSet, stats: SeasonStats, rep: SeasonReplay) -> pd.DataFrame:
     """Per player: real season runs/wickets beside the simulated mean per season."""
     bat = stats.batting.groupby(["player_id", "team"])[["runs", "balls"]].sum()

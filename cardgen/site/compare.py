@@ -10,6 +10,7 @@ every card with its ratings (sortable with JavaScript).
 from __future__ import annotations
 
 import csv
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -126,6 +127,22 @@ def replay_rows(folder: Path, a: str, b: str) -> list[tuple[str, str, str]]:
     return rows
 
 
+def head_to_head(folder: Path, a: str, b: str) -> dict[str, Any] | None:
+    """The replays' results of `a` against `b` (`cardgen simulate`'s head-to-head file), played
+    0 when the two never met; None when simulate was not run (or ran before it wrote the file)."""
+    from cardgen.sim.season import HEAD_TO_HEAD_FILE
+    try:
+        doc = json.loads((folder / "validation" / HEAD_TO_HEAD_FILE).read_text(encoding="utf-8"))
+        for pair in doc["pairs"]:
+            if sorted(pair["teams"]) == sorted([a, b]):
+                won = pair["won"]
+                return {"played": int(pair["played"]), "a_won": int(won[a]), "b_won": int(won[b]),
+                        "tied": int(pair["tied"]), "seasons": int(doc["seasons"])}
+        return {"played": 0, "a_won": 0, "b_won": 0, "tied": 0, "seasons": int(doc["seasons"])}
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return None
+
+
 def strength(rows: list[CardRow], declared: dict[str, Any]) -> list[tuple[str, float | None, int]]:
     """A team's strength from its cards: the usual XI's top batters' strike rate and outs, the
     first-choice bowlers' economy and wickets (label, value, places)."""
@@ -154,4 +171,5 @@ def pair_context(folder: Path, card_set: dict[str, Any], rows: list[CardRow],
     figures = [(label, x, y, places) for (label, x, places), (_, y, _) in
                zip(sides[0]["strength"], sides[1]["strength"])]
     return {"sides": sides, "figures": figures, "replays": replay_rows(folder, a[0], b[0]),
+            "head_to_head": head_to_head(folder, a[0], b[0]),
             "defence": any(r.defence for side in sides for r in side["batting"])}

@@ -220,7 +220,11 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
         writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=records, kit=example, rules_source=RULES_SOURCE,
                     fielding=fielding_words(), rule=rule, rule_kit=rule_kit, defence_kits=defence_kits)
         # the first match: the first set with two teams (issue 38 item 7)
-        writer.page(FIRST_MATCH, "first-match.html.j2", kit=next((s for s in records if len(s.get("teams", [])) > 1 and "team_info" in s), None))
+        first_kit = next((s for s in records if len(s.get("teams", [])) > 1 and "team_info" in s), None)
+        from cardgen.site import first_match  # its replay, worked over and filled scoresheet
+        replay = None if first_kit is None else first_match.for_site(
+            first_kit, _carried_card_set(folders, first_kit["name"]), build_root)
+        writer.page(FIRST_MATCH, "first-match.html.j2", kit=first_kit, replay=replay)
         # served for any missing address at any depth, so its links start at the site's root
         writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(options.base_url), sets=records)
         write_assets(build_root)
