@@ -36,8 +36,8 @@ BIG = np.iinfo(np.int32).max // 2
 SLOTS = 12  # 11 batters + one padding slot (never batting: the innings ends at 10 wickets)
 
 
-def _table(pairs: dict[int, int], default: int = 0, dtype=np.int32) -> np.ndarray:
-    t = np.full(m.N_CODES, default, dtype=dtype)
+def _table(pairs: dict[int, int], default: int = 0, dtype: type = np.int32) -> np.ndarray:
+    t: np.ndarray = np.full(m.N_CODES, default, dtype=dtype)
     for k, v in pairs.items():
         t[k] = v
     return t
@@ -82,11 +82,11 @@ class Lanes:
         return len(self.target)
 
     def subset(self, rows: np.ndarray) -> Lanes:
-        picked = [getattr(self, f)[rows] for f in ("bat_cards", "catch", "run_out", "keeper_slot",
-                                                   "keeper_rating", "plan", "target")]
         sides = None if self.sides is None else LaneSides(
             self.sides.batting[rows], self.sides.fielding[rows], *self.sides.tables())
-        return Lanes(*picked, sides=sides)
+        return Lanes(self.bat_cards[rows], self.catch[rows], self.run_out[rows],
+                     self.keeper_slot[rows], self.keeper_rating[rows], self.plan[rows],
+                     self.target[rows], sides=sides)
 
 
 @dataclass
@@ -164,6 +164,7 @@ def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: 
         saved = (card_d6 < 3) & (card_code == m.CARD_W) & (chance <= defence)
         code = np.where(saved, m.DOT, code)                 # -> a dot (and R12 plays a dot)
     if rule is not None:
+        assert band is not None and rule_d20 is not None, "a rule is played with its bands and d20"
         code = apply_rule(rule, code, band, rule_d20)
     code = np.where(free_hit, FREE_HIT[code], code)         # R6: only a run-out stands
     return np.where(run_out, m.DOT, code), run_out
@@ -328,7 +329,7 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     n_sides = len(sides.keeper_slot)
     if n_sides > kernel.MAX_SIDES:
         return None
-    tables = []
+    int8_tables = []
     for values, width in ((sides.catch, 11), (sides.run_out, 11), (sides.keeper_slot, 0),
                           (sides.keeper_rating, 0)):
         values = np.asarray(values)
@@ -338,8 +339,8 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
             padded = np.zeros((n_sides, SLOTS), np.int8)
             padded[:, :width] = values
             values = padded
-        tables.append(np.ascontiguousarray(values, np.int8).ravel())
-    catch, ro, keeper_slot, keeper_rating = tables
+        int8_tables.append(np.ascontiguousarray(values, np.int8).ravel())
+    catch, ro, keeper_slot, keeper_rating = int8_tables
     batter_rows = ((np.asarray(sides.bat_cards, np.int32) + n_bowler_cards) * 100).ravel()
     over_no = np.arange(1, units + 1)                   # overs bowled at its end
     over_events = (((over_no == max_balls // bpo) * kernel.LAST_OVER)
@@ -352,7 +353,7 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
             wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel())
         attack_of, consolidate_of = _attack_table(rule), _consolidate_map(rule)
         chase_rule = rule.chase_attack_above is not None
-        chase_above = float(rule.chase_attack_above) if chase_rule else 0.0
+        chase_above = 0.0 if rule.chase_attack_above is None else float(rule.chase_attack_above)
         consolidate_safe = int(rule.consolidate_safe)
     else:
         per_row, consolidate_safe, chase_rule, chase_above = 0, 0, False, 0.0
@@ -424,6 +425,74 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     whether the striker cards' Defence ratings are played (R13: the advanced rules only;
     None: with the rule, that is whenever the innings is played by the advanced rules).
 
+    Compiled (`_play_compiled`) when this batch plays compiled, else on the numpy path
+    (`_NumpyBatch`); both play the same innings from the same dice. The rules and the dice are
+    those of `resolve` and the reference engine, ball for ball (tests/test_sim_engine.py), and
+    the same dice reach the same innings as in the a10837f engine: the same seed plays the
+    same matches.
+    """
+    setup = _BatchSetup.of(cs, lanes, max_balls, max_wickets, rule, defence)
+    compiled = _engine_for_batch()
+    if compiled is not None:
+        played = _play_compiled(
+            compiled, setup.fmt, lanes, rng, rule, lut=setup.lut, fielding=setup.fielding,
+            n_bowler_cards=setup.n_bowler_cards, defence_of_row=setup.defence_of_row,
+            edge_overs=setup.edge_overs, max_balls=setup.max_balls, max_wickets=max_wickets)
+        if played is not None:
+            return played
+    return _NumpyBatch(setup, lanes).play(rng)
+
+
+@dataclass(frozen=True)
+class _BatchSetup:
+    """What a batch of innings is played with, on either path: its checked limits, the card
+    and chart tables, the phase edges it can pass and the rules' switches."""
+
+    fmt: m.Format
+    max_balls: int
+    max_wickets: int
+    n_bowler_cards: int
+    lut: np.ndarray             # bowler cards' chart rows, then striker cards' (x100 + roll)
+    fielding: np.ndarray        # the fielding chart, d6 x 20 + d20
+    edges: list[int]            # the phase edges (legal balls) this innings can pass
+    edge_overs: list[int]       # ... as the over they end
+    defence_of_row: np.ndarray | None   # R13's rating by chart row (None: Defence not played)
+    rule: WicketsInHand | None
+
+    @classmethod
+    def of(cls, cs: CompiledSet, lanes: Lanes, max_balls: int | None, max_wickets: int,
+           rule: WicketsInHand | None, defence: bool | None) -> _BatchSetup:
+        fmt = cs.fmt
+        units = lanes.plan.shape[1]
+        max_balls = fmt.balls_per_innings if max_balls is None else max_balls
+        bpo = fmt.balls_per_over
+        if max_balls % bpo or max_balls > units * bpo or not 0 < max_wickets < SLOTS - 1:
+            raise ValueError("an innings is whole overs, each with a bowler in the plan, "
+                             "and ends at fewer wickets than batters")
+        n_bowler_cards = len(cs.bowler_lut)
+        # one flat table: bowler cards first, then striker cards (int64: the codes index tables)
+        lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int64).ravel()
+        if lut.max(initial=0) > m.FIELD:
+            raise ValueError("a card can only hold card results (B, W, F, runs)")
+        if len(lut) >= MAX_CHART_ROW:
+            raise ValueError("too many cards for the engine's chart rows")
+        edges = [e for e in fmt.phase_edges if e < max_balls]
+        if any(e % bpo for e in edges):
+            raise ValueError("phase edges must fall at the end of an over")
+        # R13: each chart row's Defence rating (bowler cards' rows 0), read by the striker's
+        # word; the advanced rules' alone (rule_sets): the Quicket rules never roll the die
+        with_defence = cs.has_defence and (rule is not None if defence is None else defence)
+        defence_of_row = np.concatenate([np.zeros(n_bowler_cards, np.int64),
+                                         cs.striker_defence.astype(np.int64)])
+        return cls(fmt, max_balls, max_wickets, n_bowler_cards, lut,
+                   cs.fielding.astype(np.int64).ravel(), edges, [e // bpo for e in edges],
+                   defence_of_row if with_defence else None, rule)
+
+
+class _NumpyBatch:
+    """play_innings_batch's numpy path: a batch's tables and the state of its live innings,
+    played one step (a delivery for every live innings) at a time.
+
     Live innings are kept in order in the first columns of one state matrix (a row per
     quantity, a column per innings; an innings that ends leaves its final state at the end).
     Each batter at the crease is one int64 word (his figures, slot and chart row: a change of
@@ -432,164 +501,148 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
     and the swap of ends, across the live innings. Everything rarer is worked out on the
     innings that have it: the fielding chart and its chances, wickets, free hits, and the end
     of an over (its word to the scorecard, the next bowler, ends, the total at a phase edge,
-    the last over). The rules and the dice are those of `resolve` and the reference engine,
-    ball for ball (tests/test_sim_engine.py), and the same dice reach the same innings as in the
-    a10837f engine: the same seed plays the same matches.
+    the last over).
     """
-    fmt = cs.fmt
-    L = len(lanes)
-    units = lanes.plan.shape[1]
-    max_balls = fmt.balls_per_innings if max_balls is None else max_balls
-    bpo, bpe = fmt.balls_per_over, fmt.balls_per_end
-    if max_balls % bpo or max_balls > units * bpo or not 0 < max_wickets < SLOTS - 1:
-        raise ValueError("an innings is whole overs, each with a bowler in the plan, "
-                         "and ends at fewer wickets than batters")
-    n_bowler_cards = len(cs.bowler_lut)
-    # one flat table: bowler cards first, then striker cards (int64: the codes index tables)
-    lut = np.concatenate([cs.bowler_lut, cs.striker_lut]).astype(np.int64).ravel()
-    if lut.max(initial=0) > m.FIELD:
-        raise ValueError("a card can only hold card results (B, W, F, runs)")
-    if len(lut) >= MAX_CHART_ROW:
-        raise ValueError("too many cards for the engine's chart rows")
-    fielding = cs.fielding.astype(np.int64).ravel()
-    edges = [e for e in fmt.phase_edges if e < max_balls]  # phase edges this innings can pass
-    if any(e % bpo for e in edges):
-        raise ValueError("phase edges must fall at the end of an over")
-    edge_overs = [e // bpo for e in edges]
-    over_end = np.int64(bpo) << OVER_BALLS_SHIFT
-    # R13: each chart row's Defence rating (bowler cards' rows 0), read by the striker's word;
-    # the advanced rules' alone (rule_sets): the Quicket rules never roll the Defence die
-    with_defence = cs.has_defence and (rule is not None if defence is None else defence)
-    defence_of_row = np.concatenate([np.zeros(n_bowler_cards, np.int64),
-                                     cs.striker_defence.astype(np.int64)])
-    if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
-        per_row = fmt.balls_per_innings + 1
-        band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
-        attack_of = _attack_table(rule)
-        consolidate_of = _consolidate_map(rule)
 
-    compiled = _engine_for_batch()
-    if compiled is not None:
-        played = _play_compiled(
-            compiled, fmt, lanes, rng, rule, lut=lut, fielding=fielding,
-            n_bowler_cards=n_bowler_cards, defence_of_row=defence_of_row if with_defence else None,
-            edge_overs=edge_overs,
-            max_balls=max_balls, max_wickets=max_wickets)
-        if played is not None:
-            return played
+    def __init__(self, setup: _BatchSetup, lanes: Lanes) -> None:
+        self.setup = setup
+        fmt, rule = setup.fmt, setup.rule
+        self.rule = rule
+        self.lut, self.fielding = setup.lut, setup.fielding
+        self.defence_of_row = setup.defence_of_row
+        self.max_wickets = setup.max_wickets
+        self.L = L = len(lanes)
+        self.units = units = lanes.plan.shape[1]
+        self.bpo = bpo = fmt.balls_per_over
+        self.bpe = fmt.balls_per_end
+        self.over_end = np.int64(bpo) << OVER_BALLS_SHIFT
+        if rule is not None:   # band by wickets down x legal balls bowled (left = innings - bowled)
+            self.per_row = fmt.balls_per_innings + 1
+            self.band_of = wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel()
+            self.attack_of = _attack_table(rule)
+            self.consolidate_of = _consolidate_map(rule)
+        # a fresh batter's word by lane x SLOTS + slot: his slot and chart row (x100, striker
+        # cards after the bowler cards); the bowler's chart row by lane x units + over (one
+        # spare at the end: the over after an innings' last); what the end of each over brings
+        slots = np.tile(np.arange(SLOTS, dtype=np.int64), L)
+        self.fresh = ((((lanes.bat_cards.astype(np.int64).ravel() + setup.n_bowler_cards) * 100)
+                       << CHART_SHIFT) | (slots << SLOT_SHIFT))
+        self.plan_rows = np.append(lanes.plan.astype(np.int64).ravel() * 100, 0)
+        self.bat = np.zeros(L * SLOTS, np.int64)      # batters' figures (words) by lane x SLOTS + slot
+        self.bat_out = np.zeros(L * SLOTS, np.int32)
+        self.over_words = np.zeros(L * units + 1, np.int64)   # each over's word by lane x units + over
+        self.at_edge = np.full((len(setup.edge_overs), L), -1, np.int64)  # total when it passed each edge
+        # fielders' ratings by lane x SLOTS + fielder
+        catch = np.zeros((L, SLOTS), np.int64)
+        catch[:, :11] = lanes.catch
+        self.catch = catch.ravel()
+        ro = np.zeros((L, SLOTS), np.int64)
+        ro[:, :11] = lanes.run_out
+        self.ro = ro.ravel()
+        self.kslot_all = lanes.keeper_slot.astype(np.int64)
+        self.krating_all = lanes.keeper_rating.astype(np.int64)
+        self._over_tables(setup)
+        self.chasing = chasing = bool((lanes.target < BIG).any())
+        self.chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
+        self.rows = _LEGAL + 1 if rule is not None else _TARGET + 1 if chasing else _TARGET
+        # no chase can end before its smallest target is in reach (at most 6 a delivery)
+        self.first_chase_step = int(lanes.target.min(initial=BIG)) // 6 if chasing else 0
+        self.edges_passed = self.edges_done = 0   # edges some innings / every live innings has passed
+        self.state = state = np.zeros((_STATE_ROWS, L), np.int64)
+        self.lane_ids = lane_ids = np.arange(L)
+        state[_LANE12] = lane_ids * SLOTS
+        state[_STRIKER] = self.fresh[lane_ids * SLOTS]
+        state[_NON_STRIKER] = self.fresh[lane_ids * SLOTS + 1]
+        state[_OVER_ROW] = lane_ids * units
+        state[_BOWLER_ROW] = self.plan_rows[lane_ids * units]
+        state[_TARGET] = lanes.target
+        self.free_hits = lane_ids[:0]   # columns whose next delivery is a free hit
+        self.deliveries = 0
+        self.step = 0
+        self.n = L
 
-    # a fresh batter's word by lane x SLOTS + slot: his slot and chart row (x100, striker cards
-    # after the bowler cards); the bowler's chart row by lane x units + over (one spare at the
-    # end: the over after an innings' last); what the end of each over brings
-    slots = np.tile(np.arange(SLOTS, dtype=np.int64), L)
-    fresh = ((((lanes.bat_cards.astype(np.int64).ravel() + n_bowler_cards) * 100) << CHART_SHIFT)
-             | (slots << SLOT_SHIFT))
-    plan_rows = np.append(lanes.plan.astype(np.int64).ravel() * 100, 0)
-    bat = np.zeros(L * SLOTS, np.int64)          # batters' figures (words) by lane x SLOTS + slot
-    bat_out = np.zeros(L * SLOTS, np.int32)
-    over_words = np.zeros(L * units + 1, np.int64)   # each over's word by lane x units + over
-    at_edge = np.full((len(edge_overs), L), -1, np.int64)  # total when it passed each edge
-    # fielders' ratings by lane x SLOTS + fielder
-    catch = np.zeros((L, SLOTS), np.int64)
-    catch[:, :11] = lanes.catch
-    catch = catch.ravel()
-    ro = np.zeros((L, SLOTS), np.int64)
-    ro[:, :11] = lanes.run_out
-    ro = ro.ravel()
-    kslot_all = lanes.keeper_slot.astype(np.int64)
-    krating_all = lanes.keeper_rating.astype(np.int64)
-    # what the end of an over brings, by the over that ended (lane x units + over; a spare
-    # at the end): ends change, the innings' end, phase edge k passed
-    def per_over(flags: np.ndarray) -> np.ndarray:
-        return np.append(np.tile(flags, L), flags.dtype.type(0))
-    over_no = np.arange(1, units + 1)                   # overs bowled at its end
-    ends_change = per_over((over_no * bpo) % bpe == 0)
-    at_edge_of = [per_over(over_no == e) for e in edge_overs]
-    over_events = per_over(((over_no == max_balls // bpo) * LAST_OVER + sum(
-        (over_no == e) << (k + 1) for k, e in enumerate(edge_overs))).astype(np.int8))
-    chasing = bool((lanes.target < BIG).any())
-    chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
-    rows = _LEGAL + 1 if rule is not None else _TARGET + 1 if chasing else _TARGET
-    # no chase can end before its smallest target is in reach (at most 6 a delivery)
-    first_chase_step = int(lanes.target.min(initial=BIG)) // 6 if chasing else 0
+    def _over_tables(self, setup: _BatchSetup) -> None:
+        """What the end of an over brings, by the over that ended (lane x units + over; a spare
+        at the end): ends change, the innings' end, phase edge k passed."""
+        L, units, bpo = self.L, self.units, self.bpo
 
-    edges_passed = edges_done = 0   # edges some innings / every live innings has passed
+        def per_over(flags: np.ndarray) -> np.ndarray:
+            return np.append(np.tile(flags, L), flags.dtype.type(0))
+        over_no = np.arange(1, units + 1)                   # overs bowled at its end
+        self.ends_change = per_over((over_no * bpo) % self.bpe == 0)
+        self.at_edge_of = [per_over(over_no == e) for e in setup.edge_overs]
+        self.over_events = per_over(((over_no == setup.max_balls // bpo) * LAST_OVER + sum(
+            (over_no == e) << (k + 1) for k, e in enumerate(setup.edge_overs))).astype(np.int8))
 
-    state = np.zeros((_STATE_ROWS, L), np.int64)
-    lane_ids = np.arange(L)
-    state[_LANE12] = lane_ids * SLOTS
-    state[_STRIKER] = fresh[lane_ids * SLOTS]
-    state[_NON_STRIKER] = fresh[lane_ids * SLOTS + 1]
-    state[_OVER_ROW] = lane_ids * units
-    state[_BOWLER_ROW] = plan_rows[lane_ids * units]
-    state[_TARGET] = lanes.target
-    free_hits = lane_ids[:0]   # columns whose next delivery is a free hit
-    deliveries = 0
-    step = 0
-    n = L
-    while n:
-        S = state[:, :n]
+    def play(self, rng: np.random.Generator) -> InningsBatch:
+        while self.n:
+            self._step(rng)
+        return self._finish()
+
+    def _step(self, rng: np.random.Generator) -> None:
+        """One delivery for every live innings: the dice, the result, the running sums, then
+        what is rarer on the innings that have it (wickets, the end of an over, a chase won);
+        the innings that end close up."""
+        n = self.n
+        S = self.state[:, :n]
         E0, U, R, E1, brow, lane12, ou, wickets, target, legal = S
-        deliveries += n
-        step += 1
+        rule = self.rule
+        self.deliveries += n
+        self.step += 1
         card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20 = draw_dice(
             rng, n, rule is not None, NO_DICE)
 
+        code, rare, rare_code, is_out, run_out, run_outs = self._results(
+            S, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20)
+        self.free_hits = self._next_free_hits(code, rare, rare_code)
+
+        # running sums: the striker's figures, the over's, the total (and legal balls, R12)
+        S[:3] += STEP_DELTA.take(code, axis=1)
+        if rule is not None:
+            legal += LEGAL64.take(code)
+        if self.edges_done < self.edges_passed:
+            self._extras_before_edges(code, rare, rare_code, U, ou, lane12)
+        ended: list[np.ndarray] = []
+        outs = rare[is_out]
+        if len(outs):
+            self._wickets(S, outs, run_out[is_out], run_outs, chart_d6, ended)
+        eo = np.flatnonzero(self.over_end <= U)
+        ov = self._end_overs(S, eo, ended) if len(eo) else eo
+        if self.edges_done < self.edges_passed and self.step % 8 == 0:
+            overs = (ou - (lane12 // SLOTS) * self.units).min(initial=self.units)
+            self.edges_done = sum(overs > e for e in self.setup.edge_overs[:self.edges_passed])
+        self._change_ends(code, eo, ov, E0, E1)
+        if self.chasing and self.step >= self.first_chase_step:
+            won = np.flatnonzero(target <= R)
+            if len(won):
+                ended.append(won)
+        if ended:
+            self._close_up(ended)
+
+    def _results(self, S: np.ndarray, card_d6: np.ndarray, roll: np.ndarray,
+                 chart_d6: np.ndarray, chart_d20: np.ndarray, pick: np.ndarray,
+                 chance: np.ndarray, rule_d20: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Each live innings' result code from its dice (the card, the fielding chart and its
+        chances, Defence, the wickets-in-hand bands, free hits), and its rare ones: (code,
+        the columns of the rare results, their codes, which are out, which are run out, the
+        run-outs' columns; a run-out's code is then a dot, R4)."""
+        E0, _, R, _, brow, lane12, _, wickets, target, legal = S
+        rule = self.rule
         row = np.where(card_d6 < 3, brow, E0 >> CHART_SHIFT)
         row += roll
-        code = lut.take(row)
+        code = self.lut.take(row)
         # B, W and F from a card; "F": the fielding chart and its chances (4.3.6-4.3.8)
         rare = np.flatnonzero(code >= m.BOWLED)
         rare_code = code.take(rare)
         fi = rare[rare_code == m.FIELD]
-        if len(fi):
-            fc = fielding.take(chart_d6.take(fi) * 20 + chart_d20.take(fi))
-            ch = chance.take(fi)
-            c = np.flatnonzero(fc == m.CATCH_CHANCE)
-            if len(c):                                      # 4.3.7: d20 <= C, else one run
-                j = fi[c]
-                catcher = catch.take(lane12[j] + (pick[j] * 11).astype(np.int64))
-                fc[c] = np.where(ch[c] <= catcher, m.CAUGHT, m.ONE)
-            c = np.flatnonzero(fc == m.STUMPING_CHANCE)
-            if len(c):                                      # 4.3.6: d20 <= keeper, else dot
-                fc[c] = np.where(ch[c] <= krating_all.take(lane12[fi[c]] // SLOTS),
-                                 m.STUMPED, m.DOT)
-            c = np.flatnonzero(fc == m.RUN_OUT_CHANCE)
-            if len(c):                                      # 4.3.8: both ratings with keeper
-                j = fi[c]
-                d6, lj = chart_d6[j], lane12[j]
-                with_keeper = (d6 != 1) & (d6 != 4)         # chart d6 1,3,4,6 (0-based 0,2,3,5)
-                ks = kslot_all.take(lj // SLOTS)
-                pick10 = (pick[j] * 10).astype(np.int64)    # R3: the keeper's partner is another
-                fielder = np.where(with_keeper, pick10 + (pick10 >= ks),
-                                   (pick[j] * 11).astype(np.int64))
-                made = ((ch[c] <= ro.take(lj + fielder))
-                        & (~with_keeper | (ch[c] <= ro.take(lj + ks))))
-                fc[c] = np.where(made, m.RUN_OUT, m.ONE)
-            code[fi] = fc     # a run-out stays RUN_OUT until the rule and free hits are done
+        if len(fi):     # a run-out stays RUN_OUT until the rule and free hits are done
+            code[fi] = self._fielding(fi, lane12, chart_d6, chart_d20, pick, chance)
         defended = False
-        if with_defence:                                    # R13: a W from the bowler's card
-            w = rare[rare_code == m.CARD_W]                 # against a striker's Defence (the
-            w = w[card_d6.take(w) < 3]                      # chance d20: unused on a card's W)
-            if len(w):
-                rating = defence_of_row.take((E0.take(w) >> CHART_SHIFT) // 100)
-                saved = w[chance.take(w) <= rating]
-                if len(saved):                              # survived: a dot, for R12 too
-                    code[saved] = m.DOT
-                    rare = rare[code.take(rare) >= m.BOWLED]
-                    defended = True
-        if rule is not None:                                # R12: the wickets-in-hand bands
-            band = band_of.take(wickets * per_row + legal)
-            if chase_rule:                                  # chasing: runs needed v balls left
-                band[rule.chase_attacks(target - R, fmt.balls_per_innings - legal)
-                     & (target < BIG)] = wih.ATTACK
-            a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
-            if len(a):
-                code[a] = attack_of.take(rule_d20[a])
-            c = np.flatnonzero((band == wih.CONSOLIDATE) & (rule_d20 <= rule.consolidate_safe))
-            if len(c):
-                code[c] = consolidate_of.take(code[c])
-            rare = np.flatnonzero(code >= m.BOWLED)         # the attack's wickets too
+        if self.defence_of_row is not None:
+            rare, defended = self._defend(code, rare, rare_code, card_d6, chance, E0)
+        if rule is not None:
+            rare = self._wickets_in_hand(rule, code, wickets, legal, target, R, rule_d20)
+        free_hits = self.free_hits
         if len(free_hits):                                  # R6: only a run-out stands
             code[free_hits] = FREE_HIT_MAP.take(code[free_hits])
         if len(fi) or len(free_hits) or rule is not None or defended:
@@ -601,117 +654,198 @@ def play_innings_batch(cs: CompiledSet, lanes: Lanes, rng: np.random.Generator, 
         if len(run_outs):
             code[run_outs] = m.DOT
             is_out |= run_out
+        return code, rare, rare_code, is_out, run_out, run_outs
+
+    def _fielding(self, fi: np.ndarray, lane12: np.ndarray, chart_d6: np.ndarray,
+                  chart_d20: np.ndarray, pick: np.ndarray, chance: np.ndarray) -> np.ndarray:
+        """The fielding chart's results for the innings in `fi` (an "F" read off the card),
+        their chances rolled for."""
+        fc = self.fielding.take(chart_d6.take(fi) * 20 + chart_d20.take(fi))
+        ch = chance.take(fi)
+        c = np.flatnonzero(fc == m.CATCH_CHANCE)
+        if len(c):                                      # 4.3.7: d20 <= C, else one run
+            j = fi[c]
+            catcher = self.catch.take(lane12[j] + (pick[j] * 11).astype(np.int64))
+            fc[c] = np.where(ch[c] <= catcher, m.CAUGHT, m.ONE)
+        c = np.flatnonzero(fc == m.STUMPING_CHANCE)
+        if len(c):                                      # 4.3.6: d20 <= keeper, else dot
+            fc[c] = np.where(ch[c] <= self.krating_all.take(lane12[fi[c]] // SLOTS),
+                             m.STUMPED, m.DOT)
+        c = np.flatnonzero(fc == m.RUN_OUT_CHANCE)
+        if len(c):                                      # 4.3.8: both ratings with keeper
+            j = fi[c]
+            d6, lj = chart_d6[j], lane12[j]
+            with_keeper = (d6 != 1) & (d6 != 4)         # chart d6 1,3,4,6 (0-based 0,2,3,5)
+            ks = self.kslot_all.take(lj // SLOTS)
+            pick10 = (pick[j] * 10).astype(np.int64)    # R3: the keeper's partner is another
+            fielder = np.where(with_keeper, pick10 + (pick10 >= ks),
+                               (pick[j] * 11).astype(np.int64))
+            made = ((ch[c] <= self.ro.take(lj + fielder))
+                    & (~with_keeper | (ch[c] <= self.ro.take(lj + ks))))
+            fc[c] = np.where(made, m.RUN_OUT, m.ONE)
+        return fc
+
+    def _defend(self, code: np.ndarray, rare: np.ndarray, rare_code: np.ndarray,
+                card_d6: np.ndarray, chance: np.ndarray,
+                E0: np.ndarray) -> tuple[np.ndarray, bool]:
+        """R13: a W from the bowler's card against a striker's Defence (the chance d20: unused
+        on a card's W); survived, a dot (for R12 too). The rare results left, and whether any
+        was saved."""
+        assert self.defence_of_row is not None
+        w = rare[rare_code == m.CARD_W]
+        w = w[card_d6.take(w) < 3]
+        if len(w):
+            rating = self.defence_of_row.take((E0.take(w) >> CHART_SHIFT) // 100)
+            saved = w[chance.take(w) <= rating]
+            if len(saved):
+                code[saved] = m.DOT
+                return rare[code.take(rare) >= m.BOWLED], True
+        return rare, False
+
+    def _wickets_in_hand(self, rule: WicketsInHand, code: np.ndarray, wickets: np.ndarray,
+                         legal: np.ndarray, target: np.ndarray, R: np.ndarray,
+                         rule_d20: np.ndarray) -> np.ndarray:
+        """R12: the wickets-in-hand bands played on `code`; the rare results after it (the
+        attack's wickets too)."""
+        band = self.band_of.take(wickets * self.per_row + legal)
+        if self.chase_rule:                                 # chasing: runs needed v balls left
+            band[rule.chase_attacks(target - R, self.setup.fmt.balls_per_innings - legal)
+                 & (target < BIG)] = wih.ATTACK
+        a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
+        if len(a):
+            code[a] = self.attack_of.take(rule_d20[a])
+        c = np.flatnonzero((band == wih.CONSOLIDATE) & (rule_d20 <= rule.consolidate_safe))
+        if len(c):
+            code[c] = self.consolidate_of.take(code[c])
+        return np.flatnonzero(code >= m.BOWLED)
+
+    def _next_free_hits(self, code: np.ndarray, rare: np.ndarray,
+                        rare_code: np.ndarray) -> np.ndarray:
+        """The columns whose next delivery is a free hit: after a no-ball, or a wide on a free
+        hit (R6)."""
         new_free_hits = rare[rare_code == m.NO_BALL]
+        free_hits = self.free_hits
         if len(free_hits):                                  # a wide keeps the free hit
             kept = free_hits[code.take(free_hits) == m.WIDE]
             if len(kept):     # (no lane is in both: its code is a wide or a no-ball)
                 new_free_hits = np.concatenate([new_free_hits, kept])
-        free_hits = new_free_hits
+        return new_free_hits
 
-        # running sums: the striker's figures, the over's, the total (and legal balls, R12)
-        S[:3] += STEP_DELTA.take(code, axis=1)
-        if rule is not None:
-            legal += LEGAL64.take(code)
-        if edges_done < edges_passed:   # extras before the first legal ball past an edge
-            x = rare[NOT_LEGAL.take(rare_code)]     # belong before it (to the total at the edge)
-            x = x[U.take(x) < (1 << OVER_BALLS_SHIFT)]
-            if len(x):
-                for k in range(edges_done, edges_passed):
-                    xk = x[at_edge_of[k].take(ou.take(x) - 1)]
-                    if len(xk):
-                        at_edge[k, lane12.take(xk) // SLOTS] += TOTAL.take(code.take(xk))
-        ended = []
-        outs = rare[is_out]
-        if len(outs):
-            wk = wickets[outs] + 1
-            wickets[outs] = wk
-            l12 = lane12[outs]
-            # R4/R5: the new batter takes the dismissed batter's end (after the last wicket
-            # an empty word with a spare slot)
-            new = fresh.take(l12 + wk + 1)
-            if len(run_outs):
-                U[run_outs] += 1 << FALLEN_SHIFT
-            if len(run_outs) and (chart_d6.take(run_outs) >= 3).any():  # the chart d6: which end
-                non_striker_out = run_out[is_out] & (chart_d6.take(outs) >= 3)
-                gone = np.where(non_striker_out, E1[outs], E0[outs])
-                E0[outs[~non_striker_out]] = new[~non_striker_out]
-                E1[outs[non_striker_out]] = new[non_striker_out]
-            else:
-                gone = E0[outs]
-                E0[outs] = new
-            at = l12 + ((gone >> SLOT_SHIFT) & SLOT_MASK)
-            bat_out[at] = 1
-            bat[at] = gone & BAT_FIGURES
-            last = wk >= max_wickets
-            if last.any():
-                ended.append(outs[last])
-        eo = np.flatnonzero(over_end <= U)
-        if len(eo):                                         # the over's figures, the next bowler
-            ov = ou.take(eo)                                # (tables by the over that ended)
-            over_words[ov] = U.take(eo)
-            U[eo] = 0
-            ou[eo] = ov + 1
-            brow[eo] = plan_rows.take(ov + 1)
-            events = over_events.take(ov)
-            if events.any():
-                for k in range(len(edges)):
-                    passed = (events & (2 << k)).astype(bool)
-                    if passed.any():
-                        at_edge[k, lane12.take(eo[passed]) // SLOTS] = R.take(eo[passed])
-                        edges_passed = max(edges_passed, k + 1)
-                done = (events & LAST_OVER).astype(bool)
-                if done.any():
-                    ended.append(eo[done])
-        if edges_done < edges_passed and step % 8 == 0:
-            overs = (ou - (lane12 // SLOTS) * units).min(initial=units)
-            edges_done = sum(overs > e for e in edge_overs[:edges_passed])
-        swap = SWAP_MASK.take(code)                         # ends change on odd runs and every
-        if len(eo):                                         # over (10 balls in the Hundred)
-            change = eo if bpe == bpo else eo[ends_change.take(ov)]
+    def _extras_before_edges(self, code: np.ndarray, rare: np.ndarray, rare_code: np.ndarray,
+                             U: np.ndarray, ou: np.ndarray, lane12: np.ndarray) -> None:
+        """Extras before the first legal ball past a phase edge belong before it (to the total
+        at the edge)."""
+        x = rare[NOT_LEGAL.take(rare_code)]
+        x = x[U.take(x) < (1 << OVER_BALLS_SHIFT)]
+        if len(x):
+            for k in range(self.edges_done, self.edges_passed):
+                xk = x[self.at_edge_of[k].take(ou.take(x) - 1)]
+                if len(xk):
+                    self.at_edge[k, lane12.take(xk) // SLOTS] += TOTAL.take(code.take(xk))
+
+    def _wickets(self, S: np.ndarray, outs: np.ndarray, outs_run_out: np.ndarray,
+                 run_outs: np.ndarray, chart_d6: np.ndarray, ended: list[np.ndarray]) -> None:
+        """The wickets in `outs` (`outs_run_out`: which are run-outs): the dismissed batter's
+        figures to the scorecard and the next one in; the innings all out go to `ended`."""
+        E0, U, E1, lane12, wickets = S[_STRIKER], S[_OVER_WORD], S[_NON_STRIKER], S[_LANE12], S[_WICKETS]
+        wk = wickets[outs] + 1
+        wickets[outs] = wk
+        l12 = lane12[outs]
+        # R4/R5: the new batter takes the dismissed batter's end (after the last wicket
+        # an empty word with a spare slot)
+        new = self.fresh.take(l12 + wk + 1)
+        if len(run_outs):
+            U[run_outs] += 1 << FALLEN_SHIFT
+        if len(run_outs) and (chart_d6.take(run_outs) >= 3).any():  # the chart d6: which end
+            non_striker_out = outs_run_out & (chart_d6.take(outs) >= 3)
+            gone = np.where(non_striker_out, E1[outs], E0[outs])
+            E0[outs[~non_striker_out]] = new[~non_striker_out]
+            E1[outs[non_striker_out]] = new[non_striker_out]
+        else:
+            gone = E0[outs]
+            E0[outs] = new
+        at = l12 + ((gone >> SLOT_SHIFT) & SLOT_MASK)
+        self.bat_out[at] = 1
+        self.bat[at] = gone & BAT_FIGURES
+        last = wk >= self.max_wickets
+        if last.any():
+            ended.append(outs[last])
+
+    def _end_overs(self, S: np.ndarray, eo: np.ndarray, ended: list[np.ndarray]) -> np.ndarray:
+        """The overs that ended in `eo`: the over's figures to the scorecard, the next bowler,
+        the phase edges passed; the innings whose last over it was go to `ended`. The overs
+        that ended (by lane x units + over)."""
+        U, R, brow, lane12, ou = S[_OVER_WORD], S[_RUNS], S[_BOWLER_ROW], S[_LANE12], S[_OVER_ROW]
+        ov = ou.take(eo)                                # (tables by the over that ended)
+        self.over_words[ov] = U.take(eo)
+        U[eo] = 0
+        ou[eo] = ov + 1
+        brow[eo] = self.plan_rows.take(ov + 1)
+        events = self.over_events.take(ov)
+        if events.any():
+            for k in range(len(self.setup.edges)):
+                passed = (events & (2 << k)).astype(bool)
+                if passed.any():
+                    self.at_edge[k, lane12.take(eo[passed]) // SLOTS] = R.take(eo[passed])
+                    self.edges_passed = max(self.edges_passed, k + 1)
+            done = (events & LAST_OVER).astype(bool)
+            if done.any():
+                ended.append(eo[done])
+        return ov
+
+    def _change_ends(self, code: np.ndarray, eo: np.ndarray, ov: np.ndarray, E0: np.ndarray,
+                     E1: np.ndarray) -> None:
+        """Ends change on odd runs and every over (10 balls in the Hundred): the two batters'
+        words swap."""
+        swap = SWAP_MASK.take(code)
+        if len(eo):
+            change = eo if self.bpe == self.bpo else eo[self.ends_change.take(ov)]
             swap[change] ^= -1
         flip = E0 ^ E1
         flip &= swap
         E0 ^= flip
         E1 ^= flip
 
-        if step >= first_chase_step and chasing:
-            won = np.flatnonzero(target <= R)
-            if len(won):
-                ended.append(won)
-        if ended:
-            if len(ended) > 1:      # (an innings can end two ways on one ball)
-                gone = np.zeros(n, bool)
-                for e in ended:
-                    gone[e] = True
-                dead = np.flatnonzero(gone)
-            else:
-                dead = ended[0]
-            # the live innings close up in order (so the same dice go to the same innings as in
-            # the a10837f engine); the ended ones' final states go to the end of the matrix
-            keep = n - len(dead)
-            first = dead[0]       # (the columns before the first ended innings stay put)
-            alive = np.ones(n - first, bool)
-            alive[dead - first] = False
-            order = np.concatenate([np.flatnonzero(alive) + first, dead])
-            state[:rows, first:n] = state[:rows].take(order, axis=1)
-            if len(free_hits):
-                gone = dead.take(np.minimum(np.searchsorted(dead, free_hits), len(dead) - 1))
-                free_hits = free_hits[gone != free_hits]
-                free_hits -= np.searchsorted(dead, free_hits)
-            n = keep
+    def _close_up(self, ended: list[np.ndarray]) -> None:
+        """The innings that ended leave the live columns: the live ones close up in order (so
+        the same dice go to the same innings as in the a10837f engine), the ended ones' final
+        states go to the end of the matrix."""
+        n, state = self.n, self.state
+        if len(ended) > 1:      # (an innings can end two ways on one ball)
+            gone = np.zeros(n, bool)
+            for e in ended:
+                gone[e] = True
+            dead = np.flatnonzero(gone)
+        else:
+            dead = ended[0]
+        first = dead[0]       # (the columns before the first ended innings stay put)
+        alive = np.ones(n - first, bool)
+        alive[dead - first] = False
+        order = np.concatenate([np.flatnonzero(alive) + first, dead])
+        state[:self.rows, first:n] = state[:self.rows].take(order, axis=1)
+        free_hits = self.free_hits
+        if len(free_hits):
+            at = dead.take(np.minimum(np.searchsorted(dead, free_hits), len(dead) - 1))
+            free_hits = free_hits[at != free_hits]
+            free_hits -= np.searchsorted(dead, free_hits)
+            self.free_hits = free_hits
+        self.n = n - len(dead)
 
-    final = np.empty_like(state)
-    final[:, state[_LANE12] // SLOTS] = state
-    # close every innings: the two batters' figures and the over in progress
-    for words in (final[_STRIKER], final[_NON_STRIKER]):
-        bat[lane_ids * SLOTS + ((words >> SLOT_SHIFT) & SLOT_MASK)] += words & BAT_FIGURES
-    part = np.flatnonzero(final[_OVER_WORD])
-    over_words[final[_OVER_ROW, part]] = final[_OVER_WORD, part]
-    final_runs = final[_RUNS]
-
-    WARMUP.numpy_deliveries += deliveries
-    return _scorecards(fmt, units, max_balls, max_wickets, bat, bat_out, over_words, at_edge,
-                       final_runs, final[_WICKETS], deliveries)
+    def _finish(self) -> InningsBatch:
+        """Close every innings (the two batters' figures and the over in progress) and read
+        the scorecards."""
+        state, bat, lane_ids = self.state, self.bat, self.lane_ids
+        final = np.empty_like(state)
+        final[:, state[_LANE12] // SLOTS] = state
+        for words in (final[_STRIKER], final[_NON_STRIKER]):
+            bat[lane_ids * SLOTS + ((words >> SLOT_SHIFT) & SLOT_MASK)] += words & BAT_FIGURES
+        part = np.flatnonzero(final[_OVER_WORD])
+        self.over_words[final[_OVER_ROW, part]] = final[_OVER_WORD, part]
+        WARMUP.numpy_deliveries += self.deliveries
+        setup = self.setup
+        return _scorecards(setup.fmt, self.units, setup.max_balls, setup.max_wickets, bat,
+                           self.bat_out, self.over_words, self.at_edge, final[_RUNS],
+                           final[_WICKETS], self.deliveries)
 
 
 def _scorecards(fmt: m.Format, units: int, max_balls: int, max_wickets: int, bat: np.ndarray,

@@ -219,11 +219,41 @@ def keeper_rating_of(cs: CompiledSet, side: Side) -> int:
     return rating if rating > 0 else DEFAULT_KEEPER
 
 
+# the results that need no further roll: runs off the bat, the striker out, extras
+_BAT_RUNS = frozenset({m.DOT, m.ONE, m.TWO, m.THREE, m.FOUR, m.SIX})
+_STRIKER_OUT = {m.BOWLED: "bowled", m.LBW: "lbw", m.STUMPED: "stumped"}
+_EXTRAS = {m.LEG_BYE: (1, "leg_bye"), m.BYE: (1, "bye"),     # 4.3.9: one run, a legal ball
+           m.LEG_BYE_4: (4, "leg_bye"), m.BYE_4: (4, "bye"),  # R14: four, legal, no crossing
+           m.WIDE: (1, "wide"), m.NO_BALL: (1, "no_ball")}    # 4.3.10-11: one, not legal
+
+
 def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, striker_slot: int,
              non_striker_slot: int, free_hit: bool, fielders: list[int], keeper_slot: int,
              keeper_rating: int, rule: WicketsInHand | None = None,
              band: int | None = None, defence: bool = False) -> Ball:
     """Roll for one delivery and resolve it to runs, extras and any dismissal."""
+    code, on_bowler, chart_d6, defended = _roll(cs, dice, bowler, striker_card, defence)
+    ball = Ball(legal_no=0, bowler=bowler, striker=striker_slot,
+                card="bowler" if on_bowler else "striker", result="", free_hit=free_hit)
+    _resolve(cs, dice, ball, code, chart_d6, non_striker_slot, fielders, keeper_slot,
+             keeper_rating)
+    ball.result = m.CODE_NAMES.get(code, str(code))
+    if defended:
+        ball.result = "W (defence: not out, a dot)"
+    if rule is not None and band is not None:
+        _apply_rule(rule, band, ball, dice, len(fielders))
+    if free_hit and ball.out_slot is not None and ball.how_out != "run out":
+        # R6: on a free hit only a run-out dismisses; the dismissal becomes a dot
+        ball.out_slot, ball.how_out, ball.fielders = None, "", ()
+        ball.result += " (free hit: not out)"
+    return ball
+
+
+def _roll(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int,
+          defence: bool) -> tuple[int, bool, int, bool]:
+    """The delivery's result code off the card, or the fielding chart its "F" sends it to, and
+    any Defence roll against it: (code, read off the bowler's card, the chart's d6 (0: not on
+    the chart), defended)."""
     card_d6 = dice.d6()                      # 3.2: 1-3 bowler card, 4-6 striker card
     roll = dice.percentile()                 # 3.3: 2d10 on that card
     on_bowler = card_d6 <= 3
@@ -237,71 +267,64 @@ def _deliver(cs: CompiledSet, dice: Dice, bowler: int, striker_card: int, strike
         rating = int(cs.striker_defence[striker_card])   # Defence against the bowler card's W
         if rating and dice.defence_d20() <= rating:      # (no rating: no roll)
             code, defended = m.DOT, True     # survived: a dot, played on as any dot (R12 too)
-    ball = Ball(legal_no=0, bowler=bowler, striker=striker_slot,
-                card="bowler" if on_bowler else "striker", result="", free_hit=free_hit)
-    if code in (m.DOT, m.ONE, m.TWO, m.THREE, m.FOUR, m.SIX):
+    return code, on_bowler, chart_d6, defended
+
+
+def _resolve(cs: CompiledSet, dice: Dice, ball: Ball, code: int, chart_d6: int,
+             non_striker_slot: int, fielders: list[int], keeper_slot: int,
+             keeper_rating: int) -> None:
+    """`ball`'s runs, extras or dismissal from its result `code`, rolling for any chance."""
+    if code in _BAT_RUNS:
         ball.bat_runs = code
-    elif code == m.BOWLED:
-        ball.out_slot, ball.how_out = striker_slot, "bowled"
-    elif code == m.LBW:
-        ball.out_slot, ball.how_out = striker_slot, "lbw"
-    elif code == m.STUMPED:
-        ball.out_slot, ball.how_out = striker_slot, "stumped"
-        ball.fielders = (keeper_slot,)
+    elif code in _STRIKER_OUT:
+        ball.out_slot, ball.how_out = ball.striker, _STRIKER_OUT[code]
+        if code == m.STUMPED:
+            ball.fielders = (keeper_slot,)
+    elif code in _EXTRAS:
+        ball.extras, ball.extra_kind = _EXTRAS[code]
+        ball.legal = code not in (m.WIDE, m.NO_BALL)
     elif code in (m.CARD_W, m.CAUGHT):       # 3.4.3.2 / 4.3.4: a random fielder takes it
-        ball.out_slot, ball.how_out = striker_slot, "caught"
+        ball.out_slot, ball.how_out = ball.striker, "caught"
         ball.fielders = (dice.pick(len(fielders)),)
     elif code == m.CATCH_CHANCE:             # 4.3.7: d20 <= C, else one run
         catcher = dice.pick(len(fielders))
         if dice.d20() <= cs.catch[fielders[catcher]]:
-            ball.out_slot, ball.how_out = striker_slot, "caught"
+            ball.out_slot, ball.how_out = ball.striker, "caught"
             ball.fielders = (catcher,)
         else:
             ball.bat_runs = 1
     elif code == m.STUMPING_CHANCE:          # 4.3.6: d20 <= keeper rating, else a dot
         if dice.d20() <= keeper_rating:
-            ball.out_slot, ball.how_out = striker_slot, "stumped"
+            ball.out_slot, ball.how_out = ball.striker, "stumped"
             ball.fielders = (keeper_slot,)
-    elif code in (m.RUN_OUT, m.RUN_OUT_CHANCE):   # 4.3.3 / 4.3.8: the chart's d6 decides
-        striker_out = chart_d6 in (1, 2, 3)
-        with_keeper = chart_d6 in (1, 3, 4, 6)
-        if with_keeper:                      # R3: the other fielder is one of the other ten
-            fielder = dice.pick(len(fielders) - 1)
-            fielder += fielder >= keeper_slot
-            involved: tuple[int, ...] = (fielder, keeper_slot)
-        else:
-            fielder = dice.pick(len(fielders))
-            involved = (fielder,)
-        if code == m.RUN_OUT:
-            out = True
-        else:
-            d20 = dice.d20()
-            out = all(d20 <= cs.run_out[fielders[f]] for f in involved)
-        if out:
-            ball.out_slot = striker_slot if striker_out else non_striker_slot
-            ball.how_out = "run out"
-            ball.fielders = involved
-        else:
-            ball.bat_runs = 1
-    elif code in (m.LEG_BYE, m.BYE):         # 4.3.9: one run, a legal ball
-        ball.extras, ball.extra_kind = 1, "leg_bye" if code == m.LEG_BYE else "bye"
-    elif code in (m.LEG_BYE_4, m.BYE_4):     # R14: four to Extras, a legal ball, no crossing
-        ball.extras, ball.extra_kind = 4, "leg_bye" if code == m.LEG_BYE_4 else "bye"
-    elif code in (m.WIDE, m.NO_BALL):        # 4.3.10-11: one run, not a legal ball
-        ball.extras, ball.extra_kind = 1, "wide" if code == m.WIDE else "no_ball"
-        ball.legal = False
+    elif code in (m.RUN_OUT, m.RUN_OUT_CHANCE):
+        _run_out(cs, dice, ball, code, chart_d6, non_striker_slot, fielders, keeper_slot)
     else:  # pragma: no cover - compile_card_set rejects unknown codes
         raise ValueError(f"unhandled result code {code}")
-    ball.result = m.CODE_NAMES.get(code, str(code))
-    if defended:
-        ball.result = "W (defence: not out, a dot)"
-    if rule is not None and band is not None:
-        _apply_rule(rule, band, ball, dice, len(fielders))
-    if free_hit and ball.out_slot is not None and ball.how_out != "run out":
-        # R6: on a free hit only a run-out dismisses; the dismissal becomes a dot
-        ball.out_slot, ball.how_out, ball.fielders = None, "", ()
-        ball.result += " (free hit: not out)"
-    return ball
+
+
+def _run_out(cs: CompiledSet, dice: Dice, ball: Ball, code: int, chart_d6: int,
+             non_striker_slot: int, fielders: list[int], keeper_slot: int) -> None:
+    """4.3.3 / 4.3.8: a run-out (or its chance); the chart's d6 says which end and whether the
+    keeper is in it."""
+    striker_out = chart_d6 in (1, 2, 3)
+    if chart_d6 in (1, 3, 4, 6):             # R3: the other fielder is one of the other ten
+        fielder = dice.pick(len(fielders) - 1)
+        fielder += fielder >= keeper_slot
+        involved: tuple[int, ...] = (fielder, keeper_slot)
+    else:
+        involved = (dice.pick(len(fielders)),)
+    if code == m.RUN_OUT:
+        out = True
+    else:
+        d20 = dice.d20()
+        out = all(d20 <= cs.run_out[fielders[f]] for f in involved)
+    if out:
+        ball.out_slot = ball.striker if striker_out else non_striker_slot
+        ball.how_out = "run out"
+        ball.fielders = involved
+    else:
+        ball.bat_runs = 1
 
 def _apply_rule(rule: WicketsInHand, band: int, ball: Ball, dice: Dice, n_fielders: int) -> None:
     """R12, the wickets-in-hand rule: one extra d20 on a dot (attack) or on a catch, a four or
