@@ -1517,7 +1517,7 @@ def test_player_page_says_why_a_consolidating_batters_card_has_many_w_faces():
     from cardgen.paths import bundled_tables_dir
     from cardgen.site.texts import consolidate_note
     [path] = [p for p in sorted((bundled_tables_dir() / FOLDER).glob("IPL_2025-*.json.gz"))
-              if json.loads(gzip.decompress(p.read_bytes())).get("rule") == "wickets-in-hand"]
+              if json.loads(gzip.decompress(p.read_bytes())).get("rules") == "advanced"]
     card_set = json.loads(gzip.decompress(path.read_bytes()))
     strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
 
@@ -1535,7 +1535,8 @@ def test_player_page_says_why_a_consolidating_batters_card_has_many_w_faces():
     assert f"out {100 * card['expected']['dismissal_rate']:.1f} times a 100 balls (real {real:.1f}" in note
     # a card with few W faces, or mostly attacking, says nothing; nor does a set for the printed rules
     assert all(consolidate_note(c, card_set) == "" for c in strikers if w_faces(c) < 25)
-    assert consolidate_note(card, dict(card_set, rule=None)) == ""
+    # (which rules a set is made for is read by rule_sets.rules_of_set, as every layer reads it)
+    assert consolidate_note(card, dict(card_set, rules="quicket", rule="classic")) == ""
 
 
 def test_how_to_play_says_who_bats_without_a_striker_card_and_what_a_role_star_is(tmp_path):

@@ -21,25 +21,44 @@ def _dice_2d10(roll: int) -> str:
     return f"tens {roll // 10 % 10}, units {roll % 10}"
 
 
-def example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
-    """One ball of this set, walked through: a real striker's F result read on the set's fielding chart."""
-    cells = _chart_cells(kit)
-    if not (isinstance(cells, list) and len(cells) == 6 and all(isinstance(r, list) and len(r) == 20 for r in cells)):
-        return None
-    strikers = [v for v in views if v.kind == "striker" and v.thumb and any(code == "F" for _, code, _ in v.chart)]
-    if not strikers:
-        return None
-    striker = strikers[0]
-    # the bowler: the other side's first-choice bowler (team sheet order), else its busiest bowler card
-    declared = {t.get("name"): t for t in kit.card_set.get("teams", []) if isinstance(t, dict)}
+def _whole_chart(cells: Any) -> bool:
+    """Whether the set's fielding chart is the game's 6 rows of 20 cells."""
+    return isinstance(cells, list) and len(cells) == 6 and all(isinstance(r, list) and len(r) == 20 for r in cells)
+
+
+def _example_bowler(declared: dict[Any, Any], views: list[CardView], striker: CardView) -> CardView | None:
+    """The other side's first-choice bowler (team sheet order), else its busiest bowler card."""
     bowlers = [v for v in views if v.kind == "bowler" and v.thumb and v.team != striker.team]
     if not bowlers:
         return None
     other = bowlers[0].team
     first_choice = [str(i) for i in declared.get(other, {}).get("bowlers", [])]
     team_bowlers = [v for v in bowlers if v.team == other]
-    bowler = min(team_bowlers, key=lambda v: (first_choice.index(v.player_id) if v.player_id in first_choice
-                                              else len(first_choice), -(v.card.get("real") or {}).get("balls", 0)))
+    return min(team_bowlers, key=lambda v: (first_choice.index(v.player_id) if v.player_id in first_choice
+                                            else len(first_choice), -(v.card.get("real") or {}).get("balls", 0)))
+
+
+def _example_fielder(declared: dict[Any, Any], views: list[CardView], bowler: CardView) -> CardView | None:
+    """A middling catcher of the bowling side's usual XI, so the d20 roll can go either way."""
+    xi = [str(i) for i in declared.get(bowler.team, {}).get("batting_order", [])]
+    fielders = [v for v in views if v.team == bowler.team and v.kind == "striker"
+                and isinstance(v.card["player"].get("catch"), int) and (not xi or v.player_id in xi)]
+    return min(fielders, key=lambda v: (abs(v.card["player"]["catch"] - 10), v.name)) if fielders else None
+
+
+def example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """One ball of this set, walked through: a real striker's F result read on the set's fielding chart."""
+    cells = _chart_cells(kit)
+    if cells is None or not _whole_chart(cells):
+        return None
+    strikers = [v for v in views if v.kind == "striker" and v.thumb and any(code == "F" for _, code, _ in v.chart)]
+    if not strikers:
+        return None
+    striker = strikers[0]
+    declared = {t.get("name"): t for t in kit.card_set.get("teams", []) if isinstance(t, dict)}
+    bowler = _example_bowler(declared, views, striker)
+    if bowler is None:
+        return None
     f_row = next(row for row in striker.card.get("chart", []) if str(row.get("result")) == "F")
     roll = int(f_row["lo"])
     d6_card = 5  # 4-6: the striker's card
@@ -48,21 +67,16 @@ def example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, A
     if where is None:
         return None
     kind, row, col = where
-    words = fielding_words()
-    xi = [str(i) for i in declared.get(bowler.team, {}).get("batting_order", [])]
-    fielders = [v for v in views if v.team == bowler.team and v.kind == "striker"
-                and isinstance(v.card["player"].get("catch"), int) and (not xi or v.player_id in xi)]
-    # a middling catcher, so the d20 roll can go either way
-    fielder = min(fielders, key=lambda v: (abs(v.card["player"]["catch"] - 10), v.name)) if fielders else None
+    results = fielding_words()["results"].get(kind, {})
+    fielder = _example_fielder(declared, views, bowler)
     catch = fielder.card["player"]["catch"] if fielder else None
-    d20_chance = max(1, catch - 2) if isinstance(catch, int) else None
     return {
         "striker": striker, "bowler": bowler, "fielder": fielder, "catch": catch,
-        "d6_card": d6_card, "roll": roll, "roll_dice": _dice_2d10(roll), "f_range": f"{f_row['lo']}" if f_row["lo"] == f_row["hi"] else f"{f_row['lo']}–{f_row['hi']}",
+        "d6_card": d6_card, "roll": roll, "roll_dice": _dice_2d10(roll),
+        "f_range": f"{f_row['lo']}" if f_row["lo"] == f_row["hi"] else f"{f_row['lo']}–{f_row['hi']}",
         "chart_d6": row + 1, "chart_d20": col + 1, "result": kind,
-        "result_short": words["results"].get(kind, {}).get("short", kind),
-        "result_legend": words["results"].get(kind, {}).get("legend", ""),
-        "d20_chance": d20_chance,
+        "result_short": results.get("short", kind), "result_legend": results.get("legend", ""),
+        "d20_chance": max(1, catch - 2) if isinstance(catch, int) else None,
         "bowling_team_page": info.get(bowler.team_slug, {}).get("page", "index.html"),
     }
 

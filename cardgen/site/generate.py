@@ -123,6 +123,107 @@ def generate_site(out_dir: Path, site_dir: Path | None = None, base_url: str = "
                                                    team_kits=tuple(find_team_kits(out_dir))))
 
 
+@dataclass
+class _Build:
+    """One render of the site: where it is built, what the old site had, and what it made."""
+    writer: Writer
+    build_root: Path
+    site_dir: Path
+    options: SiteOptions
+    old: incremental.OldSite
+    code: str  # the site code's fingerprint (catalogue.site_code_fingerprint)
+    generator: str
+    records: list[dict[str, Any]] = field(default_factory=list)
+    rules: dict[str, Any] = field(default_factory=dict)   # a rendered set's rule object, for how-to-play
+    skipped: list[str] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    carried: list[str] = field(default_factory=list)
+    theirs: list[str] = field(default_factory=list)   # files cardgen did not write in the carried sets' folders
+    pending: list[str] = field(default_factory=list)  # carried sets holding a killed run's superseded files
+    set_files: int = 0
+    games: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _render_sets(build: _Build, folders: list[Path]) -> None:
+    """Each set: left in place when its kit and the site code are unchanged, else read and
+    rendered; a second set of one name, or one that cannot be read, is skipped."""
+    from cardgen.manifest import kit_fingerprint
+    from cardgen.site import catalogue
+    seen: set[str] = set()
+    for folder in folders:
+        if folder.name in seen:
+            build.writer.problems.append(f"{folder}: a second set named {folder.name}; only the first is published")
+            build.skipped.append(folder.name)
+            continue
+        seen.add(folder.name)
+        fingerprint = kit_fingerprint(folder)
+        rel = f"sets/{folder.name}"
+        record = None if build.options.full or build.old.manifest is None else catalogue.read_record(
+            build.site_dir / rel / catalogue.RECORD_FILE, fingerprint, build.code)
+        kept_set = incremental.carried(build.site_dir, folder.name) if record is not None else None
+        if record is not None and kept_set is not None:   # left in place as it is
+            build.records.append(record)
+            build.carried.append(folder.name)
+            build.set_files += kept_set.files
+            build.theirs += [f"{rel}/{name}" for name in kept_set.theirs]
+            build.pending += [folder.name] if kept_set.pending else []
+            continue
+        try:
+            kit = read_set(folder)
+        except SiteError as exc:
+            build.writer.problems.append(str(exc))
+            build.skipped.append(folder.name)
+            continue
+        summary = render_set(build.writer, kit, build.build_root)
+        build.rules[kit.name] = summary["rule"]
+        build.records.append(catalogue.write_record(build.build_root / rel / catalogue.RECORD_FILE,
+                                                    set_record(build.writer, summary, fingerprint, build.code)))
+        build.set_files += incremental.seal_set(build.build_root / rel, build.generator)
+        build.rendered.append(kit.name)
+
+
+def _render_games(build: _Build) -> None:
+    """A page for each other game system's kit under `options.games_from`."""
+    games_from = build.options.games_from
+    if games_from is None:
+        return
+    for game_folder in find_game_kits(games_from, skip=build.site_dir):
+        try:
+            game = read_game_kit(game_folder, games_from)
+        except SiteError as exc:
+            build.writer.problems.append(str(exc))
+            build.skipped.append(game_folder.relative_to(games_from).as_posix())
+            continue
+        build.games.append(render_game(build.writer, game, build.build_root))
+
+
+def _render_guides(build: _Build, folders: list[Path]) -> None:
+    """The pages above the sets that teach the game: how to print, how to play, the first
+    match, and the 404 page."""
+    records, writer = build.records, build.writer
+    # the attack die's faces follow the league: shown as the example kit (or else the first kit
+    # made for the rule) prints them
+    example = next((s for s in records if s.get("example")), None)
+    rule_kit = example if example and example.get("has_rule") else next(
+        (s for s in records if s.get("has_rule")), None)
+    rule = default_rule()
+    if rule_kit is not None:
+        rule = build.rules.get(rule_kit["name"]) or rule_of(_carried_card_set(folders, rule_kit["name"])) or rule
+    # the Defence rating (R13): every kit with rated cards gets a line (how many, the highest)
+    defence_kits = [s for s in records if s.get("defence")]
+    writer.page("how-to-print.html", "how-to-print.html.j2", sets=records, scoresheet=scoresheet_shape())
+    writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=records, kit=example, rules_source=RULES_SOURCE,
+                fielding=fielding_words(), rule=rule, rule_kit=rule_kit, defence_kits=defence_kits)
+    # the first match: the first set with two teams (issue 38 item 7)
+    first_kit = next((s for s in records if len(s.get("teams", [])) > 1 and "team_info" in s), None)
+    from cardgen.site import first_match  # its replay, worked over and filled scoresheet
+    replay = None if first_kit is None else first_match.for_site(
+        first_kit, _carried_card_set(folders, first_kit["name"]), build.build_root)
+    writer.page(FIRST_MATCH, "first-match.html.j2", kit=first_kit, replay=replay)
+    # served for any missing address at any depth, so its links start at the site's root
+    writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(build.options.base_url), sets=records)
+
+
 def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = SiteOptions()) -> SiteReport:
     """Render one site for the season kits in `kit_dirs` (each a `<CODE>_<season>` folder as
     `cardgen build` writes it) into `site_dir`: the home page by competition, a page per
@@ -133,7 +234,6 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
     others, and the pages above the sets, are rendered, beside the site, and renamed into it
     (`incremental.publish`), so a reader never sees half a page or half a set.
     """
-    from cardgen.manifest import kit_fingerprint
     from cardgen.site import catalogue
     site_dir = Path(site_dir)
     folders = [Path(f) for f in kit_dirs]
@@ -146,102 +246,31 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
     remove_stale_staging(site_dir.parent)  # what a killed run left behind
     remove_stale_staging(site_dir / incremental.SETS)  # and a set folder it had moved aside goes back
     old = incremental.OldSite(read_manifest(site_dir, "site") if site_dir.is_dir() else None)
-    # a set page rendered for another address (its share cards) is not carried either
-    code = catalogue.site_code_fingerprint(TEMPLATE_DIR, site_url)
     build_root = make_staging(site_dir.parent, site_dir.name, "new")
     try:
-        writer = Writer(build_root, env)
-        records: list[dict[str, Any]] = []
-        rules: dict[str, Any] = {}   # a rendered set's rule object, for the how-to-play page
-        skipped: list[str] = []
-        rendered: list[str] = []
-        carried: list[str] = []
-        theirs: list[str] = []   # files cardgen did not write in the carried sets' folders
-        pending: list[str] = []  # carried sets holding a killed run's superseded files
-        set_files = 0
-        generator = f"cardgen {__version__}"
-        seen: set[str] = set()
-        for folder in folders:
-            if folder.name in seen:
-                writer.problems.append(f"{folder}: a second set named {folder.name}; only the first is published")
-                skipped.append(folder.name)
-                continue
-            seen.add(folder.name)
-            fingerprint = kit_fingerprint(folder)
-            rel = f"sets/{folder.name}"
-            record = None if options.full or old.manifest is None else catalogue.read_record(
-                site_dir / rel / catalogue.RECORD_FILE, fingerprint, code)
-            kept_set = incremental.carried(site_dir, folder.name) if record is not None else None
-            if record is not None and kept_set is not None:   # left in place as it is
-                records.append(record)
-                carried.append(folder.name)
-                set_files += kept_set.files
-                theirs += [f"{rel}/{name}" for name in kept_set.theirs]
-                pending += [folder.name] if kept_set.pending else []
-                continue
-            try:
-                kit = read_set(folder)
-            except SiteError as exc:
-                writer.problems.append(str(exc))
-                skipped.append(folder.name)
-                continue
-            summary = render_set(writer, kit, build_root)
-            rules[kit.name] = summary["rule"]
-            records.append(catalogue.write_record(build_root / rel / catalogue.RECORD_FILE,
-                                                  set_record(writer, summary, fingerprint, code)))
-            set_files += incremental.seal_set(build_root / rel, generator)
-            rendered.append(kit.name)
-        games: list[dict[str, Any]] = []
-        if options.games_from is not None:
-            games_from = options.games_from
-            for game_folder in find_game_kits(games_from, skip=site_dir):
-                try:
-                    game = read_game_kit(game_folder, games_from)
-                except SiteError as exc:
-                    writer.problems.append(str(exc))
-                    skipped.append(game_folder.relative_to(games_from).as_posix())
-                    continue
-                games.append(render_game(writer, game, build_root))
+        # a set page rendered for another address (its share cards) is not carried either
+        build = _Build(Writer(build_root, env), build_root, site_dir, options, old,
+                       catalogue.site_code_fingerprint(TEMPLATE_DIR, site_url), f"cardgen {__version__}")
+        _render_sets(build, folders)
+        _render_games(build)
         # by competition, the newest season first (two stable sorts)
-        records.sort(key=lambda s: s["season_key"], reverse=True)
-        records.sort(key=lambda s: str(s["competition"]["name"]))
-        render_catalogue(writer, records, games, len(skipped))
-        # the attack die's faces follow the league: shown as the example kit (or else the first kit
-        # made for the rule) prints them
-        example = next((s for s in records if s.get("example")), None)
-        rule_kit = example if example and example.get("has_rule") else next(
-            (s for s in records if s.get("has_rule")), None)
-        rule = default_rule()
-        if rule_kit is not None:
-            rule = rules.get(rule_kit["name"]) or rule_of(_carried_card_set(folders, rule_kit["name"])) or rule
-        # the Defence rating (R13): every kit with rated cards gets a line (how many, the highest)
-        defence_kits = [s for s in records if s.get("defence")]
-        writer.page("how-to-print.html", "how-to-print.html.j2", sets=records, scoresheet=scoresheet_shape())
-        writer.page(HOW_TO_PLAY, "how-to-play.html.j2", sets=records, kit=example, rules_source=RULES_SOURCE,
-                    fielding=fielding_words(), rule=rule, rule_kit=rule_kit, defence_kits=defence_kits)
-        # the first match: the first set with two teams (issue 38 item 7)
-        first_kit = next((s for s in records if len(s.get("teams", [])) > 1 and "team_info" in s), None)
-        from cardgen.site import first_match  # its replay, worked over and filled scoresheet
-        replay = None if first_kit is None else first_match.for_site(
-            first_kit, _carried_card_set(folders, first_kit["name"]), build_root)
-        writer.page(FIRST_MATCH, "first-match.html.j2", kit=first_kit, replay=replay)
-        # served for any missing address at any depth, so its links start at the site's root
-        writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(options.base_url), sets=records)
+        build.records.sort(key=lambda s: s["season_key"], reverse=True)
+        build.records.sort(key=lambda s: str(s["competition"]["name"]))
+        render_catalogue(build.writer, build.records, build.games, len(build.skipped))
+        _render_guides(build, folders)
         write_assets(build_root)
-        search_sizes = catalogue.write_search_index(build_root, records)
+        search_sizes = catalogue.write_search_index(build_root, build.records)
         publish_permissions(build_root)
-        published = incremental.publish(build_root, site_dir, rendered, [s["name"] for s in records], old, generator,
-                                        pending)
+        published = incremental.publish(build_root, site_dir, build.rendered, [s["name"] for s in build.records],
+                                        old, build.generator, build.pending)
     finally:
         remove_tree(build_root)
-    files = published.root_files + set_files
-    kept = sorted(published.kept + theirs)
-    return SiteReport(site_dir=site_dir, sets=[s["name"] for s in records],
-                      games=[g["path"].removeprefix("games/").removesuffix("/index.html") for g in games],
-                      pages=writer.pages,
-                      files=files, skipped=skipped, problems=writer.problems, kept=kept,
-                      team_kits=list(options.team_kits), rendered=rendered, carried=carried,
-                      search_bytes=sum(search_sizes.values()))
+    return SiteReport(site_dir=site_dir, sets=[s["name"] for s in build.records],
+                      games=[g["path"].removeprefix("games/").removesuffix("/index.html") for g in build.games],
+                      pages=build.writer.pages, files=published.root_files + build.set_files,
+                      skipped=build.skipped, problems=build.writer.problems,
+                      kept=sorted(published.kept + build.theirs), team_kits=list(options.team_kits),
+                      rendered=build.rendered, carried=build.carried, search_bytes=sum(search_sizes.values()))
 
 
 def _carried_card_set(folders: list[Path], name: str) -> dict[str, Any]:

@@ -250,7 +250,7 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
     # (the team's decks, XI then reserves, then batting position, then id) decides, as it does
     # for the renderer's numbering (cardgen.render.card.card_views)
     from cardgen.render.card import deck_order
-    decks = deck_order({"teams": teams if isinstance(teams, list) else []})
+    decks: dict[tuple[Any, Any], tuple[int, int]] = dict(deck_order({"teams": teams if isinstance(teams, list) else []}))
     order = sorted(range(len(cards)), key=lambda i: (
         decks.get((cards[i].get("team"), cards[i]["player"].get("id")), (2, 0)),
         cards[i].get("position") if isinstance(cards[i].get("position"), int) else 99,
@@ -315,7 +315,7 @@ def _validate_items(doc: dict[str, Any]) -> list[tuple[str, str]]:
                       _share(exact) if exact is not None else _percent(doc.get("pass_share"))))
     shares = doc.get("metric_pass_share")
     if isinstance(shares, dict):
-        for key, share in sorted(shares.items(), key=lambda kv: METRIC_WORDS.get(kv[0], kv[0])):
+        for key, share in sorted(shares.items(), key=lambda kv: METRIC_WORDS.get(kv[0], str(kv[0]))):
             items.append((f"{METRIC_WORDS.get(key, key.replace('_', ' ').capitalize())}: cards inside the range",
                           _percent(share)))
     if isinstance(doc.get("outside_99_9"), int):

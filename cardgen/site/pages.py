@@ -180,11 +180,10 @@ def _team_info(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]])
 def _team_tts(kit: KitSet, team: str) -> list[Any]:
     """A team's own Tabletop Simulator sheets (faces, then its back): as the kit's decks.json
     says, else by the sheets' names (tts/<team>-1.png, tts/<team>-back.png)."""
-    from cardgen.render.images import slug as image_slug
     by_rel = {d.relpath: d for d in kit.tts_sheets}
     if kit.tts_decks is not None and kit.tts_decks.teams:
         return [by_rel[rel] for rel in kit.tts_decks.sheets_of(team) if rel in by_rel]
-    prefix = f"{TTS_FOLDER}/{image_slug(team)}-"
+    prefix = f"{TTS_FOLDER}/{slugs.slug(team)}-"
     return [d for d in kit.tts_sheets if d.relpath.startswith(prefix)
             and re.fullmatch(r"\d+|back", d.relpath[len(prefix):-len(".png")])]
 
@@ -215,38 +214,24 @@ HOW_TO_PLAY = "how-to-play.html"
 FIRST_MATCH = "first-match.html"
 
 
-def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
-    set_rel = f"sets/{kit.name}"
-    set_root = site_root / set_rel
-    for path in kit.all_files():
-        link_or_copy(path, set_root / "files" / path.relative_to(kit.folder))
-    zip_name = f"{kit.name}-kit.zip"
-    write_zip(kit.all_files(), kit.folder, kit.name, set_root / zip_name)
-    zip_size = (set_root / zip_name).stat().st_size
-
-    views = card_views(kit)
-    teams = team_order(kit, views)
-    views = sorted_cards(views, teams, kit.card_set)
-    set_links(views)
+def _thumbnails(writer: Writer, kit: KitSet, views: list[CardView], set_root: Path) -> None:
+    """Each card's thumbnail; a card whose PNG cannot be read is shown as text, and named."""
     for view in views:
-        if view.png:
-            thumb = f"thumbs/{Path(view.png).stem}.png"
-            try:
-                view.thumb_size = write_thumb(set_root / view.png, set_root / thumb)
-            except OSError as exc:  # an unreadable PNG: the card is shown as text, the rest goes on
-                reason = "not an image" if isinstance(exc, UnidentifiedImageError) else exc.strerror or str(exc)
-                writer.problems.append(f"{kit.name}: cannot read {view.png[len('files/'):]} ({reason})")
-                view.png = None
-                continue
-            view.thumb = thumb
-    summary = _set_summary(kit, views, teams)
-    summary["zip_size"] = zip_size
-    # the home page shows a few cards of the set: the first team's first striker and bowler cards
-    summary["preview"] = [v for v in views if v.thumb][:4]
-    summary["search_example"] = search_example(views)
-    # the judged cards that played differently from their season, by name (the headline gave
-    # only a count: "116 of 117 ... play like the real season")
-    summary["outside"] = [v for v in views if v.verdict_ok is False]
+        if not view.png:
+            continue
+        thumb = f"thumbs/{Path(view.png).stem}.png"
+        try:
+            view.thumb_size = write_thumb(set_root / view.png, set_root / thumb)
+        except OSError as exc:  # an unreadable PNG: the card is shown as text, the rest goes on
+            reason = "not an image" if isinstance(exc, UnidentifiedImageError) else exc.strerror or str(exc)
+            writer.problems.append(f"{kit.name}: cannot read {view.png[len('files/'):]} ({reason})")
+            view.png = None
+            continue
+        view.thumb = thumb
+
+
+def _report_previews(kit: KitSet, set_root: Path) -> list[tuple[str, list[tuple[str, int, int]]]]:
+    """The validation reports' first pages: (report, [(preview, page number, pages)])."""
     previews = []
     for pdf in kit.validation.pdfs:
         pages = pdf_previews(kit.folder / pdf, set_root / "previews", slugs.slug(Path(pdf).stem))
@@ -257,10 +242,12 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
                 total = len(pages)
             previews.append((pdf, [(p.relative_to(set_root).as_posix(), n, total)
                                    for n, p in enumerate(pages, 1)]))
+    return previews
 
-    info = _team_info(kit, views, teams)
-    summary["team_info"] = info
-    # every file offered for download, again under a name of its own (hard links: same bytes)
+
+def _offer_downloads(kit: KitSet, info: dict[str, dict[str, Any]], set_root: Path) -> dict[str, str]:
+    """Every file offered for download, again under a name of its own (hard links: same bytes),
+    and one zip of each team's own files; returns relpath -> download name."""
     offered = [d.relpath for d in [*kit.downloads, *kit.tts_sheets, *kit.other_files, *kit.validation.files]]
     offered += [d.relpath for t in info.values() for d in t["downloads"]]
     offered += [kit.tts_readme.relpath] if kit.tts_readme else []
@@ -268,26 +255,20 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
     named = download_names(kit.name, [rel for rel in offered if Path(rel).suffix not in PAGE_SUFFIXES])
     for rel, name in named.items():
         link_or_copy(kit.folder / rel, set_root / DOWNLOADS / name)
-    summary["named"] = named
     for team in info.values():   # one zip of a team's own files: its cards, team sheet, TTS sheets
         own = [d.relpath for d in [*team["downloads"], *team["tts"]]]
         if not own:
             continue
         team["zip"] = f"{slugs.slug(kit.name)}-{team['slug']}.zip"
         write_named_zip([(f"{team['zip'][:-4]}/{named[rel]}", kit.folder / rel) for rel in own],
-                         set_root / DOWNLOADS / team["zip"])
+                        set_root / DOWNLOADS / team["zip"])
         team["zip_size"] = (set_root / DOWNLOADS / team["zip"]).stat().st_size
-    summary["sheets"] = _sheet_counts(kit, info)
-    summary["components"] = components(kit, summary["sheets"])
-    summary["kit_previews"] = kit_previews(kit, set_root)
-    summary["kit_preview_of"] = {link["href"]: pv for pv in summary["kit_previews"] for link in pv["links"]}
-    summary["example"] = example_ball(kit, views, info)
-    summary["fielding_table"] = fielding_table(kit)
-    summary["defence"] = [v for v in views if v.defence]  # the rated striker cards (R13), in card order
-    summary["defence_highest"] = highest_defence(views)
-    summary["players"] = player_index(views)   # the catalogue's search (catalogue.search_index)
+    return named
 
-    # two teams side by side (compare.py): a page per pair, and compare.html to pick one
+
+def _compare_pages(writer: Writer, kit: KitSet, summary: dict[str, Any], views: list[CardView],
+                   teams: list[tuple[str, str]], info: dict[str, dict[str, Any]], set_rel: str) -> None:
+    """Two teams side by side (compare.py): a page per pair, and compare.html to pick one."""
     pairs = [{"a": a, "b": b, "a_name": an, "b_name": bn, "page": pair_page(a, b)}
              for i, (an, a) in enumerate(teams) for bn, b in teams[i + 1:]]
     summary["compare"] = COMPARE_PAGE if pairs else ""
@@ -302,6 +283,12 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
     if pairs:
         writer.page(f"{set_rel}/{COMPARE_PAGE}", "compare.html.j2", kit=summary, pairs=pairs, rows=rows,
                     columns=RATING_COLUMNS)
+
+
+def _card_pages(writer: Writer, kit: KitSet, summary: dict[str, Any], views: list[CardView],
+                teams: list[tuple[str, str]], previews: list[Any], set_rel: str) -> None:
+    """The set's card pages: one per filter (team, kind), the player index, one per player."""
+    info = summary["team_info"]
     for team_slug, kind, filename in _filter_pages(teams):
         shown = [v for v in views if (team_slug is None or v.team_slug == team_slug)
                  and (kind is None or v.kind == kind)]
@@ -309,7 +296,7 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
         groups = [g for g in groups if g[2]]
         writer.page(f"{set_rel}/{filename}", "set.html.j2", kit=summary, groups=groups, previews=previews,
                     share=share_of(kit, set_rel, [v for g in groups for v in g[2]],
-                                    info.get(team_slug) if team_slug else None, kind),
+                                   info.get(team_slug) if team_slug else None, kind),
                     current_team=team_slug, current_kind=kind, shown=len(shown),
                     filter_page=filter_page_name, kind_plural=KIND_PLURAL,
                     team_names=dict((s, n) for n, s in teams), team=info.get(team_slug) if team_slug else None)
@@ -321,6 +308,45 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
         writer.page(f"{set_rel}/{page}", "player.html.j2", kit=summary, cards=cards, player=cards[0],
                     share=share_of(kit, set_rel, cards, None, None, player=cards[0]),
                     bats_with=stand_in_strikers(kit, cards, views))
+
+
+def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
+    """Every page and file of one set under sets/<SET>/; returns its summary (set_record's input)."""
+    set_rel = f"sets/{kit.name}"
+    set_root = site_root / set_rel
+    for path in kit.all_files():
+        link_or_copy(path, set_root / "files" / path.relative_to(kit.folder))
+    zip_name = f"{kit.name}-kit.zip"
+    write_zip(kit.all_files(), kit.folder, kit.name, set_root / zip_name)
+
+    views = card_views(kit)
+    teams = team_order(kit, views)
+    views = sorted_cards(views, teams, kit.card_set)
+    set_links(views)
+    _thumbnails(writer, kit, views, set_root)
+    summary = _set_summary(kit, views, teams)
+    summary["zip_size"] = (set_root / zip_name).stat().st_size
+    # the home page shows a few cards of the set: the first team's first striker and bowler cards
+    summary["preview"] = [v for v in views if v.thumb][:4]
+    summary["search_example"] = search_example(views)
+    # the judged cards that played differently from their season, by name (the headline gave
+    # only a count: "116 of 117 ... play like the real season")
+    summary["outside"] = [v for v in views if v.verdict_ok is False]
+    previews = _report_previews(kit, set_root)
+    info = _team_info(kit, views, teams)
+    summary["team_info"] = info
+    summary["named"] = _offer_downloads(kit, info, set_root)
+    summary["sheets"] = _sheet_counts(kit, info)
+    summary["components"] = components(kit, summary["sheets"])
+    summary["kit_previews"] = kit_previews(kit, set_root)
+    summary["kit_preview_of"] = {link["href"]: pv for pv in summary["kit_previews"] for link in pv["links"]}
+    summary["example"] = example_ball(kit, views, info)
+    summary["fielding_table"] = fielding_table(kit)
+    summary["defence"] = [v for v in views if v.defence]  # the rated striker cards (R13), in card order
+    summary["defence_highest"] = highest_defence(views)
+    summary["players"] = player_index(views)   # the catalogue's search (catalogue.search_index)
+    _compare_pages(writer, kit, summary, views, teams, info, set_rel)
+    _card_pages(writer, kit, summary, views, teams, previews, set_rel)
     return summary
 
 

@@ -18,7 +18,7 @@ from cardgen.calibrate.model import (
     card_defence,
     chart_to_slots,
 )
-from cardgen.errors import CardSetError
+from cardgen.errors import CardgenError, CardSetError
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.site.kit import KitSet
 
@@ -228,7 +228,7 @@ CONSOLIDATE_NOTE_W_FACES = 25
 def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
     """For a striker card of a wickets-in-hand set with many W faces whose real balls came mostly
     in the consolidate band: why, and the dismissal rate it plays to against the real one."""
-    if card.get("kind") != "striker" or card_set.get("rule") != "wickets-in-hand":
+    if card.get("kind") != "striker" or not plays_attack_die(card_set):
         return ""
     share = (card.get("situations") or {}).get("consolidate") if isinstance(card.get("situations"), dict) else None
     safe = (card_set.get("rule_parameters") or {}).get("consolidate_d20_safe")
@@ -254,6 +254,16 @@ def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
     return note + "."
 
 
+def plays_attack_die(card_set: Any) -> bool:
+    """Whether the set is made for the advanced rules (`rule_sets.rules_of_set`), whose
+    wickets-in-hand rule rolls the attack die; False for a set whose rules cannot be read."""
+    from cardgen.rule_sets import ADVANCED, rules_of_set
+    try:
+        return rules_of_set(card_set) == ADVANCED
+    except CardgenError:
+        return False
+
+
 def is_count(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -270,7 +280,6 @@ def rules_summary(card_set: dict[str, Any]) -> dict[str, Any]:
     rate and economy (the qualified cards, calibrate.report.summary), the figure the "which should
     I print?" paragraph quotes."""
     from cardgen.calibrate.report import summary
-    from cardgen.errors import CardgenError
     from cardgen.rule_sets import ADVANCED, QUICKET, TITLES, rules_of_set
     # what the set adds, beside its title
     in_short = {QUICKET: "the game as printed, nothing added",
@@ -293,7 +302,6 @@ def rule_of(card_set: dict[str, Any]) -> Any:
     """The wickets-in-hand rule this set was made for, with its own attack faces (None: a set
     made for the rules as printed, or one whose rule cannot be read: the page then shows the
     standard faces)."""
-    from cardgen.errors import CardgenError
     from cardgen.wickets_in_hand import rule_of_set
     try:
         return rule_of_set(card_set)

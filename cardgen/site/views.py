@@ -16,6 +16,7 @@ from cardgen import slugs
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.site.kit import KitSet
 from cardgen.site.texts import (
+    plays_attack_die,
     boundary_note,
     card_figures,
     consolidate_note,
@@ -172,20 +173,118 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
     return sorted((v for v in views if v.defence), key=lambda v: (-int(v.defence or 0), -balls(v)))[:DEFENCE_NAMED]
 
 
-def card_views(kit: KitSet) -> list[CardView]:
-    from cardgen.render.card import (  # read as the card prints it (R13, R9)
-        defence_rating,
-        printed_keeper_rating,
-    )
-    card_set = kit.card_set
-    balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
+def _card_ratings(card: dict[str, Any], hundred: bool) -> tuple[list[tuple[str, str]], str, int | None]:
+    """A card's ratings as it prints them (R9, R13), what its Usage means, its Defence rating."""
+    from cardgen.render.card import defence_rating, printed_keeper_rating
+    player = card["player"]
+    ratings: list[tuple[str, str]] = []
+    ratings_note = ""
+    defence = None
+    if card["kind"] == "striker":
+        for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO")):
+            if isinstance(player.get(key), int):
+                ratings.append((label, str(player[key])))
+        keeper = printed_keeper_rating(player)  # as the card prints it (R9's 10 for one who kept in no match)
+        if keeper:
+            ratings.append(("Keeper", str(keeper)))
+        try:
+            defence = defence_rating(card)
+        except CardSetError:  # a hand-edited set the kit could not print: leave it out, as a bad rating above
+            defence = None
+        if defence:
+            ratings.append(("Defence", str(defence)))
+    usage = card.get("usage")
+    if isinstance(usage, dict) and usage.get("letter"):
+        ratings.append(("Usage", f"{usage['letter']}/{usage.get('innings', '')}"))
+        from cardgen.render.teamsheets import usage_legend
+        # a band never breaks at its hyphen either ("B = 10-" at a line's end, "15" on the next)
+        ratings_note = re.sub(r"(\d)-(\d)", "\\1\u2011\\2", usage_legend(hundred=hundred))
+    return ratings, ratings_note, defence
+
+
+def _chart_rows(card: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The card's chart as the page lists it: range, code (a dot for 0), meaning."""
+    chart = []
+    for row in card.get("chart", []):
+        lo, hi, code = row.get("lo"), row.get("hi"), str(row.get("result"))
+        chart.append((f"{lo}" if lo == hi else f"{lo}–{hi}", "•" if code == "0" else code,
+                      RESULT_LABEL.get(code, code)))
+    return chart
+
+
+def _real_figures(card: dict[str, Any], hundred: bool) -> dict[str, Any]:
+    """The card's real-season figures as the page shows them."""
+    real = dict(card["real"]) if isinstance(card.get("real"), dict) else {}
+    if hundred:
+        real.pop("overs", None)  # 100-ball: balls (shown), not 5-ball sets beside Econ per 6
+    if real.pop("high_score_not_out", False) and isinstance(real.get("high_score"), int):
+        real["high_score"] = f"{real['high_score']}*"  # not out, as scorecards print it
+    return real
+
+
+def _real_rows(real: dict[str, Any], kind: str, hundred: bool) -> list[tuple[str, str]]:
+    """The real season's rows (label, value), in a cricket order, then when a bowler bowled."""
+    rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
+                            if k == "dismissals" else _humanise(k)), _number(v))
+            for k, v in sorted(real.items(), key=lambda kv: (REAL_ORDER.index(kv[0]) if kv[0] in REAL_ORDER
+                                                        else len(REAL_ORDER), kv[0]))
+            if not isinstance(v, (dict, list))]
+    if hundred:
+        rows = [(label + PER_SIX_BALLS if label == REAL_LABEL["economy"] else label, value)
+                for label, value in rows]
+    if isinstance(real.get("phase_balls"), dict):   # as the team sheet's PP / Mid / Death
+        from cardgen.render.teamsheets import phase_shares
+        from cardgen.stats.tables import PHASES
+        try:
+            shares = phase_shares(real)
+        except (TypeError, ValueError):   # a hand-edited set: leave the row out
+            shares = []
+        if shares and all(shares):
+            rows.append(("When bowled", " · ".join(f"{p} {s}" for p, s in zip(PHASES, shares))))
+    return rows
+
+
+def _versus_rows(card: dict[str, Any], real: dict[str, Any], checks: dict[str, str],
+                 hundred: bool) -> list[Versus]:
+    """Each figure the card expects, beside the real one and the simulator's check of it."""
+    versus: list[Versus] = []
+    expected = card_figures(card, "expected")
+    for key, exp in sorted(expected.items(), key=lambda kv: (
+            EXPECTED_ORDER.index(kv[0]) if kv[0] in EXPECTED_ORDER else len(EXPECTED_ORDER), kv[0])):
+        if not isinstance(exp, (int, float)) or isinstance(exp, bool):
+            continue
+        got = real_rate(key, real)
+        factor, places = _scale(key)
+
+        def shown(value: float | None, factor: float = factor, places: int = places) -> str:
+            return "—" if value is None else f"{value * factor:.{places}f}"
+
+        sim, lo, hi = (_csv_float(checks.get(f"{part}_{key}")) for part in ("sim", "lo", "hi"))
+        # a rate cannot be negative: the normal interval's lower end is clipped at 0
+        interval = f"{shown(max(0.0, lo))} – {shown(hi)}" if lo is not None and hi is not None else "—"
+        inside = {"True": "inside", "False": "outside"}.get(checks.get(f"ok_{key}", ""), "—")
+        label = EXPECTED_LABEL.get(key, _humanise(key))
+        if key == "economy" and hundred:
+            label += PER_SIX_BALLS
+        versus.append(Versus(label, shown(got), shown(float(exp)), shown(sim), interval, inside))
+    return versus
+
+
+def _page_slugs(card_set: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+    """Each team's slug (the declared teams first) and each player's page slug, unique in the set."""
     teams = [t.get("name") for t in card_set.get("teams", []) if isinstance(t, dict) and t.get("name")]
     for card in card_set["cards"]:
         if card.get("team") not in teams:
             teams.append(card.get("team"))
-    team_slugs = _unique_slugs(str(t) for t in teams)
-    player_slugs = _unique_slugs(sorted({str(c["player"].get("id") or c["player"]["name"])
-                                         for c in card_set["cards"]}))
+    return (_unique_slugs(str(t) for t in teams),
+            _unique_slugs(sorted({str(c["player"].get("id") or c["player"]["name"]) for c in card_set["cards"]})))
+
+
+def card_views(kit: KitSet) -> list[CardView]:
+    card_set = kit.card_set
+    hundred = card_set.get("format") == "100-ball"
+    attack_die = plays_attack_die(card_set)
+    team_slugs, player_slugs = _page_slugs(card_set)
     views: list[CardView] = []
     for index, card in enumerate(card_set["cards"]):
         player = card["player"]
@@ -193,77 +292,10 @@ def card_views(kit: KitSet) -> list[CardView]:
         kind = card["kind"]
         name = str(player.get("name", ""))
         team = str(card.get("team", ""))
-        ratings: list[tuple[str, str]] = []
-        ratings_note = ""
-        defence = None
-        if kind == "striker":
-            for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO")):
-                if isinstance(player.get(key), int):
-                    ratings.append((label, str(player[key])))
-            keeper = printed_keeper_rating(player)  # as the card prints it (R9's 10 for one who kept in no match)
-            if keeper:
-                ratings.append(("Keeper", str(keeper)))
-            try:
-                defence = defence_rating(card)
-            except CardSetError:  # a hand-edited set the kit could not print: leave it out, as a bad rating above
-                defence = None
-            if defence:
-                ratings.append(("Defence", str(defence)))
-        usage = card.get("usage")
-        if isinstance(usage, dict) and usage.get("letter"):
-            ratings.append(("Usage", f"{usage['letter']}/{usage.get('innings', '')}"))
-            from cardgen.render.teamsheets import usage_legend
-            # a band never breaks at its hyphen either ("B = 10-" at a line's end, "15" on the next)
-            ratings_note = re.sub(r"(\d)-(\d)", "\\1\u2011\\2", usage_legend(hundred=balls_per_over != 6))
-        chart = []
-        for row in card.get("chart", []):
-            lo, hi, code = row.get("lo"), row.get("hi"), str(row.get("result"))
-            chart.append((f"{lo}" if lo == hi else f"{lo}–{hi}", "•" if code == "0" else code,
-                          RESULT_LABEL.get(code, code)))
-        real = dict(card["real"]) if isinstance(card.get("real"), dict) else {}
-        if balls_per_over != 6:
-            real.pop("overs", None)  # 100-ball: balls (shown), not 5-ball sets beside Econ per 6
-        if real.pop("high_score_not_out", False) and isinstance(real.get("high_score"), int):
-            real["high_score"] = f"{real['high_score']}*"  # not out, as scorecards print it
-        real_rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
-                                     if k == "dismissals" else _humanise(k)), _number(v))
-                     for k, v in sorted(real.items(), key=lambda kv: (REAL_ORDER.index(kv[0]) if kv[0] in REAL_ORDER
-                                                                 else len(REAL_ORDER), kv[0]))
-                     if not isinstance(v, (dict, list))]
-        if balls_per_over != 6:
-            real_rows = [(label + PER_SIX_BALLS if label == REAL_LABEL["economy"] else label, value)
-                         for label, value in real_rows]
-        if isinstance(real.get("phase_balls"), dict):   # as the team sheet's PP / Mid / Death
-            from cardgen.render.teamsheets import phase_shares
-            from cardgen.stats.tables import PHASES
-            try:
-                shares = phase_shares(real)
-            except (TypeError, ValueError):   # a hand-edited set: leave the row out
-                shares = []
-            if shares and all(shares):
-                real_rows.append(("When bowled", " · ".join(f"{p} {s}" for p, s in zip(PHASES, shares))))
-        expected = card_figures(card, "expected")
-        versus: list[Versus] = []
+        ratings, ratings_note, defence = _card_ratings(card, hundred)
+        real = _real_figures(card, hundred)
         checks = kit.validation.card_checks.get((kind, pid, team), {})
-        for key, exp in sorted(expected.items(), key=lambda kv: (
-                EXPECTED_ORDER.index(kv[0]) if kv[0] in EXPECTED_ORDER else len(EXPECTED_ORDER), kv[0])):
-            if not isinstance(exp, (int, float)) or isinstance(exp, bool):
-                continue
-            got = real_rate(key, real)
-            factor, places = _scale(key)
-
-            def shown(value: float | None, factor: float = factor, places: int = places) -> str:
-                return "—" if value is None else f"{value * factor:.{places}f}"
-
-            sim, lo, hi = (_csv_float(checks.get(f"{part}_{key}")) for part in ("sim", "lo", "hi"))
-            # a rate cannot be negative: the normal interval's lower end is clipped at 0
-            interval = f"{shown(max(0.0, lo))} – {shown(hi)}" if lo is not None and hi is not None else "—"
-            inside = {"True": "inside", "False": "outside"}.get(checks.get(f"ok_{key}", ""), "—")
-            label = EXPECTED_LABEL.get(key, _humanise(key))
-            if key == "economy" and balls_per_over != 6:
-                label += PER_SIX_BALLS
-            versus.append(Versus(label, shown(got), shown(float(exp)),
-                                 shown(sim), interval, inside))
+        versus = _versus_rows(card, real, checks, hundred)
         verdict, verdict_ok = card_verdict(checks, versus, card)
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
@@ -274,12 +306,12 @@ def card_views(kit: KitSet) -> list[CardView]:
             player_page=f"players/{player_slugs[pid]}.html",
             png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, defence=defence,
-            chart=chart,
-            real=real_rows, versus=versus, checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
-            boundary_note=boundary_note(card, card_set.get("rule") == "wickets-in-hand"),
+            chart=_chart_rows(card), real=_real_rows(real, kind, hundred), versus=versus, checked=bool(checks),
+            verdict=verdict, verdict_ok=verdict_ok,
+            boundary_note=boundary_note(card, attack_die),
             consolidate_note=consolidate_note(card, card_set),
-            wicket_note=wicket_note(card, card_set.get("rule") == "wickets-in-hand"),
-            out_note=out_note(card, card_set.get("rule") == "wickets-in-hand"), card=card))
+            wicket_note=wicket_note(card, attack_die),
+            out_note=out_note(card, attack_die), card=card))
     _set_anchors(views)
     return views
 
