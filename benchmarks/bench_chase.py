@@ -12,6 +12,13 @@ cell's legal balls a season (real / replays), wickets a 120 legal balls, runs a 
 the replays' excess wickets a season at the cell's replayed balls, (replay rate - real rate) x
 replay balls, which sums (with the balls the replays spend elsewhere) to the chase-wickets gap of
 `bench_matches.py` (issue 41). Real: the chases of the matches played to full length.
+
+`--real-factors` prints instead (real balls only, no calibration, ~15 s): each cell's wickets and
+runs factor controlled for who bats and bowls (a Poisson model out ~ batter x bowler x cell,
+fitted by alternating updates, each player shrunk towards the league by 20 balls), first
+innings by the table's band and chases by runs needed a ball x wickets in hand x the table's
+band, relative to the first innings' normal band: how real chasers' risk and scoring move with
+the required rate and the wickets in hand (issue 41's design data).
 """
 from __future__ import annotations
 
@@ -69,6 +76,67 @@ def real_chase_balls(comp, season: str, source: str, cache, stats, rule) -> pd.D
     return pd.DataFrame({"need": need[keep], "left": left[keep], "down": down[keep],
                          "table_band": table[keep], "out": fell[keep],
                          "runs": d["runs_total"].to_numpy()[keep], "legal": d["legal"].to_numpy()[keep]})
+
+
+def real_balls(comp, season: str, source: str, cache, stats, rule) -> pd.DataFrame:
+    """Every real delivery faced (wides left out) of the full-length matches, both innings, with
+    its batter, bowler, situation and the table's band before the ball."""
+    from cardgen.sim.season import full_length_innings
+    from cardgen.stats.load import load_season_data
+    from cardgen.stats.tables import NOT_OUT_KINDS
+    from cardgen.wickets_in_hand import band_table
+    bpi = comp.balls_per_innings
+    data = load_season_data(comp, season, source, cache=cache)
+    d = data.deliveries[~data.deliveries["super_over"].astype(bool)]
+    keys = ["match_id", "innings"]
+    d = d.sort_values(keys + ["delivery"]).reset_index(drop=True)
+    legal_before = (d.groupby(keys)["legal"].cumsum() - d["legal"]).to_numpy()
+    w = data.wickets
+    fell = (w[~w["kind"].isin(NOT_OUT_KINDS)].groupby(keys + ["delivery"]).size()
+            .reindex(pd.MultiIndex.from_frame(d[keys + ["delivery"]]), fill_value=0).to_numpy())
+    down = pd.Series(fell).groupby([d[k] for k in keys]).cumsum().to_numpy() - fell
+    first_total = d.loc[d["innings"] == 1].groupby("match_id")["runs_total"].sum()
+    runs_before = (d.groupby(keys)["runs_total"].cumsum() - d["runs_total"]).to_numpy()
+    need = d["match_id"].map(first_total).to_numpy(float) + 1 - runs_before
+    left = np.clip(bpi - legal_before, 0, bpi)
+    full = d["match_id"].astype(str).isin(set(full_length_innings(stats)["match_id"].astype(str))).to_numpy()
+    keep = full & (d["wides"] == 0).to_numpy() & ((d["innings"] == 1).to_numpy() | np.isfinite(need))
+    tag = f"{comp.code} {season} "
+    return pd.DataFrame({"innings": d["innings"].to_numpy()[keep],
+                         "batter": tag + d["batter_id"].astype(str).to_numpy()[keep],
+                         "bowler": tag + d["bowler_id"].astype(str).to_numpy()[keep],
+                         "need": need[keep], "left": left[keep], "down": down[keep],
+                         "table_band": band_table(rule, bpi)[np.minimum(down, 10), left][keep],
+                         "out": fell[keep], "runs": d["runs_batter"].to_numpy()[keep]})
+
+
+def controlled_factors(balls: pd.DataFrame, prior: float = 20.0, rounds: int = 30) -> pd.DataFrame:
+    """Each cell's wickets and runs factor, batter and bowler controlled (module docstring),
+    relative to the first innings' normal band; with balls, wickets and the factor's SE."""
+    sit = _situation(balls)
+    first = sit["innings"] == 1
+    # a cell per first-innings band and per chase rate x hand x band, keyed to sort in that order
+    cell = np.where(first, "0 0 0 ", "1 " + sit["rate"].astype(str) + " " + sit["hand"].astype(str) + " ") \
+        + sit["table_band"].astype(str)
+    out = {}
+    for y in ("out", "runs"):
+        mean = float(sit[y].mean())
+        fx = {k: pd.Series(1.0, index=pd.unique(v)) for k, v in (("batter", sit["batter"]),
+                                                              ("bowler", sit["bowler"]), ("cell", cell))}
+        keys = {"batter": sit["batter"].to_numpy(), "bowler": sit["bowler"].to_numpy(), "cell": cell}
+        for _ in range(rounds):
+            for k in ("batter", "bowler", "cell"):
+                e = mean * np.prod([fx[o].reindex(keys[o]).to_numpy() for o in fx if o != k], axis=0)
+                g = pd.DataFrame({"k": keys[k], "y": sit[y].to_numpy(), "e": e}).groupby("k").sum()
+                fx[k] = g["y"] / g["e"] if k == "cell" else (g["y"] + prior * mean) / (g["e"] + prior * mean)
+        base = fx["cell"][f"0 0 0 {BAND_NAMES.index('normal')}"]
+        out[y] = fx["cell"] / base
+        if y == "out":
+            out["wickets"] = g["y"]
+    table = pd.DataFrame({"balls": pd.Series(cell).value_counts(), "wickets": out["wickets"],
+                          "wicket factor": out["out"], "runs factor": out["runs"]})
+    table["SE"] = table["wicket factor"] / np.sqrt(table["wickets"].clip(lower=1))
+    return table.sort_index()
 
 
 def replayed_chase_balls(cs, stats, rule, seasons: int, seed: int) -> pd.DataFrame:
@@ -139,9 +207,35 @@ def table(figures: dict[str, dict], by: list[str]) -> str:
     return "\n".join(lines)
 
 
+def print_real_factors(args, only: set, cache) -> None:
+    from cardgen.calibrate.calibrate import league_rule
+    from cardgen.competitions import get_competition
+    from cardgen.stats.load import season_stats
+    frames, names = [], []
+    for code, season in SEASONS:
+        if not only or (code, season) in only:
+            comp = get_competition(code)
+            stats = season_stats(comp, season, args.source, cache=cache)
+            frames.append(real_balls(comp, season, args.source, cache, stats, league_rule(stats)))
+            names.append(f"{code} {season}")
+    table = controlled_factors(pd.concat(frames, ignore_index=True))
+    print(f"Real balls faced (full-length matches, wides left out), pooled over {', '.join(names)}: "
+          "wickets and runs factors controlled for batter and bowler, relative to the first "
+          "innings' normal band (SE: the wicket factor's, from its count).\n")
+    print("| innings | runs needed, wickets in hand | table's band | balls | wickets | wicket factor (SE) | runs factor |")
+    print("|---|---|---|---|---|---|---|")
+    for key, r in table.iterrows():
+        chase, rate, hand, band = (int(k) for k in str(key).split())
+        where = f"{RATE_NAMES[rate]} a ball, {HAND_NAMES[hand]} in hand" if chase else "-"
+        print(f"| {'chase' if chase else '1st innings'} | {where} | {BAND_NAMES[band]} | {r['balls']:.0f} | {r['wickets']:.0f} | "
+              f"{r['wicket factor']:.2f} ({r['SE']:.2f}) | {r['runs factor']:.2f} |")
+
+
 def main() -> None:
     ap = season_arguments(__doc__.splitlines()[0])
     ap.set_defaults(seasons=20)   # the reference engine plays a ball at a time
+    ap.add_argument("--real-factors", action="store_true",
+                    help="only the real balls' controlled factors by cell (no calibration, no replays)")
     args = ap.parse_args()
     from cardgen.cache import Cache
     only = {tuple(x.split(":")) for x in args.only.split(",") if x}
@@ -149,6 +243,9 @@ def main() -> None:
     figures = {}
     with tempfile.TemporaryDirectory() as tmp:
         cache = Cache(Path(tmp))
+        if args.real_factors:
+            print_real_factors(args, only, cache)
+            return
         for code, season in SEASONS:
             if not only or (code, season) in only:
                 figures[f"{code} {season}"] = measure(code, season, args.source, args.seasons,
