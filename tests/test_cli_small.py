@@ -39,6 +39,7 @@ def test_team_misuse_is_a_usage_error_before_any_work(args, words, tmp_path: Pat
 @pytest.mark.parametrize("options, named", [(["--backs"], "--backs"),
                                             (["--bleed", "--solid-backs"], "--bleed, --solid-backs"),
                                             (["--team-per-sheet"], "--team-per-sheet"),
+                                            (["--variants"], "--variants"),
                                             (["--card-set", "{set}"], "--card-set")])
 def test_quicket_options_with_another_game_are_a_usage_error(options, named, tmp_path: Path, env):
     """The other games' kits have their own cards and layouts: these options were ignored without

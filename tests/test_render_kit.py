@@ -795,3 +795,39 @@ def test_every_pdf_of_the_kit_prints_the_season_one_way(kit: Path):
         assert "2024-2025" in text, name
         assert "2024-2025" in reader.metadata.title, name
     assert (kit / "tts" / "README.txt").read_text().startswith("BBL 2024-2025: ")
+
+
+@pytest.mark.slow
+def test_variants_print_the_cards_three_more_ways_and_the_site_offers_them(quicket_card_set: dict, kit: Path,
+                                                                          tmp_path: Path):
+    """Issue 38: the low-ink, bleed and backs printings existed only as build options, one at a
+    time. --variants writes each beside the plain sheets, which stay byte for byte the plain
+    build's; the manifest says how each prints; the site offers each under a name of its own,
+    the same bytes as the kit's file."""
+    from cardgen.render.kit import card_variants
+    from cardgen.render.preflight import sheet_bleed
+    from cardgen.site.generate import generate_site
+    folder = build_kit(quicket_card_set, tmp_path, KitOptions(papers=("a4",), variants=True, images=False,
+                                                               progress=False)).folder
+    assert (folder / "cards-a4.pdf").read_bytes() == (kit / "cards-a4.pdf").read_bytes()
+    sheets = read_manifest(folder).card_sheets
+    assert sheets["cards-a4-backs.pdf"] == CardSheets(True, "long", False)
+    assert sheets["cards-a4-bleed.pdf"] == CardSheets(False, "short", True)   # 8 a landscape sheet
+    assert sheets["cards-a4-ink-saver.pdf"] == sheets["cards-a4.pdf"] == CardSheets(False, "long", False)
+    bleed = sheet_bleed((folder / "cards-a4-bleed.pdf").read_bytes(), "cards-a4-bleed.pdf")
+    assert bleed is not None and bleed.least > 2.9   # A4's 3 mm, read back from the PDF
+    plain = len(pypdf.PdfReader(folder / "cards-a4.pdf").pages)
+    assert len(pypdf.PdfReader(folder / "cards-a4-backs.pdf").pages) == 2 * plain   # a back after each front
+    # low ink: fewer filled shapes than the plain sheets
+    def fills(name: str) -> int:
+        page = pypdf.PdfReader(folder / name).pages[0]
+        return sum(op in FILL_OPERATORS for _, op in ContentStream(page.get_contents(), None).operations)
+    assert fills("cards-a4-ink-saver.pdf") < fills("cards-a4.pdf")
+    site = generate_site(tmp_path).site_dir / "sets" / folder.name
+    page = (site / "index.html").read_text(encoding="utf-8")
+    for variant in ("ink-saver", "bleed", "backs"):
+        name = f"bbl-2024-25-cards-a4-{variant}.pdf"
+        assert f'download="{name}"' in page
+        assert (site / "downloads" / name).read_bytes() == (folder / f"cards-a4-{variant}.pdf").read_bytes()
+    # a kit built with --bleed already prints with bleed: no second bleed file
+    assert set(card_variants(KitOptions(bleed=True, variants=True))) == {"", "ink-saver", "backs"}

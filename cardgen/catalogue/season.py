@@ -46,6 +46,7 @@ class KitSettings:
     backs: bool = False
     solid_backs: bool = False
     team_per_sheet: bool = False
+    variants: bool = False  # the card sheets' other printings too (KitOptions.variants)
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,6 @@ def _kit_options(card_set: dict, stats: SeasonStats | None, settings: KitSetting
     return KitOptions(papers=settings.papers, team=settings.team, bleed=settings.bleed or settings.bleed_mm is not None,
                       bleed_mm=settings.bleed_mm, ink_saver=settings.ink_saver, backs=settings.backs,
                       solid_backs=settings.solid_backs, team_per_sheet=settings.team_per_sheet,
-                      images=settings.images, progress=request.progress, preflight=True, fixtures=fixtures,
+                      variants=settings.variants, images=settings.images, progress=request.progress, preflight=True, fixtures=fixtures,
                       missing_matches=missing, extra_files=extra, inputs_sha256=inputs, sources_sha256=quick,
                       **workers)

@@ -104,6 +104,10 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
 @click.option("--ink-saver", is_flag=True, help="Outlines only: no filled areas.")
 @click.option("--backs", is_flag=True, help="Add card backs after each sheet, mirrored for duplex printing.")
 @click.option("--solid-backs", is_flag=True, help="Backs in solid team colour (default: light backs, under 15% ink).")
+@click.option("--variants", is_flag=True,
+              help="Also print the whole set's card sheets three more ways, each its own file beside the "
+                   "plain one: low ink (cards-a4-ink-saver.pdf), with bleed for a print shop "
+                   "(cards-a4-bleed.pdf) and with backs for duplex (cards-a4-backs.pdf); the site offers them.")
 @click.option("--team-per-sheet", is_flag=True, help="Start every team on a new card sheet (default: pack full sheets).")
 @click.option("--no-images", is_flag=True, help="Skip the card PNGs and Tabletop Simulator sheets.")
 @click.option("--seed", type=click.IntRange(min=0), default=None, help="Seed for the calibration (when it draws random numbers; output is deterministic).")
@@ -126,7 +130,7 @@ def build(competition: tuple[str, ...], season: str | None, source: str | None, 
           team: str | None, bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool,
           no_images: bool, seed: int | None, card_set_path: Path | None, game: str, rules: str | None,
           league_file: Path | None = None, bleed_mm: float | None = None, all_seasons: bool = False,
-          since: int | None = None, jobs: int | None = None) -> None:
+          since: int | None = None, jobs: int | None = None, variants: bool = False) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
     how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
     tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
@@ -166,7 +170,7 @@ def build(competition: tuple[str, ...], season: str | None, source: str | None, 
     from cardgen.rule_sets import DEFAULT_RULES
     settings = KitSettings(rules=rules or DEFAULT_RULES, papers=papers, images=not no_images, team=team,
                            bleed=bleed, bleed_mm=bleed_mm, ink_saver=ink_saver, backs=backs,
-                           solid_backs=solid_backs, team_per_sheet=team_per_sheet)
+                           solid_backs=solid_backs, team_per_sheet=team_per_sheet, variants=variants)
     _build_season_kit(code, season, source, out_dir, settings, card_set_path, rules)
 
 
@@ -192,7 +196,8 @@ def _refuse_other_games(game: str, team: str | None, rules: str | None, given: d
 
 
 QUICKET_ONLY = (("card_set_path", "--card-set"), ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"),
-                ("backs", "--backs"), ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"))
+                ("backs", "--backs"), ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"),
+                ("variants", "--variants"))
 
 
 def _build_season_kit(code: str, season: str, source: str | None, out_dir: Path, settings: Any,
@@ -251,7 +256,7 @@ ALL_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules", "since", "j
 ALL_REFUSES = (("season", "--season"), ("team", "--team"), ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"),
                ("ink_saver", "--ink-saver"), ("backs", "--backs"), ("solid_backs", "--solid-backs"),
                ("team_per_sheet", "--team-per-sheet"), ("seed", "--seed"), ("card_set_path", "--card-set"),
-               ("league_file", "--league"))
+               ("league_file", "--league"), ("variants", "--variants"))
 
 
 def _build_all(given: dict[str, Any]) -> None:
@@ -277,7 +282,7 @@ LEAGUE_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules")
 SEASON_ONLY = (("competition", "--competition"), ("season", "--season"), ("team", "--team"),
                ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"), ("ink_saver", "--ink-saver"), ("backs", "--backs"),
                ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"),
-               ("seed", "--seed"), ("card_set_path", "--card-set"))
+               ("seed", "--seed"), ("card_set_path", "--card-set"), ("variants", "--variants"))
 
 
 def _build_league(league_file: Path, given: dict[str, Any]) -> None:

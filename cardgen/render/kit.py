@@ -60,6 +60,10 @@ class KitOptions:
     backs: bool = False
     team_per_sheet: bool = False  # every team starts a new card sheet (else packed onto full sheets)
     solid_backs: bool = False  # solid team-colour backs instead of the light (low-ink) ones
+    # the whole set's card sheets three more ways beside the plain ones (cards-a4-ink-saver.pdf,
+    # -bleed, -backs; CARD_VARIANTS), so one kit offers every printing; a way the plain sheets
+    # already print is not written twice
+    variants: bool = False
     images: bool = True  # card PNGs and TTS sheets
     progress: bool = True
     workers: int = min(2, os.cpu_count() or 1)  # processes for the PDFs and images (1 = no pool)
@@ -160,12 +164,31 @@ def _swap_in(new: Path, final: Path, manifest: Manifest) -> tuple[list[str], lis
     return kept, sorted(dropped)
 
 
+# --variants: file suffix -> what that printing changes from the plain card sheets
+CARD_VARIANTS: dict[str, dict[str, Any]] = {"ink-saver": {"ink_saver": True}, "bleed": {"bleed": True},
+                                             "backs": {"backs": True}}
+
+
+def card_variants(options: KitOptions) -> dict[str, KitOptions]:
+    """The card sheets a kit prints: `cards-<paper>.pdf`'s options under "" and, with
+    `options.variants`, each variant's (the plain options with its change) under its suffix,
+    unless the plain sheets already print that way. A one-team kit prints its plain sheets only."""
+    out = {"": options}
+    if options.variants and not options.team:
+        for suffix, change in CARD_VARIANTS.items():
+            if not all(getattr(options, k) == v for k, v in change.items()):
+                out[suffix] = dataclasses.replace(options, **change)
+    return out
+
+
 def card_sheets(options: KitOptions) -> dict[str, CardSheets]:
     """How each whole-set card PDF prints (the manifest says it, so the site need not read the PDF)."""
     out = {}
-    for paper in options.papers:
-        geo = sheet_geometry(paper, options.bleed, options.bleed_mm)
-        out[f"cards-{paper}.pdf"] = CardSheets(options.backs, geo.duplex_flip, geo.landscape)
+    for suffix, way in card_variants(options).items():
+        for paper in options.papers:
+            geo = sheet_geometry(paper, way.bleed, way.bleed_mm)
+            out[f"cards-{paper}{'-' + suffix if suffix else ''}.pdf"] = CardSheets(way.backs, geo.duplex_flip,
+                                                                                    geo.landscape)
     return out
 
 
@@ -318,12 +341,15 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
         paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet,
                                 options.bleed_mm)
         for paper in options.papers}
-    for paper in options.papers:  # the whole-set card sheets, one bookmark per team in a full kit
-        outline = None if options.team else [(r.team, r.first) for r in ranges[paper]]
-        renders[f"cards-{paper}.pdf"] = functools.partial(
-            render_cards_pdf, views, paper, f"{title} cards", credit, bleed=options.bleed, bleed_mm=options.bleed_mm,
-            ink_saver=options.ink_saver, backs=options.backs, team_per_sheet=options.team_per_sheet,
-            solid_backs=options.solid_backs, outline=outline)
+    for suffix, way in card_variants(options).items():
+        for paper in options.papers:  # the whole-set card sheets, one bookmark per team in a full kit
+            outline = None if options.team else [(r.team, r.first) for r in (ranges[paper] if not suffix else
+                                                  team_page_ranges(views, paper, way.bleed, way.backs,
+                                                                   way.team_per_sheet, way.bleed_mm))]
+            renders[f"cards-{paper}{'-' + suffix if suffix else ''}.pdf"] = functools.partial(
+                render_cards_pdf, views, paper, f"{title} cards", credit, bleed=way.bleed, bleed_mm=way.bleed_mm,
+                ink_saver=way.ink_saver, backs=way.backs, team_per_sheet=way.team_per_sheet,
+                solid_backs=way.solid_backs, outline=outline)
     image_jobs = _image_jobs(views) if options.images else []
     team_renders: dict[str, Callable[[], bytes]] = {}
     teams: tuple[TeamFiles, ...] = ()

@@ -32,6 +32,13 @@ KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
     (START_HERE, START_HERE_LABEL),
     ("cards-a4.pdf", "Player cards (A4)"),
     ("cards-letter.pdf", "Player cards (US Letter)"),
+    # build --variants: the same cards printed other ways, each a file of its own
+    ("cards-a4-ink-saver.pdf", "Player cards, low ink (A4)"),
+    ("cards-letter-ink-saver.pdf", "Player cards, low ink (US Letter)"),
+    ("cards-a4-bleed.pdf", "Player cards with bleed, for a print shop (A4)"),
+    ("cards-letter-bleed.pdf", "Player cards with bleed, for a print shop (US Letter)"),
+    ("cards-a4-backs.pdf", "Player cards with backs, two-sided (A4)"),
+    ("cards-letter-backs.pdf", "Player cards with backs, two-sided (US Letter)"),
     ("fielding-chart.pdf", "Fielding chart"),
     ("fielding-chart-letter.pdf", "Fielding chart (US Letter)"),
     ("scoresheet.pdf", "Scoresheet"),
