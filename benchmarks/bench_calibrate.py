@@ -1,12 +1,14 @@
 """Time calibrating a season against a fixed baseline revision, in the same run.
 
 Usage: python benchmarks/bench_calibrate.py [--source DIR] [--baseline REV] [--repeat N]
-                                            [COMP SEASON ...]
+                                            [--jobs N] [COMP SEASON ...]
 
 Each tree (this one, and the baseline checked out into a temporary git worktree; default
 a10837f, the commit before the speed work of issue 16) calibrates in a fresh process of its own
 (stats tables built from the mirror beforehand, untimed), the two alternating --repeat times;
-the best wall and CPU seconds count. Prints the ratio, whether the two card sets are
+the best wall and CPU seconds count (CPU: the process and its solver workers). --jobs N: the
+processes this tree's calibration may use ($CARDGEN_CALIBRATE_JOBS; default: its own default,
+the cores up to 4; a baseline from before calibrate.parallel uses one whatever it is). Prints the ratio, whether the two card sets are
 byte-identical (when they are not, how many commits changed the calibration since the
 baseline: then the timing compares two different calibrations, and the accuracy printed is
 this tree's) and this tree's headline accuracy figures.
@@ -63,9 +65,11 @@ print(json.dumps(out, default=float))
 
 
 def calibrate_in(tree: Path, code: str, season: str, source: str, cache: Path,
-                 want_summary: bool) -> dict:
+                 want_summary: bool, jobs: int | None = None) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("CARDGEN_")}
     env.update(PYTHONPATH=str(tree), CARDGEN_CACHE=str(cache))
+    if jobs is not None:
+        env["CARDGEN_CALIBRATE_JOBS"] = str(jobs)
     done = subprocess.run([sys.executable, "-c", CHILD, code, season, source, str(cache),
                            "1" if want_summary else "0"], cwd=tree, env=env, check=True,
                           capture_output=True, text=True)
@@ -77,6 +81,8 @@ def main() -> None:
     ap.add_argument("--source", default=str(DEFAULT_SOURCE))
     ap.add_argument("--baseline", default=BASELINE_REV, help="git revision to compare against")
     ap.add_argument("--repeat", type=int, default=2, help="runs of each, alternating (best counts)")
+    ap.add_argument("--jobs", type=int, default=None,
+                    help="processes a calibration may use (default: the tree's default)")
     ap.add_argument("pairs", nargs="*", default=["BBL", "2024-25", "HUNDRED", "2024"])
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="bench-calibrate-"))
@@ -98,7 +104,7 @@ def compare(args: argparse.Namespace, base: Path, tmp: Path) -> None:
         for r in range(max(args.repeat, 1)):
             for key, tree in (("base", base), ("new", ROOT)):
                 res = calibrate_in(tree, code, season, args.source, tmp / f"cache-{key}",
-                                   want_summary=key == "new" and r == 0)
+                                   want_summary=key == "new" and r == 0, jobs=args.jobs)
                 best[key] = {k: min(best[key][k], res[k]) for k in ("wall", "cpu")}
                 last[key] = {**last.get(key, {}), **res}
         b, n = best["base"], best["new"]

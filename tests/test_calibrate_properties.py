@@ -198,11 +198,9 @@ def test_any_valid_stats_table_gives_valid_charts(seed, n_strikers, n_bowlers, w
     assert keepers.between(1, 20).all() and (len(keepers) > 0) == with_keeper
 
 
-def test_direct_trf_is_least_squares_to_the_bit(monkeypatch):
-    """`solve._robust_trf` calls scipy's TRF without `least_squares`' wrappers (a speed-up);
-    the continuous cards must be the very same numbers as through `least_squares`, the robust
-    re-solve included (out-of-reach targets: no dismissals, far too many, no wickets)."""
-    import cardgen.calibrate.solve as solve
+def _out_of_reach_targets() -> list[Target]:
+    """Targets some figure of which no card reaches (no dismissals, far too many, no
+    wickets): the robust re-solve of `continuous_card` runs for them."""
     targets = [striker_target(runs, outs, 0.12, 0.05, 0.36)
                for runs in (0.4, 1.35, 2.4) for outs in (0.0, 0.056, 0.25)]
     for wickets in (0.0, 0.053, 0.2):
@@ -210,11 +208,66 @@ def test_direct_trf_is_least_squares_to_the_bit(monkeypatch):
         scales = {k: max(abs(v), 0.25 * LEAGUE_B[k]) if k in HEADLINE else LEAGUE_B[k]
                   for k, v in figs.items()}
         targets.append(Target("bowler", figs, dict(BOWLER_WEIGHTS), scales))
-    robust_calls = []
-    direct = solve._robust_trf
-    monkeypatch.setattr(solve, "_robust_trf", lambda *a: robust_calls.append(1) or direct(*a))
-    fast = [solve.continuous_card(t, MODEL) for t in targets]
-    assert len(robust_calls) >= 3  # the re-solve under test really ran
+    return targets
+
+
+def _robust_cost(m: np.ndarray, y: np.ndarray, x: np.ndarray) -> float:
+    """The robust fit's cost (scipy's: half the sum of rho), the sum row quadratic."""
+    from cardgen.calibrate.solve import ROBUST_DELTA
+    r = m @ x - y
+    return 0.5 * float(ROBUST_DELTA ** 2 * np.log1p(r[:-1] ** 2 / ROBUST_DELTA ** 2).sum()
+                       + r[-1] ** 2)
+
+
+def test_direct_trf_is_least_squares_to_the_bit(monkeypatch):
+    """`solve._robust_trf` (the robust fit's fallback) calls scipy's TRF without
+    `least_squares`' wrappers (a speed-up); the fits must be the very same numbers as through
+    `least_squares`."""
+    import cardgen.calibrate.solve as solve
+    systems = [solve.continuous_system(t, MODEL) for t in _out_of_reach_targets()]
+    starts = [solve._bounded_lsq(m, y, ub) for m, y, ub in systems]
+    fast = [solve._robust_trf_card(m, y, ub, x) for (m, y, ub), x in zip(systems, starts)]
     monkeypatch.setattr(solve, "_trf", None)  # `_robust_trf` falls back to least_squares
-    slow = [solve.continuous_card(t, MODEL) for t in targets]
+    slow = [solve._robust_trf_card(m, y, ub, x) for (m, y, ub), x in zip(systems, starts)]
     assert all(np.array_equal(a, b) for a, b in zip(fast, slow))
+
+
+def test_robust_irls_reaches_the_robust_minimum(monkeypatch):
+    """The robust re-solve (`solve._robust_irls`, reweighted NNLS) settles on every
+    out-of-reach target, at a stationary point of the bounded robust problem (zero gradient on
+    the slots it uses, none pointing into the bound at the others), and never at a higher cost
+    than scipy's TRF from the same start, which it replaced (TRF stops at its tolerance)."""
+    import cardgen.calibrate.solve as solve
+    trf_calls = []
+    monkeypatch.setattr(solve, "_robust_trf_card", lambda *a: trf_calls.append(1))
+    ran = 0
+    for target in _out_of_reach_targets():
+        m, y, ub = solve.continuous_system(target, MODEL)
+        first = solve._bounded_lsq(m, y, ub)
+        if not np.any(np.abs(m[:-1] @ first - y[:-1]) > solve.ROBUST_DELTA):
+            continue
+        ran += 1
+        x = solve._robust_irls(m, y, ub, np.clip(first, 0, ub))
+        assert x is not None
+        r = m @ x - y
+        w = np.ones(len(r))
+        w[:-1] = 1.0 / (1.0 + r[:-1] ** 2 / solve.ROBUST_DELTA ** 2)
+        grad = m.T @ (w * r)  # d cost / d slot
+        # measured at most ~5e-6 where the fit stops (IRLS_XTOL); the slots left at zero are
+        # held there by gradients of 0.05-5, so 1e-4 tells a stationary point from a stall
+        used = (ub >= 1) & (x > 1e-6)
+        assert used.any() and np.all(np.abs(grad[used]) < 1e-4)
+        assert np.all(grad[(ub >= 1) & ~used] > -1e-4)
+        trf = solve._robust_trf(lambda v, m=m, y=y: m @ v - y, m, np.clip(first, 0, ub),
+                                np.zeros(len(ub)), ub + 1e-12, _cauchy_loss)
+        assert _robust_cost(m, y, x) <= _robust_cost(m, y, np.clip(trf, 0, None)) + 1e-9
+    assert ran >= 3 and not trf_calls  # the re-solve under test really ran, TRF never did
+
+
+def _cauchy_loss(z: np.ndarray) -> np.ndarray:
+    from cardgen.calibrate.solve import ROBUST_DELTA
+    d2 = ROBUST_DELTA ** 2
+    rho = np.empty((3, len(z)))
+    rho[0], rho[1], rho[2] = d2 * np.log1p(z / d2), 1 / (1 + z / d2), -1 / (d2 * (1 + z / d2) ** 2)
+    rho[:, -1] = (z[-1], 1.0, 0.0)
+    return rho
