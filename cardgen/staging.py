@@ -18,9 +18,10 @@ import re
 import shutil
 import signal
 import tempfile
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from cardgen.errors import CardgenError
 
@@ -172,6 +173,30 @@ def quiet_worker() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+@contextlib.contextmanager
+def signals_deferred(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM)) -> Iterator[None]:
+    """Ctrl+C and SIGTERM that arrive inside the block are noted and raised again as it ends.
+
+    A fork runs Python at-fork hooks (logging's lock release); a handler that raises inside one is
+    swallowed there ("Exception ignored in ... _releaseLock") and the run would go on. Masking the
+    signal is not enough: another thread (numba's, a progress bar's) takes it and the main thread
+    still runs the handler. Here the handler only notes the signal, so nothing raises mid-fork.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread handles signals
+        return
+    noted: list[int] = []
+    previous = {signum: signal.signal(signum, lambda number, frame: noted.append(number))
+                for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        for signum in dict.fromkeys(noted):
+            signal.raise_signal(signum)  # the handler now in place (the CLI's raises)
 
 
 def stop_workers(pool: object) -> None:

@@ -24,6 +24,7 @@ import numpy as np
 
 from cardgen.calibrate.expect import LeagueModel
 from cardgen.calibrate.solve import Target
+from cardgen.staging import quiet_worker, signals_deferred
 
 MIN_PARALLEL = 16
 
@@ -46,7 +47,8 @@ def solving_in(jobs: int) -> Iterator[int]:
     if outer is not None or jobs <= 1 or not _can_fork():
         yield 1 if outer is None else outer[1]
         return
-    pool = multiprocessing.get_context("fork").Pool(jobs - 1)
+    with signals_deferred():  # a signal inside a fork would be swallowed there
+        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=quiet_worker)
     token = _POOL.set((pool, jobs))
     try:
         yield jobs

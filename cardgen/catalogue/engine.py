@@ -30,11 +30,8 @@ from cardgen.catalogue.plan import Planned
 from cardgen.catalogue.season import KitSettings, SeasonResult, build_season
 from cardgen.errors import CardgenError
 from cardgen.options import RunOptions
+from cardgen.staging import signals_deferred
 
-# Ctrl+C and SIGTERM are held while a season's process is forked: one that lands while fork runs
-# its at-fork handlers is swallowed there ("Exception ignored in ... _releaseLock") and the run
-# would go on; held, it is raised as soon as the fork is over, with the new process on the books.
-_HELD = {signal.SIGINT, signal.SIGTERM}
 
 
 @dataclass(frozen=True)
@@ -89,7 +86,6 @@ def _child(job: SeasonJob, conn: Connection) -> None:
     """A season's process: build, send the result, end (the parent handles Ctrl+C and SIGTERM)."""
     from cardgen.staging import quiet_worker
     quiet_worker()
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, _HELD)  # held by the parent over the fork
     try:
         conn.send(run_season(job))
     finally:
@@ -174,13 +170,10 @@ def run_catalogue(seasons: tuple[Planned, ...], source: str, out_dir: Path, sett
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(target=_child, args=(job, send), daemon=True)
                 on_start(job.planned)
-                held = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-                try:
+                with signals_deferred():
                     process.start()
                     send.close()  # the child's end: a child that dies unheard closes it (EOF here)
                     running[receive] = (process, job, time.perf_counter())
-                finally:
-                    signal.pthread_sigmask(signal.SIG_SETMASK, held)
             ready_now = wait(list(running), timeout=TICK_S)
             on_tick()
             for ready in ready_now:
@@ -207,7 +200,6 @@ def run_catalogue(seasons: tuple[Planned, ...], source: str, out_dir: Path, sett
 
 
 def _died(exitcode: int | None) -> str:
-    import signal
     if exitcode is not None and exitcode < 0:
         name = signal.Signals(-exitcode).name if -exitcode in signal.Signals._value2member_map_ else str(-exitcode)
         advice = "; out of memory? run with fewer --jobs" if name == "SIGKILL" else ""

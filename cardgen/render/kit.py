@@ -23,7 +23,7 @@ from cardgen.cardset import FILE_NAME, dumps
 from cardgen.errors import CardgenError
 from cardgen.manifest import CardSheets, Manifest, TeamFiles, read_manifest, write_manifest
 from cardgen.staging import (make_staging, publish_folder, quiet_worker, relative_files, remove_stale_staging,
-                             stop_workers)
+                             signals_deferred, stop_workers)
 from cardgen.render.card import CardView, card_views
 from cardgen.render.common import set_title
 from cardgen.render.fielding import render_fielding_pdf
@@ -380,7 +380,8 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             pool = _pool(options.workers)
             # every file is written on its own by one job, so the kit is the same in any order
             # and with any number of workers (submitting forks the workers)
-            futures = [pool.submit(_run_job, index) for index in range(len(_JOBS))]
+            with signals_deferred():  # a signal inside a fork would be swallowed there
+                futures = [pool.submit(_run_job, index) for index in range(len(_JOBS))]
         finally:
             gc.unfreeze()
         bar = tqdm(total=len(futures), desc=f"build {title}", unit="file", file=sys.stderr,
