@@ -32,6 +32,9 @@ Solve = Callable[[Target, LeagueModel], np.ndarray]
 
 _POOL: contextvars.ContextVar[tuple[Pool, int] | None] = contextvars.ContextVar(
     "cardgen_calibrate_pool", default=None)
+# who hears of each round's solves (a progress bar: `calibrate.progress`), if anyone
+_ON_SOLVED: contextvars.ContextVar[Callable[[int], object] | None] = contextvars.ContextVar(
+    "cardgen_calibrate_on_solved", default=None)
 
 
 def _can_fork() -> bool:
@@ -58,12 +61,30 @@ def solving_in(jobs: int) -> Iterator[int]:
         pool.join()
 
 
+@contextmanager
+def reporting_to(on_solved: Callable[[int], object]) -> Iterator[None]:
+    """Within the block, `on_solved(n)` is called after every round of `n` card solves."""
+    token = _ON_SOLVED.set(on_solved)
+    try:
+        yield
+    finally:
+        _ON_SOLVED.reset(token)
+
+
 def _solve_share(solve: Solve, targets: Sequence[Target], model: LeagueModel) -> list[np.ndarray]:
     return [solve(t, model) for t in targets]
 
 
 def solve_all(solve: Solve, targets: Sequence[Target], model: LeagueModel) -> list[np.ndarray]:
     """`[solve(t, model) for t in targets]`, shared out over the block's workers if any."""
+    solved = _solve_round(solve, targets, model)
+    on_solved = _ON_SOLVED.get()
+    if on_solved is not None:
+        on_solved(len(targets))
+    return solved
+
+
+def _solve_round(solve: Solve, targets: Sequence[Target], model: LeagueModel) -> list[np.ndarray]:
     running = _POOL.get()
     if running is None or len(targets) < MIN_PARALLEL:
         return _solve_share(solve, targets, model)

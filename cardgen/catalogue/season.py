@@ -276,7 +276,9 @@ def build_season(comp: Competition, season: str, source: str | None, out_dir: Pa
         if request.on_tables is not None:
             request.on_tables(stats)
         from cardgen.calibrate.cardset import build_card_set
-        card_set = build_card_set(comp, season, source, reuse=True, rules=settings.rules)
+        from cardgen.calibrate.progress import calibration_progress
+        with calibration_progress(f"{comp.code} {season}", enabled=request.progress):
+            card_set = build_card_set(comp, season, source, reuse=True, rules=settings.rules)
     from cardgen.render.kit import build_kit
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
