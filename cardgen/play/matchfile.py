@@ -93,19 +93,42 @@ def read_match_file(path: Path | str) -> MatchRecord:
 
 
 def parse_match(doc: Any, where: str) -> MatchRecord:
+    """The match file `doc` (decoded JSON) as typed values; MatchFileError names the first thing
+    wrong, checked in the file's order: kind and version, card set, seed, teams, innings."""
     if not isinstance(doc, dict) or doc.get("kind") != KIND:
         raise _bad(where, "it is not a Quicket match file")
     if doc.get("version") != VERSION:
         raise _bad(where, f"version {doc.get('version')!r} (this cardgen reads version {VERSION})")
+    ident = _card_set_ident(doc, where)
+    seed = doc.get("seed")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= 0xFFFFFFFF:
+        raise _bad(where, f"seed {seed!r}")
+    entries = _team_entries(doc, where)
+    names = [t.name for t in entries]
+    if doc.get("batting_first") not in names or names[0] == names[1]:
+        raise _bad(where, "batting_first must name one of its two teams")
+    innings, balls = _innings_entries(doc, where)
+    result = doc.get("result")
+    return MatchRecord(competition=ident["competition"], season=ident["season"], rules=ident["rules"],
+                       fingerprint=str(ident.get("fingerprint") or ""), seed=seed,
+                       teams=(entries[0], entries[1]), batting_first=names.index(doc["batting_first"]),
+                       innings=tuple(innings), balls=tuple(balls),
+                       result=result if isinstance(result, str) else None)
+
+
+def _card_set_ident(doc: dict[str, Any], where: str) -> dict[str, Any]:
+    """The card set the match was played with: competition, season and rules (all text)."""
     ident = doc.get("card_set")
     if not isinstance(ident, dict) or not all(isinstance(ident.get(k), str)
                                               for k in ("competition", "season", "rules")):
         raise _bad(where, "it does not say which card set it was played with")
     if ident["rules"] not in ("quicket", "advanced"):
         raise _bad(where, f"unknown rules {ident['rules']!r}")
-    seed = doc.get("seed")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= 0xFFFFFFFF:
-        raise _bad(where, f"seed {seed!r}")
+    return ident
+
+
+def _team_entries(doc: dict[str, Any], where: str) -> list[TeamEntry]:
+    """The two teams, each with a name and an XI of player ids."""
     teams = doc.get("teams")
     if not isinstance(teams, list) or len(teams) != 2:
         raise _bad(where, "it needs two teams")
@@ -117,13 +140,16 @@ def parse_match(doc: Any, where: str) -> MatchRecord:
         keeper = t.get("keeper")
         entries.append(TeamEntry(t["name"], tuple(t["xi"]), keeper if isinstance(keeper, str) else None,
                                  "computer" if t.get("captain") == "computer" else "player"))
-    names = [t.name for t in entries]
-    if doc.get("batting_first") not in names or names[0] == names[1]:
-        raise _bad(where, "batting_first must name one of its two teams")
+    return entries
+
+
+def _innings_entries(doc: dict[str, Any], where: str) -> tuple[list[InningsEntry], list[BallEntry]]:
+    """Every innings and, in order, every ball of them (at most MAX_BALLS in all)."""
     innings_doc = doc.get("innings")
     if not isinstance(innings_doc, list) or not innings_doc:
         raise _bad(where, "no innings")
-    innings, balls = [], []
+    innings: list[InningsEntry] = []
+    balls: list[BallEntry] = []
     for i, inn in enumerate(innings_doc):
         if not isinstance(inn, dict) or not isinstance(inn.get("balls"), list):
             raise _bad(where, f"innings {i + 1} has no balls")
@@ -131,22 +157,19 @@ def parse_match(doc: Any, where: str) -> MatchRecord:
         if not isinstance(super_over, int) or isinstance(super_over, bool):
             raise _bad(where, f"innings {i + 1}: super_over {super_over!r}")
         innings.append(InningsEntry(str(inn.get("batting", "")), super_over, len(inn["balls"])))
-        for k, ball in enumerate(inn["balls"]):
-            label = f"innings {i + 1} ball {k + 1}"
-            if not isinstance(ball, dict) or not isinstance(ball.get("bowler"), str) \
-                    or not isinstance(ball.get("dice"), list):
-                raise _bad(where, f"{label} has no bowler or dice")
-            balls.append(BallEntry(i, str(ball.get("over", "")), ball["bowler"], _dice(ball["dice"], where, label),
-                                   bool(ball.get("rolled")),
-                                   ball["score"] if isinstance(ball.get("score"), str) else None))
+        balls += [_ball_entry(ball, i, f"innings {i + 1} ball {k + 1}", where) for k, ball in enumerate(inn["balls"])]
     if len(balls) > MAX_BALLS:
         raise _bad(where, f"{len(balls)} balls (a match has fewer than {MAX_BALLS})")
-    result = doc.get("result")
-    return MatchRecord(competition=ident["competition"], season=ident["season"], rules=ident["rules"],
-                       fingerprint=str(ident.get("fingerprint") or ""), seed=seed,
-                       teams=(entries[0], entries[1]), batting_first=names.index(doc["batting_first"]),
-                       innings=tuple(innings), balls=tuple(balls),
-                       result=result if isinstance(result, str) else None)
+    return innings, balls
+
+
+def _ball_entry(ball: Any, innings: int, label: str, where: str) -> BallEntry:
+    """One ball of innings `innings` (its index in the file): a bowler, dice, and what the page noted."""
+    if not isinstance(ball, dict) or not isinstance(ball.get("bowler"), str) \
+            or not isinstance(ball.get("dice"), list):
+        raise _bad(where, f"{label} has no bowler or dice")
+    return BallEntry(innings, str(ball.get("over", "")), ball["bowler"], _dice(ball["dice"], where, label),
+                     bool(ball.get("rolled")), ball["score"] if isinstance(ball.get("score"), str) else None)
 
 
 def _dice(dice: list[Any], where: str, label: str) -> tuple[Die, ...]:
