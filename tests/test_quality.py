@@ -75,7 +75,6 @@ COMPLEXITY_EXEMPT = {"cardgen/sim/fast_compiled.py"}
 COMPLEXITY_ALLOWED = {
     "cardgen.render.kit.build_kit",
     "cardgen.render.preflight._check_page",
-    "cardgen.play.matchfile.parse_match",
     "cardgen.sources.cricsheet._parse",
     "cardgen.league.spec.parse_league",
     "cardgen.league.build.side_prediction",
