@@ -61,6 +61,99 @@ def face_range(lo: int, hi: int) -> str:
     return str(lo) if lo == hi else f"{lo}-{hi}"
 
 
+TABLE = -1   # a chase-line cell that reads the wickets-in-hand table (the first innings' band)
+CELL_LETTERS = {ATTACK: "A", NORMAL: "N", CONSOLIDATE: "C", TABLE: "T"}
+CELL_WORDS = {ATTACK: "attack", NORMAL: "normal", CONSOLIDATE: "consolidate", TABLE: "table"}
+
+
+@dataclass(frozen=True)
+class ChaseLine:
+    """The chase line (issue 41): in the second innings, the band read from runs needed a ball
+    and wickets in hand instead of the table, one small table a player reads before each ball.
+
+    Row k of `cells` is the chase needing more than `rate_edges[k - 1]` and at most
+    `rate_edges[k]` runs a ball (runs needed > edge x balls left, counted in whole runs and
+    balls as the scoresheet counts them: exactly the edge is the row below); column j holds
+    `hand_edges[j - 1]` < wickets in hand <= `hand_edges[j]`. A cell is ATTACK, NORMAL,
+    CONSOLIDATE or TABLE (read the wickets-in-hand table, as the first innings does)."""
+    rate_edges: tuple[float, ...]
+    hand_edges: tuple[int, ...]
+    cells: tuple[tuple[int, ...], ...]
+
+    def __post_init__(self) -> None:
+        rows, cols = len(self.rate_edges) + 1, len(self.hand_edges) + 1
+        if list(self.rate_edges) != sorted(set(self.rate_edges)) or any(e <= 0 for e in self.rate_edges):
+            raise CardgenError(f"chase line rate edges {self.rate_edges!r}: expected rising, above 0")
+        if (list(self.hand_edges) != sorted(set(self.hand_edges))
+                or any(not 1 <= h <= 9 for h in self.hand_edges)):
+            raise CardgenError(f"chase line wickets-in-hand edges {self.hand_edges!r}: expected rising, 1-9")
+        if len(self.cells) != rows or any(len(r) != cols for r in self.cells) or any(
+                c not in CELL_LETTERS for r in self.cells for c in r):
+            raise CardgenError(f"chase line cells: expected {rows} rows of {cols} of "
+                               f"{sorted(CELL_LETTERS)}")
+
+    @classmethod
+    def from_letters(cls, rate_edges: tuple[float, ...], hand_edges: tuple[int, ...],
+                     rows: tuple[str, ...]) -> ChaseLine:
+        """A line written as letters, a row a string: ("TTT", "NAA", "AAA")."""
+        by_letter = {v: k for k, v in CELL_LETTERS.items()}
+        try:
+            cells = tuple(tuple(by_letter[ch] for ch in row.upper()) for row in rows)
+        except KeyError as exc:
+            raise CardgenError(f"chase line cell {exc}: expected A, N, C or T") from None
+        return cls(tuple(float(e) for e in rate_edges), tuple(int(h) for h in hand_edges), cells)
+
+    def letters(self) -> tuple[str, ...]:
+        return tuple("".join(CELL_LETTERS[c] for c in row) for row in self.cells)
+
+    def column_of_down(self) -> np.ndarray:
+        """(11,) the cells' column by wickets down 0..10."""
+        hand = 10 - np.arange(11)
+        return np.searchsorted(np.asarray(self.hand_edges), hand, side="left").astype(np.int64)
+
+    def cells_by_down(self) -> np.ndarray:
+        """(rows x 11,) int8: the cell of row k for wickets down w at k x 11 + w (the engines'
+        table: one read a ball)."""
+        col = self.column_of_down()
+        return np.ascontiguousarray(np.asarray(self.cells, np.int8)[:, col].ravel())
+
+    def describe(self) -> dict:
+        return {"runs_per_ball_edges": list(self.rate_edges),
+                "wickets_in_hand_edges": list(self.hand_edges), "cells": list(self.letters())}
+
+    def row_words(self) -> list[str]:
+        """Each row's runs needed a ball, as printed: "<= 1", "1-1.5", "> 2"."""
+        e = [f"{x:g}" for x in self.rate_edges]
+        if not e:
+            return ["any"]
+        return [f"<= {e[0]}"] + [f"{a}-{b}" for a, b in zip(e, e[1:])] + [f"> {e[-1]}"]
+
+    def column_words(self) -> list[str]:
+        """Each column's wickets in hand, as printed: "1-3", "4-6", "7-10"."""
+        bounds = [0, *self.hand_edges, 10]
+        return [face_range(lo + 1, hi) for lo, hi in zip(bounds, bounds[1:])]
+
+
+def chase_line_of_words(spec: str) -> ChaseLine:
+    """A line written on one line, as the benchmarks and `simulate --chase-line` take it: rate
+    edges / wickets-in-hand edges / rows of cells, e.g. "1.5,2/3,6/TTT,NTT,AAA"."""
+    try:
+        rates, hands, rows = spec.split("/")
+        return ChaseLine.from_letters(tuple(float(x) for x in rates.split(",") if x),
+                                      tuple(int(x) for x in hands.split(",") if x),
+                                      tuple(rows.split(",")))
+    except ValueError:
+        raise CardgenError(f"chase line {spec!r}: expected rate edges/hand edges/rows, "
+                           "e.g. 1.5,2/3,6/TTT,NTT,AAA") from None
+
+
+def chase_line_of_description(described: dict) -> ChaseLine:
+    """The line `ChaseLine.describe` wrote."""
+    return ChaseLine.from_letters(tuple(described["runs_per_ball_edges"]),
+                                  tuple(described["wickets_in_hand_edges"]),
+                                  tuple(described["cells"]))
+
+
 @dataclass(frozen=True)
 class WicketsInHand:
     """The rule's parameters: band edges (balls left per wicket in hand, T20 scale) and d20 faces."""
@@ -79,6 +172,9 @@ class WicketsInHand:
     # chasing: the side attacks whatever the table says while runs needed > this x balls left
     # (None: the chase reads the table like the first innings)
     chase_attack_above: float | None = 2.0
+    # the chase line (issue 41): chasing, the band by runs needed a ball x wickets in hand; it
+    # replaces the clause above (None: the clause). Off by default: no design yet met the bar
+    chase_line: ChaseLine | None = None
 
     name: str = RULE_NAME
 
@@ -98,9 +194,32 @@ class WicketsInHand:
              runs_needed: int | None = None) -> int:
         """The band before a delivery (wickets down and legal balls left before it; in a chase,
         `runs_needed` to win)."""
-        if runs_needed is not None and self.chase_attacks(runs_needed, balls_left):
-            return ATTACK
-        return int(band_table(self, balls_per_innings)[min(wickets_down, 10), max(balls_left, 0)])
+        table = int(band_table(self, balls_per_innings)[min(wickets_down, 10), max(balls_left, 0)])
+        if runs_needed is None:
+            return table
+        return int(self.chase_band(runs_needed, balls_left, min(wickets_down, 10), table))
+
+    def chase_table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The chase as the engines read it: (rate edges, cells by row x 11 + wickets down), a
+        cell TABLE where the table's band stands; the clause is the line (TABLE) / (ATTACK)
+        at its edge. None: the chase reads the table like the first innings."""
+        return _chase_table(self)
+
+    def chase_band(self, runs_needed, balls_left, wickets_down, table_band):  # type: ignore[no-untyped-def]
+        """The band of a chasing ball (scalars or numpy arrays): the chase table's cell, or the
+        wickets-in-hand table's band (`table_band`) where the cell says TABLE."""
+        chase = self.chase_table()
+        if chase is None:
+            return table_band
+        edges, cells = chase
+        need = np.asarray(runs_needed)
+        left = np.asarray(balls_left)
+        row = np.zeros(np.broadcast(need, left).shape, np.int64)
+        for edge in edges:        # behind the edge's rate: whole runs against edge x balls left
+            row += need > edge * left
+        cell = cells[row * 11 + np.asarray(wickets_down)]
+        band = np.where(cell == TABLE, table_band, cell)
+        return band if np.ndim(band) else int(band)
 
     def chase_attacks(self, runs_needed, balls_left):  # type: ignore[no-untyped-def]
         """Whether a chasing side attacks whatever its wickets (scalars or numpy arrays)."""
@@ -149,6 +268,8 @@ class WicketsInHand:
 
     def chase_words(self) -> str:
         """The chase clause as printed ("" when the chase reads the table like the first innings)."""
+        if self.chase_line is not None:
+            return "Chasing: read the band from the chase line (runs needed a ball x wickets in hand)."
         if self.chase_attack_above is None:
             return ""
         return f"Chasing, needing over {self.chase_attack_above:g} a ball: always attack."
@@ -195,7 +316,8 @@ class WicketsInHand:
                 "consolidate_applies_to": list(self.consolidate_saves)
                 + (["4", "6"] if self.consolidate_boundaries else []),
                 **({"chase_attack_above_runs_per_ball": self.chase_attack_above}
-                   if self.chase_attack_above is not None else {})}
+                   if self.chase_attack_above is not None else {}),
+                **({"chase_line": self.chase_line.describe()} if self.chase_line is not None else {})}
 
 
 RULE = WicketsInHand()
@@ -226,8 +348,10 @@ def from_description(described: dict) -> WicketsInHand:
             consolidate_boundaries="4" in applies,
             consolidate_saves=tuple(k for k in applies if k not in ("4", "6")),
             chase_attack_above=(float(described["chase_attack_above_runs_per_ball"])
-                                if "chase_attack_above_runs_per_ball" in described else None))
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+                                if "chase_attack_above_runs_per_ball" in described else None),
+            chase_line=(chase_line_of_description(described["chase_line"])
+                        if "chase_line" in described else None))
+    except (KeyError, TypeError, ValueError, IndexError, CardgenError) as exc:
         raise CardgenError(f"the card set's rule_parameters are damaged ({exc}); rebuild the card set") from None
 
 
@@ -256,6 +380,22 @@ def band_table(rule: WicketsInHand, balls_per_innings: int) -> np.ndarray:
     table[10] = ATTACK  # never bowled to (the innings is over), kept defined
     table.setflags(write=False)
     return table
+
+
+@lru_cache(maxsize=16)
+def _chase_table(rule: WicketsInHand) -> tuple[np.ndarray, np.ndarray] | None:
+    """`WicketsInHand.chase_table`, built once a rule (read-only)."""
+    if rule.chase_line is not None:
+        edges = np.asarray(rule.chase_line.rate_edges, np.float64)
+        cells = rule.chase_line.cells_by_down()
+    elif rule.chase_attack_above is None:
+        return None
+    else:
+        edges = np.asarray([rule.chase_attack_above], np.float64)
+        cells = np.concatenate([np.full(11, TABLE, np.int8), np.full(11, ATTACK, np.int8)])
+    edges.setflags(write=False)
+    cells.setflags(write=False)
+    return edges, cells
 
 
 def rule_named(name: str | None) -> WicketsInHand | None:

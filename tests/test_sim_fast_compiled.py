@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -113,7 +114,9 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
     cs = compile_card_set(raw)
     captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(5))
     table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
-    for seed, way in ((11, wih.RULE), (12, None)):
+    # (13: a chase line, issue 41, every band in some cell)
+    line = wih.ChaseLine.from_letters((1.0, 1.5, 2.0), (3, 6), ("NCT", "ANC", "CAN", "ATA"))
+    for seed, way in ((11, wih.RULE), (12, None), (13, replace(wih.RULE, chase_line=line))):
         home = np.random.default_rng(seed).integers(0, 3, 1500)
         away = (home + 1 + (np.arange(1500) % 2)) % 3
         a, b = both_engines(monkeypatch, lambda home=home, away=away, seed=seed, way=way: fast.play_matches(

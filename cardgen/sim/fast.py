@@ -33,6 +33,9 @@ from cardgen.sim.model import CompiledSet, Side
 from cardgen.wickets_in_hand import WicketsInHand
 
 BIG = np.iinfo(np.int32).max // 2
+# the chase table of a rule without one (wickets_in_hand.WicketsInHand.chase_table): no edge, one
+# row of cells that read the table
+_NO_CHASE = (np.zeros(0, np.float64), np.full(11, -1, np.int8))
 SLOTS = 12  # 11 batters + one padding slot (never batting: the innings ends at 10 wickets)
 
 
@@ -352,11 +355,14 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
         band_of = np.ascontiguousarray(
             wih.band_table(rule, fmt.balls_per_innings)[:, ::-1].astype(np.int8).ravel())
         attack_of, consolidate_of = _attack_table(rule), _consolidate_map(rule)
-        chase_rule = rule.chase_attack_above is not None
-        chase_above = 0.0 if rule.chase_attack_above is None else float(rule.chase_attack_above)
+        chase = rule.chase_table()
+        chase_rule = chase is not None
+        # (copies: the kernel's signature takes writable arrays, the rule's are read-only)
+        chase_edges, chase_cells = (a.copy() for a in (chase if chase is not None else _NO_CHASE))
         consolidate_safe = int(rule.consolidate_safe)
     else:
-        per_row, consolidate_safe, chase_rule, chase_above = 0, 0, False, 0.0
+        per_row, consolidate_safe, chase_rule = 0, 0, False
+        chase_edges, chase_cells = (a.copy() for a in _NO_CHASE)
         band_of = np.zeros(1, np.int8)
         attack_of = consolidate_of = np.zeros(m.N_CODES, np.int64)
     # bowlers' chart rows and overs' words over by over (a row per over, a column per lane):
@@ -380,7 +386,7 @@ def _play_compiled(kernel: ModuleType, fmt: m.Format, lanes: Lanes, rng: np.rand
     tables = (lut, fielding, catch, ro, keeper_slot, keeper_rating, with_defence, defence_of,
               batter_rows, plan_by_over, codes, over_events,
               rule is not None, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-              chase_rule, chase_above, fmt.balls_per_innings,
+              chase_rule, chase_edges, chase_cells, fmt.balls_per_innings,
               bpo << OVER_BALLS_SHIFT, max_wickets,
               bat, bat_out8, overs_by_over, at_edge, final_runs, final_wickets)
     if type(rng) is np.random.Generator:
@@ -543,7 +549,11 @@ class _NumpyBatch:
         self.krating_all = lanes.keeper_rating.astype(np.int64)
         self._over_tables(setup)
         self.chasing = chasing = bool((lanes.target < BIG).any())
-        self.chase_rule = chasing and rule is not None and rule.chase_attack_above is not None
+        chase = rule.chase_table() if rule is not None else None
+        self.chase_rule = chasing and chase is not None
+        self.chase_edges: np.ndarray
+        self.chase_cells: np.ndarray
+        self.chase_edges, self.chase_cells = chase if chase is not None else _NO_CHASE
         self.rows = _LEGAL + 1 if rule is not None else _TARGET + 1 if chasing else _TARGET
         # no chase can end before its smallest target is in reach (at most 6 a delivery)
         self.first_chase_step = int(lanes.target.min(initial=BIG)) // 6 if chasing else 0
@@ -709,8 +719,12 @@ class _NumpyBatch:
         attack's wickets too)."""
         band = self.band_of.take(wickets * self.per_row + legal)
         if self.chase_rule:                                 # chasing: runs needed v balls left
-            band[rule.chase_attacks(target - R, self.setup.fmt.balls_per_innings - legal)
-                 & (target < BIG)] = wih.ATTACK
+            need, left = target - R, self.setup.fmt.balls_per_innings - legal
+            row = np.zeros(len(band), np.int64)
+            for edge in self.chase_edges:                   # (the kernel's comparison)
+                row += need > edge * left
+            cell = self.chase_cells.take(row * 11 + wickets)
+            band = np.where((target < BIG) & (cell != wih.TABLE), cell, band)
         a = np.flatnonzero((band == wih.ATTACK) & (code == m.DOT))
         if len(a):
             code[a] = self.attack_of.take(rule_d20[a])

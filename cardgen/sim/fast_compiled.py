@@ -47,7 +47,7 @@ SLOT_SHIFT, CHART_SHIFT, SLOT_MASK = 38, 42, 15
 BAT_FIGURES = (1 << 38) - 1
 FALLEN_SHIFT, OVER_BALLS_SHIFT = 44, 48
 
-_i64, _f64, _b = numba.int64, numba.float64, numba.boolean
+_i64, _b = numba.int64, numba.boolean
 _v64, _vf, _m64 = numba.int64[::1], numba.float64[::1], numba.int64[:, ::1]
 _v8 = numba.int8[::1]
 SIGNATURE = numba.int64(
@@ -56,7 +56,7 @@ SIGNATURE = numba.int64(
     _v64, _v64, _v8, _v8, _v8, _v8,              # lut, fielding, catch, run out, keeper slot, rating
     _b, _v8,                                     # R13: any Defence, the rating by chart row
     numba.int32[::1], _m64, _m64, _v64,          # batters' chart rows, bowlers', code table, over events
-    _b, numba.int8[::1], _i64, _v64, _v64, _i64, _b, _f64, _i64,  # the rule
+    _b, numba.int8[::1], _i64, _v64, _v64, _i64, _b, _vf, _v8, _i64,  # the rule
     _i64, _i64,                                  # over end, max wickets
     _v64, _v8, _m64, _m64, _v64, _v64)           # scorecards out
 
@@ -109,7 +109,7 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
               with_defence, defence_of,
               batter_rows, plan_rows, codes, over_events,
               with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-              chase_rule, chase_above, balls_per_innings,
+              chase_rule, chase_edges, chase_cells, balls_per_innings,
               over_end, max_wickets,
               bat, bat_out, over_words, at_edge, final_runs, final_wickets):
     """One delivery for each of the first n live innings (rows of `st`); returns how many
@@ -164,9 +164,16 @@ def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
         if with_rule:                                   # R12: the wickets-in-hand bands
             band = band_of[wickets * per_row + legal]
             target = st[i, TARGET]
-            if chase_rule and target < BIG and (target - runs) > chase_above * (
-                    balls_per_innings - legal):
-                band = ATTACK
+            if chase_rule and target < BIG:             # the chase: its row by runs needed
+                need = target - runs
+                left = balls_per_innings - legal
+                chase_row = 0
+                for e in range(chase_edges.shape[0]):
+                    if need > chase_edges[e] * left:
+                        chase_row += 1
+                cell = chase_cells[chase_row * 11 + wickets]
+                if cell >= 0:                           # (TABLE, -1: the table's band stands)
+                    band = cell
             d20 = rule_d20[i]
             if band == ATTACK and code == DOT:
                 code = attack_of[d20]
@@ -259,7 +266,7 @@ def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rat
                  with_defence, defence_of,
                  batter_rows, plan_rows, codes, over_events,
                  with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-                 chase_rule, chase_above, balls_per_innings,
+                 chase_rule, chase_edges, chase_cells, balls_per_innings,
                  over_end, max_wickets,
                  bat, bat_out, over_words, at_edge, final_runs, final_wickets):
     """The innings of `st` played to their end, a step at a time: each step's dice drawn from
@@ -278,7 +285,7 @@ def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rat
                       with_defence, defence_of,
                       batter_rows, plan_rows, codes, over_events,
                       with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-                      chase_rule, chase_above, balls_per_innings,
+                      chase_rule, chase_edges, chase_cells, balls_per_innings,
                       over_end, max_wickets,
                       bat, bat_out, over_words, at_edge, final_runs, final_wickets)
     return deliveries

@@ -326,7 +326,7 @@ def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int,
     wickets down and legal balls left and, in the second innings, the runs needed (the first
     innings' total + 1 less the runs so far) (`cardgen.wickets_in_hand`): the situations
     calibration solves each card over."""
-    from cardgen.wickets_in_hand import ATTACK, BANDS, RULE, band_table
+    from cardgen.wickets_in_hand import BANDS, RULE, band_table
     rule = RULE if rule is None else rule
     keys = ["match_id", "innings"]
     d = d.sort_values(keys + ["delivery"]).reset_index(drop=True)
@@ -341,7 +341,8 @@ def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int,
     runs_before = (d.groupby(keys)["runs_total"].cumsum() - d["runs_total"]).to_numpy()
     need = (d["match_id"].map(first_total).to_numpy(float) + 1 - runs_before)
     chase = (d["innings"] == 2).to_numpy() & np.isfinite(need)
-    codes = np.where(chase & rule.chase_attacks(np.nan_to_num(need), left), ATTACK, codes)
+    codes = np.where(chase, rule.chase_band(np.nan_to_num(need), left, np.minimum(down_before, 10),
+                                            codes), codes)
     band = np.asarray(BANDS)[codes]
     bat = d.loc[d["wides"] == 0].assign(band=band[(d["wides"] == 0).to_numpy()])
     bowl = d.loc[d["legal"] == 1].assign(band=band[(d["legal"] == 1).to_numpy()])
