@@ -76,7 +76,6 @@ COMPLEXITY_ALLOWED = {
     "cardgen.render.kit.build_kit",
     "cardgen.render.preflight._check_page",
     "cardgen.sources.cricsheet._parse",
-    "cardgen.league.spec.parse_league",
     "cardgen.league.build.side_prediction",
     "cardgen.league.build.build_league",
     "cardgen.site.first_match._filled_innings",

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from cardgen.errors import CardgenError
 from cardgen.readfile import toml_module
@@ -185,14 +186,31 @@ def _string_line(lines: list[str], value: str, start: int) -> int:
     return _line_of(lines, f"[\"']{quoted}[\"']", start)
 
 
-def parse_league(text: str, path: str = "league file") -> LeagueSpec:
-    """The league file's text as a LeagueSpec (LeagueFileError naming the line otherwise)."""
+class _FileLines:
+    """The league file's path and lines: where a key is, for an error naming its line."""
+
+    def __init__(self, path: str, lines: list[str]) -> None:
+        self.path, self.lines = path, lines
+
+    def where(self, line: int) -> str:
+        return f"{self.path}, line {line}"
+
+    def key_line(self, key: str) -> int:
+        return _line_of(self.lines, rf"^\s*{re.escape(key)}\s*=")
+
+    def at_key(self, key: str) -> str:
+        """'FILE, line N' of the top-level `key`."""
+        return self.where(self.key_line(key))
+
+
+def _read_toml(text: str, path: str) -> dict[str, Any]:
+    """The file's TOML document; a file that is not TOML is one line naming its line."""
     tomllib = toml_module()
     if tomllib is None:
         raise LeagueFileError(f"{path}: reading TOML needs Python 3.11 (or the tomli "
                               f"package: pip install tomli)")
     try:
-        doc = tomllib.loads(text)
+        return dict(tomllib.loads(text))
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"\s*\(at line (\d+), column \d+\)", str(exc))
         line = getattr(exc, "lineno", None) or (int(found.group(1)) if found else None)
@@ -200,67 +218,85 @@ def parse_league(text: str, path: str = "league file") -> LeagueSpec:
         raise LeagueFileError(f"{path}{f', line {line}' if line else ''}: not a readable league file "
                               f"({what.strip()}); it is TOML: key = \"value\" lines and [[team]] "
                               f"tables") from None
-    lines = text.splitlines()
 
-    def where(line: int) -> str:
-        return f"{path}, line {line}"
 
-    def key_line(key: str) -> int:
-        return _line_of(lines, rf"^\s*{re.escape(key)}\s*=")
-
-    unknown = sorted(set(doc) - TOP_KEYS)
-    if unknown:
-        raise LeagueFileError(f"{where(key_line(unknown[0]))}: unknown key {unknown[0]!r}; a "
-                              f"league file has {', '.join(sorted(TOP_KEYS))}")
+def _identity(doc: dict[str, Any], f: _FileLines) -> tuple[str, str, str]:
+    """The league's name (spaces collapsed), its kit folder's code and its format."""
     name = doc.get("name")
     if not isinstance(name, str) or not name.strip():
-        raise LeagueFileError(f"{where(key_line('name'))}: give the league a name "
+        raise LeagueFileError(f"{f.at_key('name')}: give the league a name "
                               f"(name = \"Big Bash all-stars\")")
     name = " ".join(name.split())
     code = doc.get("code", code_of(name))
     if not isinstance(code, str) or not CODE.match(code):
-        raise LeagueFileError(f"{where(key_line('code'))}: code {code!r} is not 1-16 capital "
+        raise LeagueFileError(f"{f.at_key('code')}: code {code!r} is not 1-16 capital "
                               f"letters, digits or '-' (it names the kit's folder)")
     fmt = doc.get("format", "T20")
     if fmt not in FORMATS:
-        raise LeagueFileError(f"{where(key_line('format'))}: format {fmt!r}; expected "
+        raise LeagueFileError(f"{f.at_key('format')}: format {fmt!r}; expected "
                               f"\"T20\" or \"100-ball\"")
+    return name, code, fmt
+
+
+def _baseline(doc: dict[str, Any], f: _FileLines) -> tuple[SeasonRef | None, tuple[SeasonRef, ...]]:
+    """The league the cards play in (None: "mean") and, for a mean, the seasons it is the mean
+    of (mean_of; empty: those the sides' players come from)."""
     if "baseline" not in doc:
-        raise LeagueFileError(f"{path}: no baseline; say which league the cards play in "
+        raise LeagueFileError(f"{f.path}: no baseline; say which league the cards play in "
                               f"(baseline = \"BBL 2024-25\")")
     base = doc["baseline"]
     if not isinstance(base, str):
-        raise LeagueFileError(f"{where(key_line('baseline'))}: baseline is a season's name, "
+        raise LeagueFileError(f"{f.at_key('baseline')}: baseline is a season's name, "
                               f"e.g. \"BBL 2024-25\"")
-    baseline = None if base.strip().casefold() == MEAN else season_ref(base, key_line("baseline"), path)
-    mean_of: tuple[SeasonRef, ...] = ()
-    if "mean_of" in doc:
-        raw_mean = doc["mean_of"]
-        if baseline is not None:
-            raise LeagueFileError(f"{where(key_line('mean_of'))}: mean_of goes with baseline = \"mean\" "
-                                  f"(the seasons it is the mean of); leave it out with a baseline season")
-        if not isinstance(raw_mean, list) or not raw_mean or not all(isinstance(x, str) for x in raw_mean):
-            raise LeagueFileError(f"{where(key_line('mean_of'))}: mean_of is a list of seasons, "
-                                  f"e.g. [\"BBL 2024-25\", \"IPL 2025\"]")
-        mean_of = tuple(season_ref(x, _string_line(lines, x, key_line("mean_of") - 1), path) for x in raw_mean)
+    baseline = None if base.strip().casefold() == MEAN else season_ref(base, f.key_line("baseline"), f.path)
+    if "mean_of" not in doc:
+        return baseline, ()
+    raw_mean = doc["mean_of"]
+    if baseline is not None:
+        raise LeagueFileError(f"{f.at_key('mean_of')}: mean_of goes with baseline = \"mean\" "
+                              f"(the seasons it is the mean of); leave it out with a baseline season")
+    if not isinstance(raw_mean, list) or not raw_mean or not all(isinstance(x, str) for x in raw_mean):
+        raise LeagueFileError(f"{f.at_key('mean_of')}: mean_of is a list of seasons, "
+                              f"e.g. [\"BBL 2024-25\", \"IPL 2025\"]")
+    return baseline, tuple(season_ref(x, _string_line(f.lines, x, f.key_line("mean_of") - 1), f.path)
+                           for x in raw_mean)
+
+
+def _options(doc: dict[str, Any], f: _FileLines) -> tuple[float | None, int, str | None]:
+    """The optional settings: the cap on a side's points, the rounds, the rules."""
     cap = doc.get("cap")
     if cap is not None and (isinstance(cap, bool) or not isinstance(cap, (int, float))):
-        raise LeagueFileError(f"{where(key_line('cap'))}: cap is a number of points (runs a "
+        raise LeagueFileError(f"{f.at_key('cap')}: cap is a number of points (runs a "
                               f"match), e.g. cap = 25")
     rounds = doc.get("rounds", 2)
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= 4:
-        raise LeagueFileError(f"{where(key_line('rounds'))}: rounds is 1 to 4 (how many times "
+        raise LeagueFileError(f"{f.at_key('rounds')}: rounds is 1 to 4 (how many times "
                               f"each pair of sides meets)")
     rules = doc.get("rules")
     if rules is not None and rules not in RULES:
-        raise LeagueFileError(f"{where(key_line('rules'))}: rules {rules!r}; expected "
+        raise LeagueFileError(f"{f.at_key('rules')}: rules {rules!r}; expected "
                               f"\"quicket\" (as printed) or \"advanced\"")
-    draft = _draft(doc.get("draft"), lines, path)
-    teams = _teams(doc.get("team"), lines, path, needed=draft is None)
+    return None if cap is None else float(cap), rounds, rules
+
+
+def parse_league(text: str, path: str = "league file") -> LeagueSpec:
+    """The league file's text as a LeagueSpec (LeagueFileError naming the line otherwise).
+    The checks run in the file's reading order (keys, name, baseline, options, draft, sides),
+    so a file with several problems is told of the first."""
+    doc = _read_toml(text, path)
+    f = _FileLines(path, text.splitlines())
+    unknown = sorted(set(doc) - TOP_KEYS)
+    if unknown:
+        raise LeagueFileError(f"{f.at_key(unknown[0])}: unknown key {unknown[0]!r}; a "
+                              f"league file has {', '.join(sorted(TOP_KEYS))}")
+    name, code, fmt = _identity(doc, f)
+    baseline, mean_of = _baseline(doc, f)
+    cap, rounds, rules = _options(doc, f)
+    draft = _draft(doc.get("draft"), f.lines, path)
+    teams = _teams(doc.get("team"), f.lines, path, needed=draft is None)
     return LeagueSpec(path=path, name=name, code=code, format=fmt, baseline=baseline,
-                      teams=teams, cap=None if cap is None else float(cap), rounds=rounds,
-                      rules=rules, draft=draft,
-                      lines={k: key_line(k) for k in doc if k not in ("team", "draft")}, mean_of=mean_of)
+                      teams=teams, cap=cap, rounds=rounds, rules=rules, draft=draft,
+                      lines={k: f.key_line(k) for k in doc if k not in ("team", "draft")}, mean_of=mean_of)
 
 
 def _draft(raw, lines: list[str], path: str) -> DraftSpec | None:  # type: ignore[no-untyped-def]
