@@ -39,7 +39,8 @@ SEASONS = (("BBL", "2023-24"), ("BBL", "2024-25"), ("HUNDRED", "2024"), ("IPL", 
 BARS = {"runs": 3.0, "all_out": 0.05, "death": 0.05}
 
 
-def measure(code: str, season: str, source: str, seasons: int, seed: int, cache) -> dict:
+def measure(code: str, season: str, source: str, seasons: int, seed: int, cache,
+            chase_line=None, printed: bool = True) -> dict:
     from cardgen.calibrate.calibrate import calibrate, league_rule
     from cardgen.calibrate.cardset import card_sets_from_calibration
     from cardgen.calibrate.report import summary
@@ -51,7 +52,13 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
     comp = get_competition(code)
     stats = season_stats(comp, season, source, cache=cache)
     out = {}
-    for label, rule in (("rule", league_rule(stats)), ("printed", None)):   # each with cards made for it
+    ways = [("rule", league_rule(stats))] + ([("printed", None)] if printed else [])
+    if chase_line is not None:       # the rule with the line; the cards calibrated on its bands
+        from dataclasses import replace as _replace
+        ways[0] = ("rule", _replace(ways[0][1], chase_line=chase_line))
+        from cardgen.stats.load import with_rule_situations
+        stats = with_rule_situations(stats, comp, season, source, ways[0][1], cache=cache)
+    for label, rule in ways:   # each with cards made for it
         card_set = card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)
         if rule is not None:
             out["summary"] = summary(card_set)
@@ -65,6 +72,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
         out["death_se"] = death_rate_se(stats, cs.fmt)
         if rule is not None:
             out["own_bars"] = own_bar_shares(rep, stats, cs.fmt)
+    out.setdefault("printed", out["rule"])        # (--no-printed)
     return out
 
 
@@ -207,8 +215,16 @@ def main() -> None:
     ap = season_arguments(__doc__.splitlines()[0])
     ap.add_argument("--json", default="", help="also write every figure (wickets and run rates "
                     "by phase, ...) real / rule / printed to this file")
+    ap.add_argument("--chase-line", default="", help="play the rule with this chase line "
+                    "(issue 41; rate edges/hand edges/rows, e.g. 1.5,2/3,6/TTT,NTT,AAA)")
+    ap.add_argument("--no-printed", action="store_true",
+                    help="skip the printed rules' cards (half the time; their columns repeat the rule's)")
     args = ap.parse_args()
     from cardgen.cache import Cache
+    from cardgen.wickets_in_hand import chase_line_of_words
+    line = chase_line_of_words(args.chase_line) if args.chase_line else None
+    if line is not None:
+        print(f"chase line {args.chase_line}\n")
     only = {tuple(x.split(":")) for x in args.only.split(",") if x}
     with tempfile.TemporaryDirectory() as tmp:
         cache = Cache(Path(tmp))
@@ -223,7 +239,8 @@ def main() -> None:
         for code, season in SEASONS:
             if only and (code, season) not in only:
                 continue
-            m = measure(code, season, args.source, args.seasons, args.seed, cache)
+            m = measure(code, season, args.source, args.seasons, args.seed, cache, line,
+                        printed=not args.no_printed)
             figures[f"{code} {season}"] = m
             print(row(code, season, m), flush=True)
         print(f"\n({time.perf_counter() - start:.0f} s)\n")

@@ -177,3 +177,14 @@ def test_the_calibration_counts_chase_balls_in_the_lines_bands():
     assert chaser(LINE_RULE) == {"attack": 1, "normal": 1, "consolidate": 0}
     assert chaser(RULE) == {"attack": 1, "normal": 0, "consolidate": 1}
 
+
+@pytest.mark.parametrize("args, says", [
+    (["--rules", "advanced", "--chase-line", "2/6/TT"], "chase line cells"),   # a row short
+    (["--chase-line", "2/6/TT,AA"], "give --rules advanced")])
+def test_simulate_refuses_a_bad_chase_line_in_one_line(args, says):
+    from click.testing import CliRunner
+
+    from cardgen.cli import main
+    result = CliRunner().invoke(main, ["simulate", "-c", "BBL", "-s", "2024-25", "--seasons", "1", *args])
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output

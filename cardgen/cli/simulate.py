@@ -200,11 +200,15 @@ def _judged_words(qualified: int, qualify_balls: int) -> str:
 @_seed_option
 @click.option("--cards", "--card-set", "cards", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=CARDS_HELP)
+@click.option("--chase-line", "chase_line", default="", metavar="EDGES/HANDS/ROWS",
+              help="Advanced rules: also replay with this chase line (issue 41: runs needed a ball "
+                   "x wickets in hand -> A attack, N normal, C consolidate, T the table), cards "
+                   "calibrated for it, e.g. 2,2.5/6/TT,AC,AA; its figures beside the others.")
 @out_option
 @rules_option
 @friendly_errors
 def simulate_cmd(competition: str | None, season: str | None, source: str | None, seasons: int, seed: int,
-                 cards: Path | None, out_dir: Path, rules: str | None) -> None:
+                 cards: Path | None, out_dir: Path, rules: str | None, chase_line: str = "") -> None:
     """Replay the season's fixture list many times: ladder, team totals, leaderboards, real beside simulated.
 
     With --cards a league's card-set.json (`cardgen league`), -c and -s are not needed: its
@@ -237,10 +241,16 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
     if competition is None or season is None:
         raise click.UsageError(f"Missing option '--{'competition' if competition is None else 'season'}' "
                                f"(or --cards with a league's card-set.json)")
+    from cardgen.wickets_in_hand import chase_line_of_words
+    line = chase_line_of_words(chase_line) if chase_line else None
+    if line is not None and cards is None and rules != "advanced":
+        raise click.UsageError("--chase-line is a rule of the advanced rules: give --rules advanced")
     comp, season = resolve(competition, season)
     stats = season_stats(comp, season, source)
     check_season_format(comp, season, source, stats)
     loaded, origin = load_cards(comp, season, source, out_dir, cards, stats, rules)
+    if line is not None and rules_of_set(loaded) != "advanced":
+        raise click.UsageError("--chase-line is a rule of the advanced rules: give --rules advanced")
     # each rule set plays the cards made for it: the loaded set its own rules, the other rules
     # a set calibrated now (or kept in the cache from an earlier identical calibration)
     way = rules_of_set(loaded)
@@ -267,6 +277,8 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
     figures[other_way] = match_figures(other_cs, stats, other)
     matches = {"real": next(iter(figures.values()))["real"],
                **{k: figures[k]["sim"] for k in RULE_SETS}}
+    if line is not None:      # the advanced rules with the chase line, cards calibrated for it
+        matches["line"] = _with_chase_line(comp, season, source, stats, line, seasons, seed)
     summary = league_summary(cs, stats, rep)
     totals = team_totals(cs, stats, rep)
     table = ladder(stats, rep)
@@ -352,6 +364,29 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
     click.echo(f"report: {folder}")
 
 
+def _with_chase_line(comp: Any, season: str, source: str | None, stats: Any, line: Any,
+                     seasons: int, seed: int) -> dict:
+    """The season's match figures by the advanced rules with the chase line `line`: cards
+    calibrated for it (each real ball counted in the band the line gives), replayed from their
+    own seeded stream."""
+    from dataclasses import replace
+
+    import numpy as np
+
+    from cardgen.calibrate.calibrate import calibrate, league_rule
+    from cardgen.calibrate.cardset import card_sets_from_calibration
+    from cardgen.sim.model import compile_card_set
+    from cardgen.sim.season import match_figures, replay_season
+    from cardgen.stats.load import with_rule_situations
+    rule = replace(league_rule(stats), chase_line=line)
+    click.echo("calibrating the cards for the chase line ...", err=True)
+    line_stats = with_rule_situations(stats, comp, season, source, rule)
+    card_set = card_sets_from_calibration(calibrate(line_stats, rule=rule), comp, season)
+    cs = compile_card_set(card_set)
+    rep = replay_season(cs, line_stats, seasons, np.random.default_rng([seed, 2]), rule=rule)
+    return dict(match_figures(cs, line_stats, rep)["sim"])
+
+
 def _figure(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
@@ -373,7 +408,7 @@ def replayed_line(matches: Any, voided: str, replay: str) -> str:
 def match_table(matches: dict[str, dict]) -> list[str]:
     """Real beside simulated (by the Quicket rules, by the advanced rules) as aligned text lines."""
     cols = list(matches)
-    label = {"real": "real", "quicket": "Quicket", "advanced": "advanced"}
+    label = {"real": "real", "quicket": "Quicket", "advanced": "advanced", "line": "+ line"}
 
     def fmt(key: str, v: dict) -> str:
         if key in ("all_out_share", "chasing_wins_share"):

@@ -274,3 +274,13 @@ if __name__ == "__main__":  # pragma: no cover - the maintainer command
     import sys
     run_maintainer_command(sys.argv, "cardgen.stats.load",
                            "the bundled tables in this checkout's stats_cache/", rebuild_bundled)
+
+
+def with_rule_situations(stats: SeasonStats, comp: Competition, season: str, source: str | None,
+                         rule, cache: Cache | None = None) -> SeasonStats:  # type: ignore[no-untyped-def]
+    """The season's stats with each real ball's band read by `rule` (a wickets-in-hand rule
+    with its own chase line, issue 41): the tables count them by the rules' own chase clause,
+    and calibration solves each card over the bands his real balls were in."""
+    from cardgen.stats.tables import _season_only, situations_table
+    d, w = _season_only(load_season_data(comp, season, source, cache=cache))
+    return dataclasses.replace(stats, situations=situations_table(d, w, comp.balls_per_innings, rule=rule))
