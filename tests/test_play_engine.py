@@ -71,6 +71,14 @@ def low_scoring(card_set: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def with_chase_line(card_set: dict[str, Any]) -> dict[str, Any]:
+    """The set's rule with tests/test_chase_line.py's chase line (every band in some cell)."""
+    from tests.test_chase_line import LINE
+    out = copy.deepcopy(card_set)
+    out["rule_parameters"] = {**out["rule_parameters"], "chase_line": LINE.describe()}
+    return out
+
+
 def fielding_heavy(card_set: dict[str, Any]) -> dict[str, Any]:
     """A third of every card an F on a chart holding every result: no-balls and free hits, run
     outs of both batters with and without the keeper, catch and stumping chances, four byes."""
@@ -94,6 +102,7 @@ CARD_SETS = {  # name: (card set, matches)
     "ties-hundred-advanced": (lambda: low_scoring(shipped("HUNDRED_2024", "wickets-in-hand")), 200),
     "fielding-t20-advanced": (lambda: fielding_heavy(shipped("BBL_2024-25", "wickets-in-hand")), 200),
     "fielding-hundred-quicket": (lambda: fielding_heavy(shipped("HUNDRED_2024", "classic")), 200),
+    "chase-line-t20-advanced": (lambda: with_chase_line(shipped("BBL_2024-25", "wickets-in-hand")), 200),
 }
 
 
@@ -189,6 +198,22 @@ def test_every_ball_of_2200_matches_is_the_same(played):
         assert js["winner"] == py["winner"], where
 
 
+def chase_cells_seen(innings: list[dict]) -> Counter[str]:
+    """The chase line's cells (row: runs needed a ball, column: wickets in hand) the chase's
+    balls were bowled in, from each ball's score after it (JS rows: legal no, ..., runs, wickets)."""
+    from tests.test_chase_line import LINE
+    target = (innings[0]["balls"][-1][13] if innings[0]["balls"] else 0) + 1
+    seen: Counter[str] = Counter()
+    runs = wickets = legal = 0
+    for ball in innings[1]["balls"]:
+        need, left = target - runs, 120 - legal
+        row = sum(need > edge * left for edge in LINE.rate_edges)
+        col = int(LINE.column_of_down()[wickets])
+        seen[f"chase cell {row}{col}"] += 1
+        legal, runs, wickets = ball[0], ball[13], ball[14]
+    return seen
+
+
 def test_the_matches_cover_every_rule(played):
     """What the agreement above covers: both formats and rule sets, ties and super overs (tied
     ones too, up to the five), free hits, run outs of either batter, chances, Defence saves,
@@ -216,6 +241,8 @@ def test_the_matches_cover_every_rule(played):
                 seen["defence"] += "defence" in result
                 seen[f"band {band}"] += 1
                 seen["four byes"] += ball[6] == 4
+        if name.startswith("chase-line") and len(js["innings"]) >= 2:
+            seen.update(chase_cells_seen(js["innings"]))
         for _k, inn in enumerate(js["innings"][:2]):
             if spec["teams"][1 - inn["bat"]]["captain"] == "chooser":
                 seen["chooser innings"] += 1
@@ -229,7 +256,8 @@ def test_the_matches_cover_every_rule(played):
     for need in ("t20", "hundred", "quicket", "advanced", "super over", "tied super over",
                  "free hit", "free hit saved", "run out striker", "run out non-striker",
                  "run out with keeper", "catch chance", "stumping", "defence", "band attack",
-                 "band normal", "band consolidate", "band ", "four byes", "chooser full innings"):
+                 "band normal", "band consolidate", "band ", "four byes", "chooser full innings",
+                 *(f"chase cell {r}{c}" for r in range(4) for c in range(3))):
         assert seen[need] > 0, (need, seen)
     assert seen["super over"] >= 30 and seen["tied super over"] >= 3, seen
 
@@ -334,3 +362,65 @@ def test_a_quicket_set_with_a_defence_rating_is_refused():
     with pytest.raises(CardSetError) as python:
         rules_of_set({**card_set, "rule": "classic", "rules": "advanced"})
     assert contradicted == str(python.value)
+
+
+def test_every_chase_line_cell_is_the_same_in_both_languages():
+    """The chase line (issue 41) on scripted dice, every cell, in Node and in the Python reference
+    engine: `down` bowled balls, then the ball in the cell twice, a dot (attack's d20 3: a four)
+    and a catch (consolidate's d20 1: kept on the ground); each ball's band, runs and dismissal
+    equal, and the band the cell says. And the band itself on a grid of chase states."""
+    from cardgen.sim.reference import Dice, play_innings
+    from cardgen import wickets_in_hand as wih
+    from tests.test_chase_line import cells
+    from tests.test_sim_rules import ScriptedRng
+    card_set = with_chase_line(low_scoring(shipped("BBL_2024-25", "wickets-in-hand")))
+    cs = compile_card_set(card_set)
+    rule = rule_of_set(card_set)
+    assert rule is not None and rule.chase_line is not None
+    teams = [t["name"] for t in card_set["teams"][:2]]
+    sides = [(team, *usual_xi(cs, team)) for team in teams]
+    # low_scoring's cards: the bowler's 1-3 bowled, the striker's 1-8 W and 14-97 a dot
+    bowled, dot, catch = [["d6", 1], ["2d10", 1]], [["d6", 4], ["2d10", 50]], [["d6", 4], ["2d10", 1]]
+    cases = []
+    for _row, _col, down, need, expected in cells():
+        attack, consolidate = expected == wih.ATTACK, expected == wih.CONSOLIDATE
+        cases.append({"target": need, "balls": [bowled] * down + [dot + ([["d20", 3]] if attack else [])]})
+        cases.append({"target": need, "balls": [bowled] * down + [
+            catch + [["pick", 0, 11]] + ([["d20", 1]] if consolidate else [])]})
+    grid = [[down, left, need] for down in range(10) for left in (1, 7, 30, 61, 100, 120)
+            for need in (0, left, left + 1, 3 * left // 2, 2 * left, 2 * left + 1, 3 * left)]
+    script = (
+        "globalThis.Quicket = {}; const fs = require('fs'), vm = require('vm');"
+        f"for (const n of ['engine.js', 'captain.js']) vm.runInThisContext(fs.readFileSync({json.dumps(str(STATIC))} + '/' + n, 'utf8'));"
+        "const Q = globalThis.Quicket, job = JSON.parse(fs.readFileSync(0, 'utf8'));"
+        "const cs = Q.compileSet(job.set), shares = Q.bowlingShares(cs);"
+        "const [bat, bowl] = job.sides.map((s) => Q.makeSide(cs, s[0], s[1], s[2], shares));"
+        "const played = job.cases.map((c) => {"
+        "  const inn = new Q.Innings(cs, bat, bowl, { target: c.target, rule: cs.rule, maxBalls: c.balls.length });"
+        "  return c.balls.map((dice) => { const d = new Q.ScriptedDice(dice);"
+        "    const b = inn.bowl(bowl.bowlerCards[0], d);"
+        "    if (d.at !== dice.length) throw new Error('dice left over');"
+        "    return [b.band, b.batRuns, b.howOut]; }); });"
+        "const bands = job.grid.map((g) => Q.BANDS[Q.wicketsInHandBand(cs.rule, g[0], g[1], cs.fmt.ballsPerInnings, g[2])]);"
+        "console.log(JSON.stringify({ played: played, bands: bands }));")
+    job = {"set": card_set, "sides": sides, "cases": cases, "grid": grid}
+    proc = subprocess.run([node_binary(), "-e", script], input=json.dumps(job), capture_output=True,
+                          text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    js = json.loads(proc.stdout)
+    bat, bowl = (page_side(cs, *side) for side in sides)
+    plan = [bowl.bowler_cards[0]] * cs.fmt.units
+    for k, case in enumerate(cases):
+        rolls = [die[1] for ball in case["balls"] for die in ball]
+        rng = ScriptedRng(rolls)
+        inn = play_innings(cs, bat, bowl, Dice(rng), plan=plan, rule=rule, target=case["target"],
+                           max_balls=len(case["balls"]))
+        assert not rng.rolls
+        py = [[b.band, b.bat_runs, b.how_out] for b in inn.balls]
+        assert js["played"][k] == py, (case, js["played"][k], py)
+        _row, _col, _down, _need, expected = cells()[k // 2]
+        assert py[-1][0] == wih.BANDS[expected]
+        assert py[-1][1] == (4 if k % 2 == 0 and expected == wih.ATTACK else 0)
+        assert (py[-1][2] == "") == (k % 2 == 0 or expected == wih.CONSOLIDATE)
+    assert js["bands"] == [wih.BANDS[rule.band(down, left, cs.fmt.balls_per_innings, need)]
+                           for down, left, need in grid]

@@ -332,7 +332,7 @@
   var DEFAULT_RULE = {
     attackBelow: 5.0, consolidateFrom: 8.0, attackBowled: 1, attackOut: 2, attackFour: 8,
     attackSix: 10, consolidateSafe: 12, consolidateBoundaries: false, consolidateSaves: ["caught"],
-    chaseAttackAbove: 2.0
+    chaseAttackAbove: 2.0, chaseLine: null
   };
 
   /** The rule a set's rule_parameters describe (wickets_in_hand.from_description). */
@@ -369,7 +369,8 @@
         consolidateBoundaries: applies.indexOf("4") >= 0,
         consolidateSaves: applies.filter(function (k) { return k !== "4" && k !== "6"; }),
         chaseAttackAbove: "chase_attack_above_runs_per_ball" in d
-          ? num(d.chase_attack_above_runs_per_ball, "chase_attack_above_runs_per_ball") : null
+          ? num(d.chase_attack_above_runs_per_ball, "chase_attack_above_runs_per_ball") : null,
+        chaseLine: "chase_line" in d ? chaseLineOf(d.chase_line) : null
       };
     } catch (err) {
       throw new CardSetError("the card set's rule_parameters are damaged (" + (err.message || err) + "); rebuild the card set");
@@ -389,12 +390,46 @@
     return rows;
   }
 
+  /** The chase line a set's rule_parameters.chase_line describes (wickets_in_hand.ChaseLine):
+   * rate edges (runs needed a ball), wickets-in-hand edges, a row of cells (A, N, C or T) per
+   * rate row, a cell per wickets-in-hand column. */
+  function chaseLineOf(d) {
+    var letters = { A: ATTACK, N: NORMAL, C: CONSOLIDATE, T: -1 };
+    var rates = d.runs_per_ball_edges, hands = d.wickets_in_hand_edges, rows = d.cells;
+    if (!Array.isArray(rates) || !Array.isArray(hands) || !Array.isArray(rows)
+        || rows.length !== rates.length + 1) throw new Error("chase_line");
+    var cells = rows.map(function (row) {
+      if (typeof row !== "string" || row.length !== hands.length + 1) throw new Error("chase_line cells");
+      return row.split("").map(function (ch) {
+        if (!(ch in letters)) throw new Error("chase_line cell " + ch);
+        return letters[ch];
+      });
+    });
+    rates.forEach(function (e) { if (typeof e !== "number") throw new Error("chase_line edges"); });
+    hands.forEach(function (e) { if (typeof e !== "number") throw new Error("chase_line edges"); });
+    return { rateEdges: rates, handEdges: hands, cells: cells };
+  }
+
+  /** The chase's band from its line (or the clause as a line: read the table up to its edge,
+   * attack past it); -1: the table's band stands. Runs needed > edge x balls left, as Python. */
+  function chaseBand(rule, wicketsDown, ballsLeft, runsNeeded) {
+    var line = rule.chaseLine;
+    if (!line) {
+      if (rule.chaseAttackAbove === null) return -1;
+      return runsNeeded > rule.chaseAttackAbove * ballsLeft ? ATTACK : -1;
+    }
+    var row = 0, col = 0, hand = 10 - wicketsDown;
+    line.rateEdges.forEach(function (e) { if (runsNeeded > e * ballsLeft) row += 1; });
+    line.handEdges.forEach(function (h) { if (hand > h) col += 1; });
+    return line.cells[row][col];
+  }
+
   /** R12's band before a delivery: from wickets down and legal balls left (the table), and in a
    * chase the runs needed (the chase line). The one place the band is decided. */
   function wicketsInHandBand(rule, wicketsDown, ballsLeft, ballsPerInnings, runsNeeded) {
-    if (runsNeeded !== null && runsNeeded !== undefined && rule.chaseAttackAbove !== null
-        && runsNeeded > rule.chaseAttackAbove * ballsLeft) {
-      return ATTACK;
+    if (runsNeeded !== null && runsNeeded !== undefined) {
+      var chase = chaseBand(rule, Math.min(wicketsDown, 10), ballsLeft, runsNeeded);
+      if (chase >= 0) return chase;
     }
     if (wicketsDown >= 10) return ATTACK;  // never bowled to (the innings is over), kept defined
     var left = Math.max(ballsLeft, 0);
