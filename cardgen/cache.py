@@ -15,7 +15,6 @@ hand-edited file is detected and the tables are rebuilt.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
@@ -27,6 +26,8 @@ from collections.abc import Callable
 
 from cardgen import options
 from cardgen.errors import CacheError
+from cardgen.fingerprint import content_digest
+from cardgen.fingerprint import key as fingerprint_key
 from cardgen.paths import CACHE_ENV, bundled_tables_dir, user_cache_dir
 from cardgen.readfile import read_json_file
 
@@ -85,7 +86,8 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 def sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
+    """The SHA-256 a manifest records of a file's bytes (`fingerprint.content_digest`)."""
+    return content_digest(data)
 
 
 class TableStore:
@@ -195,7 +197,8 @@ class Cache(TableStore):
     # raw downloads -----------------------------------------------------------------------
     @staticmethod
     def key(source: str, *args: str) -> str:
-        return f"{source}-" + hashlib.sha256("\x1f".join(args).encode()).hexdigest()[:20]
+        """A download's name in `raw/`: its source and the key of its arguments (a URL)."""
+        return f"{source}-" + fingerprint_key("download", source, list(args), length=20)
 
     def raw_path(self, key: str) -> Path:
         return self.root / RAW / key
@@ -221,7 +224,7 @@ class Cache(TableStore):
     @staticmethod
     def entry_name(set_name: str, source_id: str) -> str:
         """`tables/<CODE>_<season>-<hash of the source>`: a different source is a different entry."""
-        return f"{TABLES}/{set_name}-{hashlib.sha256(source_id.encode()).hexdigest()[:12]}"
+        return f"{TABLES}/{set_name}-{fingerprint_key('tables-source', source_id, length=12)}"
 
     def entries(self) -> list[tuple[str, dict | None]]:
         """Every table entry (`tables/...`) with its manifest (None when damaged)."""

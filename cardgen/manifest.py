@@ -267,14 +267,13 @@ def _previous_kit(doc: dict[str, Any], folder: Path) -> Manifest | None:
 # --- a kit's fingerprint ----------------------------------------------------------------------
 
 def kit_fingerprint(folder: Path) -> str | None:
-    """One sha256 for what a finished kit folder holds now: its manifest's bytes and, for every
+    """The key of what a finished kit folder holds now: its manifest's bytes and, for every
     file in it (what `simulate` added to validation/ after the build too), the path, size and
     modification time. Reading every PDF's bytes would cost more than the site render it lets
     us skip; a rebuild that rewrites a file changes its time, so this errs towards "changed",
     and an incremental build that keeps a kit keeps its fingerprint. None: no readable
     manifest (unfinished, or not cardgen's), which is never taken as unchanged."""
-    import hashlib
-    import os
+    from cardgen.fingerprint import Fingerprint, tree_listing
     folder = Path(folder)
     try:
         raw = (folder / FILE_NAME).read_bytes()
@@ -282,16 +281,4 @@ def kit_fingerprint(folder: Path) -> str | None:
         return None
     if read_manifest(folder) is None:
         return None
-    digest = hashlib.sha256(raw)
-    root = os.fspath(folder)
-    # strings, not Paths: a site of 300 kits fingerprints 90,000 files on every render
-    for top, dirs, names in os.walk(root):
-        dirs.sort()
-        prefix = os.path.relpath(top, root).replace(os.sep, "/") + "/" if top != root else ""
-        for name in sorted(names):
-            try:
-                info = os.stat(os.path.join(top, name))
-            except OSError:
-                continue
-            digest.update(f"\0{prefix}{name}\0{info.st_size}\0{info.st_mtime_ns}".encode())
-    return digest.hexdigest()
+    return Fingerprint("kit").add("manifest", raw).value("files", tree_listing(folder)).hexdigest()

@@ -20,12 +20,10 @@ fit a player almost equally well.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
 import re
 import zlib
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 from collections.abc import Callable
@@ -33,6 +31,7 @@ from collections.abc import Callable
 from cardgen.cache import Cache, atomic_write_bytes, atomic_write_text, sha256
 from cardgen.cardset import dumps, load_card_set
 from cardgen.errors import CacheError, CardSetError
+from cardgen.fingerprint import Fingerprint, key, library_versions, package_files
 from cardgen.paths import bundled_tables_dir, maintainer_tables_dir, run_maintainer_command, templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.stats.tables import SeasonStats
@@ -65,19 +64,9 @@ PACKAGED_SUFFIXES = (".py", ".json", ".csv", ".gz", ".ttf", ".otf", ".j2", ".txt
 def _code_files() -> list[tuple[str, Path]]:
     """(label, path) of every file upstream of the card set; labels are the same in a checkout
     and an installed wheel, so a shipped set's fingerprint holds in both."""
-    files = [p for p in PACKAGE_DIR.rglob("*") if p.is_file() and p.suffix in PACKAGED_SUFFIXES
-             and p.relative_to(PACKAGE_DIR).parts[0] not in DOWNSTREAM + DATA_FOLDERS
-             and "__pycache__" not in p.parts]
-    labelled = [(p.relative_to(PACKAGE_DIR.parent).as_posix(), p) for p in sorted(files)]
+    labelled = package_files(PACKAGE_DIR, PACKAGE_DIR.parent, PACKAGED_SUFFIXES, DOWNSTREAM + DATA_FOLDERS)
     teams = templates_dir() / "teams.json"
     return labelled + ([("templates/teams.json", teams)] if teams.is_file() else [])
-
-
-def _version(dist: str) -> str:
-    try:
-        return version(dist)
-    except PackageNotFoundError:
-        return "-"
 
 
 def _dtype_name(dtype: Any) -> str:
@@ -89,35 +78,25 @@ def _dtype_name(dtype: Any) -> str:
 
 def fingerprint(stats: SeasonStats, comp: Competition, season: str, options: dict[str, Any],
                 versions: bool = True) -> str:
-    """SHA-256 over everything a card set is computed from (see the module docstring); without
+    """The key of everything a card set is computed from (see the module docstring); without
     `versions`, not the numpy / scipy / pandas versions (a shipped set's name)."""
-    h = hashlib.sha256()
-
-    def part(label: str, data: bytes) -> None:
-        h.update(f"{label}\x00{len(data)}\x00".encode())
-        h.update(data)
-
+    fp = Fingerprint("card-set")
     for name, df in sorted(stats.tables().items()):
-        part(f"table:{name}", df.to_csv(index=False, lineterminator="\n").encode("utf-8")
-             + repr([_dtype_name(t) for t in df.dtypes]).encode())
-    part("league", json.dumps(stats.league, sort_keys=True, default=str).encode())
-    part("competition", repr(comp).encode())
-    part("season", season.encode())
-    part("options", json.dumps(options, sort_keys=True, default=str).encode())
+        fp.add(f"table:{name}", df.to_csv(index=False, lineterminator="\n").encode("utf-8")
+               + repr([_dtype_name(t) for t in df.dtypes]).encode())
+    fp.value("league", stats.league).add("competition", repr(comp)).add("season", season)
+    fp.value("options", options)
     for path in (Path(v) for v in options.values() if isinstance(v, (str, Path))):
         if path.is_file():  # an options file (e.g. name overrides): its content counts
-            part(f"option-file:{path.name}", path.read_bytes())
+            fp.file(f"option-file:{path.name}", path)
     if versions:
-        part("versions", f"numpy {_version('numpy')} scipy {_version('scipy')} "
-                         f"pandas {_version('pandas')}".encode())
-    for label, path in _code_files():
-        part(f"code:{label}", path.read_bytes())
-    return h.hexdigest()
+        fp.add("versions", library_versions())
+    return fp.files("code:", _code_files()).hexdigest()
 
 
 def options_key(options: dict[str, Any]) -> str:
-    """A short digest of the calibration options alone: one kept set per season and options."""
-    return hashlib.sha256(json.dumps(options, sort_keys=True, default=str).encode()).hexdigest()[:OPTIONS_LEN]
+    """A short key of the calibration options alone: one kept set per season and options."""
+    return key("calibration-options", options, length=OPTIONS_LEN)
 
 
 def kept_path(cache: Cache, comp: Competition, season: str, digest: str,

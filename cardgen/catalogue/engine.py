@@ -116,7 +116,7 @@ def kept_in_parent(seasons: tuple[Planned, ...], source: str, out_dir: Path,
     from cardgen.competitions import get_competition
     kept: list[SeasonResult] = []
     rest: list[Planned] = []
-    fingerprints: dict[str, Any] = {}
+    fingerprints: dict[str, str] = {}
     for planned in seasons:
         try:
             result = kept_as_is(get_competition(planned.code), planned.season, source, out_dir, settings,

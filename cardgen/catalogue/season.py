@@ -12,8 +12,6 @@ changes its season's fingerprint only.
 from __future__ import annotations
 
 import functools
-import hashlib
-import json
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
@@ -23,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from cardgen import __version__
 from cardgen.competitions import INNINGS_OVERS, Competition
 from cardgen.errors import CardgenError
+from cardgen.fingerprint import Fingerprint, library_versions, package_files
 from cardgen.rule_sets import DEFAULT_RULES, kit_folder_name
 
 if TYPE_CHECKING:
@@ -131,39 +130,23 @@ def calibration_options(rules: str) -> dict[str, Any]:
 
 @functools.lru_cache(maxsize=1)
 def kit_code_digest() -> str:
-    """SHA-256 over every packaged file of cardgen and its templates: the code from the card set
+    """The key of every packaged file of cardgen and its templates: the code from the card set
     to the kit (the card set's fingerprint already holds the code upstream of it). Once a process:
     the code does not change while it runs."""
     from cardgen.calibrate.reuse import PACKAGE_DIR, PACKAGED_SUFFIXES
     from cardgen.paths import templates_dir
-    h = hashlib.sha256()
-    roots = [("cardgen", PACKAGE_DIR), ("templates", templates_dir())]
-    for label, root in roots:
-        if not root.is_dir():
-            continue
-        for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix in PACKAGED_SUFFIXES
-                           and "__pycache__" not in p.parts):
-            data = path.read_bytes()
-            h.update(f"{label}/{path.relative_to(root).as_posix()}\x00{len(data)}\x00".encode())
-            h.update(data)
-    return h.hexdigest()
+    templates = templates_dir()
+    return (Fingerprint("kit-code").files("", package_files(PACKAGE_DIR, PACKAGE_DIR.parent, PACKAGED_SUFFIXES))
+            .files("", package_files(templates, templates.parent, PACKAGED_SUFFIXES)).hexdigest())
 
 
 def kit_inputs(stats: SeasonStats, comp: Competition, season: str, settings: KitSettings) -> str:
-    """The fingerprint of everything a season's kit is made from (see the module docstring), in
-    the card set fingerprint's framing: labelled, length-prefixed parts under one SHA-256."""
+    """The key of everything a season's kit is made from (see the module docstring)."""
     from cardgen.calibrate.reuse import fingerprint
-    h = hashlib.sha256()
-
-    def part(label: str, data: bytes) -> None:
-        h.update(f"{label}\x00{len(data)}\x00".encode())
-        h.update(data)
-
-    part("card-set", fingerprint(stats, comp, season, calibration_options(settings.rules)).encode())
-    part("kit-code", kit_code_digest().encode())
-    part("kit-settings", json.dumps(asdict(settings), sort_keys=True).encode())
-    part("version", __version__.encode())
-    return h.hexdigest()
+    return (Fingerprint("kit-inputs")
+            .add("card-set", fingerprint(stats, comp, season, calibration_options(settings.rules)))
+            .add("kit-code", kit_code_digest()).value("kit-settings", asdict(settings))
+            .add("version", __version__).hexdigest())
 
 
 def kit_folder(out_dir: Path, comp: Competition, season: str, settings: KitSettings) -> Path:
@@ -180,20 +163,8 @@ def current_kit(folder: Path, inputs: str) -> bool:
     return all((folder / rel).is_file() for rel in manifest.files)
 
 
-def _versions() -> str:
-    """The numpy / scipy / pandas versions the card set's fingerprint holds (without importing them)."""
-    from importlib.metadata import PackageNotFoundError, version
-    found = []
-    for dist in ("numpy", "scipy", "pandas"):
-        try:
-            found.append(f"{dist} {version(dist)}")
-        except PackageNotFoundError:
-            found.append(f"{dist} -")
-    return " ".join(found)
-
-
 def sources_key(comp: Competition, season: str, source: str, settings: KitSettings,
-                fingerprints: dict[str, Any] | None = None) -> str | None:
+                fingerprints: dict[str, str] | None = None) -> str | None:
     """A fingerprint of a season kit's inputs known without reading them: the digests of the
     season's cached tables (which `stats.load.season_stats` would serve as they are: of this
     version, read from the source's files as they are now), the competition, the calibration
@@ -206,7 +177,7 @@ def sources_key(comp: Competition, season: str, source: str, settings: KitSettin
     from cardgen.cache import Cache
     from cardgen.competitions import set_name
     from cardgen.sources.fetch import strict
-    from cardgen.stats.load import TABLES_VERSION, source_fingerprint
+    from cardgen.stats.load import TABLES_VERSION, source_fingerprint, source_id
     if options.current().refresh:
         return None
     cache = Cache()
@@ -219,20 +190,20 @@ def sources_key(comp: Competition, season: str, source: str, settings: KitSettin
                 fingerprints[comp.code] = fingerprint
     except (CardgenError, OSError):
         return None
-    entry = cache.entry_name(set_name(comp, season), fingerprint["source"])
+    entry = cache.entry_name(set_name(comp, season), source_id(source))
     manifest = cache.read_manifest(entry)
     if (not manifest or manifest.get("tables_version") != TABLES_VERSION
             or manifest.get("fingerprint") != fingerprint or not cache.is_complete(entry)
             or (strict() and not manifest.get("strict"))):
         return None  # what season_stats would read again (a strict run trusts strict tables only)
-    doc = {"tables": manifest["files"], "competition": repr(comp), "season": season,
-           "options": calibration_options(settings.rules), "code": kit_code_digest(),
-           "versions": _versions(), "settings": asdict(settings), "version": __version__}
-    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+    return (Fingerprint("kit-sources").value("tables", manifest["files"]).add("competition", repr(comp))
+            .add("season", season).value("options", calibration_options(settings.rules))
+            .add("code", kit_code_digest()).add("versions", library_versions())
+            .value("settings", asdict(settings)).add("version", __version__).hexdigest())
 
 
 def kept_as_is(comp: Competition, season: str, source: str, out_dir: Path, settings: KitSettings,
-               fingerprints: dict[str, Any] | None = None) -> SeasonResult | None:
+               fingerprints: dict[str, str] | None = None) -> SeasonResult | None:
     """The season "kept" when its kit records the `sources_key` its inputs give now and still holds
     every file its manifest lists; else None (`build_season` reads the season and decides)."""
     from cardgen.manifest import read_manifest

@@ -8,13 +8,13 @@ a shuffled deck of 11). `rolled` says the seed's dice rolled it; `score` is the 
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from cardgen.errors import CardgenError
+from cardgen.fingerprint import content_digest
 
 KIND = "quicket-match"
 VERSION = 1
@@ -69,9 +69,11 @@ class MatchRecord:
 
 
 def card_set_fingerprint(card_set: dict[str, Any]) -> str:
-    """A short fingerprint of a card set's contents (the page records it in each match file)."""
+    """A short digest of a card set's contents (the page records it in each match file, and
+    `cardgen replay` compares it). Not a cache key: saved match files hold it, so it stays the
+    plain SHA-256 of the set's compact JSON (`fingerprint.content_digest`), not a framed key."""
     text = json.dumps(card_set, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return content_digest(text.encode("utf-8"))[:16]
 
 
 def _bad(path: str, what: str) -> MatchFileError:

@@ -7,7 +7,6 @@ data credit.
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +14,7 @@ from cardgen import ATTRIBUTION
 from cardgen.calibrate.model import DEFAULT_KEEPER, card_defence
 from cardgen.competitions import get_competition
 from cardgen.errors import UnknownCompetition
+from cardgen.fingerprint import content_digest
 from cardgen.render.common import printed_season, printed_season_of
 from cardgen.render.fonts import fit_text, text_width_mm, upper
 from cardgen.render.layout import hex_to_rgb, load_layout, mix
@@ -166,7 +166,7 @@ def team_colours(team_names: list[str]) -> dict[str, str]:
             colours[name] = known[name]["colour"]
         else:
             # a stable pick (sha256, not hash()) so a team keeps its colour between runs
-            index = int(hashlib.sha256(name.encode()).hexdigest(), 16) % len(palette)
+            index = int(content_digest(name.encode()), 16) % len(palette)
             while palette[index] in colours.values() and len(colours) < len(palette):
                 index = (index + 1) % len(palette)
             colours[name] = palette[index]

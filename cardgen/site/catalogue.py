@@ -17,7 +17,6 @@ visitor searches: the home page itself carries none of it.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import unicodedata
@@ -28,6 +27,7 @@ from collections.abc import Iterable
 
 from cardgen import __version__
 from cardgen.cache import atomic_write_bytes
+from cardgen.fingerprint import Fingerprint
 from cardgen.readfile import read_json_file
 
 RECORD_FILE = "catalogue-entry.json"
@@ -37,15 +37,14 @@ SETS_SHARD = "sets"
 
 
 def site_code_fingerprint(template_dir: Path, site_url: str = "") -> str:
-    """What the site's pages are made with: cardgen's version, the site modules, every template
-    and asset, and the address the pages are made for. A change to any re-renders every set."""
-    digest = hashlib.sha256(f"{__version__}\0{site_url}".encode())
+    """The key of what the site's pages are made with: cardgen's version, the site modules, every
+    template and asset, and the address the pages are made for. A change to any re-renders every set."""
     here = Path(__file__).resolve().parent
     # every module of the package: a list of names missed compare.py, and would miss a new one
-    for path in [*sorted(here.glob("*.py")), *sorted(template_dir.iterdir())]:
-        if path.is_file():
-            digest.update(b"\0" + path.name.encode("utf-8") + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    modules = [(p.name, p) for p in here.glob("*.py") if p.is_file()]
+    templates = [(p.name, p) for p in template_dir.iterdir() if p.is_file()]
+    return (Fingerprint("site-code").add("version", __version__).add("site-url", site_url)
+            .files("module:", modules).files("template:", templates).hexdigest())
 
 
 def read_record(path: Path, fingerprint: str | None, code: str) -> dict[str, Any] | None:

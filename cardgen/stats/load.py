@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import json
 from pathlib import Path
 
 import pandas as pd
@@ -12,6 +10,7 @@ from cardgen import __version__
 from cardgen.cache import Cache, TableStore, bundled_tables, refresh_due, refreshed
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import SourceError
+from cardgen.fingerprint import Fingerprint, listing
 from cardgen.paths import maintainer_tables_dir, run_maintainer_command
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match, rename_teams
 from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, mirror_paths,
@@ -97,7 +96,7 @@ def _read_cached(cache: TableStore, name: str) -> SeasonStats:
                        situations=t["situations"])
 
 
-def _current(store: TableStore, name: str, fingerprint: dict | None = None) -> bool:
+def _current(store: TableStore, name: str, fingerprint: str | None = None) -> bool:
     """Complete tables of this version and, when a fingerprint is given, built from that source."""
     manifest = store.read_manifest(name)
     if not manifest or manifest.get("tables_version") != TABLES_VERSION:
@@ -107,41 +106,33 @@ def _current(store: TableStore, name: str, fingerprint: dict | None = None) -> b
     return store.is_complete(name)
 
 
-def _listing_digest(paths: list[Path], root: Path) -> str:
-    """A digest of files' names, sizes and modification times (cheap: no file is read)."""
-    listing = []
-    for path in paths:
-        try:
-            st = path.stat()
-        except OSError:
-            continue
-        listing.append((path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name,
-                        st.st_size, st.st_mtime_ns))
-    return hashlib.sha256(repr(sorted(listing)).encode()).hexdigest()
+def source_id(src: str) -> str:
+    """A source as its tables' cache entry is named by: a URL as given, a folder resolved."""
+    return src if is_url(src) else str(Path(src).expanduser().resolve())
 
 
-def source_fingerprint(comp: Competition, src: str) -> dict:
-    """What the tables depend on besides the code: the source; for a local folder the name, size
-    and time of every file the competition is read from (so a changed, emptied or different mirror
-    is noticed without reading it); the players folder; whether scraping was allowed; the
-    competition's definition."""
+def source_fingerprint(comp: Competition, src: str) -> str:
+    """The key of what the tables depend on besides the code: the source; for a local folder the
+    name, size and time of every file the competition is read from (so a changed, emptied or
+    different mirror is noticed without reading it); the players folder; whether scraping was
+    allowed; the competition's definition."""
     from cardgen.sources.cricinfo import scraping_base_url
-    doc: dict = {"source": src if is_url(src) else str(Path(src).expanduser().resolve()),
-                 "tables_version": TABLES_VERSION, "cricinfo": scraping_base_url(),
-                 # which matches are the competition's (events, sex, seasons): an entry of the
-                 # user's competitions file corrected, or the built-in table grown, rebuilds the
-                 # tables instead of serving those read under the old definition
-                 "competition": json.loads(json.dumps(dataclasses.asdict(comp)))}
+    fp = Fingerprint("tables-source").add("source", source_id(src)).value("tables_version", TABLES_VERSION)
+    fp.value("cricinfo", scraping_base_url())
+    # which matches are the competition's (events, sex, seasons): an entry of the user's
+    # competitions file corrected, or the built-in table grown, rebuilds the tables instead of
+    # serving those read under the old definition
+    fp.value("competition", dataclasses.asdict(comp))
     if not is_url(src):
         root = Path(src).expanduser()
         if not root.exists():
             raise SourceError(f"source folder {root} does not exist; pass --source DIR or URL")
-        doc["files"] = _listing_digest(mirror_paths(root, comp), root) if root.is_dir() else None
+        fp.value("files", listing(mirror_paths(root, comp), root) if root.is_dir() else None)
     players = default_players_dir(src)
     if players is not None and players.is_dir():
-        doc["players"] = [str(players.resolve()),
-                          _listing_digest([p for p in players.iterdir() if p.is_file()], players)]
-    return doc
+        fp.add("players", str(players.resolve()))
+        fp.value("player-files", listing([p for p in players.iterdir() if p.is_file()], players))
+    return fp.hexdigest()
 
 
 def season_stats(comp: Competition, season: str, source: str | None = None,
@@ -165,7 +156,7 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     refresh_key = f"{name}\x1f{src}"
     refresh = refresh or refresh_due(refresh_key)
     fingerprint = source_fingerprint(comp, src)  # a missing source folder is an error here
-    entry = cache.entry_name(name, fingerprint["source"])
+    entry = cache.entry_name(name, source_id(src))
     if not refresh:
         # a strict run trusts only tables a strict run built: a lenient one may have left out a
         # damaged match file, which the cache does not remember (so it reads the files again)
@@ -178,7 +169,7 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     stats = build_season_stats(comp, season, src, cache=cache, files=files)
     cache.write_tables(entry, stats.tables(), extra={"league": stats.league},
                        meta={"tables_version": TABLES_VERSION, "competition": comp.code,
-                             "season": season, "source": fingerprint["source"], "strict": strict(),
+                             "season": season, "source": source_id(src), "strict": strict(),
                              "fingerprint": fingerprint, "generator": f"cardgen {__version__}"})
     refreshed(refresh_key)
     return _read_cached(cache, entry)
