@@ -76,8 +76,6 @@ COMPLEXITY_ALLOWED = {
     "cardgen.render.kit.build_kit",
     "cardgen.render.preflight._check_page",
     "cardgen.sources.cricsheet._parse",
-    "cardgen.league.build.side_prediction",
-    "cardgen.league.build.build_league",
     "cardgen.site.first_match._filled_innings",
     "cardgen.games.roll_and_play.engine.RollAndPlayInnings.play_over",
     "cardgen.games.cricket_the_game.squads._pick_squad",

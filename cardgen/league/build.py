@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -34,6 +34,9 @@ from cardgen.league.players import Pick, Season, Seasons, Side
 from cardgen.league.spec import LeagueFileError, LeagueSpec
 from cardgen.sim.points import (AverageSide, CardPoints, average_side, batting_points,
                                 bowler_units, bowling_points, fielding_points, side_points)
+
+if TYPE_CHECKING:
+    from cardgen.sim.model import Format
 
 XI = 11
 MIN_BOWLERS = 5   # bowler cards a side needs to bowl its 20 overs at four each
@@ -272,38 +275,50 @@ def mean_of_seasons(spec: LeagueSpec, used: list[Season], rules: str, source: st
                       {"baseline_seasons": [s.label for s in used], "chart_from": host.label})
 
 
-def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: str,
-                 source: str | None, pool: list[Valued] | None = None,
-                 used: list[Season] | None = None) -> dict:
-    """The league's card set (a dict valid against the card-set schema); `pool`: everyone the
-    draft sheet lists (default: the sides' players); `used`: the seasons a mean baseline is the
-    mean of (default: the sides' players')."""
-    # every player's cards, season by season
+def _picks_by_season(sides: list[Side]) -> dict[tuple[str, str], list[Pick]]:
+    """The sides' players grouped by the season they come from (its key), in pick order."""
     by_season: dict[tuple[str, str], list[Pick]] = {}
     for side in sides:
         for pick in side.picks:
             by_season.setdefault(pick.season.key, []).append(pick)
-    if spec.baseline is None:
-        if spec.mean_of:
-            used = [seasons.get(ref) for ref in spec.mean_of]
-        on = mean_of_seasons(spec, used or [picks[0].season for picks in by_season.values()], rules, source)
-    else:
-        on = season_baseline(spec, seasons, rules, source)
-    baseline, avg, base_set = on.baseline, on.avg, on.chart_set
+    return by_season
+
+
+def _league_baseline(spec: LeagueSpec, seasons: Seasons, by_season: dict[tuple[str, str], list[Pick]],
+                     used: list[Season] | None, rules: str, source: str | None) -> OnBaseline:
+    """The file's baseline season, or the mean of the seasons `mean_of` names, else of `used`,
+    else of the seasons the players come from."""
+    if spec.baseline is not None:
+        return season_baseline(spec, seasons, rules, source)
+    if spec.mean_of:
+        used = [seasons.get(ref) for ref in spec.mean_of]
+    return mean_of_seasons(spec, used or [picks[0].season for picks in by_season.values()], rules, source)
+
+
+def _cards_by_player(spec: LeagueSpec, by_season: dict[tuple[str, str], list[Pick]], on: OnBaseline
+                     ) -> tuple[dict[str, tuple[Pick, list[dict]]], dict[str, dict]]:
+    """Every player's cards on the baseline, season by season, and each source season's own
+    figures (`own_league.sources`, the indices' denominators), by its label."""
     cards_by_player: dict[str, tuple[Pick, list[dict]]] = {}
     sources: dict[str, dict] = {}
     for key, picks in sorted(by_season.items()):
         season = picks[0].season
         sources[season.label] = index_rates(season.stats.league)
-        own_cards = base_set if on.season is not None and key == on.season.key else None
-        cards = season_cards(season, picks, baseline, own_cards)
+        own_cards = on.chart_set if on.season is not None and key == on.season.key else None
+        cards = season_cards(season, picks, on.baseline, own_cards)
         for pick in picks:
             mine = [c for c in cards if c["player"]["id"] == pick.player_id and c["team"] == pick.team]
             if not mine:
                 raise LeagueFileError(f"{spec.where(pick.line)}: {pick.name} has no card in "
                                       f"{season.label} (he neither batted nor bowled)")
             cards_by_player[pick.player_id] = (pick, mine)
-    valued = value_players(cards_by_player, avg)
+    return cards_by_player, sources
+
+
+def _side_teams_and_cards(spec: LeagueSpec, sides: list[Side], valued: dict[str, Valued]
+                          ) -> tuple[list[dict], list[dict]]:
+    """Each side's team entry (its XI, reserves and bowlers) and its players' cards, each card
+    on the side with its place in the order and its points; the cards sorted as a set's are."""
     shorts = short_names([s.name for s in sides])
     team_list, cards_out = [], []
     for side in sides:
@@ -311,8 +326,7 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
         if len(players) < XI:
             raise LeagueFileError(f"{spec.where(side.line)}: {side.name!r} has {len(players)} "
                                   f"players with a card; a side needs at least {XI}")
-        real_xi = _real_xi(side)
-        xi, reserves = choose_xi(players, real_xi)
+        xi, reserves = choose_xi(players, _real_xi(side))
         entry = side_entry(side.name, shorts[side.name], xi, reserves)
         team_list.append(entry)
         order = {pid: i + 1 for i, pid in enumerate(entry["batting_order"] + entry["reserves"])}
@@ -322,6 +336,35 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
                             position=order[v.pick.player_id], points=card_points_block(v, c))
                 cards_out.append(card)
     cards_out.sort(key=lambda c: (c["team"], c["kind"], c["position"], c["player"]["id"]))
+    return team_list, cards_out
+
+
+def _own_league_block(spec: LeagueSpec, sides: list[Side], on: OnBaseline, sources: dict[str, dict],
+                      pool: list[Valued]) -> dict:
+    """The card set's `own_league`: the league's name, baseline, cap, fixtures, average
+    opponent, source seasons and the draft sheet's rows."""
+    return {"name": spec.name, "baseline": on.label, **on.own,
+            **({"cap": spec.cap} if spec.cap is not None else {}),
+            "rounds": spec.rounds,
+            "fixtures": [list(f) for f in round_robin([s.name for s in sides], spec.rounds)],
+            "average": average_block(on.avg, on.baseline),
+            "average_innings": round(on.avg.runs(), 2),
+            "sources": sources,
+            "players": player_rows(pool, {p.player_id: s.name for s in sides for p in s.picks})}
+
+
+def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: str,
+                 source: str | None, pool: list[Valued] | None = None,
+                 used: list[Season] | None = None) -> dict:
+    """The league's card set (a dict valid against the card-set schema); `pool`: everyone the
+    draft sheet lists (default: the sides' players); `used`: the seasons a mean baseline is the
+    mean of (default: the sides' players')."""
+    by_season = _picks_by_season(sides)
+    on = _league_baseline(spec, seasons, by_season, used, rules, source)
+    avg, base_set = on.avg, on.chart_set
+    cards_by_player, sources = _cards_by_player(spec, by_season, on)
+    valued = value_players(cards_by_player, avg)
+    team_list, cards_out = _side_teams_and_cards(spec, sides, valued)
     for entry in team_list:   # what the side adds, its XI together as it takes the field
         entry["points"] = round(side_prediction({"teams": team_list, "cards": cards_out,
                                                  "format": spec.format}, entry["name"], avg)["total"], 1)
@@ -343,15 +386,8 @@ def build_league(spec: LeagueSpec, sides: list[Side], seasons: Seasons, rules: s
         "teams": team_list,
         "league": base_set["league"],
         "expected_league": base_set.get("expected_league", {}),
-        "own_league": {"name": spec.name, "baseline": on.label, **on.own,
-                       **({"cap": spec.cap} if spec.cap is not None else {}),
-                       "rounds": spec.rounds,
-                       "fixtures": [list(f) for f in round_robin([s.name for s in sides], spec.rounds)],
-                       "average": average_block(avg, baseline),
-                       "average_innings": round(avg.runs(), 2),
-                       "sources": sources,
-                       "players": player_rows(pool if pool is not None else list(valued.values()),
-                                              {p.player_id: s.name for s in sides for p in s.picks})},
+        "own_league": _own_league_block(spec, sides, on, sources,
+                                        pool if pool is not None else list(valued.values())),
         "cards": cards_out,
     }
 
@@ -377,36 +413,59 @@ def _real_xi(side: Side) -> list[str] | None:
     return list(sheet["batting_order"]) if sheet else None
 
 
+def _xi_batting(card_set: dict, team: str, xi: list[str], cards: dict[tuple[str, str], dict],
+                avg: AverageSide) -> tuple[np.ndarray, np.ndarray]:
+    """The XI's batting, in order: each batter's chart (as slots) and defence, a batter with no
+    striker card of his own batting on the stand-in card (docs/rules.md R9), or as the average
+    side's batter at his place when the set has none."""
+    from cardgen.cardset import Card, stand_in_striker
+    strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
+    stand_in = stand_in_striker([Card.from_json(c) for c in strikers], team)
+    batting = [cards.get((p, "striker")) or (strikers[stand_in] if stand_in is not None else None) for p in xi]
+    bat = np.array([chart_to_slots(c["chart"]) if c else avg.batters[i] for i, c in enumerate(batting)], float)
+    defences = np.array([card_defence(c) / 20 if c else 0.0 for c in batting])
+    return bat, defences
+
+
+def _xi_bowlers(xi: list[str], units: dict[str, float], cards: dict[tuple[str, str], dict],
+                fmt: Format) -> list[str]:
+    """The XI's bowler cards, then reserves by usage while the XI cannot bowl the innings."""
+    bowlers = [p for p in xi if (p, "bowler") in cards]
+    for p in sorted((p for p in units if p not in xi and (p, "bowler") in cards), key=lambda p: -units[p]):
+        if len(bowlers) * fmt.max_units_per_bowler >= fmt.units:
+            break
+        bowlers.append(p)
+    return bowlers
+
+
+def _keeper_slot(entry: dict, xi: list[str], blocks: list[dict]) -> int:
+    """The keeper's place in the XI: the side's named keeper, else the best keeper (then
+    catcher) among its player blocks."""
+    keeper = entry.get("wicketkeeper")
+    if keeper in xi:
+        return xi.index(keeper)
+    return int(np.argmax([int(b.get("keeper") or 0) * 100 + int(b.get("catch") or 0) for b in blocks]))
+
+
 def side_prediction(card_set: dict, team: str, avg: AverageSide | None = None) -> dict[str, float]:
     """What a side's points say it adds a match over the average side (`sim.points.side_points`),
     its XI as the engines field it: the batting order with the stand-in card for a batter with
     none of his own (docs/rules.md R9), each bowler over the overs the captain shares out to
     him (his usual overs, capped and scaled to the innings: `sim.captain.QuotaDraw`; reserves
     step in by usage if the XI cannot bowl the innings), its keeper keeping."""
-    from cardgen.cardset import Card, stand_in_striker
     from cardgen.sim.captain import QuotaDraw
     from cardgen.sim.model import format_named
     avg = avg or average_side(card_set)
     fmt = format_named(card_set.get("format", "T20"))
     entry = next(t for t in card_set["teams"] if t["name"] == team)
-    strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
     cards = {(c["player"]["id"], c["kind"]): c for c in card_set["cards"] if c["team"] == team}
-    stand_in = stand_in_striker([Card.from_json(c) for c in strikers], team)
     xi = entry["batting_order"]
-    batting = [cards.get((p, "striker")) or (strikers[stand_in] if stand_in is not None else None) for p in xi]
-    bat = np.array([chart_to_slots(c["chart"]) if c else avg.batters[i] for i, c in enumerate(batting)], float)
-    defences = np.array([card_defence(c) / 20 if c else 0.0 for c in batting])
+    bat, defences = _xi_batting(card_set, team, xi, cards, avg)
     units = entry.get("bowling_units") or {}
-    bowlers = [p for p in xi if (p, "bowler") in cards]
-    for p in sorted((p for p in units if p not in xi and (p, "bowler") in cards), key=lambda p: -units[p]):
-        if len(bowlers) * fmt.max_units_per_bowler >= fmt.units:
-            break
-        bowlers.append(p)
+    bowlers = _xi_bowlers(xi, units, cards, fmt)
     shares = QuotaDraw(np.array([float(units.get(p, 0.0)) for p in bowlers]), fmt).target
     blocks = [next(c for k, c in cards.items() if k[0] == p)["player"] for p in xi]
-    keeper = entry.get("wicketkeeper")
-    slot = xi.index(keeper) if keeper in xi else int(np.argmax([int(b.get("keeper") or 0) * 100 + int(b.get("catch") or 0)
-                                                                for b in blocks]))
+    slot = _keeper_slot(entry, xi, blocks)
     points = side_points(avg, bat, defences,
                          np.array([chart_to_slots(cards[(p, "bowler")]["chart"]) for p in bowlers], float),
                          shares, np.array([int(b.get("catch") or DEFAULT_CATCH) for b in blocks]),
