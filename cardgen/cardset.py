@@ -58,6 +58,12 @@ class _Document:
         return tuple(f.name for f in dataclasses.fields(cls) if f.name not in ("extra", "present"))
 
     @classmethod
+    def _fields(cls, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """The model's fields as the document gives them (None for a key it lacks), unchecked:
+        `load_card_set` checks the document against the schema before it is read."""
+        return {k: doc.get(k) for k in cls._known()}
+
+    @classmethod
     def _split(cls, doc: Mapping[str, Any]) -> tuple[dict[str, Any], frozenset[str]]:
         """(the keys the model does not know, the keys the document has)."""
         known = set(cls._known())
@@ -130,7 +136,7 @@ class Player(_Document):
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Player:
         extra, present = cls._split(doc)
-        return cls(**{k: doc.get(k) for k in cls._known()}, extra=extra, present=present)
+        return cls(**cls._fields(doc), extra=extra, present=present)
 
 
 @dataclass(frozen=True)
@@ -174,7 +180,7 @@ class RealFigures(_Document):
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> RealFigures:
         extra, present = cls._split(doc)
-        return cls(**{k: doc.get(k) for k in cls._known()}, extra=extra, present=present)
+        return cls(**cls._fields(doc), extra=extra, present=present)
 
 
 @dataclass(frozen=True)
@@ -191,7 +197,7 @@ class CardPoints(_Document):
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> CardPoints:
         extra, present = cls._split(doc)
-        return cls(**{k: doc.get(k) for k in cls._known()}, extra=extra, present=present)
+        return cls(**cls._fields(doc), extra=extra, present=present)
 
 
 @dataclass(frozen=True)
@@ -213,7 +219,7 @@ class CardSource(_Document):
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> CardSource:
         extra, present = cls._split(doc)
-        return cls(**{k: doc.get(k) for k in cls._known()}, extra=extra, present=present)
+        return cls(**cls._fields(doc), extra=extra, present=present)
 
 
 @dataclass(frozen=True)
@@ -245,7 +251,7 @@ class Card(_Document):
             player=Player.from_json(_mapping(doc.get("player"), "a card's player")),
             team=doc.get("team"),  # type: ignore[arg-type]
             kind=doc.get("kind"),  # type: ignore[arg-type]
-            chart=tuple(ChartRange.from_json(r) if isinstance(r, Mapping) else r  # type: ignore[misc]
+            chart=tuple(ChartRange.from_json(r) if isinstance(r, Mapping) else r
                         for r in chart) if isinstance(chart, list) else chart,  # type: ignore[arg-type]
             team_short=doc.get("team_short"), position=doc.get("position"), defence=doc.get("defence"),
             usage=Usage.from_json(usage) if isinstance(usage, Mapping) else usage,
@@ -334,7 +340,7 @@ class OwnLeague(_Document):
         extra, present = cls._split(doc)
         fixtures = doc.get("fixtures")
         return cls(name=doc.get("name"), baseline=doc.get("baseline"),  # type: ignore[arg-type]
-                   fixtures=tuple(tuple(f) if isinstance(f, list) else f for f in fixtures)  # type: ignore[misc]
+                   fixtures=tuple(tuple(f) if isinstance(f, list) else f for f in fixtures)
                    if isinstance(fixtures, list) else (fixtures if fixtures is not None else ()),
                    rounds=doc.get("rounds"), cap=doc.get("cap"),
                    baseline_seasons=_strings(doc.get("baseline_seasons")),
@@ -370,9 +376,9 @@ class FieldingChart(_Document):
     def from_json(cls, doc: Mapping[str, Any]) -> FieldingChart:
         extra, present = cls._split(doc)
         cells, fours = doc.get("cells"), doc.get("fours")
-        return cls(cells=tuple(tuple(row) if isinstance(row, list) else row for row in cells)  # type: ignore[misc]
+        return cls(cells=tuple(tuple(row) if isinstance(row, list) else row for row in cells)
                    if isinstance(cells, list) else cells,  # type: ignore[arg-type]
-                   fours=tuple(tuple(w) if isinstance(w, list) else w for w in fours)  # type: ignore[misc]
+                   fours=tuple(tuple(w) if isinstance(w, list) else w for w in fours)
                    if isinstance(fours, list) else (fours if fours is not None else ()),
                    extra=extra, present=present)
 

@@ -148,10 +148,11 @@ def test_quicket_adapter_builds_the_existing_kit(tmp_path: Path, monkeypatch: py
     """The adapter's build is render.kit.build_kit over the calibrated set (here a small example
     set stands in for the ~20 s calibration)."""
     from cardgen.games import quicket
+    from cardgen.cardset import CardSet
     from cardgen.sim.example import example_card_set
     example = example_card_set()
     example["competition"] = {"code": "BBL", "name": "Big Bash League"}
-    monkeypatch.setattr(quicket, "calibrated_set", lambda comp, season, source: example)
+    monkeypatch.setattr(quicket, "calibrated_set", lambda comp, season, source: CardSet.from_json(example))
     req = BuildRequest(tmp_path, get_competition("BBL"), "2024-25", None, ("a4",), 0)
     files = get_game("quicket").build(req)
     names = {f.relative_to(tmp_path / "BBL_2024-25").as_posix() for f in files}

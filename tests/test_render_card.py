@@ -10,6 +10,7 @@ import numpy as np
 import pypdf
 import pytest
 
+from cardgen.cardset import Card
 from cardgen.errors import CardSetError
 from cardgen.render.card import card_views, defence_rating, draw_card
 from cardgen.render.fonts import text_width_mm
@@ -127,16 +128,16 @@ def test_a_defence_rating_that_is_not_1_to_20_is_a_clear_card_set_error(defence_
     card = copy.deepcopy(next(c for c in defence_card_sets["T20"]["cards"] if c.get("defence")))
     card["defence"] = value
     with pytest.raises(CardSetError, match=words) as caught:
-        defence_rating(card)
+        defence_rating(Card.from_json(card))
     assert card["player"]["name"] in str(caught.value) and "1 to 20" in str(caught.value)
 
 
 def test_a_bowler_card_never_carries_defence(defence_card_sets):
     bowler = copy.deepcopy(next(c for c in defence_card_sets["T20"]["cards"] if c["kind"] == "bowler"))
-    assert defence_rating(bowler) is None
+    assert defence_rating(Card.from_json(bowler)) is None
     bowler["defence"] = 5
     with pytest.raises(CardSetError, match="only striker cards"):
-        defence_rating(bowler)
+        defence_rating(Card.from_json(bowler))
 
 
 def test_the_widest_line_a_card_can_have_shrinks_as_one_and_stays_on_the_card(defence_card_sets,

@@ -10,6 +10,7 @@ import pytest
 from pypdf.generic import ContentStream
 
 from cardgen.calibrate.model import chart_cells
+from cardgen.cardset import CardSet
 from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.scoresheet import footer_numbers, render_scoresheet_pdf
@@ -801,7 +802,7 @@ def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season
     for paper in ("a4", "letter"):
         pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
         assert len(_pages(pdf)) == 1
-        assert any(text.startswith("Defence N") for text, _, _ in pdf_texts(pdf)) == has_defence(card_set)
+        assert any(text.startswith("Defence N") for text, _, _ in pdf_texts(pdf)) == has_defence(CardSet.from_json(card_set))
         # the same page without the R13 line has 17-22 mm to spare (no shrinking): the same size
         without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
         assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
@@ -862,17 +863,17 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
         pages, groups = _pages(pdf), _team_sheet_groups(pdf)
         assert len(groups) == len(card_set["teams"])
         named = 0
-        for deck, group in zip(team_decks(card_set), groups):
-            team = deck["team"]["name"]
+        for deck, group in zip(team_decks(CardSet.from_json(card_set)), groups):
+            team = deck.team.name
             text = " ".join(" ".join(pages[i].extract_text() for i in group).split())
             xi, keeper = captain.usual_xi(team)
-            for pid in deck["reserves"]:
-                if pid not in deck["players"] or (pid, team) in strikers:
+            for pid in deck.reserves:
+                if pid not in deck.players or (pid, team) in strikers:
                     continue
                 # the engine's card for this reserve, picked at No. 11
                 side = captain.side(team, xi[:10] + [pid], keeper)
                 card = captain.cs.striker_cards[side.batters[10]]
-                name = deck["players"][pid]["player"]["name"].upper()
+                name = deck.players[pid].player.name.upper()
                 line = next(s for s in text.split("(the team's last-placed batter).") if name in s
                             and "no striker card" in s and "picked for the XI" in s)
                 assert f" with {card.player.name.upper()}'s striker card" in line, (team, name)
@@ -953,7 +954,7 @@ def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
     from test_render_layout import pdf_texts
     names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
-    decks = team_decks(card_set)
+    decks = team_decks(CardSet.from_json(card_set))
     pdf = render_team_sheets_pdf(card_set, "a4", CREDIT)
     assert len(_pages(pdf)) == len(decks)
     reserves_seen = 0
@@ -961,21 +962,21 @@ def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank
         texts = [(text.strip(), box) for text, _, box in pdf_texts(pdf, index) if text.strip()]
         assert XI_COLUMN_LEGEND in " ".join(" ".join(text for text, _ in texts).split())
         [heading_top] = [box[1] for text, box in texts if text == "Bowlers by usage"]
-        for pid in deck["bowlers"]:
-            if (deck["team"]["name"], "bowler") not in deck["players"][pid]["cards"]:
+        for pid in deck.bowlers:
+            if (deck.team.name, "bowler") not in deck.players[pid].cards:
                 continue
             [name_box] = [box for text, box in texts if text == names[pid] and box[1] > heading_top]
             # what the row prints left of the name: the "#" column
             place = [text for text, box in texts if abs(box[1] - name_box[1]) < 0.5 and box[2] < name_box[0]]
-            if pid in deck["xi"]:
-                assert place == [str(deck["xi"].index(pid) + 1)], (deck["team"]["name"], names[pid], place)
+            if pid in deck.xi:
+                assert place == [str(deck.xi.index(pid) + 1)], (deck.team.name, names[pid], place)
             else:
-                assert place == [], (deck["team"]["name"], names[pid], place)
+                assert place == [], (deck.team.name, names[pid], place)
                 reserves_seen += 1
         # the engines bowl the XI's bowlers only
-        side = captain.usual_side(deck["team"]["name"])
+        side = captain.usual_side(deck.team.name)
         bowled = {cs.bowler_cards[row].player.id for plan in side.plans for row in plan}
-        assert bowled <= set(deck["xi"]), deck["team"]["name"]
+        assert bowled <= set(deck.xi), deck.team.name
     assert reserves_seen >= 1
 
 

@@ -442,9 +442,10 @@ def test_the_tts_list_holds_only_tts_sheets(served: str, bbl_out: Path, browser)
 @pytest.mark.needs_data
 def test_the_hundred_lists_matthew_potts_as_cards_not_tts_sheets(hundred_set, tmp_path: Path):  # noqa: F811
     """The Hundred 2024: Matthew Potts's card PNGs hold "tts" in their names; only tts/ is TTS."""
+    from cardgen.cardset import CardSet
     from cardgen.render.kit import KitOptions, build_kit, select_team
     from cardgen.site.kit import read_set
-    team = select_team(hundred_set, "Northern Superchargers")
+    team = select_team(CardSet.from_json(hundred_set), "Northern Superchargers")
     folder = build_kit(team, tmp_path, KitOptions(papers=("a4",), progress=False, workers=1)).folder
     potts = sorted(p.name for p in (folder / "png").glob("*matthew-potts*.png"))
     assert len(potts) == 2

@@ -1578,10 +1578,11 @@ def test_a_player_with_only_a_bowler_card_is_told_which_striker_card_he_bats_wit
     The Hundred 2024): the team sheet names the striker card a player with only a bowler card
     bats with (docs/rules.md R9), and his page said only "Batting role: Mainly a bowler". The
     page names that card now, linked, as the team sheet chooses it."""
+    from cardgen.cardset import CardSet
     from cardgen.render.teamsheets import stand_in_card
     folder = make_synthetic_kit(tmp_path)
     doc = json.loads((folder / "card-set.json").read_text())
-    assert stand_in_card(doc, "Perth Scorchers")["player"]["id"] == "aa000002"  # Cooper Connolly
+    assert stand_in_card(CardSet.from_json(doc), "Perth Scorchers").player.id == "aa000002"  # Cooper Connolly
     site = generate_site(tmp_path).site_dir
     morris = (site / "sets/BBL_2024-25/players/aa000004.html").read_text()  # Lance Morris: a bowler card
     assert ('<dt>Bats with</dt><dd>No striker card of their own: <a href="../players/aa000002.html#striker">'

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from cardgen.errors import CardgenError
+
+if TYPE_CHECKING:  # the systems' modules are imported on demand, the registry below says which
+    from cardgen.games.base import GameSystem
 
 DEFAULT_GAME = "quicket"
 # code -> module that defines SYSTEM (a cardgen.games.base.GameSystem)
@@ -24,7 +28,7 @@ def game_codes() -> list[str]:
     return list(GAME_MODULES)
 
 
-def get_game(code: str):
+def get_game(code: str) -> GameSystem:
     module = GAME_MODULES.get(code.strip().casefold())
     if module is None:
         raise UnknownGame(f"unknown game {code!r}; choose one of: {', '.join(game_codes())}")

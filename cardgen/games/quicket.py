@@ -9,21 +9,21 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
 import numpy as np
 import pandas as pd
 
+from cardgen.cardset import CardSet, as_card_set
 from cardgen.competitions import Competition, set_name
 from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, NeedsSeason, SimContext
 
 
 @functools.lru_cache(maxsize=4)
-def calibrated_set(comp: Competition, season: str, source: str | None) -> dict[str, Any]:
+def calibrated_set(comp: Competition, season: str, source: str | None) -> CardSet:
     """The calibrated card set of the default kit, made for the Quicket rules (cached per
-    process: calibration takes ~10-20 s)."""
+    process: calibration takes ~10-20 s), read into the model once here for the kit and the
+    engines alike."""
     from cardgen.calibrate.cardset import build_card_set
-    return build_card_set(comp, season, source)
+    return as_card_set(build_card_set(comp, season, source))
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,12 @@ data credit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from cardgen import ATTRIBUTION
-from cardgen.calibrate.model import DEFAULT_KEEPER, card_defence
+from cardgen.calibrate.model import DEFAULT_KEEPER
+from cardgen.cardset import Card, CardSet, Player, Team, as_card_set
 from cardgen.competitions import get_competition
 from cardgen.errors import UnknownCompetition
 from cardgen.fingerprint import content_digest
@@ -26,18 +28,17 @@ RUN_RESULTS = frozenset({"1", "2", "3", "4", "6"})
 WICKET_RESULTS = frozenset({"W", "B"})
 
 
-def chart_faces(card: dict[str, Any]) -> set[str]:
+def chart_faces(card: Card) -> set[str]:
     """The results a card's chart prints, for the notes that explain a missing one (the card's and
-    the site's player page's); a malformed range is skipped: a note is no validator."""
-    return {str(r.get("result")) for r in card.get("chart", []) if isinstance(r, dict)}
+    the site's player page's)."""
+    return {str(r.result) for r in card.chart}
 
 
-def _count(real: Any, key: str) -> int:
-    value = real.get(key) if isinstance(real, dict) else None
+def _count(value: int | None) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, ...]:
+def column_notes(card: Card) -> tuple[str, ...]:
     """The notes a card prints where its chart lacks a result its own printed stats show (keys of
     templates/card.json column_note), so the card is not taken for a misprint: a striker card with
     runs but no run face (Lea Tahuhu; a tail-ender's short stay in the wickets-in-hand rule's
@@ -47,20 +48,20 @@ def column_notes(card: dict[str, Any], card_set: dict[str, Any]) -> tuple[str, .
     note says where those results come from, in the rule set's words (`note_rules`). A result the
     stats do not show (a striker's missing B) needs none."""
     results = chart_faces(card)
-    real = card.get("real") or {}
-    if card["kind"] == "striker":
-        if _count(real, "runs") > 0 and not results & RUN_RESULTS:
+    real = card.real
+    if card.kind == "striker":
+        if _count(real.runs) > 0 and not results & RUN_RESULTS:
             return ("striker_no_runs",)
-        no_four = _count(real, "fours") > 0 and "4" not in results
-        no_six = _count(real, "sixes") > 0 and "6" not in results
+        no_four = _count(real.fours) > 0 and "4" not in results
+        no_six = _count(real.sixes) > 0 and "6" not in results
         if no_four and no_six:
             return ("striker_no_boundaries",)
         return ("striker_no_4",) if no_four else ("striker_no_6",) if no_six else ()
-    return ((("bowler_no_wickets",) if _count(real, "dismissals") > 0 and not results & WICKET_RESULTS else ())
-            + (("bowler_no_runs",) if _count(real, "runs") > 0 and not results & RUN_RESULTS else ()))
+    return ((("bowler_no_wickets",) if _count(real.dismissals) > 0 and not results & WICKET_RESULTS else ())
+            + (("bowler_no_runs",) if _count(real.runs) > 0 and not results & RUN_RESULTS else ()))
 
 
-def note_rules(card_set: Any) -> str:
+def note_rules(card_set: CardSet) -> str:
     """The rule set a card prints for (its rules mark, its notes' words: column_note texts):
     `cardgen.rule_sets.rules_of_set`, the one reading of a set's `rules` (and older `rule`)
     field: "advanced" (the attack die also scores) or "quicket" (the rules as printed)."""
@@ -88,7 +89,7 @@ class CardView:
     stats: tuple[tuple[str, ...], ...]  # lines of items, e.g. (("SR: 131.46", "Balls: 267"), ...)
     small_sample: bool = False
     credit: str = ATTRIBUTION
-    sort_key: tuple = field(default=(), compare=False)
+    sort_key: tuple[Any, ...] = field(default=(), compare=False)
     defence: str = ""  # striker with a Defence rating (R13): "Defence 7"; else ""
     # a card whose chart lacks a result its stats show (no run face, no 4, a bowler's no W or B):
     # the notes saying where those come from, printed in the blank ranges (templates/card.json
@@ -118,26 +119,28 @@ def points_text(value: float | None) -> str:
     return f"{value:+.1f}" if round(value, 1) else "0.0"
 
 
-def source_line(card: dict[str, Any], compact: bool = False) -> str:
+def source_line(card: Card, compact: bool = False) -> str:
     """A league card's season and real side, as its line C prints them: 'BBL 2023-2024 Sydney (S)'
     (`compact`, for a table's narrow column: 'BBL 2023-24 Sydney (S)')."""
-    src = card.get("source") or {}
-    code, season = str(src.get("competition", "")), str(src.get("season", ""))
+    src = card.source
+    if src is None:
+        return ""
+    code, season = str(src.competition or ""), str(src.season or "")
     return (f"{code} {season if compact else printed_season_of(code, season)} "
-            f"{src.get('team_short') or src.get('team', '')}").strip()
+            f"{src.team_short or src.team or ''}").strip()
 
 
-def competition_line(card_set: dict[str, Any]) -> str:
-    own = card_set.get("own_league")
+def competition_line(card_set: CardSet) -> str:
+    own = card_set.own_league
     if own:   # a league of your own: its name (each card's line C says its season)
-        return str(own.get("name") or card_set["competition"].get("name", ""))
-    comp = card_set["competition"]
+        return str(own.name or card_set.competition.name or "")
+    comp = card_set.competition
     try:
-        return get_competition(comp["code"]).code_label
+        return get_competition(comp.code).code_label
     except UnknownCompetition:
-        sex = "Women's" if comp.get("sex") == "women" else "Men's"
-        code = "100-Ball" if card_set.get("format") == "100-ball" else "T20"
-        return f"{comp.get('nation', '')} {sex} Pro {code} Cricket".strip()
+        sex = "Women's" if comp.sex == "women" else "Men's"
+        code = "100-Ball" if card_set.hundred else "T20"
+        return f"{comp.nation or ''} {sex} Pro {code} Cricket".strip()
 
 
 def overs_printed(text: str) -> str:
@@ -230,21 +233,21 @@ def team_codes(team_names: list[str]) -> dict[str, str]:
     return codes
 
 
-def defence_rating(card: dict[str, Any]) -> int | None:
+def defence_rating(card: Card) -> int | None:
     """A striker card's Defence rating (docs/rules.md R13), None when it has none; a bad one is a
-    CardSetError (`cardgen.calibrate.model.card_defence`, the one reading of the field)."""
-    return card_defence(card) or None
+    CardSetError (`Card.defence_rating`, the one reading of the field)."""
+    return card.defence_rating or None
 
 
-def printed_keeper_rating(player: dict[str, Any], keeps: bool = False) -> int | None:
+def printed_keeper_rating(player: Player, keeps: bool = False) -> int | None:
     """The keeping rating a card, team sheet or player page prints: the player's own, or, for a
     wicketkeeper (by role, or `keeps`: the XI's keeper) who has none because he kept in no match
     of the season, the rating the engine keeps him at (docs/rules.md R9), so no sheet leaves a
     keeper's stumping chance to be guessed; None for anyone else without one."""
-    rating = player.get("keeper")
+    rating = player.keeper
     if isinstance(rating, int) and not isinstance(rating, bool) and rating > 0:
         return rating
-    if keeps or player.get("batting_role") == "Wicketkeeper":
+    if keeps or player.batting_role == "Wicketkeeper":
         return DEFAULT_KEEPER
     return None
 
@@ -271,12 +274,12 @@ def ratings_line(parts: list[str], defence: str) -> str:
     return spaced if fits else "/".join(parts)
 
 
-def _role(card: dict[str, Any]) -> str:
-    player = card["player"]
-    batting = player.get("batting_role") or ""
-    bowling = player.get("bowling_role") or ""
+def _role(card: Card) -> str:
+    player = card.player
+    batting = player.batting_role or ""
+    bowling = player.bowling_role or ""
     keeper = printed_keeper_rating(player)
-    if card["kind"] == "striker":
+    if card.kind == "striker":
         if batting == "Wicketkeeper" and keeper:
             return keeper_mark(keeper)
         return batting or "Batter"
@@ -285,97 +288,92 @@ def _role(card: dict[str, Any]) -> str:
     return bowling or "Bowler"
 
 
-def _stats(card: dict[str, Any], balls_per_over: int) -> tuple[tuple[str, ...], ...]:
-    real = card.get("real") or {}
-    balls = int(real.get("balls", 0))
-    runs = int(real.get("runs", 0))
-    if card["kind"] == "bowler":
-        economy = real.get("economy")
+def _stats(card: Card, balls_per_over: int) -> tuple[tuple[str, ...], ...]:
+    real = card.real
+    balls = int(real.balls or 0)
+    runs = int(real.runs or 0)
+    if card.kind == "bowler":
+        economy = real.economy
         if economy is None:
             economy = runs / balls * 6 if balls else 0.0  # runs per six balls, as the stats table
         if balls_per_over != 6:
             # 100-ball: 5-ball "overs" beside an economy per 6 balls would not agree; print balls
             return ((f"Econ: {float(economy):.2f}",), (f"Balls: {balls}",),
-                    (f"Wickets: {int(real.get('dismissals', 0))}",))
-        overs = real.get("overs") or f"{balls // balls_per_over}.{balls % balls_per_over}"
+                    (f"Wickets: {int(real.dismissals or 0)}",))
+        overs = real.overs or f"{balls // balls_per_over}.{balls % balls_per_over}"
         return ((f"Econ: {float(economy):.2f}",), (f"Overs: {overs_printed(str(overs))}",),
-                (f"Wickets: {int(real.get('dismissals', 0))}",))
-    strike_rate = real.get("strike_rate")
+                (f"Wickets: {int(real.dismissals or 0)}",))
+    strike_rate = real.strike_rate
     if strike_rate is None:
         strike_rate = runs / balls * 100 if balls else 0.0
-    high = f"{int(real.get('high_score') or 0)}{'*' if real.get('high_score_not_out') else ''}"
+    high = f"{int(real.high_score or 0)}{'*' if real.high_score_not_out else ''}"
     return ((f"SR: {float(strike_rate):.2f}", f"Balls: {balls}"),
-            (f"High: {high}", f"4s: {int(real.get('fours', 0))}",
-             f"6s: {int(real.get('sixes', 0))}"))
+            (f"High: {high}", f"4s: {int(real.fours or 0)}",
+             f"6s: {int(real.sixes or 0)}"))
 
 
-def deck_order(card_set: dict[str, Any]) -> dict[tuple[str, str], tuple[int, int]]:
+def deck_order(teams: Sequence[Team]) -> dict[tuple[str, str], tuple[int, int]]:
     """(team, player id) -> (deck, place): deck 0 is the usual XI in batting order, deck 1 the
     reserves in the team sheet's order (rules 1.5). Players in neither are not listed."""
     order: dict[tuple[str, str], tuple[int, int]] = {}
-    for team in card_set.get("teams") or []:
-        if not isinstance(team, dict):
-            continue
-        for deck, key in enumerate(("batting_order", "reserves")):
-            for place, pid in enumerate(team.get(key) or []):
-                order.setdefault((team.get("name"), pid), (deck, place))
+    for team in teams:
+        for deck, ids in enumerate((team.batting_order, team.reserves)):
+            for place, pid in enumerate(ids):
+                order.setdefault((team.name, pid), (deck, place))
     return order
 
 
-def card_views(card_set: dict[str, Any]) -> list[CardView]:
+def card_views(document: CardSet | Mapping[str, Any]) -> list[CardView]:
     """Every card of the set as printed: by team, then in the order of the team's two decks (the
     usual XI in batting order, then the reserves, as the team sheet lists them), a player's
     striker card before his bowler card; so the cut sheets stack straight into the decks. A card
     whose player is in neither deck (a set without line-ups) follows, by batting position."""
-    teams = card_set.get("teams") or []
-    decks = deck_order(card_set)
-    team_order = [t["name"] for t in teams]
-    for card in card_set["cards"]:
-        if card["team"] not in team_order:
-            team_order.append(card["team"])
-    short = {t["name"]: t.get("short_name") or t["name"] for t in teams}
+    card_set = as_card_set(document)
+    decks = deck_order(card_set.teams)
+    team_order = card_set.team_names()
+    short = {t.name: t.short_name or t.name for t in card_set.teams}
     colours = team_colours(team_order)
     codes = team_codes(team_order)
-    balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
+    balls_per_over = card_set.balls_per_over
     line_a = competition_line(card_set)
     season = printed_season(card_set)
-    league = bool(card_set.get("own_league"))
+    league = card_set.own_league is not None
     views = []
-    for card in card_set["cards"]:
-        player = card["player"]
+    for card in card_set.cards:
+        player = card.player
         defence = defence_rating(card)
         ratings = ""
-        if card["kind"] == "striker":
+        if card.kind == "striker":
             parts = []
-            if player.get("catch") is not None:
-                parts.append(f"C({player['catch']})")
-            if player.get("run_out") is not None:
-                parts.append(f"RO({player['run_out']})")
-            if player.get("keeper") and player.get("batting_role") != "Wicketkeeper":
-                parts.append(keeper_mark(player["keeper"]))
+            if player.catch is not None:
+                parts.append(f"C({player.catch})")
+            if player.run_out is not None:
+                parts.append(f"RO({player.run_out})")
+            if player.keeper and player.batting_role != "Wicketkeeper":
+                parts.append(keeper_mark(player.keeper))
             ratings = ratings_line(parts, f"Defence {defence}" if defence else "")
         usage = ""
-        if card["kind"] == "bowler" and card.get("usage"):
-            usage = f"{card['usage'].get('letter', '')}/{card['usage'].get('innings', 0)}"
-        chart = tuple((_range_text(int(r["lo"]), int(r["hi"])), RESULT_GLYPHS.get(r["result"], r["result"]))
-                      for r in card["chart"])
-        position = card.get("position") if isinstance(card.get("position"), int) else 99
+        if card.kind == "bowler" and card.usage:
+            usage = f"{card.usage.letter or ''}/{card.usage.innings or 0}"
+        chart = tuple((_range_text(int(r.lo), int(r.hi)), RESULT_GLYPHS.get(r.result, r.result))
+                      for r in card.chart)
+        position = card.position if isinstance(card.position, int) else 99
         views.append(CardView(
-            kind=card["kind"], team=card["team"], team_colour=colours[card["team"]],
-            team_code=codes[card["team"]],
-            competition_line=line_a, name=upper(player["name"]),
-            season_team=(source_line(card) if league else f"{season} {short.get(card['team'], card['team'])}"),
-            role=_role(card), nation=player.get("country") or "",
+            kind=card.kind, team=card.team, team_colour=colours[card.team],
+            team_code=codes[card.team],
+            competition_line=line_a, name=upper(player.name),
+            season_team=(source_line(card) if league else f"{season} {short.get(card.team, card.team)}"),
+            role=_role(card), nation=player.country or "",
             ratings=ratings, chart=chart, usage=usage,
             # a league's card prints its own season's figures: a 100-ball season's in balls
-            stats=_stats(card, 5 if (card.get("source") or {}).get("format") == "100-ball" else balls_per_over),
-            small_sample=bool(card.get("small_sample")),
-            credit=card_set.get("attribution") or ATTRIBUTION,
+            stats=_stats(card, 5 if card.source and card.source.format == "100-ball" else balls_per_over),
+            small_sample=bool(card.small_sample),
+            credit=card_set.attribution or ATTRIBUTION,
             defence=f"Defence {defence}" if defence else "",
-            column_notes=column_notes(card, card_set), note_rules=note_rules(card_set),
-            points=f"Pts {points_text((card.get('points') or {}).get('card'))}" if league else "",
-            sort_key=(team_order.index(card["team"]), decks.get((card["team"], player["id"]), (2, 0)), position,
-                      0 if card["kind"] == "striker" else 1, player["name"], player["id"])))
+            column_notes=column_notes(card), note_rules=note_rules(card_set),
+            points=f"Pts {points_text(card.points.card if card.points else None)}" if league else "",
+            sort_key=(team_order.index(card.team), decks.get((card.team, player.id), (2, 0)), position,
+                      0 if card.kind == "striker" else 1, player.name, player.id)))
     return sorted(views, key=lambda v: v.sort_key)
 
 
@@ -429,8 +427,8 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     centre = (ns["top_mm"] + ns["bottom_mm"]) / 2
     cap_h = name.size_pt * 0.73 / 72 * 25.4
     first_baseline = centre - block_h / 2 + cap_h / 2
-    for i, line in enumerate(name.lines):
-        p.text(m, first_baseline + i * line_h, line, ns["font"], name.size_pt, band_text)
+    for i, text in enumerate(name.lines):
+        p.text(m, first_baseline + i * line_h, text, ns["font"], name.size_pt, band_text)
     # C: season and team
     _fitted_line(p, view.season_team, m, L["season_team"]["baseline_mm"], inner,
                  L["season_team"], band_text)
@@ -471,8 +469,8 @@ def draw_card(p: Painter, view: CardView, ink_saver: bool = False, bleed: float 
     credit = fit_text(view.credit, cs["font"], width, cs["max_pt"], cs["min_pt"], cs["max_lines"], cs["max_pt"])
     step = credit.size_pt * 1.15 / 72 * 25.4
     top = cs["bottom_mm"] - step * (len(credit.lines) - 1)
-    for i, line in enumerate(credit.lines):
-        p.text(left + width / 2, top + i * step, line, cs["font"], credit.size_pt, "#333333", "centre")
+    for i, text in enumerate(credit.lines):
+        p.text(left + width / 2, top + i * step, text, cs["font"], credit.size_pt, "#333333", "centre")
 
 
 def rules_mark_lines(view: CardView) -> tuple[str, ...]:

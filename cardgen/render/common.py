@@ -4,12 +4,12 @@ from __future__ import annotations
 import html
 import io
 import re
-from typing import Any
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate
 
+from cardgen.cardset import CardSet
 from cardgen.competitions import get_competition, season_label
 from cardgen.errors import CardgenError
 from cardgen.render.fonts import PDF_NAMES, register_fonts
@@ -65,26 +65,26 @@ def printed_season_of(code: str, season: str) -> str:
         return season
 
 
-def printed_season(card_set: dict[str, Any]) -> str:
+def printed_season(card_set: CardSet) -> str:
     """The card set's season as printed (printed_season_of)."""
-    return printed_season_of(str(card_set["competition"].get("code", "")), str(card_set["season"]))
+    return printed_season_of(str(card_set.competition.code or ""), str(card_set.season))
 
 
-def season_name(card_set: dict[str, Any]) -> str:
+def season_name(card_set: CardSet) -> str:
     """'Big Bash League 2024-2025' for the sheets' headings: the competition's name, the season
     as printed (a league of your own: 'Big Bash all-stars, on BBL 2024-25')."""
-    own = card_set.get("own_league")
+    own = card_set.own_league
     if own:
-        return f"{own['name']}, on {own['baseline']}"
-    return f"{card_set['competition'].get('name', '')} {printed_season(card_set)}"
+        return f"{own.name}, on {own.baseline}"
+    return f"{card_set.competition.name or ''} {printed_season(card_set)}"
 
 
-def set_title(card_set: dict[str, Any]) -> str:
+def set_title(card_set: CardSet) -> str:
     """'BBL 2024-2025' for page titles and footers (a league of your own: its name)."""
-    own = card_set.get("own_league")
+    own = card_set.own_league
     if own:
-        return str(own["name"])
-    return f"{card_set['competition']['code']} {printed_season(card_set)}"
+        return str(own.name)
+    return f"{card_set.competition.code} {printed_season(card_set)}"
 
 
 # the flowing sheets' footer (team sheets, quick reference, season tracker): title, page, credit
@@ -138,7 +138,7 @@ def flowing_document(paper: str, title: str, credit: str, margin: float,
     return doc, buf
 
 
-def rules_title(card_set: Any) -> str:
+def rules_title(card_set: CardSet) -> str:
     """"Quicket rules" or "Advanced rules" (`cardgen.rule_sets`): the name every printed piece of
     the set's kit gives the rules its cards are made for."""
     from cardgen.rule_sets import TITLES, rules_of_set

@@ -1,9 +1,10 @@
 """The fielding chart (d6 x d20) on one landscape page, with a legend and the run-out rows."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from cardgen.calibrate.model import chart_cells
+from cardgen.cardset import CardSet, as_card_set
 from cardgen.errors import CardSetError
 from cardgen.render.common import new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
@@ -14,10 +15,11 @@ OUTS = {"bowled", "lbw", "run_out", "caught", "stumped"}
 CHANCES = {"catch_chance", "run_out_chance", "stumping_chance"}
 
 
-def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_saver: bool = False) -> bytes:
+def render_fielding_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str, ink_saver: bool = False) -> bytes:
+    card_set = as_card_set(document)
     spec = load_layout("sheets")["fielding"]
     words = load_layout("fielding")
-    cells = chart_cells(card_set)
+    cells = card_set.game_cells()
     if len(cells) != 6 or any(len(row) != 20 for row in cells):
         raise CardSetError("the fielding chart must be 6 rows (d6) of 20 cells (d20)")
     title = f"{set_title(card_set)} fielding chart"
@@ -77,7 +79,7 @@ def render_fielding_pdf(card_set: dict[str, Any], paper: str, credit: str, ink_s
     legend_top = grid_bottom + 8
     p.text(m, legend_top, "Legend", "bold", 10)
     # the chart's words say "over"; The Hundred's sheets say "set" throughout
-    unit = "set" if card_set.get("format") == "100-ball" else "over"
+    unit = "set" if card_set.hundred else "over"
     entries = [(words["results"][k]["short"], words["results"][k]["legend"].replace("the over", f"the {unit}"))
                for k in words["results"] if k in used]
     entries += [(k, f"(unknown result {k})") for k in sorted(used - set(words["results"]))]

@@ -10,8 +10,8 @@ bowler and his over count above each over, each batter's runs (balls) so far in 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from cardgen.cardset import CardSet
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.painter import PdfPainter
 from cardgen.render.scoresheet import GridPage, ScorecardPage, render_scoresheet_pdf
@@ -179,7 +179,7 @@ class _Pencil:
                     self._write(p, (b[c] + b[c + 1]) / 2, y, cell, b[c + 1] - b[c] - 1.0, pt, "centre")
 
 
-def render_filled_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, sheet: FilledSheet,
+def render_filled_scoresheet_pdf(card_set: CardSet, paper: str, credit: str, sheet: FilledSheet,
                                  defence: bool | None = None) -> bytes:
     """The kit's scoresheet for `card_set` on `paper`, with `sheet` written on it."""
     return render_scoresheet_pdf(card_set, paper, credit, defence, fill=_Pencil(sheet))

@@ -13,13 +13,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from tqdm import tqdm
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import atomic_write_bytes, sha256
-from cardgen.cardset import FILE_NAME, dumps
+from cardgen.cardset import FILE_NAME, CardSet, as_card_set, dumps
 from cardgen.errors import CardgenError
 from cardgen.manifest import CardSheets, Manifest, TeamFiles, read_manifest, write_manifest
 from cardgen.staging import (make_staging, publish_folder, quiet_worker, relative_files, remove_stale_staging,
@@ -95,32 +95,28 @@ class KitResult:
     dropped_reports: list[str] = field(default_factory=list)  # report folders of other cards
 
 
-def set_folder_name(card_set: dict[str, Any]) -> str:
+def set_folder_name(card_set: CardSet) -> str:
     """The kit's folder: `BBL_2024-25` (Quicket rules), `BBL_2024-25-advanced` (rule_sets)."""
     from cardgen.rule_sets import kit_folder_name, rules_of_set
-    return kit_folder_name(card_set['competition']['code'], card_set['season'], rules_of_set(card_set))
+    return kit_folder_name(card_set.competition.code, card_set.season, rules_of_set(card_set))
 
 
-def team_kit_folder_name(card_set: dict[str, Any], team: str) -> str:
+def team_kit_folder_name(card_set: CardSet, team: str) -> str:
     """A one-team kit's folder, beside the full kit and never inside it: `BBL_2024-25_perth-scorchers`
     (`BBL_2024-25-advanced_perth-scorchers`)."""
     return f"{set_folder_name(card_set)}_{slug(team)}"
 
 
-def select_team(card_set: dict[str, Any], wanted: str) -> dict[str, Any]:
+def select_team(card_set: CardSet, wanted: str) -> CardSet:
     """The card set restricted to one team, matched by name or printed short name (any case)."""
-    names = list(dict.fromkeys([t["name"] for t in card_set.get("teams") or []] +
-                               [c["team"] for c in card_set["cards"]]))
-    shorts = {t["name"]: t.get("short_name", "") for t in card_set.get("teams") or []}
+    names = card_set.team_names()
     key = wanted.strip().casefold()
-    exact = [n for n in names if key in (n.casefold(), shorts.get(n, "").casefold())]
+    exact = [n for n in names if key in (n.casefold(), card_set.short_name(n).casefold())]
     found = exact or [n for n in names if key in n.casefold()]
     if len(found) != 1:
         what = "matches several teams" if found else "matches no team"
         raise UnknownTeam(f"--team {wanted!r} {what}; choose one of: {', '.join(names)}")
-    team = found[0]
-    return {**card_set, "teams": [t for t in card_set.get("teams") or [] if t["name"] == team],
-            "cards": [c for c in card_set["cards"] if c["team"] == team]}
+    return card_set.only_team(found[0])
 
 
 def _publish_permissions(folder: Path) -> None:
@@ -272,7 +268,7 @@ def _pool(workers: int):  # type: ignore[no-untyped-def]
         return _InlinePool()
 
 
-def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
+def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
     """Write every PDF, the card PNGs, TTS sheets and card-set.json to <out>/<CODE>_<season>/.
 
     A full kit also holds each team's own card PDFs and team sheet (teams/<team>/) and bookmarks
@@ -283,17 +279,18 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
     Everything goes to a staging folder beside it first and is renamed into place at the end, so
     an interrupted build leaves the previous kit intact and a finished one replaces it whole.
     """
+    card_set = as_card_set(document)   # a document built in memory is read once, here
     for paper in options.papers:
         if paper not in PAPERS:
             raise CardgenError(f"unknown paper {paper!r}; choose a4 or letter")
     printed = select_team(card_set, options.team) if options.team else card_set
     views: list[CardView] = card_views(printed)
-    if not views and options.team and printed.get("teams"):  # the team is in the season, without a card
-        raise CardgenError(f"{printed['teams'][0]['name']} has no cards to print: it neither batted nor bowled "
+    if not views and options.team and printed.teams:  # the team is in the season, without a card
+        raise CardgenError(f"{printed.teams[0].name} has no cards to print: it neither batted nor bowled "
                            f"in the season's files (no ball in its matches); choose another --team")
     if not views:
         raise CardgenError("the card set has no cards to print")
-    credit = card_set.get("attribution") or ATTRIBUTION
+    credit = card_set.attribution or ATTRIBUTION
     title = set_title(card_set)  # printed in the card sheets' footers: the season as the cards print it
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -325,9 +322,9 @@ def build_kit(card_set: dict[str, Any], out_dir: Path, options: KitOptions = Kit
             f"quick-reference{suffix}.pdf":
                 lambda paper=paper: render_quick_reference_pdf(printed, paper, credit, season_defence),
         })
-        if card_set.get("own_league") and not options.team:   # a league of your own (docs/league.md)
+        if card_set.own_league and not options.team:   # a league of your own (docs/league.md)
             sheets[f"draft-sheet{suffix}.pdf"] = lambda paper=paper: render_draft_sheet_pdf(card_set, paper, credit)
-            if card_set["own_league"].get("fixtures"):
+            if card_set.own_league.fixtures:
                 sheets[f"fixtures{suffix}.pdf"] = lambda paper=paper: render_fixtures_pdf(card_set, paper, credit)
         if rules_of_set(card_set) == ADVANCED:   # the kit carries the rules its cards are made for
             sheets[f"rules{suffix}.pdf"] = lambda paper=paper: render_rules_sheet_pdf(printed, paper, credit)

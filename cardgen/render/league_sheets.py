@@ -12,6 +12,8 @@ from xml.sax.saxutils import escape
 
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table
 
+from cardgen.cardset import CardSet, OwnLeague
+from cardgen.errors import CardgenError
 from cardgen.render.card import points_text
 from cardgen.render.common import credit_fits_footer, flowing_document, page_size_mm, set_title
 from cardgen.render.layout import MM, load_layout
@@ -22,34 +24,34 @@ SHEET = "draft_sheet"
 TIMES = {1: "once", 2: "twice"}
 
 
-def league_line(card_set: dict[str, Any]) -> str:
+def league_line(card_set: CardSet) -> str:
     """What the points are measured against, for every sheet's introduction."""
-    own = card_set.get("own_league") or {}
+    own = card_set.own_league
     return (f"Points: the runs a match a player adds batting in his usual place, and saves bowling his "
-            f"usual overs and fielding, over an average player of {own.get('baseline', 'the baseline')}. "
+            f"usual overs and fielding, over an average player of {own.baseline if own else 'the baseline'}. "
             f"A side's points are its XI's together, as it takes the field: less than its players' "
             f"points added up when they share a place in the order or have more than the innings' overs.")
 
 
-def render_draft_sheet_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+def render_draft_sheet_pdf(card_set: CardSet, paper: str, credit: str) -> bytes:
     """Every player who could be picked, by points, with the side that has him."""
     spec = load_layout("sheets")[SHEET]
     styles = _styles(spec)
-    own = card_set["own_league"]
+    own = _own_league(card_set)
     title = f"{set_title(card_set)}: draft sheet"
     w, _ = page_size_mm(paper)
     margin = spec["margin_mm"]
     doc, buf = flowing_document(paper, title, credit, margin, frame_padding_pt=0)
     width_mm = w - 2 * margin
-    draft = own.get("draft")
+    draft = own.extra.get("draft")
     intro = (f"The computer's snake draft of {draft['teams']} sides from {escape(draft['pool'])} "
              f"({draft['players']} players): each side in turn took the player with the most points "
              f"left, the order reversing each round, keeping a wicketkeeper and five regular bowlers in "
              f"each side." if draft else
              "Every player of the league, by points: pick your own sides from it, or check the ones you have.")
-    cap = own.get("cap")
+    cap = own.cap
     story: list[Any] = [
-        Paragraph(f"Draft sheet \u2014 {escape(own['name'])}, on {escape(own['baseline'])}", styles["title"]),
+        Paragraph(f"Draft sheet \u2014 {escape(own.name)}, on {escape(own.baseline)}", styles["title"]),
         Paragraph(escape(league_line(card_set)) + " " + intro
                   + (f" A side may have at most {cap:g} points." if cap is not None else ""), styles["body"]),
         Spacer(1, 2 * MM),
@@ -59,7 +61,7 @@ def render_draft_sheet_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     header = ["#", "Player", "From", "Role", "Bat", "Bowl", "Field", "Points", "Side"]
     widths = [cols[0], player_mm] + list(cols[1:])
     rows: list[list[Any]] = [header]
-    for n, p in enumerate(own.get("players") or [], 1):
+    for n, p in enumerate(own.extra.get("players") or [], 1):
         rows.append([str(n), _name_cell(p["name"], widths[1], spec["text_pt"]),
                      _name_cell(f"{p['season']} {p['team_short']}", widths[2], spec["text_pt"]),
                      _name_cell(p["role"], widths[3], spec["text_pt"]),
@@ -78,24 +80,31 @@ def render_draft_sheet_pdf(card_set: dict[str, Any], paper: str, credit: str) ->
     return buf.getvalue()
 
 
-def render_fixtures_pdf(card_set: dict[str, Any], paper: str, credit: str) -> bytes:
+def _own_league(card_set: CardSet) -> OwnLeague:
+    if card_set.own_league is None:
+        raise CardgenError("the card set is no league of your own (no own_league)")
+    return card_set.own_league
+
+
+def render_fixtures_pdf(card_set: CardSet, paper: str, credit: str) -> bytes:
     """The league's fixtures round by round with a column to write each result in, then a
     ladder to keep, each side with its points."""
     spec = load_layout("sheets")["season_tracker"]
     styles = _styles(spec)
-    own = card_set["own_league"]
+    own = _own_league(card_set)
     title = f"{set_title(card_set)}: fixtures"
     w, _ = page_size_mm(paper)
     margin = spec["margin_mm"]
     doc, buf = flowing_document(paper, title, credit, margin, frame_padding_pt=0)
     width_mm = w - 2 * margin
-    teams = [t for t in card_set.get("teams") or []]
+    teams = card_set.teams
     per_round = max(len(teams) // 2, 1)
-    fixtures = own.get("fixtures") or []
-    balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
+    fixtures = own.fixtures
+    balls_per_over = card_set.balls_per_over
+    rounds = own.rounds if own.rounds is not None else 1
     story: list[Any] = [
-        Paragraph(f"Fixtures \u2014 {escape(own['name'])}", styles["title"]),
-        Paragraph(escape(f"Every side meets every other {TIMES.get(own.get('rounds', 1), str(own.get('rounds', 1)) + ' times')}; "
+        Paragraph(f"Fixtures \u2014 {escape(own.name)}", styles["title"]),
+        Paragraph(escape(f"Every side meets every other {TIMES.get(rounds, str(rounds) + ' times')}; "
                          f"the first named bats first. "
                          f"Play a fixture with the two sides' decks (the team sheets), write the result "
                          f"in, and keep the ladder at the end (Side pts: the side's points, what it "
@@ -119,7 +128,7 @@ def render_fixtures_pdf(card_set: dict[str, Any], paper: str, credit: str) -> by
     cell = spec["ladder_cell_mm"]
     ladder_rows: list[list[Any]] = [["Side", "Side pts", "P", "W", "L", "NR", "Ladder"]]
     for t in teams:
-        ladder_rows.append([t["name"], points_text(t.get("points")), "", "", "", "", ""])
+        ladder_rows.append([t.name, points_text(t.points), "", "", "", "", ""])
     team_mm = width_mm - 4 * cell - 2 * spec["ladder_points_mm"]
     ladder = Table(ladder_rows, colWidths=[team_mm * MM, spec["ladder_points_mm"] * MM] + [cell * MM] * 4
                    + [spec["ladder_points_mm"] * MM],

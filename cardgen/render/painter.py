@@ -127,7 +127,7 @@ def _pil_font(style: str, size_px: float) -> ImageFont.FreeTypeFont:
 class PilPainter:
     """Draws on a Pillow RGB image at `dpi`; the frame's top-left corner is pixel (0, 0)."""
 
-    def __init__(self, image: Image.Image, dpi: int) -> None:
+    def __init__(self, image: Image.Image, dpi: float) -> None:
         self.image = image
         self.draw = ImageDraw.Draw(image)
         self.px_per_mm = dpi / 25.4

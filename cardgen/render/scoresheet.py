@@ -13,9 +13,11 @@ total; the fall of wickets; the bowling figures (layout: templates/sheets.json "
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from cardgen.cardset import CardSet, as_card_set
 from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
@@ -70,9 +72,9 @@ class SheetFill(Protocol):
     def scorecard_page(self, p: PdfPainter, page: ScorecardPage) -> None: ...
 
 
-def innings_shape(card_set: dict[str, Any]) -> tuple[int, int]:
+def innings_shape(card_set: CardSet) -> tuple[int, int]:
     """(balls per over, balls per innings) for the card set's format."""
-    return (5, 100) if card_set.get("format") == "100-ball" else (6, 120)
+    return (5, 100) if card_set.hundred else (6, 120)
 
 
 def footer_numbers(innings: int, grid: int, balls_per_over: int, balls_per_innings: int) -> list[int]:
@@ -97,7 +99,7 @@ def defence_line(p: PdfPainter, x: float, baseline: float, width: float, pt: flo
     p.text(x + text_width_mm(DEFENCE_LABEL, "bold", size), baseline, DEFENCE_RULE, "regular", size, "#202020")
 
 
-def band_width(card_set: dict[str, Any], spec: dict[str, Any]) -> float:
+def band_width(card_set: CardSet, spec: dict[str, Any]) -> float:
     """The width (mm) the wickets-in-hand table takes at the header's right; 0 for a set
     without the rule."""
     from cardgen.wickets_in_hand import rule_of_set
@@ -107,7 +109,7 @@ def band_width(card_set: dict[str, Any], spec: dict[str, Any]) -> float:
     return spec["band_label_mm"] + spec["band_col_mm"] * len(rule.thresholds(innings_shape(card_set)[1]))
 
 
-def band_table(p: PdfPainter, card_set: dict[str, Any], right: float, top: float,
+def band_table(p: PdfPainter, card_set: CardSet, right: float, top: float,
                spec: dict[str, Any]) -> None:
     """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block at
     the quick reference's text size (the scorer reads it every ball): per wickets down, attack
@@ -158,12 +160,13 @@ def blanks(parts: list[tuple[str, int]], width: float, pt: float) -> str:
     return text
 
 
-def render_scoresheet_pdf(card_set: dict[str, Any], paper: str, credit: str, defence: bool | None = None,
+def render_scoresheet_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str, defence: bool | None = None,
                           fill: SheetFill | None = None) -> bytes:
     """Both innings' grid pages, then their scorecard pages. `defence`: whether to print R13's
     line on the grid pages (a one-team kit's season may rate the other sides' strikers); None:
     whether this set has a rated card. `fill`: what to write on each page (a match scored on
     the sheet; None: the blank sheet the kit prints)."""
+    card_set = as_card_set(document)
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
     title = f"{set_title(card_set)} scoresheet"
@@ -335,7 +338,7 @@ def section_title(p: PdfPainter, x: float, top: float, text: str, spec: dict[str
     return top + spec["section_title_mm"]
 
 
-def scorecard_page(p: PdfPainter, card_set: dict[str, Any], innings: int, title: str, credit: str,
+def scorecard_page(p: PdfPainter, card_set: CardSet, innings: int, title: str, credit: str,
                    W: float, H: float) -> ScorecardPage:
     """One innings summed up as a scorebook does it: batting, fall of wickets, bowling; returns
     where its cells are."""

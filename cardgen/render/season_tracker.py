@@ -7,6 +7,7 @@ played with the cards, and a ladder to keep, so a season can be replayed by hand
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -16,6 +17,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from cardgen.calibrate.model import ALL_OUT
+from cardgen.cardset import CardSet, as_card_set
 from cardgen.render.common import (credit_fits_footer, flowing_document, page_size_mm, season_name,
                                    set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts
@@ -281,11 +283,12 @@ def short_sides_text(ladder: list[LadderRow]) -> str:
             f"some matches (usually washed out before a ball), or the fixture list was uneven.")
 
 
-def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture, ...], paper: str,
+def render_season_tracker_pdf(document: CardSet | Mapping[str, Any], fixtures: tuple[Fixture, ...], paper: str,
                               credit: str, missing: tuple[int, ...] = ()) -> bytes:
     """The tracker: the fixtures (as many pages as they take, the header repeated), then the
     ladder: the league stage's real record and blank columns for the replay. `missing`: the
     league match numbers the source lacks (`stats.load.coverage`), said under the intro."""
+    card_set = as_card_set(document)
     spec = load_layout("sheets")["season_tracker"]
     styles = _styles(spec)
     w, _ = page_size_mm(paper)
@@ -293,9 +296,8 @@ def render_season_tracker_pdf(card_set: dict[str, Any], fixtures: tuple[Fixture,
     # the fixtures table runs to the frame's edges: no padding inside it
     doc, buf = flowing_document(paper, f"{set_title(card_set)} season tracker", credit, margin, frame_padding_pt=0)
     width_mm = w - 2 * margin
-    balls_per_over = 5 if card_set.get("format") == "100-ball" else 6
-    teams = [t["name"] for t in card_set.get("teams") or []] or list(
-        dict.fromkeys(c["team"] for c in card_set["cards"]))
+    balls_per_over = card_set.balls_per_over
+    teams = [t.name for t in card_set.teams] or list(dict.fromkeys(c.team for c in card_set.cards))
     replays = replayed_no_results(fixtures)
     ladder = real_ladder(fixtures, teams, replays)
     short = "" if missing else short_sides_text(ladder)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from cardgen.cardset import CardSet
 from cardgen.render.common import PAPER_LABELS, season_name
 from cardgen.render.layout import text_template
 from cardgen.render.sheets import sheet_geometry
@@ -59,7 +59,7 @@ def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> li
     return sorted(found, key=lambda f: (PRINT_ORDER.index(f.kind), papers.index(f.paper_code)))
 
 
-def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tuple[str, ...], credit: str,
+def start_here_text(card_set: CardSet, pages: dict[str, int], papers: tuple[str, ...], credit: str,
                     backs: bool = False, bleed: bool = False, team_folders: bool = True,
                     images: bool = True, match_page: bool = False, bleed_mm: float | None = None) -> str:
     """The kit's START-HERE.txt. `pages`: each top-level PDF's page count; `team_folders`: the kit
@@ -68,18 +68,18 @@ def start_here_text(card_set: dict[str, Any], pages: dict[str, int], papers: tup
     from cardgen.rule_sets import other_rules, rules_of_set
     from cardgen.wickets_in_hand import rule_of_set
     files = kit_files(pages, papers, backs)
-    teams = {c["team"] for c in card_set["cards"]}
+    teams = {c.team for c in card_set.cards}
     groups: dict[str, list[KitFile]] = {}
     for f in files:
         groups.setdefault(f.kind, []).append(f)
     plural = "s" if len(teams) != 1 else ""
     return text_template("start-here.txt.j2").render(
-        heading=f"Quicket Cricket kit ({rules_title(card_set)}): {season_name(card_set)} ({card_set.get('format', 'T20')}), {len(teams)} team{plural}, "
-                f"{len(card_set['cards'])} cards",
+        heading=f"Quicket Cricket kit ({rules_title(card_set)}): {season_name(card_set)} ({card_set.format if 'format' in card_set.present else 'T20'}), {len(teams)} team{plural}, "
+                f"{len(card_set.cards)} cards",
         groups=list(groups.items()), several_papers=len(papers) > 1, per_sheet=_per_sheet(papers, bleed, bleed_mm),
         rule=rule_of_set(card_set) is not None, backs=backs, bleed=bleed or bleed_mm is not None, team_folders=team_folders, images=images,
         match_page=match_page,
-        other_command=build_command(card_set["competition"]["code"], str(card_set["season"]),
+        other_command=build_command(card_set.competition.code, str(card_set.season),
                                     other_rules(rules_of_set(card_set))),
         credit=credit)
 

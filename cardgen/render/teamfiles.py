@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 from collections.abc import Callable
 
+from cardgen.cardset import CardSet
 from cardgen.manifest import TeamFiles
 from cardgen.render.card import CardView
 from cardgen.render.images import slug
@@ -58,7 +59,7 @@ def team_folders(views: list[CardView]) -> dict[str, str]:
     return folders
 
 
-def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: Any, title: str, credit: str,
+def team_file_renders(card_set: CardSet, views: list[CardView], options: Any, title: str, credit: str,
                       ranges: dict[str, list[TeamPages]]) -> tuple[dict[str, Callable[[], bytes]], tuple[TeamFiles, ...]]:
     """Every team's own files, each as a name and a function that renders it (so the kit can
     render them in any process), and what the kit's manifest says of each team.
@@ -68,7 +69,7 @@ def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: 
     """
     papers: tuple[str, ...] = options.papers
     folders = team_folders(views)
-    shorts = {t.get("name"): t.get("short_name", "") for t in card_set.get("teams") or [] if isinstance(t, dict)}
+    shorts = {t.name: t.short_name or "" for t in card_set.teams}
     renders: dict[str, Callable[[], bytes]] = {}
     entries = []
     for team, folder in folders.items():
@@ -81,8 +82,7 @@ def team_file_renders(card_set: dict[str, Any], views: list[CardView], options: 
                 bleed_mm=options.bleed_mm,
                 ink_saver=options.ink_saver, backs=options.backs, solid_backs=options.solid_backs)
             files[f"cards-{paper}"] = name
-        one_team = {**card_set, "teams": [t for t in card_set.get("teams") or [] if t.get("name") == team],
-                    "cards": [c for c in card_set["cards"] if c["team"] == team]}
+        one_team = card_set.only_team(team)
         for paper in papers:  # the first paper keeps the plain name, as the kit's own sheets do
             suffix = "" if paper == papers[0] else f"-{paper}"
             name = f"{TEAMS_FOLDER}/{folder}/{TEAM_SHEET.removesuffix('.pdf')}{suffix}.pdf"

@@ -21,6 +21,7 @@ from typing import Any
 from PIL import Image
 
 from cardgen.calibrate.model import DEFAULT_KEEPER
+from cardgen.cardset import as_card_set
 from cardgen.play.match import play_page_match
 from cardgen.play.prng import CAPTAIN_STREAM, DICE_STREAM, SharedRandom
 from cardgen.play.scorecard import overs, result_text
@@ -374,7 +375,7 @@ def write_first_match(card_set: dict[str, Any], set_name: str, teams: tuple[str,
     downloads = []
     png = None
     for paper in papers:
-        pdf = render_filled_scoresheet_pdf(card_set, paper, credit, sheet)
+        pdf = render_filled_scoresheet_pdf(as_card_set(card_set), paper, credit, sheet)
         name = f"{slug(set_name)}-first-match-scoresheet-filled-{paper}.pdf"
         atomic_write_bytes(folder / name, pdf)
         downloads.append({"href": f"{FOLDER}/{name}", "name": name, "paper": PAPER_LABELS.get(paper, paper),

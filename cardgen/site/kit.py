@@ -257,7 +257,9 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
     # (the team's decks, XI then reserves, then batting position, then id) decides, as it does
     # for the renderer's numbering (cardgen.render.card.card_views)
     from cardgen.render.card import deck_order
-    decks: dict[tuple[Any, Any], tuple[int, int]] = dict(deck_order({"teams": teams if isinstance(teams, list) else []}))
+    from cardgen.cardset import Team
+    decks: dict[tuple[Any, Any], tuple[int, int]] = dict(deck_order(
+        [Team.from_json(t) for t in teams if isinstance(t, dict)] if isinstance(teams, list) else []))
     order = sorted(range(len(cards)), key=lambda i: (
         decks.get((cards[i].get("team"), cards[i]["player"].get("id")), (2, 0)),
         cards[i].get("position") if isinstance(cards[i].get("position"), int) else 99,

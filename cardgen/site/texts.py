@@ -18,6 +18,7 @@ from cardgen.calibrate.model import (
     card_defence,
     chart_to_slots,
 )
+from cardgen.cardset import as_card
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.site.kit import KitSet
@@ -97,7 +98,7 @@ def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
     the wickets-in-hand rule, whose attack die turns dots into boundaries."""
     if card.get("kind") != "striker":
         return ""
-    faces = chart_faces(card)
+    faces = chart_faces(as_card(card))
     real = card_figures(card, "real")
     expected = card_figures(card, "expected")
     balls = real.get("balls")
@@ -148,7 +149,7 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     section 10). `attack_die`: the set is made for the rule."""
     if card.get("kind") != "bowler":
         return ""
-    faces = chart_faces(card)
+    faces = chart_faces(as_card(card))
     real = card_figures(card, "real")
     wickets, balls = real.get("dismissals"), real.get("balls")
     if not (is_count(wickets) and is_count(balls)) or balls <= 0:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen import slugs
+from cardgen.cardset import Player, RealFigures, as_card, as_card_set
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.site.kit import KitSet
 from cardgen.site.texts import (
@@ -184,11 +185,11 @@ def _card_ratings(card: dict[str, Any], hundred: bool) -> tuple[list[tuple[str, 
         for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO")):
             if isinstance(player.get(key), int):
                 ratings.append((label, str(player[key])))
-        keeper = printed_keeper_rating(player)  # as the card prints it (R9's 10 for one who kept in no match)
+        keeper = printed_keeper_rating(Player.from_json(player))  # as the card prints it (R9's 10 for one who kept in no match)
         if keeper:
             ratings.append(("Keeper", str(keeper)))
         try:
-            defence = defence_rating(card)
+            defence = defence_rating(as_card(card))
         except CardSetError:  # a hand-edited set the kit could not print: leave it out, as a bad rating above
             defence = None
         if defence:
@@ -236,7 +237,7 @@ def _real_rows(real: dict[str, Any], kind: str, hundred: bool) -> list[tuple[str
         from cardgen.render.teamsheets import phase_shares
         from cardgen.stats.tables import PHASES
         try:
-            shares = phase_shares(real)
+            shares = phase_shares(RealFigures.from_json(real))
         except (TypeError, ValueError):   # a hand-edited set: leave the row out
             shares = []
         if shares and all(shares):
@@ -387,7 +388,8 @@ def sorted_cards(views: list[CardView], teams: list[tuple[str, str]], card_set: 
     usual XI in batting order, then the reserves, a player's striker card before his bowler card;
     a card whose player is in neither deck follows, by batting position."""
     from cardgen.render.card import deck_order
-    decks = deck_order(card_set)
+    from cardgen.cardset import Team
+    decks = deck_order([Team.from_json(t) for t in card_set.get("teams") or [] if isinstance(t, dict)])
     team_rank = {name: i for i, (name, _) in enumerate(teams)}
     return sorted(views, key=lambda v: (team_rank[v.team], decks.get((v.team, v.player_id), (2, 0)),
                                         v.position if v.position is not None else 99,
@@ -437,9 +439,9 @@ def stand_in_strikers(kit: KitSet, cards: list[CardView], views: list[CardView])
     for team in dict.fromkeys(c.team for c in cards):
         if (team, cards[0].player_id) in strikers:
             continue
-        card = stand_in_card(kit.card_set, team)
+        card = stand_in_card(as_card_set(kit.card_set), team)
         if card is not None:
-            view = strikers.get((team, str(card["player"].get("id") or card["player"]["name"])))
+            view = strikers.get((team, str(card.player.id or card.player.name)))
             if view is not None:
                 found.append(view)
     return found

@@ -46,7 +46,9 @@ class RollAndPlaySystem:
         credit = CLASSIC_CREDIT
         decks = None
         label = ""
+        balls_per_over = 6
         if comp is not None and season:  # the team edition
+            balls_per_over = comp.balls_per_over
             from cardgen.games.roll_and_play.team import team_decks
             decks = team_decks(_season_stats(comp, season, req.source))
             label = f"{comp.code} {season_label(comp, season)}"  # as the Quicket cards print it
@@ -60,7 +62,7 @@ class RollAndPlaySystem:
             if decks is not None:
                 writer.pdf(f"team-deck-{paper}.pdf", f"Team edition squad decks, {label} ({tag})",
                            kit.team_deck_pdf(decks, label, paper, credit, req.ink_saver,
-                                             comp.balls_per_over), first)
+                                             balls_per_over), first)
             else:
                 writer.pdf(f"player-deck-{paper}.pdf", f"Player deck, 48 cards ({tag})",
                            kit.player_deck_pdf(paper, credit, req.ink_saver), first)
