@@ -131,6 +131,35 @@ class InningsResult:
     log: list[OverLog]
 
 
+@dataclass
+class _OverPlay:
+    """An over's figures while its cards are played: the pitch, the tie-roll bonus, the two
+    player cards and the run dice, and what chance cards add (play_over's working state)."""
+    pitch: int
+    bonus: int
+    bat_card: int
+    bowl_card: int
+    dice: int
+    chance_runs: int = 0
+    chance_outs: int = 0
+    chance_counts: bool = False  # a chance card that sets runs trumps a 0-or-less total
+    after: list[str] = field(default_factory=list)  # effects on the hands, once the over is scored
+
+    @property
+    def total(self) -> int:
+        """The cards and dice (a re-roll replaces the dice, so the total follows it)."""
+        return self.dice + self.bat_card + self.bowl_card + self.pitch + self.bonus
+
+    @property
+    def chance_trumps(self) -> bool:
+        """3.2: a chance card that sets runs trumps cards and dice that total 0 or less."""
+        return self.chance_counts and self.total <= 0 and self.chance_runs > 0
+
+    @property
+    def runs(self) -> int:
+        return self.chance_runs if self.chance_trumps else self.total + self.chance_runs
+
+
 # --- strategies (simple and public, so the tests and docs can state them) -------------------
 
 def _median_pick(values: list[int]) -> int:
@@ -236,15 +265,7 @@ class RollAndPlayInnings:
             return entry
         entry.first = first
         pitch = self.pitch.draw()
-        bat_values = [c.bat for c in self.bat.hand]
-        bowl_values = [c.bowl for c in self.bowl.hand]
-        if first == "bat":
-            i = _median_pick(bat_values)
-            j = bowler_answer(bowl_values, pitch + bonus + bat_values[i])
-        else:
-            j = _median_pick(bowl_values)
-            i = batter_answer(bat_values, pitch + bonus + bowl_values[j])
-        bat_card, bowl_card = self.bat.hand.pop(i).bat, self.bowl.hand.pop(j).bowl
+        bat_card, bowl_card = self._play_cards(first, pitch + bonus)
         entry.pitch, entry.bat_card, entry.bowl_card = pitch, bat_card, bowl_card
         d1, d2 = self.draws.die(6), self.draws.die(6)
         entry.dice = (d1, d2)
@@ -252,105 +273,132 @@ class RollAndPlayInnings:
             entry.outs = 1
             entry.note = "double one: out"
             return entry
-        chance_runs = 0
-        chance_outs = 0
-        chance_counts = False  # a chance card that sets runs trumps a 0-or-less total
-        after: list[str] = []
-        dice = d1 + d2
+        over = _OverPlay(pitch, bonus, bat_card, bowl_card, d1 + d2)
         if d1 == d2:
-            card = self.chance.draw()
-            pending = [card]
-            while pending:
-                card = pending.pop(0)
-                entry.chance.append(card.title)
-                if card.keep:
-                    self.bat.kept.append(card)
-                    continue
-                e = card.effect
-                if e == "runs" or e == "six":
-                    chance_runs += card.amount
-                    chance_counts = True
-                    if e == "six":
-                        entry.note = "six"
-                elif e == "runs_die":
-                    chance_runs += card.amount * self.draws.die(6)
-                    chance_counts = True
-                elif e == "penalty_runs":
-                    chance_runs += PENALTY_RUNS[self.draws.die(6)]
-                    chance_counts = True
-                elif e == "outs":
-                    chance_outs += card.amount
-                elif e == "penalty_outs":
-                    chance_outs += PENALTY_OUTS[self.draws.die(6)]
-                elif e == "reroll":
-                    # reading: a re-roll replaces the run dice; doubles on it draw nothing more
-                    dice = self.draws.die(6) + self.draws.die(6)
-                elif e == "negate_cards":
-                    bat_card, bowl_card = -bat_card, -bowl_card
-                elif e == "draw_keep":
-                    extra = self.chance.draw()
-                    # reading: the batter keeps it only if it can help him later, else it is discarded
-                    if extra.effect in ("runs", "six", "runs_die", "penalty_runs", "reroll") and (
-                            extra.amount >= 0):
-                        self.bat.kept.append(extra)
-                    entry.chance.append(f"(kept) {extra.title}")
-                elif e == "clear_kept":
-                    self.bat.kept.clear()
-                    self.bowl.kept.clear()
-                elif e == "extra_player_card":
-                    self.bat.hand.append(self.bat_deck.draw())
-                elif e in ("redeal", "swap_hands", "batter_first_next", "bowler_first_next"):
-                    after.append(e)
-                else:  # pragma: no cover - the deck file names only known effects
-                    raise ValueError(f"unknown chance effect {e!r}")
-        total = dice + bat_card + bowl_card + pitch + bonus
-        if self.variation and not chance_outs:
+            self._chance_card(entry, over)
+        if self.variation and not over.chance_outs:
             overs_left = self.overs - number
-            played = self._bowler_plays(total + chance_runs, overs_left)
-            if played is not None:
-                entry.chance.append(f"(bowler's hand) {played.title}")
-                if played.effect == "outs":
-                    chance_outs += played.amount
-                elif played.effect == "penalty_outs":
-                    chance_outs += PENALTY_OUTS[self.draws.die(6)]
-                elif played.effect == "runs_die":
-                    chance_runs += played.amount * self.draws.die(6)
-                else:
-                    chance_runs += played.amount
-            if not chance_outs:
-                would_be = chance_runs if (chance_counts and total <= 0 and chance_runs > 0) else total + chance_runs
-                played = self._batter_plays(would_be, overs_left)
-                if played is not None:
-                    entry.chance.append(f"(batter's hand) {played.title}")
-                    if played.effect == "reroll":
-                        new_dice = self.draws.die(6) + self.draws.die(6)
-                        total += new_dice - dice
-                        dice = new_dice
-                    else:
-                        if played.effect == "runs_die":
-                            gain = self.draws.die(6)
-                        elif played.effect == "penalty_runs":
-                            gain = PENALTY_RUNS[self.draws.die(6)]
-                        else:
-                            gain = played.amount
-                        chance_runs += gain
-                        chance_counts = True
-                        if played.effect == "six":
-                            entry.note = "six"
-        if chance_outs:
-            entry.outs = chance_outs
-            entry.note = (entry.note + " chance out").strip()
+            self._bowler_hand(entry, over, overs_left)
+            if not over.chance_outs:
+                self._batter_hand(entry, over, overs_left)
+        self._score(entry, over)
+        self._after_over(over.after)
+        return entry
+
+    def _play_cards(self, first: str, so_far: int) -> tuple[int, int]:
+        """The batter's and bowler's player cards for the over, taken from their hands: the
+        side that plays first its median card, the other its answer to it (`so_far`: pitch and
+        bonus)."""
+        bat_values = [c.bat for c in self.bat.hand]
+        bowl_values = [c.bowl for c in self.bowl.hand]
+        if first == "bat":
+            i = _median_pick(bat_values)
+            j = bowler_answer(bowl_values, so_far + bat_values[i])
         else:
-            runs = total + chance_runs
-            if chance_counts and total <= 0 and chance_runs > 0:
-                runs = chance_runs  # 3.2: the chance card trumps the cards and dice
-            if runs <= 0:
-                runs = self._rescue(total, chance_runs, chance_counts, dice)
-            if runs <= 0:
-                entry.outs = 1
-                entry.note = (entry.note + " out").strip()
-            else:
-                entry.runs = runs
+            j = _median_pick(bowl_values)
+            i = batter_answer(bat_values, so_far + bowl_values[j])
+        return self.bat.hand.pop(i).bat, self.bowl.hand.pop(j).bowl
+
+    def _chance_card(self, entry: OverLog, over: _OverPlay) -> None:
+        """A double (not double one) draws a chance card: the batter keeps a keep-card for
+        later, any other takes effect now (or, for the hands, once the over is scored)."""
+        card = self.chance.draw()
+        entry.chance.append(card.title)
+        if card.keep:
+            self.bat.kept.append(card)
+            return
+        e = card.effect
+        if e == "runs" or e == "six":
+            over.chance_runs += card.amount
+            over.chance_counts = True
+            if e == "six":
+                entry.note = "six"
+        elif e == "runs_die":
+            over.chance_runs += card.amount * self.draws.die(6)
+            over.chance_counts = True
+        elif e == "penalty_runs":
+            over.chance_runs += PENALTY_RUNS[self.draws.die(6)]
+            over.chance_counts = True
+        elif e == "outs":
+            over.chance_outs += card.amount
+        elif e == "penalty_outs":
+            over.chance_outs += PENALTY_OUTS[self.draws.die(6)]
+        elif e == "reroll":
+            # reading: a re-roll replaces the run dice; doubles on it draw nothing more
+            over.dice = self.draws.die(6) + self.draws.die(6)
+        elif e == "negate_cards":
+            over.bat_card, over.bowl_card = -over.bat_card, -over.bowl_card
+        elif e == "draw_keep":
+            extra = self.chance.draw()
+            # reading: the batter keeps it only if it can help him later, else it is discarded
+            if extra.effect in ("runs", "six", "runs_die", "penalty_runs", "reroll") and (
+                    extra.amount >= 0):
+                self.bat.kept.append(extra)
+            entry.chance.append(f"(kept) {extra.title}")
+        elif e == "clear_kept":
+            self.bat.kept.clear()
+            self.bowl.kept.clear()
+        elif e == "extra_player_card":
+            self.bat.hand.append(self.bat_deck.draw())
+        elif e in ("redeal", "swap_hands", "batter_first_next", "bowler_first_next"):
+            over.after.append(e)
+        else:  # pragma: no cover - the deck file names only known effects
+            raise ValueError(f"unknown chance effect {e!r}")
+
+    def _bowler_hand(self, entry: OverLog, over: _OverPlay, overs_left: int) -> None:
+        """Variation, the bowler's turn: a chance card from his hand (`_bowler_plays`)."""
+        played = self._bowler_plays(over.total + over.chance_runs, overs_left)
+        if played is None:
+            return
+        entry.chance.append(f"(bowler's hand) {played.title}")
+        if played.effect == "outs":
+            over.chance_outs += played.amount
+        elif played.effect == "penalty_outs":
+            over.chance_outs += PENALTY_OUTS[self.draws.die(6)]
+        elif played.effect == "runs_die":
+            over.chance_runs += played.amount * self.draws.die(6)
+        else:
+            over.chance_runs += played.amount
+
+    def _batter_hand(self, entry: OverLog, over: _OverPlay, overs_left: int) -> None:
+        """Variation, the batter's turn (when the bowler's card took no wicket): a chance card
+        from his hand (`_batter_plays`), seeing what the over would be worth."""
+        played = self._batter_plays(over.runs, overs_left)
+        if played is None:
+            return
+        entry.chance.append(f"(batter's hand) {played.title}")
+        if played.effect == "reroll":
+            over.dice = self.draws.die(6) + self.draws.die(6)
+            return
+        if played.effect == "runs_die":
+            gain = self.draws.die(6)
+        elif played.effect == "penalty_runs":
+            gain = PENALTY_RUNS[self.draws.die(6)]
+        else:
+            gain = played.amount
+        over.chance_runs += gain
+        over.chance_counts = True
+        if played.effect == "six":
+            entry.note = "six"
+
+    def _score(self, entry: OverLog, over: _OverPlay) -> None:
+        """The over's outcome: a chance card's outs, else its runs; 0 or less (unless a kept
+        card rescues it, `_rescue`) is an out."""
+        if over.chance_outs:
+            entry.outs = over.chance_outs
+            entry.note = (entry.note + " chance out").strip()
+            return
+        runs = over.runs
+        if runs <= 0:
+            runs = self._rescue(over.total, over.chance_runs, over.chance_counts, over.dice)
+        if runs <= 0:
+            entry.outs = 1
+            entry.note = (entry.note + " out").strip()
+        else:
+            entry.runs = runs
+
+    def _after_over(self, after: list[str]) -> None:
+        """Chance effects on the hands and the next over, in the order drawn."""
         for e in after:
             if e == "redeal":
                 self.redeal()
@@ -360,7 +408,6 @@ class RollAndPlayInnings:
                 self.forced_first = "bat"
             elif e == "bowler_first_next":
                 self.forced_first = "bowl"
-        return entry
 
     def _bowler_plays(self, total: int, overs_left: int) -> ChanceCard | None:
         """Variation, bowler's turn: an out card at once; a run-cutter when it turns the over into
