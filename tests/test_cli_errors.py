@@ -152,7 +152,7 @@ def _simulated_full_disk(monkeypatch: pytest.MonkeyPatch) -> None:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
         real(path, data)
     monkeypatch.setattr(cardgen.cache, "atomic_write_bytes", full)
-    for module in ("cardgen.render.kit", "cardgen.site.pages", "cardgen.site.media", "cardgen.site.publishing",
+    for module in ("cardgen.render.kit", "cardgen.site.pages", "cardgen.site.media", "cardgen.site.downloads",
                    "cardgen.calibrate.cardset", "cardgen.sim.report"):
         mod = sys.modules.get(module) or __import__(module, fromlist=["x"])
         if hasattr(mod, "atomic_write_bytes"):

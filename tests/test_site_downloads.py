@@ -1,4 +1,4 @@
-"""The site's downloads (cardgen/site/publishing.py): each saves under a name that says what it is,
+"""The site's downloads (cardgen/site/downloads.py): each saves under a name that says what it is,
 holds the kit's own bytes, and a team page offers that team's files, TTS sheets and zip only.
 
 Issue 38: every team's files saved as `cards-a4.pdf`, the whole set's name too (29 files of one
@@ -15,7 +15,7 @@ import pytest
 
 from cardgen.render.images import TtsDeck, tts_decks_json, tts_readme
 from cardgen.site.generate import generate_site
-from cardgen.site.publishing import download_name
+from cardgen.site.downloads import download_name
 from test_site_generate import _pdf, _png, make_synthetic_kit, write_kit_manifest
 
 TEAMS = ("Perth Scorchers", "Sydney Thunder")

@@ -36,15 +36,28 @@ SEARCH_FOLDER = "assets/search"
 SETS_SHARD = "sets"
 
 
-def site_code_fingerprint(template_dir: Path, site_url: str = "") -> str:
-    """The key of what the site's pages are made with: cardgen's version, the site modules, every
-    template and asset, and the address the pages are made for. A change to any re-renders every set."""
-    here = Path(__file__).resolve().parent
-    # every module of the package: a list of names missed compare.py, and would miss a new one
-    modules = [(p.name, p) for p in here.glob("*.py") if p.is_file()]
+# the site modules that only get pages into place, serve or check them: no byte of a set's
+# folder depends on them, so an edit to one re-renders no set (issue 36: an edit to publishing
+# re-rendered all 300). Every other module counts, a new one too: a list of the modules that
+# count missed compare.py once. (What a set's folder holds besides its pages, the download
+# names and the zips, is `downloads`, which counts.)
+PUBLISHING_ONLY = frozenset({"incremental.py", "linkcheck.py", "publishing.py", "serve.py"})
+SITE_PACKAGE = Path(__file__).resolve().parent
+
+
+def page_modules(folder: Path = SITE_PACKAGE) -> list[Path]:
+    """The modules of the site package (`folder`) that shape its pages, sorted."""
+    return sorted(p for p in folder.glob("*.py") if p.name not in PUBLISHING_ONLY and p.is_file())
+
+
+def site_code_fingerprint(template_dir: Path, site_url: str = "", modules: Iterable[Path] | None = None) -> str:
+    """The key of what the site's pages are made with: cardgen's version, the modules that shape
+    pages (`page_modules`, unless `modules` are given), every template and asset, and the address
+    the pages are made for. A change to any re-renders every set."""
+    code = [(p.name, p) for p in (page_modules() if modules is None else modules)]
     templates = [(p.name, p) for p in template_dir.iterdir() if p.is_file()]
     return (Fingerprint("site-code").add("version", __version__).add("site-url", site_url)
-            .files("module:", modules).files("template:", templates).hexdigest())
+            .files("module:", code).files("template:", templates).hexdigest())
 
 
 def read_record(path: Path, fingerprint: str | None, code: str) -> dict[str, Any] | None:

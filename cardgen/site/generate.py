@@ -19,9 +19,10 @@ timestamps.
 
 This module is the entry point (`generate`, `generate_site`, `refresh_site`); the work is split
 by concept: `views` (what a page shows of a card), `texts` (the game's words: card notes, roles,
-rules), `example` (the worked ball), `media` (thumbnails, previews, share cards), `publishing`
-(links, zips, permissions, the site folder), `incremental` (what a render keeps, replaces and
-drops of the site folder) and `pages` (templates and every page).
+rules), `example` (the worked ball), `media` (thumbnails, previews, share cards), `downloads`
+(download names, zips), `publishing` (links, permissions, the site folder), `incremental`
+(what a render keeps, replaces and drops of the site folder) and `pages` (templates and every
+page).
 """
 from __future__ import annotations
 

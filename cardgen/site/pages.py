@@ -2,7 +2,7 @@
 filters, teams, players, compare pages), another game's page, the home and competition pages, and
 the record a set leaves for the pages above it (catalogue.py).
 
-Layer: site. Uses views, texts, example, media and publishing; called by `generate`.
+Layer: site. Uses views, texts, example, media, downloads and publishing; called by `generate`.
 """
 from __future__ import annotations
 
@@ -22,14 +22,8 @@ from cardgen.site.compare import COMPARE_PAGE, card_rows, pair_context, pair_pag
 from cardgen.site.example import example_ball, fielding_table
 from cardgen.site.kit import KIT_DOWNLOADS, TTS_FOLDER, GameKit, KitSet, SiteError
 from cardgen.site.media import kit_previews, pdf_previews, share_of, write_thumb
-from cardgen.site.publishing import (
-    DOWNLOADS,
-    PAGE_SUFFIXES,
-    download_names,
-    link_or_copy,
-    write_named_zip,
-    write_zip,
-)
+from cardgen.site.downloads import DOWNLOADS, PAGE_SUFFIXES, download_names, write_named_zip, write_zip
+from cardgen.site.publishing import link_or_copy
 from cardgen.site.texts import (
     components,
     human_size,
