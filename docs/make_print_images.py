@@ -52,16 +52,16 @@ def main() -> None:
         hkit = build_kit(hundred, Path(tmp) / "hundred", KitOptions(papers=("a4",), images=False,
                                                                   progress=False)).folder
         for pdf, png in [("cards-a4.pdf", "cards-a4.png"), ("cards-letter.pdf", "cards-letter.png"),
-                         ("fielding-chart.pdf", "fielding-chart.png"), ("scoresheet.pdf", "scoresheet.png"),
+                         ("fielding-chart-a4.pdf", "fielding-chart.png"), ("scoresheet-a4.pdf", "scoresheet.png"),
                          ("scoresheet-letter.pdf", "scoresheet-letter.png"),
-                         ("team-sheets.pdf", "team-sheets.png"), ("quick-reference.pdf", "quick-reference.png"),
-                         ("season-tracker.pdf", "season-tracker.png")]:
+                         ("team-sheets-a4.pdf", "team-sheets.png"), ("quick-reference-a4.pdf", "quick-reference.png"),
+                         ("season-tracker-a4.pdf", "season-tracker.png")]:
             page_one(kit / pdf, IMAGES / png)
         page_one(bleed / "cards-a4.pdf", IMAGES / "cards-a4-bleed.png")
-        page_one(hkit / "scoresheet.pdf", IMAGES / "scoresheet-100-ball.png")
+        page_one(hkit / "scoresheet-a4.pdf", IMAGES / "scoresheet-100-ball.png")
         # the scoresheet's first scorecard page (page 3: the first innings summed up)
-        page_one(kit / "scoresheet.pdf", IMAGES / "scorecard.png", 2)
-        page_one(hkit / "scoresheet.pdf", IMAGES / "scorecard-100-ball.png", 2)
+        page_one(kit / "scoresheet-a4.pdf", IMAGES / "scorecard.png", 2)
+        page_one(hkit / "scoresheet-a4.pdf", IMAGES / "scorecard-100-ball.png", 2)
     # two cards side by side at 150 dpi: the rules' own examples, Chris Green and Cooper Connolly
     views = card_views(bbl)
     pick = [next(v for v in views if v.kind == "bowler" and v.name.endswith("GREEN") and "Sydney" in v.team),

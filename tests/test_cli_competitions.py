@@ -168,7 +168,7 @@ def test_build_psl_2021_uses_all_34_matches(run, tmp_path, pdf_words):
     assert "used 34 matches of PSL 2021 (Cricsheet labels 2020/21 + 2021)" in result.output
     # the season tracker lists both legs (Karachi, then Abu Dhabi) through the final, which Multan
     # Sultans won by 47 runs against Peshawar Zalmi
-    tracker = pdf_words(tmp_path / "out" / "PSL_2021" / "season-tracker.pdf")
+    tracker = pdf_words(tmp_path / "out" / "PSL_2021" / "season-tracker-a4.pdf")
     assert tracker.count(" won by ") + tracker.count("No result") + tracker.count("(DLS)") >= 34
     assert "Final: Multan Sultans" in tracker and "Multan Sultans won by 47 runs" in tracker
     card_set = json.loads((tmp_path / "out" / "PSL_2021" / "card-set.json").read_text(encoding="utf-8"))

@@ -119,7 +119,7 @@ def test_build_league_writes_the_league_kit(tmp_path: Path, mirror: Path) -> Non
     assert "Bad: 2 sides on BBL 2024-25" in result.output
     folder = out / "BAD_2024-25"
     assert (folder / "league.toml").read_bytes() == f.read_bytes()
-    for name in ("cards-a4.pdf", "draft-sheet.pdf", "fixtures.pdf", "play.html"):
+    for name in ("cards-a4.pdf", "draft-sheet-a4.pdf", "fixtures-a4.pdf", "play.html"):
         assert (folder / name).stat().st_size > 0, name
 
 

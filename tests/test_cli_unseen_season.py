@@ -123,7 +123,7 @@ def test_a_long_name_fits_its_team_sheet_columns(paper: str):
         if card["player"]["id"] == pid:
             card["player"]["name"] = LONG_NAME
     pdf = render_team_sheets_pdf(card_set, paper, "credit")
-    assert check_pdf(pdf, "team-sheets.pdf") == []
+    assert check_pdf(pdf, "team-sheets-a4.pdf") == []
     text = " ".join(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
     assert "ØRSTED-ŁUKASIŃSKI" in text and "MOHAMMAD NABI" in text and "\u2026" not in text
 
@@ -234,7 +234,7 @@ def test_a_long_competition_name_stays_on_the_fielding_chart(paper: str):
     card_set["competition"]["name"] = ("The Very Long Named Regional Inter-Provincial Twenty20 Championship "
                                        "Trophy Series Presented by Sponsors")
     pdf = render_fielding_pdf(card_set, paper, "credit")
-    assert check_pdf(pdf, "fielding-chart.pdf") == []
+    assert check_pdf(pdf, "fielding-chart-a4.pdf") == []
     text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
     assert "Fielding chart \u2014 The Very Long Named Regional" in text and "\u2026" in text.splitlines()[0]
 

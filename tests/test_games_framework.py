@@ -156,7 +156,7 @@ def test_quicket_adapter_builds_the_existing_kit(tmp_path: Path, monkeypatch: py
     req = BuildRequest(tmp_path, get_competition("BBL"), "2024-25", None, ("a4",), 0)
     files = get_game("quicket").build(req)
     names = {f.relative_to(tmp_path / "BBL_2024-25").as_posix() for f in files}
-    assert {"card-set.json", "cards-a4.pdf", "scoresheet.pdf", "fielding-chart.pdf"} <= names
+    assert {"card-set.json", "cards-a4.pdf", "scoresheet-a4.pdf", "fielding-chart-a4.pdf"} <= names
     assert all(f.is_file() for f in files)
     with pytest.raises(quicket.NeedsSeason):
         get_game("quicket").build(BuildRequest(tmp_path, None, None, None, ("a4",), 0))

@@ -41,8 +41,8 @@ def league_set(kit: tuple[Path, str]) -> dict:
 
 def test_the_example_is_a_whole_kit_with_its_league_sheets(kit: tuple[Path, str], league_set: dict) -> None:
     folder, output = kit
-    for name in ("cards-a4.pdf", "fielding-chart.pdf", "scoresheet.pdf", "team-sheets.pdf",
-                 "quick-reference.pdf", "draft-sheet.pdf", "fixtures.pdf", "START-HERE.txt",
+    for name in ("cards-a4.pdf", "fielding-chart-a4.pdf", "scoresheet-a4.pdf", "team-sheets-a4.pdf",
+                 "quick-reference-a4.pdf", "draft-sheet-a4.pdf", "fixtures-a4.pdf", "START-HERE.txt",
                  "card-set.json", "play.html"):
         assert (folder / name).stat().st_size > 0, name
     # the league file it was built from travels with the kit, byte for byte
@@ -115,7 +115,7 @@ def test_the_site_publishes_the_league_like_a_season(kit: tuple[Path, str], tmp_
     assert "Big Bash all-stars" in page and "Sixers legends" in page
     # each sheet linked under a download name of its own (the set's, then the sheet's), and there
     folder = site / "sets" / kit[0].name
-    for name in ("draft-sheet.pdf", "fixtures.pdf", "team-sheets.pdf"):
+    for name in ("draft-sheet-a4.pdf", "fixtures-a4.pdf", "team-sheets-a4.pdf"):
         links = re.findall(rf'href="(downloads/[^"]*-{re.escape(name)})"', page)
         assert links, name
         assert all((folder / link).is_file() for link in links), links

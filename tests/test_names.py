@@ -148,8 +148,8 @@ def test_names_file_changes_cards_team_sheets_site_and_card_set(mirror, tmp_path
     assert lanning and all(c["player"]["name"] == "Meg Lanning" for c in lanning)
     assert all(c["player"]["cricsheet_name"] == "MM Lanning" for c in lanning)
     assert "MEG LANNING" in _pdf_text(kit / "cards-a4.pdf")
-    assert "MEG LANNING" in _pdf_text(kit / "team-sheets.pdf")
-    assert "MEGHANN" not in _pdf_text(kit / "team-sheets.pdf")
+    assert "MEG LANNING" in _pdf_text(kit / "team-sheets-a4.pdf")
+    assert "MEGHANN" not in _pdf_text(kit / "team-sheets-a4.pdf")
     site_text = "\n".join(p.read_text(encoding="utf-8") for p in (out / "site").rglob("*.html"))
     assert "Meg Lanning" in site_text and "Meghann Lanning" not in site_text
 

@@ -111,8 +111,8 @@ def _card_for(card_set: dict, team: str, kind: str, surname: str) -> dict:
 
 @pytest.mark.needs_data
 def test_kit_has_every_output(kit: Path, quicket_card_set: dict):
-    for name in ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
-                 "team-sheets.pdf", "quick-reference.pdf", "card-set.json", "fielding-chart-letter.pdf",
+    for name in ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart-a4.pdf", "scoresheet-a4.pdf",
+                 "team-sheets-a4.pdf", "quick-reference-a4.pdf", "card-set.json", "fielding-chart-letter.pdf",
                  "scoresheet-letter.pdf", "team-sheets-letter.pdf", "quick-reference-letter.pdf"):
         assert (kit / name).stat().st_size > 1000, name
     from cardgen.calibrate.cardset import load_card_set
@@ -152,9 +152,8 @@ def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
     reader = pypdf.PdfReader(kit / f"cards-{paper}.pdf")
     for page in reader.pages:
         assert [round(float(v), 3) for v in page.mediabox] == [0, 0, *(round(v, 3) for v in PAGE_PT[paper])]
-    suffix = "" if paper == "a4" else f"-{paper}"  # --paper both: A4 keeps the plain names
-    for name in ("fielding-chart", "scoresheet", "quick-reference", "team-sheets"):
-        for page in pypdf.PdfReader(kit / f"{name}{suffix}.pdf").pages:
+    for name in ("fielding-chart", "scoresheet", "quick-reference", "team-sheets"):  # each names its paper
+        for page in pypdf.PdfReader(kit / f"{name}-{paper}.pdf").pages:
             width, height = (float(v) for v in page.mediabox[2:])
             assert {round(width, 3), round(height, 3)} == {round(v, 3) for v in PAGE_PT[paper]}, name
 
@@ -401,11 +400,11 @@ def test_cli_build_one_team_ink_saver_letter(card_set_file: Path, mirror: Path, 
     assert result.output.splitlines()[-1] == f"what to print, and how: {folder / 'START-HERE.txt'}"
     assert sorted(p.name for p in tmp_path.iterdir()) == [folder.name]
     assert sorted(p.name for p in folder.iterdir()) == [
-        ".cardgen-kit.json", "START-HERE.txt", "card-set.json", "cards-letter.pdf", "fielding-chart.pdf",
-        "quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"]
+        ".cardgen-kit.json", "START-HERE.txt", "card-set.json", "cards-letter.pdf", "fielding-chart-letter.pdf",
+        "quick-reference-letter.pdf", "scoresheet-letter.pdf", "team-sheets-letter.pdf"]
     slots = _card_texts(folder / "cards-letter.pdf", "letter")
     assert slots and all("2024-2025 Perth" in texts for texts in slots)
-    for name in ("cards-letter.pdf", "fielding-chart.pdf"):
+    for name in ("cards-letter.pdf", "fielding-chart-letter.pdf"):
         for page in pypdf.PdfReader(folder / name).pages:
             ops = {op for _, op in ContentStream(page.get_contents(), page.pdf).operations}
             assert not ops & FILL_OPERATORS, name  # ink-saver: outlines only
@@ -536,7 +535,7 @@ def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, quicket_c
             assert len(slots) == entry["cards"] == sum(c["team"] == entry["name"] for c in quicket_card_set["cards"])
             done += len(slots)
         assert done == len(whole_slots) and marks[-1][1] <= len(whole.pages)
-    sheet = pypdf.PdfReader(kit / manifest["teams"][0]["files"]["team-sheet"])
+    sheet = pypdf.PdfReader(kit / manifest["teams"][0]["files"]["team-sheet-a4"])
     assert teams[0].upper() in sheet.pages[0].extract_text().upper()
     assert teams[1].upper() not in " ".join(p.extract_text().upper() for p in sheet.pages)
 
@@ -585,10 +584,10 @@ def test_build_makes_the_quicket_rules_kit_and_the_advanced_kit_beside_it(tmp_pa
     assert not any("defence" in c for c in quicket["cards"])
     assert not any("Wickets in hand" in text or "Defence" in text
                    for name, text in printed.items() if name.endswith(".pdf"))
-    assert "rules.pdf" not in printed   # the rules sheet is the advanced kit's
+    assert "rules-a4.pdf" not in printed   # the rules sheet is the advanced kit's
     # START-HERE, the quick reference, the scoresheet and the team sheets say which rules they
     # are made for
-    for name in ("START-HERE.txt", "quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"):
+    for name in ("START-HERE.txt", "quick-reference-a4.pdf", "scoresheet-a4.pdf", "team-sheets-a4.pdf"):
         assert "Quicket rules" in printed[name], name
     assert not any("Advanced rules" in text for name, text in printed.items() if name.endswith(".pdf"))
     assert "cardgen build -c HUNDRED -s 2024 --rules advanced" in output   # how to make the other
@@ -596,16 +595,16 @@ def test_build_makes_the_quicket_rules_kit_and_the_advanced_kit_beside_it(tmp_pa
     advanced, printed, _ = kits["--rules advanced"]
     assert (advanced["rules"], advanced["rule"]) == ("advanced", "wickets-in-hand")
     assert any(c.get("defence") for c in advanced["cards"])
-    for name in ("START-HERE.txt", "quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf", "rules.pdf"):
+    for name in ("START-HERE.txt", "quick-reference-a4.pdf", "scoresheet-a4.pdf", "team-sheets-a4.pdf", "rules-a4.pdf"):
         assert "Advanced rules" in printed[name], name
-    for name in ("quick-reference.pdf", "scoresheet.pdf", "rules.pdf"):
+    for name in ("quick-reference-a4.pdf", "scoresheet-a4.pdf", "rules-a4.pdf"):
         assert "Wickets in hand" in printed[name], name
     # the rules sheet has both rules in full, and the quick reference and START-HERE name it
-    sheet = " ".join(printed["rules.pdf"].split())
+    sheet = " ".join(printed["rules-a4.pdf"].split())
     assert "R12. Wickets in hand" in sheet and "R13. Defence" in sheet and "Super Fives" in sheet
-    assert "rules.pdf" in printed["START-HERE.txt"] and "rules sheet" in printed["quick-reference.pdf"]
+    assert "rules-a4.pdf" in printed["START-HERE.txt"] and "rules sheet" in printed["quick-reference-a4.pdf"]
     # the advanced sheets say plainly that the cards need the two rules, and how to print the other kit
-    for name in ("START-HERE.txt", "rules.pdf"):
+    for name in ("START-HERE.txt", "rules-a4.pdf"):
         text = " ".join(printed[name].split())
         assert "score too little" in text and "cardgen build -c HUNDRED -s 2024" in text, name
     # no printed piece of either kit offers to skip a rule its cards are made for
@@ -652,7 +651,7 @@ def test_workers_write_the_same_kit_and_preflight_it_as_check_folder_does(bbl_ca
         result = build_kit(bbl_card_set, tmp_path / f"w{workers}", options)
         pdfs, problems = check_folder(result.folder)
         assert result.pdfs == pdfs and result.problems == problems
-        assert problems and {p.file for p in problems} == {"scoresheet.pdf"}
+        assert problems and {p.file for p in problems} == {"scoresheet-a4.pdf"}
         files[workers] = {p.relative_to(result.folder): p.read_bytes() for p in result.folder.rglob("*")
                           if p.is_file()}
     assert files[1] == files[2]
@@ -768,14 +767,14 @@ def test_a_one_team_kit_says_r13_on_its_match_sheets_when_the_season_rates_other
     plain_team = next(t["name"] for t in card_set["teams"] if t["name"] not in rated_teams)
     options = KitOptions(team=plain_team, papers=("a4",), images=False, progress=False, workers=1)
     folder = build_kit(card_set, tmp_path / "rated", options).folder
-    quick_reference = pdf_words(folder / "quick-reference.pdf")
+    quick_reference = pdf_words(folder / "quick-reference-a4.pdf")
     assert "Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N" in quick_reference
-    assert pdf_words(folder / "scoresheet.pdf").count("Defence N (R13, some striker cards)") == 2  # both innings
-    assert "Defence" not in pdf_words(folder / "team-sheets.pdf")
+    assert pdf_words(folder / "scoresheet-a4.pdf").count("Defence N (R13, some striker cards)") == 2  # both innings
+    assert "Defence" not in pdf_words(folder / "team-sheets-a4.pdf")
     # a season with no rating: nothing of R13 in the one-team kit either
     plain_set = {**card_set, "cards": [{k: v for k, v in c.items() if k != "defence"} for c in card_set["cards"]]}
     folder = build_kit(plain_set, tmp_path / "plain", options).folder
-    for name in ("quick-reference.pdf", "scoresheet.pdf", "team-sheets.pdf"):
+    for name in ("quick-reference-a4.pdf", "scoresheet-a4.pdf", "team-sheets-a4.pdf"):
         assert "R13" not in pdf_words(folder / name) and "Defence" not in pdf_words(folder / name), name
 
 

@@ -254,10 +254,10 @@ def test_preflight_reports_each_card_sheets_bleed_read_back_from_the_pdf(tmp_pat
     sheets = {"cards-a4.pdf": render_cards_pdf(views, "a4", "t", "c"),
               "cards-letter.pdf": render_cards_pdf(views, "letter", "t", "c", bleed=True),
               "cards-b.pdf": render_cards_pdf(views, "letter", "t", "c", bleed_mm=3.2),
-              "scoresheet.pdf": render_scoresheet_pdf(card_set, "a4", "c")}
+              "scoresheet-a4.pdf": render_scoresheet_pdf(card_set, "a4", "c")}
     for name, data in sheets.items():
         (tmp_path / name).write_bytes(data)
-    assert sheet_bleed(sheets["scoresheet.pdf"], "scoresheet.pdf") is None
+    assert sheet_bleed(sheets["scoresheet-a4.pdf"], "scoresheet-a4.pdf") is None
     result = CliRunner().invoke(main, ["preflight", str(tmp_path)])
     assert result.exit_code == 0, result.output
     lines = [line for line in result.output.splitlines() if "bleed" in line]

@@ -41,7 +41,7 @@ def kits(render_card_sets: dict, tmp_path_factory: pytest.TempPathFactory) -> di
 def test_preflight_finds_nothing_in_the_full_quicket_kits(kits: dict, code: str):
     files, problems = check_folder(kits[code])
     names = {f.relative_to(kits[code]).as_posix() for f in files}
-    for suffix in ("", "-letter"):  # --paper both: every sheet for every paper (A4 the plain name)
+    for suffix in ("-a4", "-letter"):  # --paper both: every sheet for every paper, each naming it
         assert {f"scoresheet{suffix}.pdf", f"fielding-chart{suffix}.pdf", f"team-sheets{suffix}.pdf",
                 f"quick-reference{suffix}.pdf"} <= names
     assert {"cards-a4.pdf", "cards-letter.pdf"} <= names
@@ -57,7 +57,7 @@ def test_preflight_finds_nothing_in_the_card_sheets_and_fielding_chart_in_every_
     cards = render_cards_pdf(card_views(card_set), paper, f"{code} cards", ATTRIBUTION, bleed=bleed,
                              ink_saver=ink_saver, backs=True)
     problems = check_pdf(cards, f"cards-{paper}.pdf")
-    problems += check_pdf(render_fielding_pdf(card_set, paper, ATTRIBUTION, ink_saver), "fielding-chart.pdf")
+    problems += check_pdf(render_fielding_pdf(card_set, paper, ATTRIBUTION, ink_saver), "fielding-chart-a4.pdf")
     assert problems == [], "\n".join(map(str, problems[:20]))
 
 
@@ -241,7 +241,7 @@ def test_the_print_dialog_opens_at_actual_size_and_two_sided_the_way_the_backs_f
     for name in ("cards-a4.pdf", "cards-letter.pdf"):
         assert _viewer_preferences((folder / name).read_bytes()) == {
             "/PrintScaling": "/None", "/Duplex": "/DuplexFlipLongEdge"}, name
-    for name in ("scoresheet.pdf", "fielding-chart-letter.pdf"):
+    for name in ("scoresheet-a4.pdf", "fielding-chart-letter.pdf"):
         assert _viewer_preferences((folder / name).read_bytes()) == {"/PrintScaling": "/None"}, name
     views = card_views(render_card_sets["HUNDRED"])[:18]
     bleed_backs = render_cards_pdf(views, "a4", "t", ATTRIBUTION, bleed=True, backs=True)

@@ -1262,7 +1262,7 @@ def test_the_scoresheet_prints_the_wickets_in_hand_table_at_the_quick_references
         card_set = shipped_set(season, "advanced")
         rows = rule_of_set(card_set).thresholds(100 if card_set["format"] == "100-ball" else 120)
         pdf = render_scoresheet_pdf(card_set, paper, ATTRIBUTION)
-        assert check_pdf(pdf, "scoresheet.pdf") == []
+        assert check_pdf(pdf, "scoresheet-a4.pdf") == []
         for index, page in enumerate(_pages(pdf)[:2]):
             grid_top = min(y for y, _ in _horizontal_rules(page, width))
             texts = [(t.strip(), round(s, 2), box) for t, s, box in pdf_texts(pdf, index) if t.strip()]

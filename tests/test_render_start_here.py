@@ -5,19 +5,19 @@ from __future__ import annotations
 from cardgen.render.start_here import kit_files
 
 
-def test_the_first_paper_asked_for_keeps_the_plain_names():
-    """`--paper letter` then A4: scoresheet.pdf is the Letter one and scoresheet-a4.pdf the A4;
-    the cards always name their paper; files that are not printed kit sheets are left out."""
-    pages = {"scoresheet.pdf": 4, "scoresheet-a4.pdf": 4, "cards-a4.pdf": 27, "cards-letter.pdf": 28,
-             "season-tracker.pdf": 3, "compare.pdf": 2}
+def test_every_file_names_its_paper_and_the_first_paper_asked_for_prints_first():
+    """`--paper letter` then A4: each sheet's paper is read from its name, the Letter ones listed
+    first; files that are not printed kit sheets are left out."""
+    pages = {"scoresheet-a4.pdf": 4, "scoresheet-letter.pdf": 4, "cards-a4.pdf": 27, "cards-letter.pdf": 28,
+             "season-tracker-letter.pdf": 3, "compare.pdf": 2}
     files = kit_files(pages, ("letter", "a4"), backs=False)
     assert [(f.name, f.paper, f.pages) for f in files] == [
         ("cards-letter.pdf", "US Letter", "28 sheets"), ("cards-a4.pdf", "A4", "27 sheets"),
-        ("scoresheet.pdf", "US Letter", "4 pages"), ("scoresheet-a4.pdf", "A4", "4 pages"),
-        ("season-tracker.pdf", "US Letter", "3 pages")]
+        ("scoresheet-letter.pdf", "US Letter", "4 pages"), ("scoresheet-a4.pdf", "A4", "4 pages"),
+        ("season-tracker-letter.pdf", "US Letter", "3 pages")]
 
 
 def test_card_sheets_with_backs_count_each_sheet_once():
-    files = kit_files({"cards-a4.pdf": 8, "fielding-chart.pdf": 1}, ("a4",), backs=True)
+    files = kit_files({"cards-a4.pdf": 8, "fielding-chart-a4.pdf": 1}, ("a4",), backs=True)
     assert [(f.kind, f.pages) for f in files] == [("cards", "4 sheets, two-sided"),
                                                    ("fielding-chart", "1 page")]

@@ -110,7 +110,7 @@ def test_pdf_cards_carry_the_names_in_an_embedded_font(renamed_kit: Path):
             assert "DejaVuSans" in str(font["/BaseFont"]), font
             descendant = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
             assert "/FontFile2" in descendant["/FontDescriptor"].get_object(), font
-    sheets = " ".join(p.extract_text() for p in pypdf.PdfReader(renamed_kit / "team-sheets.pdf").pages)
+    sheets = " ".join(p.extract_text() for p in pypdf.PdfReader(renamed_kit / "team-sheets-a4.pdf").pages)
     assert "ΔΗΜΗΤΡΗΣ ΠΑΠΑΔΟΠΟΥΛΟΣ" in sheets and "ДМИТРИЙ ИВАНОВ" in sheets
 
 

@@ -544,7 +544,7 @@ def test_set_page_shows_previews_page_counts_and_what_you_need(served: str, bbl_
             in previews.all_inner_texts())
     # two grid pages and two scorecard pages (6a3984e), on each paper
     sheet_pages = [len(pypdf.PdfReader(bbl_out / SET / name).pages)
-                   for name in ("scoresheet.pdf", "scoresheet-letter.pdf")]
+                   for name in ("scoresheet-a4.pdf", "scoresheet-letter.pdf")]
     assert sheet_pages == [4, 4]
     assert "Scoresheet: A4 (4 pages) \u00b7 US Letter (4 pages)" in previews.all_inner_texts()
     needs = page.locator("dl.components").inner_text()
@@ -747,16 +747,16 @@ def test_my_teams_cards_and_team_sheet_in_two_clicks_under_their_own_names(serve
     team_dir = bbl_out / SET / "teams" / "sydney-sixers"
     with zipfile.ZipFile(saved) as zf:
         entries = {Path(name).name: zf.read(name) for name in zf.namelist()}
-    for name in ("cards-a4.pdf", "team-sheet.pdf"):
+    for name in ("cards-a4.pdf", "team-sheet-a4.pdf"):
         assert entries[f"bbl-2024-25-sydney-sixers-{name}"] == (team_dir / name).read_bytes()
     names = set()
-    for label, name in ((f"{TEAM} cards (A4)", "cards-a4.pdf"), (f"{TEAM} team sheet", "team-sheet.pdf")):
+    for label, name in ((f"{TEAM} cards (A4)", "cards-a4.pdf"), (f"{TEAM} team sheet (A4)", "team-sheet-a4.pdf")):
         with page.expect_download() as got:
             page.get_by_role("link", name=label, exact=True).click()
         got.value.save_as(tmp_path / name)
         assert (tmp_path / name).read_bytes() == (team_dir / name).read_bytes()
         names.add(got.value.suggested_filename)
-    assert names == {"bbl-2024-25-sydney-sixers-cards-a4.pdf", "bbl-2024-25-sydney-sixers-team-sheet.pdf"}
+    assert names == {"bbl-2024-25-sydney-sixers-cards-a4.pdf", "bbl-2024-25-sydney-sixers-team-sheet-a4.pdf"}
 
 
 @pytest.mark.needs_data

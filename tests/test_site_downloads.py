@@ -30,7 +30,7 @@ def _two_team_kit(out: Path, code: str = "BBL", season: str = "2024-25") -> Path
     for team in TEAMS:
         tslug = team.lower().replace(" ", "-")
         files = {}
-        for key in ("cards-a4", "cards-letter", "team-sheet"):
+        for key in ("cards-a4", "cards-letter", "team-sheet-a4"):
             (folder / "teams" / tslug).mkdir(parents=True, exist_ok=True)
             _pdf(folder / "teams" / tslug / f"{key}.pdf", f"{code} {season} {team} {key}")
             files[key] = f"teams/{tslug}/{key}.pdf"
@@ -83,7 +83,7 @@ def test_every_download_saves_under_a_name_of_its_own(two_sets):
             assert f"bbl-{season}-{team}-cards-a4.pdf" in names
             assert f"bbl-{season}-{team}.zip" in names
         assert f"bbl-{season}-cards-a4.pdf" in names and f"bbl-{season}-card-set.json" in names
-    assert not [n for n in names if n in ("cards-a4.pdf", "team-sheet.pdf", "card-set.json")]
+    assert not [n for n in names if n in ("cards-a4.pdf", "team-sheet-a4.pdf", "card-set.json")]
 
 
 def test_every_download_is_the_kits_own_bytes(two_sets):
@@ -104,7 +104,7 @@ def test_a_team_zip_holds_its_own_files_and_tts_sheets_byte_for_byte(two_sets):
         entries = {name: zf.read(name) for name in zf.namelist()}
     expected = {"perth-scorchers-cards-a4.pdf": "teams/perth-scorchers/cards-a4.pdf",
                 "perth-scorchers-cards-letter.pdf": "teams/perth-scorchers/cards-letter.pdf",
-                "perth-scorchers-team-sheet.pdf": "teams/perth-scorchers/team-sheet.pdf",
+                "perth-scorchers-team-sheet-a4.pdf": "teams/perth-scorchers/team-sheet-a4.pdf",
                 "tts-perth-scorchers-1.png": "tts/perth-scorchers-1.png",
                 "tts-perth-scorchers-back.png": "tts/perth-scorchers-back.png"}
     top = "bbl-2024-25-perth-scorchers/bbl-2024-25-"
@@ -135,7 +135,7 @@ def test_a_tts_sheet_is_its_teams_by_name_when_decks_json_is_missing(tmp_path):
 
 @pytest.mark.parametrize("set_name, relpath, name", [
     ("BBL_2024-25", "cards-a4.pdf", "bbl-2024-25-cards-a4.pdf"),
-    ("BBL_2024-25-advanced", "teams/sydney-sixers/team-sheet.pdf", "bbl-2024-25-advanced-sydney-sixers-team-sheet.pdf"),
+    ("BBL_2024-25-advanced", "teams/sydney-sixers/team-sheet-a4.pdf", "bbl-2024-25-advanced-sydney-sixers-team-sheet-a4.pdf"),
     ("IPL_2025", "START-HERE.txt", "ipl-2025-start-here.txt"),
     ("IPL_2025", "tts/mumbai-indians-back.png", "ipl-2025-tts-mumbai-indians-back.png"),
 ])
@@ -243,10 +243,10 @@ def test_the_first_match_page_lists_what_to_print_and_the_dice_to_buy(two_sets):
     page = (site / "first-match.html").read_text(encoding="utf-8")
     offered = re.findall(r'download="([^"]+)"', page.split('id="print"')[1].split("</section>")[0])
     # the newest season's first two teams (the card set's order), their own cards and team sheets, then the shared sheets
-    assert offered == ["bbl-2024-25-sydney-thunder-cards-a4.pdf", "bbl-2024-25-sydney-thunder-team-sheet.pdf",
-                       "bbl-2024-25-perth-scorchers-cards-a4.pdf", "bbl-2024-25-perth-scorchers-team-sheet.pdf",
-                       "bbl-2024-25-fielding-chart.pdf", "bbl-2024-25-scoresheet.pdf",
-                       "bbl-2024-25-quick-reference.pdf"]
+    assert offered == ["bbl-2024-25-sydney-thunder-cards-a4.pdf", "bbl-2024-25-sydney-thunder-team-sheet-a4.pdf",
+                       "bbl-2024-25-perth-scorchers-cards-a4.pdf", "bbl-2024-25-perth-scorchers-team-sheet-a4.pdf",
+                       "bbl-2024-25-fielding-chart-a4.pdf", "bbl-2024-25-scoresheet-a4.pdf",
+                       "bbl-2024-25-quick-reference-a4.pdf"]
     dice = page.split('id="dice-to-buy"')[1].split("</section>")[0]
     assert "role-playing dice set" in dice and "d6" in dice and "two d10s" in dice and "d20" in dice
     assert "buy a second" in dice

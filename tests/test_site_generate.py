@@ -32,8 +32,8 @@ from cardgen.site.serve import make_server
 SCHEMA = Path(__file__).resolve().parent.parent.parent / "shared" / "schemas" / "card-set.schema.json"
 EVIL_NAME = '<script>alert("owned")</script>'
 EVIL_TEAM = "Sydney & <Co>"
-PDFS = ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart.pdf", "scoresheet.pdf",
-        "team-sheets.pdf", "quick-reference.pdf")
+PDFS = ("cards-a4.pdf", "cards-letter.pdf", "fielding-chart-a4.pdf", "scoresheet-a4.pdf",
+        "team-sheets-a4.pdf", "quick-reference-a4.pdf")
 
 
 def _pdf(path: Path, title: str, size=A4) -> None:
@@ -772,12 +772,12 @@ def test_build_site_flag_refreshes_the_site(tmp_path):
 def test_team_pages_offer_the_teams_own_files_and_pages(tmp_path, monkeypatch):
     folder = make_synthetic_kit(tmp_path / "output")
     (folder / "teams" / "perth-scorchers").mkdir(parents=True)
-    for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheet.pdf"):
+    for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheet-a4.pdf"):
         _pdf(folder / "teams" / "perth-scorchers" / name, f"Perth {name}")
     write_kit_manifest(folder, teams=[
         {"name": "Perth Scorchers", "folder": "teams/perth-scorchers",
          "files": {"cards-a4": "teams/perth-scorchers/cards-a4.pdf", "cards-letter": "teams/perth-scorchers/cards-letter.pdf",
-                   "team-sheet": "teams/perth-scorchers/team-sheet.pdf", "evil": "../../etc/passwd"},
+                   "team-sheet-a4": "teams/perth-scorchers/team-sheet-a4.pdf", "evil": "../../etc/passwd"},
          "pages_in_whole_set": {"cards-a4.pdf": [3, 4], "cards-letter.pdf": [3, 4]}}])
     monkeypatch.chdir(tmp_path)  # `cardgen site` with the default, relative output folder
     site = generate_site(Path("output")).site_dir
@@ -1114,34 +1114,29 @@ def test_how_to_play_says_what_a_wide_and_a_no_ball_are_worth_as_the_quick_refer
         assert on_the_site in text, on_the_site
 
 
-def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
-    """`build --paper letter` (as The Hundred 2024 kit was built) writes its Letter sheets under the
-    bare names that mean A4 in a two-paper kit (fielding-chart.pdf beside fielding-chart-letter.pdf),
-    so the site read the paper from the PDF: its labels said "Fielding chart", "Team sheets" and
-    "Perth Scorchers team sheet" for Letter pages, beside "Player cards (US Letter)". A two-paper
-    kit's A4 sheets keep their labels. Gamer's audit (helper-43): `build --paper a4` (IPL 2025)
-    showed "Player cards (A4)" beside a bare "Fielding chart", "Team sheets" ..., which a US
-    gamer could not tell from a kit with Letter copies: with no -letter twin they say A4."""
+def test_every_sheet_says_its_paper_whatever_papers_the_kit_has(tmp_path):
+    """Every kit file names its paper (scoresheet-a4.pdf, scoresheet-letter.pdf), so each download
+    says its paper too, in a kit of both papers (BBL), of Letter only (`--paper letter`: its sheets
+    used to take the bare names that meant A4 in a two-paper kit) and of A4 only (IPL)."""
     out = tmp_path / "out"
     two_papers = make_synthetic_kit(out, season="2024-25")
     letter_only = make_synthetic_kit(out, code="HUNDRED", season="2024")
     a4_only = make_synthetic_kit(out, code="IPL", season="2025")
-    sheets = ("fielding-chart.pdf", "scoresheet.pdf", "team-sheets.pdf", "quick-reference.pdf")
-    for name in ("cards-a4.pdf",) + sheets:
-        (letter_only / name).unlink()
-        if name != "cards-a4.pdf":
-            _pdf(letter_only / name, name, letter)
-    for name in sheets:
-        _pdf(two_papers / name.replace(".pdf", "-letter.pdf"), name, letter)
+    sheets = ("fielding-chart", "scoresheet", "team-sheets", "quick-reference")
+    for stem in ("cards",) + sheets:
+        (letter_only / f"{stem}-a4.pdf").unlink()
+        if stem != "cards":
+            _pdf(letter_only / f"{stem}-letter.pdf", stem, letter)
+    for stem in sheets:
+        _pdf(two_papers / f"{stem}-letter.pdf", stem, letter)
     (a4_only / "cards-letter.pdf").unlink()
-    for folder in (two_papers, letter_only, a4_only):
+    for folder, papers in ((two_papers, ("a4", "letter")), (letter_only, ("letter",)), (a4_only, ("a4",))):
         (folder / "teams" / "perth-scorchers").mkdir(parents=True)
-        _pdf(folder / "teams" / "perth-scorchers" / "team-sheet.pdf", "team sheet",
-             letter if folder is letter_only else A4)
-        files = {"team-sheet": "teams/perth-scorchers/team-sheet.pdf"}
-        if folder is two_papers:
-            _pdf(folder / "teams" / "perth-scorchers" / "team-sheet-letter.pdf", "team sheet", letter)
-            files["team-sheet-letter"] = "teams/perth-scorchers/team-sheet-letter.pdf"
+        files = {}
+        for paper in papers:
+            _pdf(folder / "teams" / "perth-scorchers" / f"team-sheet-{paper}.pdf", "team sheet",
+                 letter if paper == "letter" else A4)
+            files[f"team-sheet-{paper}"] = f"teams/perth-scorchers/team-sheet-{paper}.pdf"
         write_kit_manifest(folder, teams=[{"name": "Perth Scorchers", "files": files}])
     pages = _pages(generate_site(out).site_dir)
 
@@ -1149,25 +1144,25 @@ def test_a_letter_only_kits_sheets_say_us_letter(tmp_path):
         return {href: " ".join(text.split())
                 for href, text in re.findall(r'<a href="([^"]+\.pdf)" download="[^"]+">([^<]+)</a>', html)}
     home = labels(pages["index.html"])
-    assert home["sets/HUNDRED_2024/downloads/hundred-2024-fielding-chart.pdf"] == "Fielding chart (US Letter)"
-    assert home["sets/HUNDRED_2024/downloads/hundred-2024-team-sheets.pdf"] == "Team sheets (US Letter)"
-    assert home["sets/HUNDRED_2024/downloads/hundred-2024-quick-reference.pdf"] == "Quick reference (US Letter)"
-    assert home["sets/HUNDRED_2024/downloads/hundred-2024-cards-letter.pdf"] == "Player cards (US Letter)"
-    team = labels(pages["sets/HUNDRED_2024/team-perth-scorchers.html"])
-    assert team["downloads/hundred-2024-perth-scorchers-team-sheet.pdf"] == "Perth Scorchers team sheet (US Letter)"
-    assert home["sets/BBL_2024-25/downloads/bbl-2024-25-fielding-chart.pdf"] == "Fielding chart"
-    assert home["sets/BBL_2024-25/downloads/bbl-2024-25-fielding-chart-letter.pdf"] == "Fielding chart (US Letter)"
-    team = labels(pages["sets/BBL_2024-25/team-perth-scorchers.html"])
-    assert team["downloads/bbl-2024-25-perth-scorchers-team-sheet.pdf"] == "Perth Scorchers team sheet"
-    for name, label in zip(sheets, ("Fielding chart", "Scoresheet", "Team sheets", "Quick reference")):
-        assert home[f"sets/IPL_2025/downloads/ipl-2025-{name}"] == f"{label} (A4)", name
-    assert home["sets/IPL_2025/downloads/ipl-2025-cards-a4.pdf"] == "Player cards (A4)"
-    team = labels(pages["sets/IPL_2025/team-perth-scorchers.html"])
-    assert team["downloads/ipl-2025-perth-scorchers-team-sheet.pdf"] == "Perth Scorchers team sheet (A4)"
+    said = {"a4": "(A4)", "letter": "(US Letter)"}
+    for code, season, papers in (("BBL", "2024-25", ("a4", "letter")), ("HUNDRED", "2024", ("letter",)),
+                                 ("IPL", "2025", ("a4",))):
+        prefix = f"{code.lower()}-{season}"
+        for paper in papers:
+            for stem, label in zip(("cards",) + sheets,
+                                   ("Player cards", "Fielding chart", "Scoresheet", "Team sheets", "Quick reference")):
+                href = f"sets/{code}_{season}/downloads/{prefix}-{stem}-{paper}.pdf"
+                assert home[href] == f"{label} {said[paper]}", href
+            team = labels(pages[f"sets/{code}_{season}/team-perth-scorchers.html"])
+            href = f"downloads/{prefix}-perth-scorchers-team-sheet-{paper}.pdf"
+            assert team[href] == f"Perth Scorchers team sheet {said[paper]}", href
+        missing = {"a4", "letter"} - set(papers)
+        assert not any(href.endswith(f"-{p}.pdf") and href.startswith(f"sets/{code}_") for href in home
+                       for p in missing)
 
 
 def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(tmp_path):
-    """How to print's "The rules" listed only quick-reference.pdf of each set: a two-paper kit's
+    """How to print's "The rules" listed only quick-reference-a4.pdf of each set: a two-paper kit's
     US Letter page was missing (a US gamer got A4 only) and a letter-only kit's page was not
     named as Letter. Each is listed with its paper, and the section links the site's how to play,
     whose own quick-reference link was also A4 only."""
@@ -1178,21 +1173,22 @@ def test_how_to_print_and_how_to_play_offer_the_quick_reference_on_both_papers(t
     card_set["fielding_chart"]["cells"][5][19] = "catch_chance"   # so how to play walks a ball of this kit
     (two_papers / "card-set.json").write_text(json.dumps(card_set))
     letter_only = make_synthetic_kit(out, code="HUNDRED", season="2024")
-    _pdf(letter_only / "quick-reference.pdf", "quick reference", letter)
+    (letter_only / "quick-reference-a4.pdf").unlink()
+    _pdf(letter_only / "quick-reference-letter.pdf", "quick reference", letter)
     pages = _pages(generate_site(out).site_dir)
     rules = pages["how-to-print.html"].split('id="rules"', 1)[1]
     listed = {href: " ".join(text.split())
               for href, text in re.findall(r'<a href="([^"]+\.pdf)" download="[^"]+">([^<]+)</a>', rules)}
     assert listed == {
-        "sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference.pdf": "Quick reference: Big Bash League 2024-2025 (A4)",
+        "sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference-a4.pdf": "Quick reference: Big Bash League 2024-2025 (A4)",
         "sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference-letter.pdf": "Quick reference: Big Bash League 2024-2025 (US Letter)",
-        "sets/HUNDRED_2024/downloads/hundred-2024-quick-reference.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
+        "sets/HUNDRED_2024/downloads/hundred-2024-quick-reference-letter.pdf": "Quick reference: Big Bash League 2024 (US Letter)"}
     assert 'href="how-to-play.html"' in rules
     # how to play offers its example kit's quick reference on both papers too (it linked the A4 one only)
     play = pages["how-to-play.html"]
     offered = re.findall(r'<a href="(sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference[^"]*)" download="[^"]+">([^<]+)</a>',
                          play)
-    assert offered == [("sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference.pdf", "A4"),
+    assert offered == [("sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference-a4.pdf", "A4"),
                        ("sets/BBL_2024-25/downloads/bbl-2024-25-quick-reference-letter.pdf", "US Letter")]
 
 

@@ -170,8 +170,8 @@ def test_the_cards_in_play_reproduce_the_leagues_runs(card_sets, fmt: str):
 # --- render ---------------------------------------------------------------------------------
 
 def test_the_kit_has_every_sheet_and_prints_every_card(kit: Path, card_sets, pdf_words):
-    for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheets.pdf", "scoresheet.pdf",
-                 "fielding-chart.pdf", "quick-reference.pdf", "season-tracker.pdf",
+    for name in ("cards-a4.pdf", "cards-letter.pdf", "team-sheets-a4.pdf", "scoresheet-a4.pdf",
+                 "fielding-chart-a4.pdf", "quick-reference-a4.pdf", "season-tracker-a4.pdf",
                  "START-HERE.txt"):
         assert (kit / name).is_file(), name
     words = pdf_words(kit / "cards-a4.pdf").upper()  # names print in capitals

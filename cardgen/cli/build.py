@@ -91,8 +91,8 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
               help="Which tabletop system's kit to print (quicket: the calibrated card sets).")
 @out_option
 @click.option("--paper", type=click.Choice(["a4", "letter", "both"]), default="both", show_default=True,
-              help="Paper size of the kit's PDFs: a4, letter, or both (every sheet in both sizes; "
-                   "with both, the Letter copies of the other sheets end in -letter).")
+              help="Paper size of the kit's PDFs: a4, letter, or both (every sheet in both sizes); "
+                   "each file names its paper (scoresheet-a4.pdf, scoresheet-letter.pdf).")
 @click.option("--team", default=None, metavar="NAME", help="Print one team only (name or short name).")
 @click.option("--bleed", is_flag=True,
               help="Give every card its own bleed, 8 to a landscape sheet (3 mm on A4, 1.5 mm on Letter, "

@@ -305,14 +305,14 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
         atomic_write_bytes(work / name, data)
         written.append(final / name)
 
-    # the one-page sheets in every paper asked for: the first paper keeps the plain name
-    # (scoresheet.pdf), each other one gets its own (scoresheet-letter.pdf)
+    # the sheets in every paper asked for, each file naming its paper as the card sheets do
+    # (scoresheet-a4.pdf, scoresheet-letter.pdf): the same name whatever --paper was
     sheets = {}
     # a match sheet says R13 when the season has rated strikers, even in a one-team kit whose
     # own side has none: its opponents' cards (another team's kit) may carry one
     season_defence = has_defence(card_set)
     for paper in options.papers:
-        suffix = "" if paper == options.papers[0] else f"-{paper}"
+        suffix = f"-{paper}"
         sheets.update({
             f"fielding-chart{suffix}.pdf":
                 lambda paper=paper: render_fielding_pdf(printed, paper, credit, options.ink_saver),

@@ -40,8 +40,7 @@ def count_text(count: int, unit: str) -> str:
 
 def kit_files(pages: dict[str, int], papers: tuple[str, ...], backs: bool) -> list[KitFile]:
     """The top-level PDFs (`pages`: file name -> page count) in print order, each with its paper:
-    the cards name theirs (cards-a4.pdf); the other sheets are plain in the first paper asked for
-    and suffixed in the others (scoresheet-letter.pdf)."""
+    every file names its own (cards-a4.pdf, scoresheet-letter.pdf)."""
     found = []
     for name, count in pages.items():
         stem = name.removesuffix(".pdf")

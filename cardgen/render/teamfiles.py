@@ -1,7 +1,7 @@
 """Each team's own downloads inside a full kit, and one PDF bookmark per team in the whole-set sheets.
 
 A full kit gets, for every team, `teams/<team>/cards-<paper>.pdf` (that team's cards only) and its
-team sheet (`team-sheet.pdf` in the first paper, `team-sheet-<paper>.pdf` in the others), plus
+team sheet (`team-sheet-<paper>.pdf`: every file names its paper), plus
 in the kit's manifest, the folder, files and the team's page range in each whole-set card PDF. The
 ranges come from the paging rule the sheets use (`pages_for`: packed sheets, so two teams may
 share a sheet), and the bookmarks the card renderer writes into the whole-set PDFs (its `outline`)
@@ -22,7 +22,7 @@ from cardgen.render.sheets import pages_for, render_cards_pdf, sheet_geometry
 from cardgen.render.teamsheets import render_team_sheets_pdf
 
 TEAMS_FOLDER = "teams"
-TEAM_SHEET = "team-sheet.pdf"
+TEAM_SHEET = "team-sheet"  # + -<paper>.pdf
 
 
 @dataclass(frozen=True)
@@ -83,11 +83,10 @@ def team_file_renders(card_set: CardSet, views: list[CardView], options: Any, ti
                 ink_saver=options.ink_saver, backs=options.backs, solid_backs=options.solid_backs)
             files[f"cards-{paper}"] = name
         one_team = card_set.only_team(team)
-        for paper in papers:  # the first paper keeps the plain name, as the kit's own sheets do
-            suffix = "" if paper == papers[0] else f"-{paper}"
-            name = f"{TEAMS_FOLDER}/{folder}/{TEAM_SHEET.removesuffix('.pdf')}{suffix}.pdf"
+        for paper in papers:  # named with its paper, as the kit's own sheets are
+            name = f"{TEAMS_FOLDER}/{folder}/{TEAM_SHEET}-{paper}.pdf"
             renders[name] = functools.partial(render_team_sheets_pdf, one_team, paper, credit)
-            files[f"team-sheet{suffix}"] = name
+            files[f"{TEAM_SHEET}-{paper}"] = name
         # 1-based, inclusive; on packed sheets a team's first or last page may hold another team's cards
         pages = {f"cards-{paper}.pdf": next((r.first, r.last) for r in ranges[paper] if r.team == team)
                  for paper in papers}

@@ -404,7 +404,7 @@ def for_site(record: dict[str, Any], card_set: dict[str, Any], site_root: Path) 
     if len(teams) < 2 or not card_set:
         return None
     shipped = {d["relpath"] for d in record.get("downloads", [])}
-    papers = ("a4", "letter") if "scoresheet-letter.pdf" in shipped else ("a4",)
+    papers = tuple(p for p in ("a4", "letter") if f"scoresheet-{p}.pdf" in shipped) or ("a4",)
     try:
         return write_first_match(card_set, str(record["name"]), (teams[0], teams[1]), site_root, papers)
     except CardgenError:

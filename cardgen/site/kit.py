@@ -39,17 +39,17 @@ KIT_DOWNLOADS: tuple[tuple[str, str], ...] = (
     ("cards-letter-bleed.pdf", "Player cards with bleed, for a print shop (US Letter)"),
     ("cards-a4-backs.pdf", "Player cards with backs, two-sided (A4)"),
     ("cards-letter-backs.pdf", "Player cards with backs, two-sided (US Letter)"),
-    ("fielding-chart.pdf", "Fielding chart"),
+    ("fielding-chart-a4.pdf", "Fielding chart (A4)"),
     ("fielding-chart-letter.pdf", "Fielding chart (US Letter)"),
-    ("scoresheet.pdf", "Scoresheet"),
+    ("scoresheet-a4.pdf", "Scoresheet (A4)"),
     ("scoresheet-letter.pdf", "Scoresheet (US Letter)"),
-    ("team-sheets.pdf", "Team sheets"),
+    ("team-sheets-a4.pdf", "Team sheets (A4)"),
     ("team-sheets-letter.pdf", "Team sheets (US Letter)"),
-    ("quick-reference.pdf", "Quick reference"),
+    ("quick-reference-a4.pdf", "Quick reference (A4)"),
     ("quick-reference-letter.pdf", "Quick reference (US Letter)"),
-    ("rules.pdf", "Advanced rules sheet"),   # an advanced kit's (rule_sets)
+    ("rules-a4.pdf", "Advanced rules sheet (A4)"),   # an advanced kit's (rule_sets)
     ("rules-letter.pdf", "Advanced rules sheet (US Letter)"),
-    ("season-tracker.pdf", "Season tracker"),
+    ("season-tracker-a4.pdf", "Season tracker (A4)"),
     ("season-tracker-letter.pdf", "Season tracker (US Letter)"),
     (CARD_SET_FILE, "Card set data (JSON)"),
 )
@@ -98,8 +98,8 @@ class Validation:
         return bool(self.files)
 
 
-TEAM_FILE_LABEL = {"cards-a4": "cards (A4)", "cards-letter": "cards (US Letter)", "team-sheet": "team sheet",
-                   "team-sheet-letter": "team sheet (US Letter)", "team-sheet-a4": "team sheet (A4)"}
+TEAM_FILE_LABEL = {"cards-a4": "cards (A4)", "cards-letter": "cards (US Letter)",
+                   "team-sheet-a4": "team sheet (A4)", "team-sheet-letter": "team sheet (US Letter)"}
 
 
 @dataclass
@@ -132,7 +132,7 @@ def _read_teams(folder: Path, manifest: Manifest | None) -> dict[str, TeamDownlo
             if root not in target.parents or not target.is_file():
                 continue
             # target is resolved (to refuse paths outside the kit), so relative to the resolved root
-            download = _paper_download(root, target, f"{entry.name} {TEAM_FILE_LABEL.get(key, key)}")
+            download = _download(root, target, f"{entry.name} {TEAM_FILE_LABEL.get(key, key)}")
             downloads.append(download)
             pages = _pdf_pages(target) if target.suffix == ".pdf" else None
             if pages:
@@ -182,33 +182,6 @@ class KitSet:
 
 def _download(folder: Path, path: Path, label: str) -> Download:
     return Download(path.relative_to(folder).as_posix(), label, path.stat().st_size)
-
-
-def _is_letter(path: Path) -> bool:
-    """Whether a PDF's first page is US Letter (either way up), read from the file itself."""
-    from pypdf import PdfReader
-    from pypdf.errors import PdfReadError
-    from reportlab.lib.pagesizes import letter
-    try:
-        box = PdfReader(str(path)).pages[0].mediabox
-        size = sorted((float(box.width), float(box.height)))
-    except (PdfReadError, OSError, ValueError, KeyError, TypeError, IndexError):
-        return False
-    return all(abs(got - want) < 2.0 for got, want in zip(size, sorted(letter)))
-
-
-def _paper_download(folder: Path, path: Path, label: str) -> Download:
-    """A download whose label names no paper: a kit built with --paper letter writes its sheets
-    under the bare names (fielding-chart.pdf, team-sheet.pdf) that mean A4 beside the -letter
-    files of a two-paper kit, so a Letter page says so rather than pass for A4; and an A4 page
-    with no -letter twin (--paper a4) says A4, so a US gamer knows there is no Letter copy (a
-    two-paper kit's A4 pages keep the bare label beside their "(US Letter)" twins)."""
-    if "(" not in label and path.suffix == ".pdf":
-        if _is_letter(path):
-            label = f"{label} (US Letter)"
-        elif not path.with_name(f"{path.stem}-letter.pdf").is_file():
-            label = f"{label} (A4)"
-    return _download(folder, path, label)
 
 
 def load_card_set_file(path: Path) -> dict[str, Any]:
@@ -535,7 +508,7 @@ def read_set(folder: Path) -> KitSet:
     manifest = read_manifest(folder)
     card_set_path = folder / CARD_SET_FILE
     card_set = load_card_set_file(card_set_path)
-    downloads = [_paper_download(folder, folder / name, label)
+    downloads = [_download(folder, folder / name, label)
                  for name, label in KIT_DOWNLOADS if (folder / name).is_file()]
     known = {name for name, _ in KIT_DOWNLOADS}
     # only the deck sheets build writes to tts/ (a player called Potts is not a TTS sheet)

@@ -386,7 +386,8 @@ def set_record(writer: Writer, summary: dict[str, Any], fingerprint: str | None,
     for the search."""
     example = summary.get("example")
     article = writer.env.get_template("kit-article.html.j2")
-    qr = summary["kit_preview_of"].get("quick-reference.pdf")
+    qr = (summary["kit_preview_of"].get("quick-reference-a4.pdf")
+          or summary["kit_preview_of"].get("quick-reference-letter.pdf"))
     return {
         "record_version": 1, "fingerprint": fingerprint, "site_code": code,
         "name": summary["name"], "title": summary["title"], "competition": summary["competition"],
@@ -412,7 +413,7 @@ def set_record(writer: Writer, summary: dict[str, Any], fingerprint: str | None,
                   else value) for key, value in example.items()},
         "fielding_table": summary["fielding_table"],
         "format_hundred": summary["format"] == "100-ball",
-        "kit_preview_of": {"quick-reference.pdf": {"src": qr["src"], "size": list(qr["size"]), "links": qr["links"]}}
+        "kit_preview_of": {"quick-reference": {"src": qr["src"], "size": list(qr["size"]), "links": qr["links"]}}
         if qr else {},
         "defence": [{"defence": v.defence} for v in summary["defence"]],
         "defence_highest": [_plain_view(v) for v in summary["defence_highest"]],

@@ -327,12 +327,13 @@ def components(kit: KitSet, sheets: dict[str, Any]) -> list[tuple[str, str]]:
             text += f"; printed on both sides (flip on {count['flip']} edge)"
         rows.append((f"Card stock ({label})", text + "."))
     plain: list[str] = []
-    for relpath, label in (("fielding-chart.pdf", "fielding chart"), ("quick-reference.pdf", "quick reference"),
-                           ("team-sheets.pdf", "team sheets"), ("season-tracker.pdf", "season tracker")):
-        if relpath in kit.page_counts:
-            n = kit.page_counts[relpath]
+    for stem, label in (("fielding-chart", "fielding chart"), ("quick-reference", "quick reference"),
+                        ("team-sheets", "team sheets"), ("season-tracker", "season tracker")):
+        n = next((kit.page_counts[f"{stem}-{p}.pdf"] for p in ("a4", "letter")
+                  if f"{stem}-{p}.pdf" in kit.page_counts), None)  # the same pages in either paper
+        if n is not None:
             plain.append(f"{label} {n} page{'' if n == 1 else 's'}")
-    if "scoresheet.pdf" in kit.page_counts:
+    if any(f"scoresheet-{p}.pdf" in kit.page_counts for p in ("a4", "letter")):
         plain.append("a scoresheet for each match")
     if plain:
         rows.append(("Plain paper", ", ".join(plain).capitalize() + "."))
