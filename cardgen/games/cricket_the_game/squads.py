@@ -62,45 +62,58 @@ def generic_squad() -> list[SquadPlayer]:
             for role in SQUAD_ORDER for i in range(COMPOSITION[role])]
 
 
-def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] | None:
-    if len(players) < 12:
-        return None
-    chosen: dict[str, str] = {}  # player_id -> role
-    keeper = next((p for p in players if p.keeper), None)
-    if keeper is None:
-        return None
-    chosen[keeper.player_id] = "keeper"
+def _bowls_more_than_bats(p: SeasonPlayer) -> int:
+    # a specialist bowler bats with the D6: of two batters who bowl, the one who bowled more
+    # than he batted (Amelia Kerr) is the specialist, not the team's opener (Hayley Matthews)
+    return p.legal_balls if p.batting_role == "*" else p.legal_balls - p.balls
 
-    def free(p: SeasonPlayer) -> bool:
-        return p.player_id not in chosen
 
-    def bowls_more_than_bats(p: SeasonPlayer) -> int:
-        # a specialist bowler bats with the D6: of two batters who bowl, the one who bowled more
-        # than he batted (Amelia Kerr) is the specialist, not the team's opener (Hayley Matthews)
-        return p.legal_balls if p.batting_role == "*" else p.legal_balls - p.balls
+def _specialist_tier(p: SeasonPlayer, kind: str) -> int | None:
+    """Who fills a specialist slot first: front-line bowlers of the type, then (pace only)
+    front-line medium pacers, then batters who bowl the type; None: not a candidate."""
+    front_line = p.batting_role == "*"
+    if p.bowling_type == kind:
+        return 0 if front_line else 2
+    if kind == "Pace" and p.bowling_type == "Medium" and front_line:
+        return 1   # Khaleel Ahmed (IPL 2025, 15 wickets) bowled the Medium deck, Jamie Overton the Pace one
+    return None
 
-    def tier(p: SeasonPlayer, kind: str) -> int | None:
-        """Who fills a specialist slot first: front-line bowlers of the type, then (pace only)
-        front-line medium pacers, then batters who bowl the type; None: not a candidate."""
-        front_line = p.batting_role == "*"
-        if p.bowling_type == kind:
-            return 0 if front_line else 2
-        if kind == "Pace" and p.bowling_type == "Medium" and front_line:
-            return 1   # Khaleel Ahmed (IPL 2025, 15 wickets) bowled the Medium deck, Jamie Overton the Pace one
-        return None
 
+def _role_count(chosen: dict[str, str], role: str) -> int:
+    return sum(1 for r in chosen.values() if r == role)
+
+
+def _pick_specialists(players: list[SeasonPlayer], chosen: dict[str, str]) -> bool:
+    """The two pace and two spin specialists into `chosen` (player_id -> role), by tier; a team
+    short of a bowling type fills it with its next bowlers by balls bowled. False: the team has
+    too few bowlers."""
     for kind, role in (("Pace", "pace"), ("Spin", "spin")):
-        typed = [p for p in players if free(p) and p.legal_balls > 0 and tier(p, kind) is not None]
-        typed.sort(key=lambda p: (tier(p, kind), -bowls_more_than_bats(p), p.player_id))
+        typed = [p for p in players
+                 if p.player_id not in chosen and p.legal_balls > 0 and _specialist_tier(p, kind) is not None]
+        typed.sort(key=lambda p: (_specialist_tier(p, kind), -_bowls_more_than_bats(p), p.player_id))
         for p in typed[:COMPOSITION[role]]:
             chosen[p.player_id] = role
     for role in ("pace", "spin"):  # a team short of a bowling type: its next bowlers fill in
-        while sum(1 for r in chosen.values() if r == role) < COMPOSITION[role]:
-            rest = sorted((p for p in players if free(p) and p.legal_balls > 0),
+        while _role_count(chosen, role) < COMPOSITION[role]:
+            rest = sorted((p for p in players if p.player_id not in chosen and p.legal_balls > 0),
                           key=lambda p: (-p.legal_balls, p.player_id))
             if not rest:
-                return None
+                return False
             chosen[rest[0].player_id] = role
+    return True
+
+
+def _outbowls_an_allrounder(batter: SeasonPlayer, rounders: list[SeasonPlayer]) -> bool:
+    """A batter who bowled, and both batted and bowled at least as much as one of the
+    all-rounders (and more in one of the two)."""
+    return batter.legal_balls > 0 and any(
+        a.balls <= batter.balls and a.legal_balls <= batter.legal_balls
+        and (a.balls, a.legal_balls) != (batter.balls, batter.legal_balls) for a in rounders)
+
+
+def _batters_and_allrounders(players: list[SeasonPlayer], chosen: dict[str, str]
+                             ) -> tuple[list[SeasonPlayer], list[SeasonPlayer]]:
+    """The three specialist batters and the four all-rounders from the players not yet chosen."""
     # a player listed an all-rounder who bowled no ball all season is a batter that season
     # (Harmanpreet Kaur, WPL 2023: 281 runs; she is not one of the four who bowl the Medium deck);
     # a front-line bowler who bowled is not one (Pooja Vastrakar), and a batter who bowled more
@@ -113,27 +126,38 @@ def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] |
     bowls_in_the_game: set[str] = set()
     while True:
         batters = sorted((p for p in players
-                          if free(p) and p.player_id not in bowls_in_the_game
+                          if p.player_id not in chosen and p.player_id not in bowls_in_the_game
                           and not (p.bowls and p.batting_role in ("All-Rounder", "*"))),
                          key=lambda p: (2 * p.legal_balls > p.balls, -p.runs, p.player_id))
         batting = batters[:COMPOSITION["batter"]]
-        rounders = sorted((p for p in players if free(p) and p not in batting),
+        rounders = sorted((p for p in players if p.player_id not in chosen and p not in batting),
                           key=lambda p: (-(min(p.balls, p.legal_balls) > 0), -(p.balls + p.legal_balls),
                                          -p.matches, p.player_id))
         rounding = rounders[:COMPOSITION["allrounder"]]
-        moved = {b.player_id for b in batting if b.legal_balls > 0 and any(
-            a.balls <= b.balls and a.legal_balls <= b.legal_balls
-            and (a.balls, a.legal_balls) != (b.balls, b.legal_balls) for a in rounding)}
+        moved = {b.player_id for b in batting if _outbowls_an_allrounder(b, rounding)}
         if not moved:
-            break
+            return batting, rounding
         bowls_in_the_game |= moved
+
+
+def _pick_squad(players: list[SeasonPlayer]) -> list[tuple[str, SeasonPlayer]] | None:
+    """A team's 12 (role, player) in batting order, or None when it cannot make the composition."""
+    if len(players) < 12:
+        return None
+    keeper = next((p for p in players if p.keeper), None)
+    if keeper is None:
+        return None
+    chosen: dict[str, str] = {keeper.player_id: "keeper"}  # player_id -> role
+    if not _pick_specialists(players, chosen):
+        return None
+    batting, rounding = _batters_and_allrounders(players, chosen)
     for p in batting:
         chosen[p.player_id] = "batter"
     for p in rounding:
         chosen[p.player_id] = "allrounder"
     for role, n in COMPOSITION.items():  # batters can run short only in tiny squads
-        while sum(1 for r in chosen.values() if r == role) < n:
-            rest = [p for p in players if free(p)]
+        while _role_count(chosen, role) < n:
+            rest = [p for p in players if p.player_id not in chosen]
             if not rest:
                 return None
             chosen[rest[0].player_id] = role
