@@ -77,7 +77,6 @@ COMPLEXITY_ALLOWED = {
     "cardgen.render.preflight._check_page",
     "cardgen.sources.cricsheet._parse",
     "cardgen.site.first_match._filled_innings",
-    "cardgen.games.cricket_the_game.engine.CtgInnings._delivery",
 }
 
 

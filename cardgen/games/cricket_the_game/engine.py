@@ -251,33 +251,15 @@ class CtgInnings:
     def _delivery(self, striker: Batter, bowler: SquadPlayer, style: str, attitude: str, slips: int,
                   cells: frozenset[tuple[int, int]], over: int, effect: str, bowler_d8: bool,
                   protected: bool, log: BallLog) -> tuple[int, str]:
-        die = self.draws.die
-        card = striker.card
-        # the duel: bowl card (two neighbouring zones) against the batter's zone, both blind
-        bowl_zone = die(ZONES - 1) - 1  # the card's shots cover zones bowl_zone and bowl_zone + 1
-        zone = die(ZONES) - 1
-        adv = striker.confidence
-        if bowl_zone <= zone <= bowl_zone + 1:
-            adv = MAX_ADV_BAT
-        else:
-            adv -= min(abs(zone - bowl_zone), abs(zone - bowl_zone - 1))
-        adv = max(-MAX_ADV_BALL, min(MAX_ADV_BAT, adv))
-        if card.role == "batter":
-            adv = max(0, adv)
+        zone, adv = self._duel(striker)
         bowl_sides = 8 if bowler_d8 else 6
-        bowl = die(bowl_sides)
-        if bowl == 1 and ((self.pitch == "green" and style == "pace") or (self.pitch == "dusty" and style == "spin")):
-            bowl = die(bowl_sides)
+        bowl = self._bowl_roll(bowl_sides, style)
         if effect == "no_ball" and bowl == bowl_sides:
             log.legal = False  # one extra; not out except run out, and a free hit follows
             log.extras = 1
             protected = True
-        bat_sides = 6 if card.specialist_bowler else 8
-        bat = die(bat_sides)
-        if effect == "nerves" and attitude == "aggressive":
-            striker.confidence = max(MIN_CONFIDENCE, striker.confidence - 1)
-        elif effect == "settled" and attitude == "defensive":
-            striker.confidence = min(MAX_CONFIDENCE, striker.confidence + 1)
+        bat = self.draws.die(6 if striker.card.specialist_bowler else 8)
+        self._over_card_mood(striker, effect, attitude)
         if bowl == bowl_sides and bat == 1:
             if protected:
                 log.note = "clean bowled on a no-ball / free hit: not out"
@@ -292,28 +274,73 @@ class CtgInnings:
         bat_total = bat + max(adv, 0)
         bowl_total = bowl + max(-adv, 0)
         if bat == bowl or bat_total == bowl_total:
-            log.note = "blocked"
-            if not protected and (style in ("pace", "spin") or effect == "snick") and self._slip_catch(slips):
-                log.out = "caught (slip)"
-                return 0, "caught"
-            return 0, ""
+            return self._blocked(style, effect, slips, protected, log)
         if bat_total < bowl_total:
-            log.note = "missed"
-            if protected:
-                return 0, ""
-            if bowl_total - bat_total >= 3:
-                # the bowler takes the bowled roll over a slip chance (one option only)
-                hit = die(8) >= 7 if attitude == "aggressive" else die(6) == 6
-                if hit:
-                    log.out = "bowled"
-                    return 0, "bowled"
-                return 0, ""
-            if effect == "snick" and self._slip_catch(slips):
-                log.out = "caught (slip)"
-                return 0, "caught"
-            return 0, ""
+            return self._beaten(bowl_total - bat_total, attitude, effect, slips, protected, log)
         return self._struck(striker, style, attitude, zone, bat_total - bowl_total, cells, over,
                             protected, log)
+
+    def _duel(self, striker: Batter) -> tuple[int, int]:
+        """The duel: the bowl card (two neighbouring zones) against the batter's zone, both
+        blind. Returns the batter's zone and his advantage (+: the bat's, -: the ball's)."""
+        die = self.draws.die
+        bowl_zone = die(ZONES - 1) - 1  # the card's shots cover zones bowl_zone and bowl_zone + 1
+        zone = die(ZONES) - 1
+        adv = striker.confidence
+        if bowl_zone <= zone <= bowl_zone + 1:
+            adv = MAX_ADV_BAT
+        else:
+            adv -= min(abs(zone - bowl_zone), abs(zone - bowl_zone - 1))
+        adv = max(-MAX_ADV_BALL, min(MAX_ADV_BAT, adv))
+        if striker.card.role == "batter":
+            adv = max(0, adv)
+        return zone, adv
+
+    def _bowl_roll(self, sides: int, style: str) -> int:
+        """The bowler's die; on a pitch that suits his style (green: pace, dusty: spin) a 1 is
+        rolled again."""
+        bowl = self.draws.die(sides)
+        if bowl == 1 and ((self.pitch == "green" and style == "pace") or (self.pitch == "dusty" and style == "spin")):
+            bowl = self.draws.die(sides)
+        return bowl
+
+    @staticmethod
+    def _over_card_mood(striker: Batter, effect: str, attitude: str) -> None:
+        """The over card's nerves (an aggressive batter loses confidence) or settled (a
+        defensive one gains it)."""
+        if effect == "nerves" and attitude == "aggressive":
+            striker.confidence = max(MIN_CONFIDENCE, striker.confidence - 1)
+        elif effect == "settled" and attitude == "defensive":
+            striker.confidence = min(MAX_CONFIDENCE, striker.confidence + 1)
+
+    def _blocked(self, style: str, effect: str, slips: int, protected: bool,
+                 log: BallLog) -> tuple[int, str]:
+        """Bat and ball level: a dot, or an edge the slips may hold off a specialist bowler (or
+        a snick over card)."""
+        log.note = "blocked"
+        if not protected and (style in ("pace", "spin") or effect == "snick") and self._slip_catch(slips):
+            log.out = "caught (slip)"
+            return 0, "caught"
+        return 0, ""
+
+    def _beaten(self, margin: int, attitude: str, effect: str, slips: int, protected: bool,
+                log: BallLog) -> tuple[int, str]:
+        """The ball beats the bat by `margin`: by 3 or more a bowled roll, else a slip chance on
+        a snick over card; never out on a no-ball or free hit."""
+        log.note = "missed"
+        if protected:
+            return 0, ""
+        if margin >= 3:
+            # the bowler takes the bowled roll over a slip chance (one option only)
+            hit = self.draws.die(8) >= 7 if attitude == "aggressive" else self.draws.die(6) == 6
+            if hit:
+                log.out = "bowled"
+                return 0, "bowled"
+            return 0, ""
+        if effect == "snick" and self._slip_catch(slips):
+            log.out = "caught (slip)"
+            return 0, "caught"
+        return 0, ""
 
     def _struck(self, striker: Batter, style: str, attitude: str, zone: int, margin: int,
                 cells: frozenset[tuple[int, int]], over: int, protected: bool,
