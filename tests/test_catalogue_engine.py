@@ -329,3 +329,25 @@ def test_the_progress_bar_draws_on_a_terminal(first: dict, tmp_path: Path) -> No
     assert proc.wait(timeout=300) == 0
     text = drawn.decode("utf-8", errors="replace")
     assert "catalogue: 100%" in text and "1/1" in text, text
+
+
+def test_a_run_that_keeps_every_kit_imports_no_pandas(first: dict, tmp_path: Path) -> None:
+    """Nothing changed: the run compares keys (`season.sources_key`) and carries every set of the
+    site, reading no table, so it never imports pandas (half a second of a warm run's start-up,
+    measured with `python -X importtime`). Its own process: this one has pandas already."""
+    out = shutil.copytree(first["out"], tmp_path / "out", symlinks=True)
+    env = {**os.environ, **{k: v for k, v in _env(first["cache"]).items() if v is not None}}
+    for key in (k for k, v in _env(first["cache"]).items() if v is None):
+        env.pop(key, None)
+    said = tmp_path / "modules.txt"
+    code = ("import atexit, runpy, sys\n"
+            f"atexit.register(lambda: open({str(said)!r}, 'w').write(' '.join(sorted(sys.modules))))\n"
+            "runpy.run_module('cardgen', run_name='__main__')\n")
+    proc = subprocess.run([sys.executable, "-c", code, "catalogue", "--source", str(first["source"]),
+                           "--out", str(out), *FAST, "-c", "hundred"], env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "0 built, 1 kept, 0 failed" in proc.stdout, proc.stdout
+    modules = set(said.read_text(encoding="utf-8").split())
+    assert "cardgen.site.generate" in modules  # the site was rendered (its sets carried)
+    assert not {"pandas", "cardgen.stats.load", "cardgen.stats.tables"} & modules

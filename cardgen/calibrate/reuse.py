@@ -25,7 +25,7 @@ import os
 import re
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from collections.abc import Callable
 
 from cardgen.cache import Cache, atomic_write_bytes, atomic_write_text, sha256
@@ -34,7 +34,9 @@ from cardgen.errors import CacheError, CardSetError
 from cardgen.fingerprint import Fingerprint, key, library_versions, package_files
 from cardgen.paths import bundled_tables_dir, maintainer_tables_dir, run_maintainer_command, templates_dir
 from cardgen.competitions import Competition, normalise_season, set_name
-from cardgen.stats.tables import SeasonStats
+
+if TYPE_CHECKING:  # the tables' module imports pandas; a catalogue run that keeps every kit
+    from cardgen.stats.tables import SeasonStats  # reads PACKAGE_DIR here without it
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # layers downstream of the card set cannot change it (data flows one way); staging.py only
@@ -196,7 +198,7 @@ def _load_document(path: Path) -> dict:
 
 # calibrates a season's tables into a card set (calibrate.cardset.card_set_from_stats, which
 # calls this module: it is passed in, so the two do not import each other)
-SetBuilder = Callable[[SeasonStats, Competition, str, str], dict]
+SetBuilder = Callable[["SeasonStats", Competition, str, str], dict]
 
 
 def write_shipped_sets(mirror: str, build: SetBuilder, folder: Path | None = None) -> list[Path]:

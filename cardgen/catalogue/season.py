@@ -177,7 +177,7 @@ def sources_key(comp: Competition, season: str, source: str, settings: KitSettin
     from cardgen.cache import Cache
     from cardgen.competitions import set_name
     from cardgen.sources.fetch import strict
-    from cardgen.stats.load import TABLES_VERSION, source_fingerprint, source_id
+    from cardgen.stats.source import TABLES_VERSION, source_fingerprint, source_id
     if options.current().refresh:
         return None
     cache = Cache()

@@ -19,7 +19,7 @@ from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MAR
 from cardgen.render.fonts import PDF_NAMES, fit_text, register_fonts, text_width_mm, upper
 from cardgen.render.layout import MM, load_layout, text_template
 from cardgen.render.common import rules_title
-from cardgen.stats.tables import PHASES, phase_ranges
+from cardgen.stats.phases import PHASES, phase_ranges
 
 
 BULLET_INDENT_PT = 2.0

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from cardgen.cardset import stand_in_striker
 from cardgen.sim.model import CardSetError, CompiledSet, Format, Side
+
+if TYPE_CHECKING:  # pandas is imported where a season's tables are read (`real_xi`): the site's
+    import pandas as pd  # first-match page plays a match with this captain and reads no table
 
 
 class QuotaDraw:
@@ -137,6 +140,7 @@ def real_xi(rows: pd.DataFrame) -> tuple[list[str], str | None]:
     bowled more than a tail-ender who was not needed). Raises CardSetError when the sheet has
     fewer than eleven names.
     """
+    import pandas as pd
     if len(rows) < 11:
         raise CardSetError(f"line-up has {len(rows)} players")
     rows = rows.sort_values("batting_position")

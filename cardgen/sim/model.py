@@ -15,7 +15,7 @@ import numpy as np
 from cardgen.calibrate.model import DEFAULT_CATCH, DEFAULT_RUN_OUT
 from cardgen.cardset import CARD_RESULTS, Card, CardSet, ChartRange, Team, as_card_set, chart_results
 from cardgen.errors import CardSetError
-from cardgen.stats.tables import phase_ranges
+from cardgen.stats.phases import phase_ranges
 
 
 # Result codes. Runs 0-6 are their own value; everything else is 10+.

@@ -235,7 +235,7 @@ def _real_rows(real: dict[str, Any], kind: str, hundred: bool) -> list[tuple[str
                 for label, value in rows]
     if isinstance(real.get("phase_balls"), dict):   # as the team sheet's PP / Mid / Death
         from cardgen.render.teamsheets import phase_shares
-        from cardgen.stats.tables import PHASES
+        from cardgen.stats.phases import PHASES
         try:
             shares = phase_shares(RealFigures.from_json(real))
         except (TypeError, ValueError):   # a hand-edited set: leave the row out

@@ -11,7 +11,6 @@ player is fetched once.
 """
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -27,10 +26,10 @@ if TYPE_CHECKING:  # bs4 is imported only to parse a page (not for reading cache
 from cardgen.errors import ParseError, SourceError
 from cardgen.readfile import parse_json
 from cardgen.sources.fetch import TIMEOUT, make_session
+from cardgen.sources.locations import CRICINFO_ENV as CRICINFO_ENV  # re-exported (home: sources.locations)
+from cardgen.sources.locations import DEFAULT_BASE_URL, scraping_base_url
 from cardgen.sources.players import ATTRIBUTE_COLUMNS, batting_hand, bowling_type, is_keeper_role
 
-CRICINFO_ENV = "CARDGEN_CRICINFO"
-DEFAULT_BASE_URL = "https://www.espncricinfo.com"
 # the short profile address; cricinfo redirects it to /cricketers/<slug>-<id>
 PROFILE_PATH = "/ci/content/player/{cricinfo_id}.html"
 POLITE_DELAY = 1.0  # seconds between live requests
@@ -123,16 +122,6 @@ def parse_player_page(html: bytes | str, cricinfo_id: str | None = None) -> Cric
         bowling_style=blocks.get("bowling_style") or _first(player.get("longBowlingStyles")),
         playing_role=blocks.get("playing_role") or _first(player.get("playingRoles")),
     )
-
-
-def scraping_base_url() -> str | None:
-    """Where to scrape from, or None when scraping is not allowed (the default)."""
-    setting = os.environ.get(CRICINFO_ENV, "").strip()
-    if not setting or setting.casefold() in ("0", "no", "off", "false"):
-        return None
-    if setting.startswith(("http://", "https://")):
-        return setting.rstrip("/")
-    return DEFAULT_BASE_URL
 
 
 def fetch_player_page(cricinfo_id: str, base_url: str = DEFAULT_BASE_URL,

@@ -10,14 +10,14 @@ data by the stats layer.
 from __future__ import annotations
 
 import functools
-import os
 from pathlib import Path
 
 import pandas as pd
 
 from cardgen.errors import SourceError
-
-PLAYERS_ENV = "CARDGEN_PLAYERS"
+# re-exported (their home is sources.locations, which a catalogue run imports without pandas)
+from cardgen.sources.locations import PLAYERS_ENV as PLAYERS_ENV
+from cardgen.sources.locations import default_players_dir as default_players_dir
 ATTRIBUTE_COLUMNS = ["player_id", "full_name", "known_as", "country", "batting_hand",
                      "bowling_style", "bowling_type", "playing_role", "is_keeper", "key_cricinfo",
                      "attribute_source", "birth_year", "cricinfo_keys"]
@@ -48,18 +48,6 @@ def batting_hand(style: str | None) -> str | None:
 
 def is_keeper_role(role: str | None) -> bool:
     return isinstance(role, str) and "keeper" in role.casefold()
-
-
-def default_players_dir(source: str | None) -> Path | None:
-    """$CARDGEN_PLAYERS, else a `players/` folder beside a local Cricsheet mirror."""
-    env = os.environ.get(PLAYERS_ENV)
-    if env:
-        return Path(env)
-    if source and not source.startswith(("http://", "https://")):
-        candidate = Path(source).expanduser().resolve().parent / "players"
-        if candidate.is_dir():
-            return candidate
-    return None
 
 
 def read_players_table(path: Path, columns: list[str], usecols: bool = False,

@@ -10,18 +10,15 @@ from cardgen import __version__
 from cardgen.cache import Cache, TableStore, bundled_tables, refresh_due, refreshed
 from cardgen.competitions import Competition, normalise_season, set_name
 from cardgen.errors import SourceError
-from cardgen.fingerprint import Fingerprint, listing
 from cardgen.paths import maintainer_tables_dir, run_maintainer_command
 from cardgen.sources.cricsheet import SeasonData, combine, parse_match, rename_teams
-from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, mirror_paths,
-                                  resolve_source, strict)
+from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_files, resolve_source, strict)
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
+from cardgen.stats.source import TABLES_VERSION, source_fingerprint, source_id
 from cardgen.stats.tables import SeasonStats, build_stats
 
 TABLES = ("batting", "bowling", "fielding", "lineups", "innings", "matches", "attributes",
           "situations")
-# bump when the derived tables change shape, so stale caches are rebuilt
-TABLES_VERSION = 7
 
 
 def load_season_data(comp: Competition, season: str, source: str | None = None,
@@ -104,35 +101,6 @@ def _current(store: TableStore, name: str, fingerprint: str | None = None) -> bo
     if fingerprint is not None and manifest.get("fingerprint") != fingerprint:
         return False
     return store.is_complete(name)
-
-
-def source_id(src: str) -> str:
-    """A source as its tables' cache entry is named by: a URL as given, a folder resolved."""
-    return src if is_url(src) else str(Path(src).expanduser().resolve())
-
-
-def source_fingerprint(comp: Competition, src: str) -> str:
-    """The key of what the tables depend on besides the code: the source; for a local folder the
-    name, size and time of every file the competition is read from (so a changed, emptied or
-    different mirror is noticed without reading it); the players folder; whether scraping was
-    allowed; the competition's definition."""
-    from cardgen.sources.cricinfo import scraping_base_url
-    fp = Fingerprint("tables-source").add("source", source_id(src)).value("tables_version", TABLES_VERSION)
-    fp.value("cricinfo", scraping_base_url())
-    # which matches are the competition's (events, sex, seasons): an entry of the user's
-    # competitions file corrected, or the built-in table grown, rebuilds the tables instead of
-    # serving those read under the old definition
-    fp.value("competition", dataclasses.asdict(comp))
-    if not is_url(src):
-        root = Path(src).expanduser()
-        if not root.exists():
-            raise SourceError(f"source folder {root} does not exist; pass --source DIR or URL")
-        fp.value("files", listing(mirror_paths(root, comp), root) if root.is_dir() else None)
-    players = default_players_dir(src)
-    if players is not None and players.is_dir():
-        fp.add("players", str(players.resolve()))
-        fp.value("player-files", listing([p for p in players.iterdir() if p.is_file()], players))
-    return fp.hexdigest()
 
 
 def season_stats(comp: Competition, season: str, source: str | None = None,

@@ -15,6 +15,7 @@ from cardgen.competitions import Competition
 from cardgen.sources.cricsheet import SeasonData
 from cardgen.stats.attributes import complete_attributes, team_country
 from cardgen.stats.identity import SeasonFacts, fitting_rows
+from cardgen.stats.phases import PHASES, phase_ranges
 
 # Dismissals credited to the bowler (the rest are run-outs and the rare oddities)
 BOWLER_WICKETS = ("bowled", "caught", "caught and bowled", "lbw", "stumped", "hit wicket")
@@ -24,7 +25,6 @@ DISMISSAL_KINDS = ("caught", "bowled", "lbw", "run out", "stumped", "caught and 
                    "hit wicket", "retired out", "obstructing the field", "timed out",
                    "handled the ball", "hit the ball twice")
 RUN_OUTCOMES = (0, 1, 2, 3, 4, 5, 6)
-PHASES = ("powerplay", "middle", "death")
 
 
 def kind_column(kind: str) -> str:
@@ -34,12 +34,6 @@ def kind_column(kind: str) -> str:
 def overs_text(legal_balls: int, balls_per_over: int) -> str:
     """Overs as cricket writes them: 41 balls at 6 a over -> '6.5'."""
     return f"{legal_balls // balls_per_over}.{legal_balls % balls_per_over}"
-
-
-def phase_ranges(balls_per_innings: int) -> list[tuple[int, int]]:
-    """The legal balls of each of PHASES (T20: 1-36, 37-90, 91-120; 100-ball: 1-25, 26-75, 76-100)."""
-    first, second = (25, 75) if balls_per_innings == 100 else (36, 90)
-    return [(1, first), (first + 1, second), (second + 1, balls_per_innings)]
 
 
 def phase_of(ball_number: pd.Series, balls_per_innings: int) -> pd.Series:
