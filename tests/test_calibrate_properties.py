@@ -271,3 +271,125 @@ def _cauchy_loss(z: np.ndarray) -> np.ndarray:
     rho[0], rho[1], rho[2] = d2 * np.log1p(z / d2), 1 / (1 + z / d2), -1 / (d2 * (1 + z / d2) ** 2)
     rho[:, -1] = (z[-1], 1.0, 0.0)
     return rho
+
+
+def _bowler_target(bat: float, wickets: float, bowled_share: float, extras_scale: float) -> Target:
+    figs = dict(LEAGUE_B, bat=bat, conceded=bat + 0.04 * extras_scale, wicket_rate=wickets,
+                extras=0.04 * extras_scale, bowled=wickets * bowled_share)
+    scales = {k: max(abs(v), 0.25 * LEAGUE_B[k]) if k in HEADLINE else LEAGUE_B[k]
+              for k, v in figs.items()}
+    return Target("bowler", figs, dict(BOWLER_WEIGHTS), scales)
+
+
+BOWLER_CASES = [_bowler_target(*c) for c in
+                ((1.36, 0.053, 0.2, 1.0), (0.9, 0.0, 0.0, 0.3), (2.1, 0.15, 0.6, 2.0))]
+STRIKER_CASES = [striker_target(*c) for c in
+                 ((1.35, 0.056, 0.113, 0.054, 0.36), (0.6, 0.01, 0.02, 0.0, 0.65),
+                  (2.3, 0.2, 0.25, 0.18, 0.2))]
+# a bowler half meeting a Defence rating, so W's dot share is in play too
+DEFENDED = LeagueModel(A, MEAN_B, MEAN_S, mean_defence=0.12)
+
+
+def test_fast_stage1_bowler_error_is_the_exact_one():
+    """`exact_card` scores a bowler's F window on the F-sorted grid, each term that depends on
+    F (extras) or on B and F (bowled) once per group: the same errors as `_subset_error` up
+    to rounding, far inside CLEAR_MARGIN, so a clear minimum of its is the exact one's."""
+    import cardgen.calibrate.solve as solve
+    by_f = solve._grid_by_f(solve._stage1_grid("bowler"))
+    terms = solve.STAGE1_TERMS["bowler"]
+    for model in (MODEL, DEFENDED):
+        fig = solve._stage1_bowler_figures(model, by_f.rows)
+        for target in BOWLER_CASES:
+            sub = Target("bowler", target.figures,
+                         {k: v for k, v in target.weights.items() if k in terms}, target.scales)
+            for f_best, slack in ((0, 5), (12, 5), (40, 0), (70, 5)):
+                lo = int(by_f.starts[max(f_best - slack, 0)])
+                hi = int(by_f.starts[min(f_best + slack, solve.MAX_F) + 1])
+                rows = by_f.rows[lo:hi]
+                assert (np.abs(rows[:, CARD_INDEX["F"]] - f_best) <= slack).all()
+                assert hi - lo == int((np.abs(by_f.rows[:, CARD_INDEX["F"]] - f_best)
+                                       <= slack).sum())
+                fast = solve._stage1_bowler_error(sub, fig, by_f, lo, hi)
+                exact = solve._subset_error(target, model, rows, terms, prior=True)
+                assert np.max(np.abs(fast - exact)) < 1e-3 * solve.CLEAR_MARGIN
+
+
+def test_fast_stage2_error_is_the_exact_one():
+    """The shape error by per-count tables (`_stage2_error`) is `_subset_error`'s on whole
+    cards up to rounding, for strikers and bowlers, with and without Defence."""
+    import cardgen.calibrate.solve as solve
+    for model in (MODEL, DEFENDED):
+        for target, (b, w, f) in ([(t, (0, 4, 6)) for t in STRIKER_CASES]
+                                  + [(t, (2, 3, 8)) for t in BOWLER_CASES]):
+            base = np.zeros(len(CARD_INDEX))
+            base[[CARD_INDEX["B"], CARD_INDEX["W"], CARD_INDEX["F"]]] = b, w, f
+            rest = 100 - b - w - f
+            base[CARD_INDEX["0"]] = rest
+            for runs in (40, 110, 200):
+                splits = solve._run_splits(rest, runs)
+                cards = np.repeat(base[None, :], len(splits), axis=0)
+                for j, r in enumerate(solve.RUN_RESULTS):
+                    cards[:, CARD_INDEX[r]] = splits[:, j]
+                fast = solve._stage2_error(target, model, base, splits)
+                exact = solve._subset_error(target, model, cards, solve.STAGE2_SHAPE,
+                                            prior=False)
+                assert len(splits) > 10
+                assert np.max(np.abs(fast - exact)) < 1e-3 * solve.CLEAR_MARGIN
+
+
+def test_clear_minimum_is_the_runner_up_test():
+    """`_clear_minimum` counts the errors within the margin of the lowest instead of finding
+    the runner-up: the same verdict, on ties, near-ties and clear cases."""
+    from cardgen.calibrate.solve import CLEAR_MARGIN, _clear_minimum
+    rng = np.random.default_rng(36)
+    cases = [np.array([3.0]), np.array([1.0, 1.0]), np.array([2.0, 2.0 + 3e-7, 5.0]),
+             np.array([2.0, 2.0 + 2e-7, 5.0]), np.array([np.nan, 1.0, 2.0])]
+    for _ in range(200):
+        e = rng.uniform(0, 10, rng.integers(2, 50))
+        e[rng.integers(len(e))] = e.min() + rng.choice([0.0, 1e-9, 1e-6, 1.0])
+        cases.append(e)
+    for e in cases:
+        if len(e) < 2:
+            want = 0
+        elif not np.isfinite(e).all():
+            want = None
+        else:
+            lowest, runner_up = np.partition(e, 1)[:2]
+            clear = runner_up - lowest > CLEAR_MARGIN * (1.0 + abs(lowest))
+            want = int(np.argmin(e)) if clear else None
+        assert _clear_minimum(e) == want
+    assert sum(_clear_minimum(e) is None for e in cases) > 20  # near-ties really tested
+
+
+def test_within_is_the_windows_float_test():
+    """`_within`'s range holds exactly the counts the float test |v - x| <= half keeps, at
+    and beside the edges too."""
+    from cardgen.calibrate.solve import _within
+    rng = np.random.default_rng(16)
+    centres = list(rng.uniform(-3, 60, 300)) + [6.0, 8.0, 45.0, 47.0, 0.0, 39.999999999999993,
+                                                 np.nextafter(6.0, 7.0), np.nextafter(6.0, 5.0)]
+    for c in centres:
+        for half, size in ((6, 41), (8, 41), (6, 46)):
+            values = np.arange(size)
+            want = values[np.abs(values - c) <= half]
+            lo, hi = _within(float(c), half, size)
+            assert np.array_equal(np.arange(lo, hi), want)
+
+
+def test_bounded_lsq_clips_a_hair_over_the_bound(monkeypatch):
+    """A card of one result: NNLS lands a few 1e-8 over the 100 slots (the sum row's weight is
+    finite). `_bounded_lsq` clips it to the bound instead of a BVLS re-solve, and is then
+    within 1e-6 slots of BVLS."""
+    import cardgen.calibrate.solve as solve
+    from scipy.optimize import lsq_linear
+    ub = np.full(len(CARD_INDEX), 1e-9)
+    ub[CARD_INDEX["1"]] = 100.0
+    m = np.zeros((3, len(ub)))
+    m[0, CARD_INDEX["1"]], m[1, CARD_INDEX["1"]], m[2] = 0.3, 0.2, 1e4
+    y = np.array([60.0, 45.0, 1e6])  # the figures pull the one slot past 100
+    bvls = lsq_linear(m, y, bounds=(np.zeros(len(ub)), ub), method="bvls").x
+    calls = []
+    monkeypatch.setattr(solve, "lsq_linear", lambda *a, **k: calls.append(1))
+    x = solve._bounded_lsq(m, y, ub)
+    assert not calls and np.all(x <= ub) and x[CARD_INDEX["1"]] == 100.0
+    assert np.max(np.abs(x - bvls)) < 1e-6

@@ -15,6 +15,7 @@ content nearest the runs target, split between 0/1/2/4/6 to fit the shape (4s, 6
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -42,7 +43,7 @@ except ImportError:
     _trf = None
 
 from cardgen.calibrate.dot_faces import dot_face_floor
-from cardgen.calibrate.expect import LeagueModel
+from cardgen.calibrate.expect import LeagueModel, delivery
 from cardgen.calibrate.model import (
     BAT_RUNS,
     BOWLER_WICKET,
@@ -164,28 +165,40 @@ def _continuous_setup(model: LeagueModel, kind: str) -> tuple:
         terms = _ratio_terms(kind, model)
         num = np.array([t[0] for t in terms.values()])
         den = np.array([t[1] for t in terms.values()])
-        boost = np.array([CONTINUOUS_EXTRAS_BOOST if kind == "bowler" and n == "extras" else 1.0
-                          for n in terms])
-        cache["continuous", kind] = (tuple(terms), num @ half.T, den @ half.T, num @ const,
-                                     den @ const, np.array([t[2] for t in terms.values()]),
-                                     boost, ub)
+        boost = tuple(CONTINUOUS_EXTRAS_BOOST if kind == "bowler" and n == "extras" else 1.0
+                      for n in terms)  # plain floats: `continuous_system` reads them one by one
+        num_rows, den_rows = num @ half.T, den @ half.T
+        n = len(CARD_RESULTS)
+        # the five per-term arrays side by side, so a card's terms are gathered in one step
+        packed = np.column_stack([num_rows, den_rows, num @ const, den @ const,
+                                  np.array([t[2] for t in terms.values()])])
+        cache["continuous", kind] = (tuple(terms), packed, n, boost, ub)
     return cache["continuous", kind]
+
+
+BOUND_SLACK = 1e-6  # slots: NNLS over an upper bound by this little is clipped (cards print whole slots)
 
 
 def _bounded_lsq(m: np.ndarray, y: np.ndarray, ub: np.ndarray) -> np.ndarray:
     """min |m x - y| for 0 <= x <= ub, where ub is either ~0 (a result the card cannot hold) or
     at least the 100 slots that the heavily weighted sum row keeps x under: so a non-negative
     least squares on the allowed columns, scipy's compiled NNLS, ~15x faster than BVLS on these
-    tiny systems (the calibration makes thousands) and the same solution to ~1e-9. BVLS where
-    an upper bound would bind after all, or NNLS gives up."""
+    tiny systems (the calibration makes thousands) and the same solution to ~1e-9. A card of
+    one result lands a few 1e-8 over its 100 slots (the sum row's weight is finite): clipped
+    to the bound, within 1.2e-7 slots of what BVLS gives (BBL 2024-25: 565 such solves, each
+    costing a BVLS 15 times an NNLS). BVLS where an upper bound would bind by more, or NNLS
+    gives up."""
     allowed = ub >= 1
     x = np.zeros(len(ub))
     try:
         x[allowed] = _nnls(m[:, allowed], y)
     except RuntimeError:  # too many iterations
         return lsq_linear(m, y, bounds=(np.zeros(len(ub)), ub), method="bvls").x
-    if np.any(x > ub):
-        return lsq_linear(m, y, bounds=(np.zeros(len(ub)), ub), method="bvls").x
+    over = x > ub
+    if over.any():
+        if np.any(x[over] > ub[over] + BOUND_SLACK):
+            return lsq_linear(m, y, bounds=(np.zeros(len(ub)), ub), method="bvls").x
+        x[over] = ub[over]
     return x
 
 
@@ -267,23 +280,31 @@ def continuous_system(target: Target, model: LeagueModel
                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """`continuous_card`'s weighted linear system (m, y) and its slot bounds: a row per
     weighted figure and slot prior, the heavily weighted sum-to-100 row last."""
-    names, num_rows, den_rows, num_const, den_const, extra, boost, ub = \
-        _continuous_setup(model, target.kind)
+    names, packed, k, boost, ub = _continuous_setup(model, target.kind)
     # one row per weighted figure: scale x (d p / d slot) . (num - t den), its right-hand side
     # the opponent's half and the constant; the extras boosted as the exact solve weighs them
     # (F follows the extras first)
     weights, figures, scales = target.weights, target.figures, target.scales
-    use = [j for j, n in enumerate(names)
-           if weights.get(n, 0.0) * boost[j] and figures.get(n) is not None]
-    t = np.array([figures[names[j]] for j in use])
-    scale = np.array([weights[names[j]] * boost[j]
-                      / scales.get(names[j], max(abs(figures[names[j]]), 1e-3)) for j in use])
+    use: list[int] = []
+    t_list: list[float] = []
+    scale_list: list[float] = []
+    for j, n in enumerate(names):  # one pass in plain Python (16,000 systems a season)
+        wb = weights.get(n, 0.0) * boost[j]
+        tv = figures.get(n)
+        if wb and tv is not None:
+            use.append(j)
+            t_list.append(tv)
+            scale_list.append(wb / scales.get(n, max(abs(tv), 1e-3)))
     n_prior = len(target.slot_prior)
     m = np.zeros((len(use) + n_prior + 1, len(CARD_RESULTS)))
     y = np.empty(len(m))
     if use:
-        m[:len(use)] = scale[:, None] * (num_rows[use] - t[:, None] * den_rows[use])
-        y[:len(use)] = -scale * (num_const[use] - t * den_const[use] + extra[use])
+        t, scale = np.array(t_list), np.array(scale_list)
+        rows = packed if len(use) == len(names) else packed[use]
+        num_rows, den_rows = rows[:, :k], rows[:, k:2 * k]
+        num_const, den_const, extra = rows[:, 2 * k], rows[:, 2 * k + 1], rows[:, 2 * k + 2]
+        m[:len(use)] = scale[:, None] * (num_rows - t[:, None] * den_rows)
+        y[:len(use)] = -scale * (num_const - t * den_const + extra)
     for i, (result, (value, w)) in enumerate(target.slot_prior.items(), start=len(use)):
         m[i, CARD_INDEX[result]] = w
         y[i] = w * value
@@ -323,7 +344,6 @@ class Scorer:
         """Every figure the error can weigh, for a stack of cards (depends on the model only;
         `rule`: the wickets-in-hand rule's outcome matrix, see `expect.delivery`; `defence`: a
         striker's Defence rating / 20; a bowler meets the model's mean Defence)."""
-        from cardgen.calibrate.expect import delivery
         if self.target.kind == "striker":
             p = delivery(self.model.mean_bowler, slots, self.model.a, self.model.free_hit, rule,
                          defence)
@@ -349,12 +369,22 @@ class Scorer:
         if fig is None:
             fig = self.figures(slots)
         err = np.zeros(slots.shape[:-1])
+        d2 = ROBUST_DELTA ** 2
         for name, w in t.weights.items():
             if not w or name not in fig:
                 continue
             tv = t.figures[name]
-            rel = (fig[name] - tv) / t.scales.get(name, max(abs(tv), 1e-3))
-            err = err + robust(w * rel)
+            # robust(w * rel) step by step in one buffer: the same operations in the same
+            # order (so the same numbers), without a fresh array for each (stage 1 scores
+            # thousands of cards per player)
+            e = np.subtract(fig[name], tv, out=np.empty(np.shape(fig[name])))
+            e /= t.scales.get(name, max(abs(tv), 1e-3))
+            e *= w
+            e /= ROBUST_DELTA
+            np.square(e, out=e)
+            np.log1p(e, out=e)
+            e *= d2
+            err += e
         for result, (value, w) in t.slot_prior.items():
             err = err + (w * (slots[..., CARD_INDEX[result]] - value)) ** 2
         return err
@@ -376,11 +406,13 @@ MAX_W, MAX_F, MAX_B = 45, 70, 30
 
 
 def _stage1_grid(kind: str) -> np.ndarray:
-    b_range = range(MAX_B + 1) if kind == "bowler" else range(1)
-    grid = [(b, w, f) for b in b_range for w in range(MAX_W + 1) for f in range(MAX_F + 1)
-            if b + w + f <= SLOTS]
-    cards = np.zeros((len(grid), len(CARD_RESULTS)))
-    g = np.array(grid, float)
+    # every (b, w, f) with b + w + f <= 100, b slowest and f fastest (built as arrays: the
+    # bowler grid's 100,000 tuples cost a calibration ~60 ms)
+    b, w, f = np.meshgrid(np.arange(MAX_B + 1 if kind == "bowler" else 1), np.arange(MAX_W + 1),
+                          np.arange(MAX_F + 1), indexing="ij")
+    g = np.column_stack([b.ravel(), w.ravel(), f.ravel()]).astype(float)
+    g = g[g.sum(axis=1) <= SLOTS]
+    cards = np.zeros((len(g), len(CARD_RESULTS)))
     cards[:, CARD_INDEX["B"]], cards[:, CARD_INDEX["W"]], cards[:, CARD_INDEX["F"]] = g.T
     cards[:, CARD_INDEX["0"]] = SLOTS - g.sum(axis=1)  # run slots: their split does not matter here
     return cards
@@ -412,22 +444,38 @@ _BOUNDARY_BOX = (41, 46, 41)      # _BOUNDARY_GRID as a box: n6 x n4 x n2 (n2 fa
 _BOUNDARY_INDEX = np.arange(len(_BOUNDARY_GRID)).reshape(_BOUNDARY_BOX)
 
 
+def _within(centre: float, half: int, size: int) -> tuple[int, int]:
+    """The counts v in 0..size-1 with |v - centre| <= half (the float test the search makes),
+    as the range lo:hi: an interval, since v - centre rounds monotonically in v. Found from
+    the real interval's ends, each checked by that very test, so no rounding at an edge can
+    move it."""
+    lo = max(0, math.floor(centre - half) - 1)
+    while lo < size and not abs(lo - centre) <= half:
+        lo += 1
+    hi = min(size - 1, math.floor(centre + half) + 1)
+    while hi >= lo and not abs(hi - centre) <= half:
+        hi -= 1
+    return lo, max(hi + 1, lo)
+
+
 def _near_run_splits(rest: int, runs: int, x: np.ndarray) -> np.ndarray:
     """`_run_splits(rest, runs)` restricted to splits within SHAPE_WINDOW of the continuous card
     `x` (same rows, same order): the window is cut out of the boundary box axis by axis, and
     every test is the very comparison the full search makes."""
     if not np.isfinite(x).all():
         return np.zeros((0, len(RUN_RESULTS)), int)
-    axes = []
+    box = []
     for r, half, size in zip(("6", "4", "2"), SHAPE_WINDOW[:1:-1], _BOUNDARY_BOX):
-        values = np.arange(size)
-        axes.append(values[np.abs(values - x[CARD_INDEX[r]]) <= half])
-    idx = _BOUNDARY_INDEX[np.ix_(*axes)].ravel()
+        lo, hi = _within(float(x[CARD_INDEX[r]]), half, size)
+        box.append(slice(lo, hi))
+    idx = _BOUNDARY_INDEX[tuple(box)].ravel()
     n1 = runs - _BOUNDARY_RUNS[idx]
     n0 = rest - n1 - _BOUNDARY_SLOTS[idx]
     ok = ((n1 >= 0) & (n0 >= 0) & (np.abs(n0 - x[CARD_INDEX["0"]]) <= SHAPE_WINDOW[0])
           & (np.abs(n1 - x[CARD_INDEX["1"]]) <= SHAPE_WINDOW[1]))
-    return np.column_stack([n0[ok], n1[ok], _BOUNDARY_GRID[idx[ok]]])
+    out = np.empty((np.count_nonzero(ok), len(RUN_RESULTS)), int)
+    out[:, 0], out[:, 1], out[:, 2:] = n0[ok], n1[ok], _BOUNDARY_GRID[idx[ok]]
+    return out
 
 
 _FEASIBLE_RUNS: dict[int, np.ndarray] = {}
@@ -458,7 +506,9 @@ def _nearest_feasible_runs(rest: int, r_star: float) -> int:
     def holds(cand: int) -> bool:
         return 0 <= cand <= top and cand < len(feasible) and bool(feasible[cand])
 
-    r = int(np.clip(np.floor(r_star + 0.5), 0, top))
+    nearest = float(r_star) + 0.5
+    r = min(max(math.floor(nearest), 0), top) if math.isfinite(nearest) else \
+        int(np.clip(np.floor(nearest), 0, top))
     for delta in range(top + 1):
         for cand in (r - delta, r + delta):
             if holds(cand):
@@ -546,13 +596,24 @@ def _stage1_bowler_figures(model: LeagueModel, cards: np.ndarray) -> dict[str, n
 _RUN_SLOTS = [CARD_INDEX[r] for r in RUN_RESULTS]
 
 
-def _stage2_figures(model: LeagueModel, kind: str, base: np.ndarray,
-                    splits: np.ndarray) -> dict[str, np.ndarray]:
-    """The shape figures (4s, 6s, dots, 1s) of `base` with each row of `splits` as its run
-    slots (RUN_RESULTS order), equal to `Scorer.figures` up to rounding: run slots neither
-    take nor give free hits, so the delivery is the rest of the card's (free hit included) plus
-    each run slot's own outcome. Used only where `_clear_minimum` guards the choice."""
-    from cardgen.calibrate.expect import delivery
+# each shape figure: the run slot it follows (its column in RUN_RESULTS order)
+_SHAPE_COLUMN = {"fours": RUN_RESULTS.index("4"), "sixes": RUN_RESULTS.index("6"),
+                 "dots": RUN_RESULTS.index("0"), "ones": RUN_RESULTS.index("1")}
+
+
+_RUN_SHARES = 0.5 * np.arange(SLOTS + 1) / SLOTS  # P(a run outcome) from n slots of it
+
+
+def _stage2_error(target: Target, model: LeagueModel, base: np.ndarray,
+                  splits: np.ndarray) -> np.ndarray:
+    """The shape error (4s, 6s, dots, 1s; no slot prior) of `base` with each row of `splits`
+    as its run slots (RUN_RESULTS order), equal to `_subset_error` up to rounding. Run slots
+    neither take nor give free hits, so the delivery is the rest of the card's (free hit
+    included) plus each run slot's own outcome; every split holds the same run slots, so the
+    balls (faced, or legal) are the same for all, and each figure is then a function of one
+    run slot's count alone: its error term is a table over the counts 0..100, looked up per
+    split. Used only where `_clear_minimum` guards the choice."""
+    kind = target.kind
     rest = np.array(base, float)
     rest[_RUN_SLOTS] = 0.0
     if kind == "striker":
@@ -562,22 +623,34 @@ def _stage2_figures(model: LeagueModel, kind: str, base: np.ndarray,
         fixed = delivery(rest, model.mean_striker, model.a, model.free_hit,
                          defence=model.mean_defence)
         balls = LEGAL  # per legal ball (every run slot is legal)
-    runs = 0.5 * splits / SLOTS  # P(each run outcome) from the card's half
-    per = fixed @ balls + runs.sum(axis=1)
-    at = {r: j for j, r in enumerate(RUN_RESULTS)}
-    return {"fours": (fixed[OUT["4"]] + runs[:, at["4"]]) / per,
-            "sixes": (fixed[OUT["6"]] + runs[:, at["6"]]) / per,
-            "dots": (fixed @ DOTS + runs[:, at["0"]]) / per,
-            "ones": (fixed[OUT["1"]] + runs[:, at["1"]]) / per}
+    slots = int(base[_RUN_SLOTS].sum())
+    per = fixed @ balls + 0.5 * slots / SLOTS
+    const = {"fours": fixed[OUT["4"]], "sixes": fixed[OUT["6"]], "dots": fixed @ DOTS,
+             "ones": fixed[OUT["1"]]}
+    runs = _RUN_SHARES
+    err = np.zeros(len(splits))
+    for name, w in target.weights.items():
+        if not w or name not in const:
+            continue
+        tv = target.figures[name]
+        rel = ((const[name] + runs) / per - tv) / target.scales.get(name, max(abs(tv), 1e-3))
+        err += robust(w * rel)[splits[:, _SHAPE_COLUMN[name]]]
+    return err
 
 
-def _clear_minimum(err: np.ndarray) -> bool:
+def _clear_minimum(err: np.ndarray) -> int | None:
+    """The index of the lowest error if it is clear (see CLEAR_MARGIN), else None. The
+    runner-up is clear of the lowest exactly when no other error is within the margin of it,
+    so one pass counting those replaces finding the runner-up (np.partition cost as much as
+    the error itself)."""
     if len(err) < 2:
-        return True
-    if not np.isfinite(err).all():
-        return False
-    lowest, runner_up = np.partition(err, 1)[:2]
-    return bool(runner_up - lowest > CLEAR_MARGIN * (1.0 + abs(lowest)))
+        return 0 if len(err) else None
+    best = int(np.argmin(err))
+    lowest = float(err[best])
+    if not np.isfinite(lowest) or not np.isfinite(err).all():
+        return None
+    near = np.count_nonzero(err - lowest <= CLEAR_MARGIN * (1.0 + abs(lowest)))
+    return best if near == 1 else None
 
 
 _F_WINDOWS: dict[tuple[int, int], np.ndarray] = {}
@@ -591,6 +664,67 @@ def _f_window(grid: np.ndarray, f_best: int, slack: int) -> np.ndarray:
     return _F_WINDOWS[f_best, slack]
 
 
+@dataclass(frozen=True)
+class _ByF:
+    """The bowler grid's rows sorted by F (stable: within an F, by B then W), so each F window
+    is one slice, and each run of rows sharing F (or B and F) one group."""
+    grid: np.ndarray     # the grid it was made from (kept: its id stays its own)
+    rows: np.ndarray     # the rows, sorted
+    starts: np.ndarray   # where each F = 0..MAX_F starts (one more entry: the end)
+    f_group: np.ndarray  # per row: its F
+    bf_group: np.ndarray  # per row: the index of its (B, F) group
+    bf_first: np.ndarray  # per (B, F) group: its first row
+
+
+_BY_F: dict[int, _ByF] = {}
+
+
+def _grid_by_f(grid: np.ndarray) -> _ByF:
+    if id(grid) not in _BY_F:
+        f = grid[:, CARD_INDEX["F"]].astype(int)
+        order = np.argsort(f, kind="stable")
+        rows = grid[order]
+        f_sorted = f[order]
+        bf = rows[:, CARD_INDEX["B"]].astype(int) * (MAX_F + 1) + f_sorted
+        new_group = np.r_[True, bf[1:] != bf[:-1]]
+        _BY_F[id(grid)] = _ByF(grid, rows, np.searchsorted(f_sorted, np.arange(MAX_F + 2)),
+                               f_sorted, np.cumsum(new_group) - 1, np.flatnonzero(new_group))
+    return _BY_F[id(grid)]
+
+
+# what each bowler stage-1 figure depends on: the wicket rate on the whole card; the extras on
+# F alone (only F slots make wides and no-balls, so the legal balls too); the bowled share on
+# B and F (W is caught or, by Defence, a dot; neither is bowled)
+_STAGE1_BOWLER_LEVEL = {"wicket_rate": "row", "extras": "f", "bowled": "bf"}
+
+
+def _stage1_bowler_error(target: Target, fig: dict[str, np.ndarray], by_f: _ByF, lo: int,
+                         hi: int) -> np.ndarray:
+    """`_subset_error` of a bowler without a slot prior over the sorted grid's rows lo:hi (one
+    F window), up to rounding: a term that depends on F, or on B and F, is scored once per
+    group (on its first row) and looked up per row. Used only where `_clear_minimum` guards
+    the choice."""
+    err = np.zeros(hi - lo)
+    for name, w in target.weights.items():
+        if not w or name not in fig:
+            continue
+        level = _STAGE1_BOWLER_LEVEL.get(name, "row")
+        if level == "row":
+            idx, values = None, fig[name][lo:hi]
+        elif level == "f":
+            f_lo = int(by_f.f_group[lo])
+            idx = by_f.f_group[lo:hi] - f_lo
+            values = fig[name][by_f.starts[f_lo:int(by_f.f_group[hi - 1]) + 1]]
+        else:
+            g_lo = int(by_f.bf_group[lo])
+            idx = by_f.bf_group[lo:hi] - g_lo
+            values = fig[name][by_f.bf_first[g_lo:int(by_f.bf_group[hi - 1]) + 1]]
+        tv = target.figures[name]
+        term = robust(w * ((values - tv) / target.scales.get(name, max(abs(tv), 1e-3))))
+        err += term if idx is None else term[idx]
+    return err
+
+
 def _f_only_cards() -> np.ndarray:
     """Bowler cards with F = 0..MAX_F and the rest dots (to place F on the extras alone)."""
     f_only = np.zeros((MAX_F + 1, len(CARD_RESULTS)))
@@ -600,7 +734,6 @@ def _f_only_cards() -> np.ndarray:
 
 
 def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
-    from cardgen.calibrate.expect import delivery
     kind = target.kind
     if kind not in _GRIDS:
         _GRIDS[kind] = _stage1_grid(kind)
@@ -616,24 +749,30 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         floor = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
         if target.figures["wicket_rate"] < floor:
             slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
-        window = _f_window(full_grid, f_best, slack)
         terms = STAGE1_TERMS[kind]
         cache = _model_cache(model)
+        # the grid sorted by F, so each F window is one slice of it (a view, not a gather)
+        by_f = _grid_by_f(full_grid)
         if "stage1 bowler figures" not in cache:
-            cache["stage1 bowler figures"] = _stage1_bowler_figures(model, full_grid)
+            cache["stage1 bowler figures"] = _stage1_bowler_figures(model, by_f.rows)
         full_fig = cache["stage1 bowler figures"]
-        # the window's figures, gathered once per model and window (many bowlers share one)
-        if ("stage1 window figures", f_best, slack) not in cache:
-            cache["stage1 window figures", f_best, slack] = {k: full_fig[k][window] for k in terms}
-        # the candidates' slots matter only to a slot prior (bowlers have none): not gathered
-        rows = full_grid[window] if target.slot_prior else np.empty((len(window), 0))
-        err = _subset_error(target, model, rows, terms, prior=True,
-                            fig=cache["stage1 window figures", f_best, slack])
-        if _clear_minimum(err):
-            base = full_grid[window[int(np.argmin(err))]].copy()
+        lo = int(by_f.starts[max(f_best - slack, 0)])
+        hi = int(by_f.starts[min(f_best + slack, MAX_F) + 1])
+        if target.slot_prior:  # (bowlers have none)
+            err = _subset_error(target, model, by_f.rows[lo:hi], terms, prior=True,
+                                fig={k: full_fig[k][lo:hi] for k in terms})
+        else:
+            err = _stage1_bowler_error(
+                Target(kind, target.figures, {k: v for k, v in target.weights.items()
+                                              if k in terms}, target.scales),
+                full_fig, by_f, lo, hi)
+        best = _clear_minimum(err)
+        if best is not None:  # a clear minimum: the same card whatever the window's order
+            base = by_f.rows[lo + best].copy()
         else:
             # BLAS may round a row differently inside a bigger stack (by an ulp or so); only a
             # near-tie could notice, and then the window's own figures decide, as they always did
+            window = _f_window(full_grid, f_best, slack)
             grid, fig = _candidates(model, kind, ("grid", f_best, slack),
                                     lambda: full_grid[window])
             err = _subset_error(target, model, grid, terms, prior=True, fig=fig)
@@ -674,11 +813,16 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
             held = every[every[:, 0] >= floor]
         if len(held):
             chosen = held
+    # the fast error needs no stack of whole cards: only the winner's
+    shape = _stage2_error(target, model, base, chosen)
+    best = _clear_minimum(shape)
+    if best is not None:
+        card = base.copy()
+        card[_RUN_SLOTS] = chosen[best]
+        return card.astype(int)
     cards = np.repeat(base[None, :], len(chosen), axis=0)
     for j, r in enumerate(RUN_RESULTS):
         cards[:, CARD_INDEX[r]] = chosen[:, j]
-    shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False,
-                          fig=_stage2_figures(model, kind, base, chosen))
-    if not _clear_minimum(shape):  # a near-tie: the exact figures decide, as they always did
-        shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False)
+    # a near-tie: the exact figures decide, as they always did
+    shape = _subset_error(target, model, cards, STAGE2_SHAPE, prior=False)
     return cards[int(np.argmin(shape))].astype(int)
