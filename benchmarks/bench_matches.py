@@ -3,6 +3,7 @@ season in the local Cricsheet mirror.
 
     python benchmarks/bench_matches.py [--seasons 200] [--seed 1] [--source ../shared/data/cricsheet]
                                        [--only BBL:2024-25,...] [--json FILE]
+                                       [--chase-line 2,2.5/6/TT,AC,AA] [--faces k=v,...] [--no-printed]
 
 For each season: calibrate the cards (for the wickets-in-hand rule), replay the real fixture list
 (real XIs) `--seasons` times with the rule and as printed (cards calibrated for each), and
@@ -40,7 +41,7 @@ BARS = {"runs": 3.0, "all_out": 0.05, "death": 0.05}
 
 
 def measure(code: str, season: str, source: str, seasons: int, seed: int, cache,
-            chase_line=None, printed: bool = True) -> dict:
+            chase_line=None, printed: bool = True, faces: dict | None = None) -> dict:
     from cardgen.calibrate.calibrate import calibrate, league_rule
     from cardgen.calibrate.cardset import card_sets_from_calibration
     from cardgen.calibrate.report import summary
@@ -52,9 +53,12 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache,
     comp = get_competition(code)
     stats = season_stats(comp, season, source, cache=cache)
     out = {}
-    ways = [("rule", league_rule(stats))] + ([("printed", None)] if printed else [])
+    from dataclasses import replace as _replace
+
+    from cardgen.wickets_in_hand import RULE
+    base = _replace(RULE, **faces) if faces else RULE     # (--faces: the d20s re-set)
+    ways = [("rule", league_rule(stats, base))] + ([("printed", None)] if printed else [])
     if chase_line is not None:       # the rule with the line; the cards calibrated on its bands
-        from dataclasses import replace as _replace
         ways[0] = ("rule", _replace(ways[0][1], chase_line=chase_line))
         from cardgen.stats.load import with_rule_situations
         stats = with_rule_situations(stats, comp, season, source, ways[0][1], cache=cache)
@@ -217,14 +221,18 @@ def main() -> None:
                     "by phase, ...) real / rule / printed to this file")
     ap.add_argument("--chase-line", default="", help="play the rule with this chase line "
                     "(issue 41; rate edges/hand edges/rows, e.g. 1.5,2/3,6/TTT,NTT,AAA)")
+    ap.add_argument("--faces", default="", help="the rule's d20 faces re-set, e.g. "
+                    "attack_out=3,consolidate_safe=14 (WicketsInHand fields; the boundary faces "
+                    "then follow the league from the last out face)")
     ap.add_argument("--no-printed", action="store_true",
                     help="skip the printed rules' cards (half the time; their columns repeat the rule's)")
     args = ap.parse_args()
     from cardgen.cache import Cache
     from cardgen.wickets_in_hand import chase_line_of_words
     line = chase_line_of_words(args.chase_line) if args.chase_line else None
-    if line is not None:
-        print(f"chase line {args.chase_line}\n")
+    faces = {k: int(v) for k, v in (x.split("=") for x in args.faces.split(",") if x)}
+    if line is not None or faces:
+        print(f"chase line {args.chase_line or '(none)'}; faces {faces or '(as the rule)'}\n")
     only = {tuple(x.split(":")) for x in args.only.split(",") if x}
     with tempfile.TemporaryDirectory() as tmp:
         cache = Cache(Path(tmp))
@@ -240,7 +248,7 @@ def main() -> None:
             if only and (code, season) not in only:
                 continue
             m = measure(code, season, args.source, args.seasons, args.seed, cache, line,
-                        printed=not args.no_printed)
+                        printed=not args.no_printed, faces=faces)
             figures[f"{code} {season}"] = m
             print(row(code, season, m), flush=True)
         print(f"\n({time.perf_counter() - start:.0f} s)\n")
