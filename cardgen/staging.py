@@ -79,6 +79,8 @@ def remove_stale_staging(parent: Path) -> list[Path]:
     removed = []
     for folder in stale_staging(parent):
         match = _STAGING.match(folder.name)
+        if match is None:   # (stale_staging lists only folders the pattern names)
+            continue
         aside, final = folder / match["final"], parent / match["final"]
         if match["kind"] == "old" and aside.exists() and not os.path.lexists(final):
             try:

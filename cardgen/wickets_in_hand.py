@@ -303,8 +303,9 @@ class WicketsInHand:
         total = sum(float(shares.get(b, 0.0)) for b in BANDS)
         if total <= 0:
             return np.eye(len(outcomes))
-        return sum(float(shares.get(b, 0.0)) / total * self.outcome_matrix(k, outcomes)
-                   for k, b in enumerate(BANDS))
+        # summed from a zero matrix, not 0: the same figures, and a matrix whatever BANDS holds
+        return sum((float(shares.get(b, 0.0)) / total * self.outcome_matrix(k, outcomes)
+                    for k, b in enumerate(BANDS)), np.zeros((len(outcomes), len(outcomes))))
 
     def describe(self) -> dict:
         """The rule's parameters as a card set records them (`from_description` reads them back)."""

@@ -110,8 +110,8 @@ def resolve_bowlers(cal: Calibration, rule: WicketsInHand, shares: dict[Key, dic
         cal.model = replace(cal.model,
                             mean_bowler=ball_weighted_mean(cal.bowlers, [f.slots for f in cal.bowlers]))
         plain = replace(cal.model, mean_defence=0.0)
-        got = cal.model.league(rule.mixture(mix, OUTCOMES) if mix is not None else None)
-        share = got["dismissal_kinds"].get("bowled", 0.0)
+        league = cal.model.league(rule.mixture(mix, OUTCOMES) if mix is not None else None)
+        share = league["dismissal_kinds"].get("bowled", 0.0)
         if not share or abs(real_share / share - 1) < 0.01:
             break
         for f in fits:

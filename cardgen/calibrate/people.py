@@ -18,7 +18,7 @@ ALL_ROUNDER_BALLS_PER_INNINGS = 12  # bowls at least two overs an innings he bow
 ALL_ROUNDER_MIN_BALLS = 60          # ...over a real spell of the season, and also bats
 
 
-def _text(value) -> str | None:
+def _text(value: object) -> str | None:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     s = str(value).strip()

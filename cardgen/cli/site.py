@@ -3,19 +3,22 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cardgen.cli import CardgenExit, FolderPath, friendly_errors, out_option
 from cardgen.errors import EXIT_ENVIRONMENT
 
+if TYPE_CHECKING:  # the site layer is imported when the command runs
+    from cardgen.site.generate import SiteReport
+
 SITE_DIR_OPTION = click.option(
     "--site-dir", type=FolderPath(), default=None,
     help="Where the site is written (default: OUT/site).")
 
 
-def _report(report) -> None:  # a SiteReport
+def _report(report: SiteReport) -> None:
     for problem in report.problems:
         click.echo(f"warning: {problem}", err=True)
     sets = ", ".join(report.sets) or "no sets yet"

@@ -76,7 +76,7 @@ class _FileDice(Dice):
         return value
 
 
-class _FilePlan(list):  # type: ignore[type-arg]
+class _FilePlan(list[int]):
     """A bowling plan read as the innings goes: unit u's bowler is the bowler of the ball about
     to be bowled (the engine looks the bowler up just before each delivery)."""
 
@@ -85,7 +85,8 @@ class _FilePlan(list):  # type: ignore[type-arg]
         self.dice, self.side, self.cs = dice, side, cs
         self.units: list[int] = []
 
-    def __getitem__(self, unit):  # type: ignore[no-untyped-def, override]
+    # the engine reads a plan by unit, never by slice: list's slice overload is not offered
+    def __getitem__(self, unit: int) -> int:  # type: ignore[override]
         nxt = self.dice.ball + 1
         record = self.dice.record
         if nxt >= len(record.balls):

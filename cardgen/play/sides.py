@@ -84,7 +84,12 @@ def page_side(cs: CompiledSet, team: str, xi: list[str], keeper: str | None,
     shares = bowling_shares(cs) if shares is None else shares
     players = [cs.player_of[(pid, team)] for pid in xi]
     stand_in = stand_in_striker(cs.striker_cards, team)
-    batters = [cs.striker_card_of.get((pid, team), stand_in) for pid in xi]
+    batters: list[int] = []
+    for pid in xi:
+        card = cs.striker_card_of.get((pid, team), stand_in)
+        if card is None:   # (xi_problem refuses such a side first: a team without striker cards)
+            raise CardSetError(f"{team}: {pid} has no striker card and the team none to lend him")
+        batters.append(card)
     if keeper in xi:
         keeper_slot = xi.index(keeper)
     else:

@@ -9,7 +9,7 @@ import numpy as np
 NO_DICE = np.zeros(0, np.int64)   # the rule's d20 when there is no rule
 
 
-def draw_dice(rng, n, with_rule, no_dice):
+def draw_dice(rng: np.random.Generator, n: int, with_rule: bool, no_dice: np.ndarray) -> tuple[np.ndarray, ...]:
     """One step's dice for `n` live innings: card d6, 2d10, chart d6, chart d20, fielder, chance
     d20 (and the rule's d20)."""
     return (rng.integers(0, 6, n), rng.integers(0, 100, n), rng.integers(0, 6, n),

@@ -5,11 +5,14 @@ Used by the rules tests, the engine-agreement tests and the benchmark; never by 
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from cardgen.calibrate.model import chart_document
+
+if TYPE_CHECKING:  # pandas is imported only when a table is asked for
+    import pandas as pd
 
 # The rules text's example cards (Chris Green, bowler; Cooper Connolly, striker C(3)/RO(4))
 GREEN_BOWLER = [(1, 1, "B"), (2, 2, "W"), (3, 6, "F"), (7, 41, "0"), (42, 70, "1"),
@@ -83,7 +86,7 @@ def example_card_set(fmt: str = "T20", rng: np.random.Generator | None = None,
             "teams": team_entries, "cards": cards}
 
 
-def example_bowling(card_set: dict[str, Any]):
+def example_bowling(card_set: dict[str, Any]) -> pd.DataFrame:
     """A bowling table in the stats layer's shape: the last six of each XI share the overs."""
     import pandas as pd
     rows = []
@@ -94,7 +97,7 @@ def example_bowling(card_set: dict[str, Any]):
     return pd.DataFrame(rows)
 
 
-def example_lineups(card_set: dict[str, Any]):
+def example_lineups(card_set: dict[str, Any]) -> pd.DataFrame:
     import pandas as pd
     rows = []
     for team in card_set["teams"]:

@@ -370,10 +370,12 @@ def _timed_out(exc: BaseException) -> bool:
     import requests
     from urllib3.exceptions import ReadTimeoutError
     seen = 0
-    while exc is not None and seen < 5:
-        if isinstance(exc, (ReadTimeoutError, requests.exceptions.ReadTimeout)):
+    current: BaseException | None = exc
+    while current is not None and seen < 5:
+        if isinstance(current, (ReadTimeoutError, requests.exceptions.ReadTimeout)):
             return True
-        exc = getattr(exc, "reason", None) or (exc.args[0] if exc.args and isinstance(exc.args[0], BaseException) else None)
+        current = getattr(current, "reason", None) or (
+            current.args[0] if current.args and isinstance(current.args[0], BaseException) else None)
         seen += 1
     return False
 

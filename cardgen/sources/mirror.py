@@ -165,19 +165,19 @@ def mirror_events(root: Path) -> list[MirrorEvent]:
              "team_type": team_type or "club"}, "a mirror event")
         groups.append((None, probe, _read_by(probe, root, infos)))
     out = []
-    for comp, probe, found in groups:
+    for known, probe, found in groups:
         if not found:
             continue
         name, gender, team_type = _event_key(found[0])
-        if comp is not None:
-            gender, team_type = comp.gender, comp.team_type
-            name = name if comp.event_names else comp.name
+        if known is not None:
+            gender, team_type = known.gender, known.team_type
+            name = name if known.event_names else known.name
         bpo = max((int(i.get("balls_per_over", 6) or 6) for i in found), default=6)
         dates_by_label: dict[str, list[str]] = defaultdict(list)
         for i in found:
             dates_by_label[str(i.get("season", ""))].append(str((i.get("dates") or [""])[0]))
-        ev = MirrorEvent(name, gender, team_type, bpo, comp, code=probe.code,
-                         split_season=comp is None and probe.split_season, overs=_usual_overs(found))
+        ev = MirrorEvent(name, gender, team_type, bpo, known, code=probe.code,
+                         split_season=known is None and probe.split_season, overs=_usual_overs(found))
         for i in found:
             label = str(i.get("season", ""))
             season = match_season(probe, label, str((i.get("dates") or [""])[0]), dates_by_label[label])

@@ -140,7 +140,7 @@ def apply_overrides(card_set: dict, overrides: Mapping[str, str] | None = None) 
     return card_set
 
 
-def corrected_names(table: pd.DataFrame, overrides: dict[str, str] | None = None) -> pd.DataFrame:
+def corrected_names(table: pd.DataFrame, overrides: Mapping[str, str] | None = None) -> pd.DataFrame:
     """A stats table (`player_id`, `player`) with the corrections as its players' names."""
     overrides = active_overrides() if overrides is None else overrides
     if not overrides or not {"player_id", "player"} <= set(table.columns):

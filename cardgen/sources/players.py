@@ -123,7 +123,7 @@ def _attribute_rows(meta: pd.DataFrame, cricinfo: dict[str, list[str]]) -> pd.Da
     table = pd.DataFrame(rows, columns=ATTRIBUTE_COLUMNS)
     if not len(table):
         return table
-    first_key = table["player_id"].map(lambda pid: (cricinfo.get(pid) or [None])[0])
+    first_key = table["player_id"].map(lambda pid: next(iter(cricinfo.get(pid) or ()), None))
     order = pd.DataFrame({"player_id": table["player_id"],
                           "not_register_key": table["key_cricinfo"] != first_key,
                           "empty": table[["full_name", "country", "bowling_style", "playing_role"]].isna().sum(axis=1),

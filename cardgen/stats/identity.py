@@ -61,7 +61,7 @@ def contradictions(row: dict, facts: SeasonFacts) -> list[str]:
 def choose_row(candidates: list[dict], facts: SeasonFacts) -> tuple[dict | None, str]:
     """The first candidate row that fits the season, and a note: '' when the first one fits;
     else what was set aside and why (the note names each row's ESPNcricinfo key)."""
-    rejected = []
+    rejected: list[str] = []
     for row in candidates:
         reasons = contradictions(row, facts)
         if not reasons:
