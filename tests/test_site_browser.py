@@ -62,12 +62,22 @@ SERVE_START_TIMEOUT = 600
 
 
 @pytest.fixture(scope="session")
-def served(bbl_out: Path) -> Iterator[str]:
-    """`cardgen serve --port 0` in a child process; yields its base URL. The site is rendered
-    first, in this process (as serve would: the same generate_site), so the clock below covers
-    only serve's start: a render timed with it missed a 60 s deadline on a loaded machine."""
+def bbl_site(bbl_out: Path) -> Path:
+    """The site of the real BBL 2024-25 kit (OUT/site), rendered once by `cardgen site`: every
+    test that reads the site's files asks for it, so none depends on `served` having run first
+    (the file-copy test found no OUT/site when it ran alone)."""
     result = CliRunner().invoke(main, ["site", "--out", str(bbl_out)])
     assert result.exit_code == 0, result.output
+    assert (bbl_out / "site" / "index.html").is_file()
+    return bbl_out / "site"
+
+
+@pytest.fixture(scope="session")
+def served(bbl_out: Path, bbl_site: Path) -> Iterator[str]:
+    """`cardgen serve --port 0` in a child process; yields its base URL. The site is rendered
+    first, in this process (bbl_site: the same generate_site serve would run), so the clock
+    below covers only serve's start: a render timed with it missed a 60 s deadline on a loaded
+    machine."""
     proc = subprocess.Popen([sys.executable, "-m", "cardgen.cli", "serve", "--out", str(bbl_out),
                              "--port", "0", "--no-refresh", "--quiet"],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -285,9 +295,9 @@ def test_the_find_a_player_box_shows_its_whole_hint_on_a_phone(browser, tmp_path
 
 
 @pytest.mark.needs_data
-def test_every_link_and_image_on_the_real_site_resolves(served: str, bbl_out: Path):
+def test_every_link_and_image_on_the_real_site_resolves(bbl_site: Path, bbl_out: Path):
     from cardgen.site.linkcheck import check_links
-    report = check_links(bbl_out / "site")  # the site `cardgen serve` rendered
+    report = check_links(bbl_site)  # the site `cardgen serve` serves
     card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
     # at least: a thumbnail and a player link per card on the full list, and a page per player
     assert report.checked > 2 * len(card_set["cards"])
@@ -296,7 +306,7 @@ def test_every_link_and_image_on_the_real_site_resolves(served: str, bbl_out: Pa
 
 
 @pytest.mark.needs_data
-def test_the_real_site_is_deterministic(served: str, bbl_out: Path, tmp_path: Path):
+def test_the_real_site_is_deterministic(bbl_site: Path, bbl_out: Path, tmp_path: Path):
     import hashlib
     from cardgen.site.generate import generate_site
 
@@ -305,7 +315,7 @@ def test_the_real_site_is_deterministic(served: str, bbl_out: Path, tmp_path: Pa
                 for p in sorted(root.rglob("*")) if p.is_file()}
 
     again = generate_site(bbl_out, tmp_path / "again").site_dir
-    assert digests(again) == digests(bbl_out / "site")
+    assert digests(again) == digests(bbl_site)
 
 
 PHONE = {"width": 390, "height": 844}
@@ -362,10 +372,10 @@ def test_a_missing_address_shows_the_site_404_page(served: str, browser):
 
 
 @pytest.mark.needs_data
-def test_filters_from_a_file_copy_raise_no_error_and_back_undoes_them(bbl_out: Path, browser, tmp_path: Path):
+def test_filters_from_a_file_copy_raise_no_error_and_back_undoes_them(bbl_site: Path, browser, tmp_path: Path):
     import shutil
     copy = tmp_path / "site-copy"
-    shutil.copytree(bbl_out / "site", copy)
+    shutil.copytree(bbl_site, copy)
     page = browser.new_page()
     errors = _watch_errors(page)
     start = (copy / "sets" / SET / "index.html").as_uri()
