@@ -75,7 +75,6 @@ COMPLEXITY_EXEMPT = {"cardgen/sim/fast_compiled.py"}
 COMPLEXITY_ALLOWED = {
     "cardgen.render.kit.build_kit",
     "cardgen.render.preflight._check_page",
-    "cardgen.site.first_match._filled_innings",
 }
 
 

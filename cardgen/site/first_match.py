@@ -14,7 +14,7 @@ with a boundary; failing that, the first over.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -229,80 +229,139 @@ def _how_out(cs: CompiledSet, bowl: PageSide, ball: Any) -> tuple[str, str]:
     return {"bowled": "b", "lbw": "lbw"}.get(ball.how_out, ball.how_out), bowler
 
 
-def _filled_innings(cs: CompiledSet, bat: PageSide, bowl: PageSide, balls: list[RecordedBall],
-                    target: int | None) -> FilledInnings:
-    bpo = cs.fmt.balls_per_over
-    grid_balls = 5 * bpo
-    name = lambda p: cs.player_names[p]  # noqa: E731
-    marks: dict[tuple[int, int], list[str]] = {}
-    outs: set[tuple[int, int]] = set()
-    lines: dict[int, list[int]] = {0: [0, 0, 0, 0], 1: [0, 0, 0, 0]}   # runs, balls, 4s, 6s
-    came_in = [0, 1]
-    how: dict[int, tuple[str, str]] = {}
-    fall: list[tuple[str, ...]] = []
-    spells: dict[int, int] = {}
-    heads: list[tuple[int, str]] = []
-    figures: dict[int, dict[str, Any]] = {}
-    runs_balls: list[tuple[int, int, str]] = []
-    in_grid: set[int] = set()
-    legal = runs = wickets = 0
-    extras = {"bye": 0, "leg_bye": 0, "wide": 0, "no_ball": 0}
-    for i, rb in enumerate(balls):
-        ball = rb.ball
-        unit = legal // bpo
-        if legal % bpo == 0 and (not heads or heads[-1][0] != unit):
-            spells[ball.bowler] = spells.get(ball.bowler, 0) + 1
-            heads.append((unit, f"{name(int(cs.bowler_player[ball.bowler]))} ({spells[ball.bowler]})"))
-        f = figures.setdefault(ball.bowler, {"units": {}, "legal": 0, "wickets": 0, "wides": 0, "no_balls": 0,
-                                             "dots": 0})
+@dataclass
+class _Tally:
+    """One innings written down ball by ball, as a scorer keeps it: the raw stuff of the
+    scoresheet's cells (`_filled_innings` turns them into text)."""
+    cs: CompiledSet
+    bowl: PageSide
+    marks: dict[tuple[int, int], list[str]] = field(default_factory=dict)  # (box, row) -> its marks
+    outs: set[tuple[int, int]] = field(default_factory=set)  # the boxes of a wicket
+    # each batter in so far (slot) -> runs, balls, 4s, 6s
+    lines: dict[int, list[int]] = field(default_factory=lambda: {0: [0, 0, 0, 0], 1: [0, 0, 0, 0]})
+    came_in: list[int] = field(default_factory=lambda: [0, 1])
+    how: dict[int, tuple[str, str]] = field(default_factory=dict)  # slot -> How out, Bowler
+    fall: list[tuple[str, ...]] = field(default_factory=list)
+    spells: dict[int, int] = field(default_factory=dict)  # bowler card -> spells begun
+    heads: list[tuple[int, str]] = field(default_factory=list)  # (over, bowler (spell)) atop the grid
+    figures: dict[int, dict[str, Any]] = field(default_factory=dict)  # bowler card -> his figures
+    runs_balls: list[tuple[int, int, str]] = field(default_factory=list)  # (grid, slot, "R(B)")
+    in_grid: set[int] = field(default_factory=set)  # slots batting in the grid in progress
+    legal: int = 0
+    runs: int = 0
+    wickets: int = 0
+    extras: dict[str, int] = field(default_factory=lambda: {"bye": 0, "leg_bye": 0, "wide": 0, "no_ball": 0})
+
+    def add(self, ball: Any, last: bool) -> None:
+        """The ball `ball` (`last`: the innings' last) in every cell it changes."""
+        bpo = self.cs.fmt.balls_per_over
+        unit = self.legal // bpo
+        if self.legal % bpo == 0 and (not self.heads or self.heads[-1][0] != unit):
+            self._head(ball.bowler, unit)
+        f = self.figures.setdefault(ball.bowler, {"units": {}, "legal": 0, "wickets": 0, "wides": 0,
+                                                  "no_balls": 0, "dots": 0})
         charged = ball.bat_runs + (ball.extras if ball.extra_kind in ("wide", "no_ball") else 0)
         f["units"][unit] = f["units"].get(unit, 0) + charged
         # a run-out of the non-striker: the striker's box gets the ball's runs (none), the W goes
         # in the row of the batter out
-        marks.setdefault((legal, ball.striker), []).append(
+        self.marks.setdefault((self.legal, ball.striker), []).append(
             _mark(ball) if ball.out_slot in (None, ball.striker) else "•")
-        in_grid.update({ball.striker} | ({ball.out_slot} if ball.out_slot is not None else set()))
-        line = lines[ball.striker]
+        self.in_grid.update({ball.striker} | ({ball.out_slot} if ball.out_slot is not None else set()))
+        self._score(ball, f)
+        if ball.legal:
+            self.legal += 1
+            f["legal"] += 1
+            f["dots"] += charged == 0
+        if ball.out_slot is not None:
+            self._wicket(ball, f)
+        if last or (ball.legal and self.legal % (5 * bpo) == 0):
+            self._end_grid(5 * bpo)
+
+    def _head(self, bowler: int, unit: int) -> None:
+        """Over (set) `unit` begins: its bowler's name and spell head its column."""
+        self.spells[bowler] = self.spells.get(bowler, 0) + 1
+        self.heads.append((unit, f"{self.cs.player_names[int(self.cs.bowler_player[bowler])]} "
+                                 f"({self.spells[bowler]})"))
+
+    def _score(self, ball: Any, f: dict[str, Any]) -> None:
+        """The ball's runs: the striker's line, the extras and the total."""
+        line = self.lines[ball.striker]
         line[0] += ball.bat_runs
         line[1] += ball.extra_kind != "wide"
         line[2] += ball.bat_runs == 4
         line[3] += ball.bat_runs == 6
         if ball.extra_kind:
-            extras[ball.extra_kind] += ball.extras
+            self.extras[ball.extra_kind] += ball.extras
             f["wides" if ball.extra_kind == "wide" else "no_balls"] += (
                 ball.extras if ball.extra_kind in ("wide", "no_ball") else 0)
-        runs += ball.bat_runs + ball.extras
-        if ball.legal:
-            legal += 1
-            f["legal"] += 1
-            f["dots"] += charged == 0
-        if ball.out_slot is not None:
-            wickets += 1
-            outs.add((legal - ball.legal, ball.out_slot))
-            marks.setdefault((legal - ball.legal, ball.out_slot), ["W"])
-            how[ball.out_slot] = _how_out(cs, bowl, ball)
-            f["wickets"] += ball.how_out != "run out"
-            at = _overs(legal, bpo) if cs.fmt.name == "T20" else str(legal)
-            fall.append((f"{runs}", at, str(ball.out_slot + 1)))
-            if len(came_in) < 11:
-                lines[len(came_in)] = [0, 0, 0, 0]
-                came_in.append(len(came_in))
-        last = i + 1 == len(balls)
-        if last or (ball.legal and legal % grid_balls == 0):
-            # R(B): each batter's runs (balls) so far, against those who batted in this grid
-            grid = (legal - 1) // grid_balls
-            runs_balls += [(grid, slot, f"{lines[slot][0]}({lines[slot][1]})") for slot in sorted(in_grid)]
-            in_grid = set()
-    boxes = tuple(BoxMark(box, row, " ".join(texts), (box, row) in outs) for (box, row), texts in marks.items())
+        self.runs += ball.bat_runs + ball.extras
+
+    def _wicket(self, ball: Any, f: dict[str, Any]) -> None:
+        """A batter out: his box, How out, the fall of wicket and the next batter in."""
+        self.wickets += 1
+        box = (self.legal - ball.legal, ball.out_slot)
+        self.outs.add(box)
+        self.marks.setdefault(box, ["W"])
+        self.how[ball.out_slot] = _how_out(self.cs, self.bowl, ball)
+        f["wickets"] += ball.how_out != "run out"
+        bpo = self.cs.fmt.balls_per_over
+        at = _overs(self.legal, bpo) if self.cs.fmt.name == "T20" else str(self.legal)
+        self.fall.append((f"{self.runs}", at, str(ball.out_slot + 1)))
+        if len(self.came_in) < 11:
+            self.lines[len(self.came_in)] = [0, 0, 0, 0]
+            self.came_in.append(len(self.came_in))
+
+    def _end_grid(self, grid_balls: int) -> None:
+        """R(B): each batter's runs (balls) so far, against those who batted in this grid."""
+        grid = (self.legal - 1) // grid_balls
+        self.runs_balls += [(grid, slot, f"{self.lines[slot][0]}({self.lines[slot][1]})")
+                            for slot in sorted(self.in_grid)]
+        self.in_grid = set()
+
+
+def _filled_innings(cs: CompiledSet, bat: PageSide, bowl: PageSide, balls: list[RecordedBall],
+                    target: int | None) -> FilledInnings:
+    bpo = cs.fmt.balls_per_over
+    name = lambda p: cs.player_names[p]  # noqa: E731
+    tally = _Tally(cs, bowl)
+    for i, rb in enumerate(balls):
+        tally.add(rb.ball, i + 1 == len(balls))
+    boxes = tuple(BoxMark(box, row, " ".join(texts), (box, row) in tally.outs)
+                  for (box, row), texts in tally.marks.items())
+    total_extras = sum(tally.extras.values())
+    shown_overs = _overs(tally.legal, bpo) if cs.fmt.name == "T20" else str(tally.legal)
+    keeper = name(bat.players[bat.keeper_slot])
+    extras = tally.extras
+    return FilledInnings(
+        team=bat.team, keeper=keeper, batters=tuple(name(p) + (" \u2020" if s == bat.keeper_slot else "")
+                                                    for s, p in enumerate(bat.players)),
+        bowlers=tuple(tally.heads), boxes=boxes, runs_balls=tuple(tally.runs_balls), extras=str(total_extras),
+        total=str(tally.runs), wickets=str(tally.wickets), balls=str(tally.legal),
+        target="" if target is None else str(target), batting=_batting_rows(cs, bat, tally),
+        extras_cells=(str(extras["bye"]), str(extras["leg_bye"]), str(extras["wide"]), str(extras["no_ball"])),
+        total_cells=(str(tally.wickets), shown_overs), extras_total=str(total_extras), runs_total=str(tally.runs),
+        fall=tuple(tally.fall), bowling=_bowling_rows(cs, balls, tally.figures))
+
+
+def _batting_rows(cs: CompiledSet, bat: PageSide, tally: _Tally) -> tuple[tuple[str, ...], ...]:
+    """The scorecard's batting rows: number, name († the keeper), How out, Bowler, R, B, 4s, 6s."""
     batting = []
     for slot, player in enumerate(bat.players):
-        label = name(player) + (" \u2020" if slot == bat.keeper_slot else "")
-        if slot in came_in:
-            out, bowler = how.get(slot, ("not out", ""))
-            r, b, fours, sixes = lines[slot]
+        label = cs.player_names[player] + (" \u2020" if slot == bat.keeper_slot else "")
+        if slot in tally.came_in:
+            out, bowler = tally.how.get(slot, ("not out", ""))
+            r, b, fours, sixes = tally.lines[slot]
             batting.append((str(slot + 1), label, out, bowler, str(r), str(b), str(fours), str(sixes)))
         else:
             batting.append((str(slot + 1), label, "did not bat", "", "", "", "", ""))
+    return tuple(batting)
+
+
+def _bowling_rows(cs: CompiledSet, balls: list[RecordedBall],
+                  figures: dict[int, dict[str, Any]]) -> tuple[tuple[str, ...], ...]:
+    """The scorecard's bowling rows, in the order they bowled: name, runs in each of the first
+    four overs (sets), overs and maidens (T20) or balls and dots, runs, wickets, wides, no-balls."""
+    bpo = cs.fmt.balls_per_over
     bowling = []
     for card, f in figures.items():
         per_unit = [str(v) for v in f["units"].values()][:4]
@@ -313,20 +372,9 @@ def _filled_innings(cs: CompiledSet, bat: PageSide, bowl: PageSide, balls: list[
             work = [_overs(f["legal"], bpo), str(maidens)]
         else:
             work = [str(f["legal"]), str(f["dots"])]
-        bowling.append((name(int(cs.bowler_player[card])), *per_unit, *work, str(spent), str(f["wickets"]),
-                        str(f["wides"]), str(f["no_balls"])))
-    total_extras = sum(extras.values())
-    shown_overs = _overs(legal, bpo) if cs.fmt.name == "T20" else str(legal)
-    keeper = name(bat.players[bat.keeper_slot])
-    return FilledInnings(
-        team=bat.team, keeper=keeper, batters=tuple(name(p) + (" \u2020" if s == bat.keeper_slot else "")
-                                                    for s, p in enumerate(bat.players)),
-        bowlers=tuple(heads), boxes=boxes, runs_balls=tuple(runs_balls), extras=str(total_extras),
-        total=str(runs), wickets=str(wickets), balls=str(legal), target="" if target is None else str(target),
-        batting=tuple(batting),
-        extras_cells=(str(extras["bye"]), str(extras["leg_bye"]), str(extras["wide"]), str(extras["no_ball"])),
-        total_cells=(str(wickets), shown_overs), extras_total=str(total_extras), runs_total=str(runs),
-        fall=tuple(fall), bowling=tuple(bowling))
+        bowling.append((cs.player_names[int(cs.bowler_player[card])], *per_unit, *work, str(spent),
+                        str(f["wickets"]), str(f["wides"]), str(f["no_balls"])))
+    return tuple(bowling)
 
 
 def _overs(legal: int, bpo: int) -> str:
