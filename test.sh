@@ -43,8 +43,10 @@ if [ -z "${CARDGEN_NO_INSTALL:-}" ]; then
 fi
 
 # The suite runs on every core with pytest-xdist (a test extra): whole test files go to one worker
-# (--dist loadfile), so a file's module fixtures are built once, and the session fixtures that
-# calibrate are shared between the workers (tests/conftest.py). One core, no xdist,
+# (--dist loadfile), so a file's module fixtures are built once, but for a few files whose tests
+# go one by one to whichever worker is free; the longest files start first, in the order
+# tests/conftest.py sets (--no-loadscope-reorder); the session fixtures that calibrate are shared
+# between the workers (tests/conftest.py). One core, no xdist,
 # CARDGEN_TEST_WORKERS=1, or a debugging run (--pdb, --trace, -p no:xdist, which xdist refuses or
 # cannot serve): the plain serial run. Arguments after these win (./test.sh -n 0).
 workers="${CARDGEN_TEST_WORKERS:-$("$PYTHON" -c 'import os; print(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)')}"
@@ -53,6 +55,6 @@ for arg in "$@"; do
 done
 parallel=()
 if [ "$workers" -gt 1 ] && "$PYTHON" -c 'import xdist' >/dev/null 2>&1; then
-  parallel=(-n "$workers" --dist loadfile)
+  parallel=(-n "$workers" --dist loadfile --no-loadscope-reorder)
 fi
 exec "$PYTHON" -m pytest -q ${parallel[@]+"${parallel[@]}"} ${fast[@]+"${fast[@]}"} "$@"

@@ -164,11 +164,50 @@ def _needs_data(item: pytest.Item) -> bool:
     return any(_names_shared_path(d.func, seen) for defs in definitions for d in defs)
 
 
+# --- how ./test.sh shares the suite between its workers (--dist loadfile) ------------------------
+# A test file goes to one worker whole (its module fixtures are built once), but for the files in
+# SPREAD: their fixtures are session-wide, the costly ones cheap to build twice or shared between
+# the workers (_once_per_run), so their tests go one by one to whichever worker is free (the
+# scheduler below); they come last and even out the end of the run. Before them the files that
+# take longest (LONGEST_FIRST, from a whole run's --durations; issue 39) start first, in this
+# order (./test.sh --no-loadscope-reorder keeps it), so a 2-worker run does not end with one long
+# file alone on one worker. A file missing from the list only starts later: the order never
+# changes what a test sees (no test depends on order).
+SPREAD = frozenset({"test_render_sheets.py", "test_render_kit.py"})
+LONGEST_FIRST = ("test_site_browser.py", "test_play_engine.py", "test_play_page.py", "test_packaging.py",
+                 "test_games_cricket_the_game.py", "test_league_points.py", "test_league_mean.py",
+                 "test_games_compare.py", "test_quality.py", "test_stats_tables.py", "test_cli_robust.py")
+
+
+@pytest.hookimpl(optionalhook=True)  # a pytest-xdist hook: without xdist, never called
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """--dist loadfile, with the tests of a SPREAD file each a work unit of its own."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Scheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            spread = Path(nodeid.split("::", 1)[0]).name in SPREAD
+            return nodeid if spread else super()._split_scope(nodeid)
+
+    return Scheduling(config, log)
+
+
+def _schedule(items: list[pytest.Item]) -> None:
+    """The order the workers take the files in (see above)."""
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: (item.path.name in SPREAD, rank.get(item.path.name, len(rank))))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """needs_data on every test that reaches ../shared by a fixture or a name (before -m selects)."""
+    """needs_data on every test that reaches ../shared by a fixture or a name (before -m selects);
+    under pytest-xdist, the groups and the order the workers take the tests in."""
     for item in items:
         if not item.get_closest_marker(NEEDS_DATA) and _needs_data(item):
             item.add_marker(NEEDS_DATA)
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _schedule(items)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -438,9 +477,10 @@ def recording_painter() -> type[RecordingPainter]:
 
 
 def _pdf_words(path: Path) -> str:
-    """A PDF's text, every page, as a reader finds it: whitespace runs read as one space."""
-    from pypdf import PdfReader
-    return " ".join(" ".join(page.extract_text().split()) for page in PdfReader(path).pages)
+    """A PDF's text, every page, as a reader finds it: whitespace runs read as one space (read
+    once per distinct document: tests/pdf_text.py)."""
+    import pdf_text
+    return pdf_text.words(path)
 
 
 @pytest.fixture

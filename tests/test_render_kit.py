@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from PIL import Image, ImageStat
 from pypdf.generic import ContentStream
 
+import pdf_text
+
 from cardgen import ATTRIBUTION
 from cardgen.cli import main
 from cardgen.errors import CardgenError
@@ -67,7 +69,7 @@ def _card_texts(pdf: Path, paper: str, bleed: bool = False) -> list[list[str]]:
     """Text drawn inside each card slot, slot by slot in printed order (fronts only)."""
     geo = sheet_geometry(paper, bleed)
     slots: list[list[str]] = []
-    for page in pypdf.PdfReader(pdf).pages:
+    for page in pdf_text.pages(pdf):  # read once a document: several tests read the kit's sheets
         page_slots: dict[int, list[str]] = {}
 
         def visit(text, cm, tm, font_dict, font_size, page_slots=page_slots):  # noqa: ANN001 - pypdf's visitor signature
@@ -502,8 +504,8 @@ def test_a_failed_build_leaves_the_previous_kit_untouched(card_set_file: Path, t
 @pytest.mark.needs_data
 def test_every_page_of_every_pdf_carries_the_data_credit(kit: Path):
     for pdf in sorted(kit.rglob("*.pdf")):  # the teams' own PDFs too
-        for number, page in enumerate(pypdf.PdfReader(pdf).pages, 1):
-            assert ATTRIBUTION in " ".join(page.extract_text().split()), (pdf.name, number)
+        for number, text in enumerate(pdf_text.page_texts(pdf), 1):
+            assert ATTRIBUTION in " ".join(text.split()), (pdf.name, number)
 
 
 @pytest.mark.slow
@@ -520,6 +522,7 @@ def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, quicket_c
         marks = [(item.title, whole.get_destination_page_number(item) + 1) for item in whole.outline]
         assert [title for title, _ in marks] == teams
         whole_slots = _card_texts(kit / f"cards-{paper}.pdf", paper)
+        whole_texts = pdf_text.page_texts(kit / f"cards-{paper}.pdf")
         done = 0
         for entry, (_, first) in zip(manifest["teams"], marks):
             start, end = entry["pages_in_whole_set"][f"cards-{paper}.pdf"]
@@ -528,7 +531,7 @@ def test_whole_set_pdfs_bookmark_each_team_at_its_own_pages(kit: Path, quicket_c
             assert 1 <= len(pypdf.PdfReader(own).pages) <= end - start + 1
             names = {c["player"]["name"].upper() for c in quicket_card_set["cards"] if c["team"] == entry["name"]}
             for number in (start, end):  # the range starts and ends on pages holding the team's cards
-                assert any(n in whole.pages[number - 1].extract_text() for n in names), (entry["name"], number)
+                assert any(n in whole_texts[number - 1] for n in names), (entry["name"], number)
             # the team's own PDF prints exactly the team's cards, in the whole set's order
             slots = _card_texts(own, paper)
             assert slots == whole_slots[done:done + len(slots)]
@@ -788,7 +791,7 @@ def test_every_pdf_of_the_kit_prints_the_season_one_way(kit: Path):
     assert kit.name == "BBL_2024-25"
     for pdf in sorted(kit.rglob("*.pdf")):
         reader = pypdf.PdfReader(pdf)
-        text = "\n".join(page.extract_text() or "" for page in reader.pages)
+        text = "\n".join(pdf_text.page_texts(pdf))  # pypdf's text of each page, read once a document
         name = pdf.relative_to(kit).as_posix()
         assert not re.search(r"2024-25(?!\d)", text), name
         assert "2024-2025" in text, name

@@ -1,13 +1,14 @@
 """Fielding chart, scoresheets (T20 and 100-ball), team sheets and quick reference, read back."""
 from __future__ import annotations
 
-import io
 import math
 import re
 
-import pypdf
 import pytest
 from pypdf.generic import ContentStream
+
+import pdf_text
+from pdf_text import CachedPage
 
 from cardgen.calibrate.model import chart_cells
 from cardgen.cardset import CardSet
@@ -26,8 +27,10 @@ def card_sets(render_card_sets: dict) -> dict[str, dict]:
     return {"T20": render_card_sets["BBL"], "100-ball": render_card_sets["HUNDRED"]}
 
 
-def _pages(data: bytes) -> list[pypdf.PageObject]:
-    return list(pypdf.PdfReader(io.BytesIO(data)).pages)
+def _pages(data: bytes) -> list[CachedPage]:
+    """The document's pages, read once per distinct document (tests/pdf_text.py: many tests
+    render the same sheet from the same set)."""
+    return pdf_text.pages(data)
 
 
 def _team_page_groups(texts: list[str]) -> list[list[int]]:
@@ -46,7 +49,7 @@ def _team_sheet_groups(pdf: bytes) -> list[list[int]]:
     return _team_page_groups([page.extract_text() for page in _pages(pdf)])
 
 
-def _vertical_lines(page: pypdf.PageObject) -> list[tuple[float, float, bool]]:
+def _vertical_lines(page: CachedPage) -> list[tuple[float, float, bool]]:
     """Vertical segments as (x in mm, line width in mm, dashed)."""
     width, dashed, start, found = 0.0, False, None, []
     for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
@@ -63,7 +66,7 @@ def _vertical_lines(page: pypdf.PageObject) -> list[tuple[float, float, bool]]:
     return found
 
 
-def _horizontal_rules(page: pypdf.PageObject, width_mm: float) -> list[tuple[float, float]]:
+def _horizontal_rules(page: CachedPage, width_mm: float) -> list[tuple[float, float]]:
     """The page's full-width horizontal lines (a grid's row rules) as (y from the top in mm, line width in mm)."""
     height = float(page.mediabox[3]) / MM
     width, start, found = 0.0, None, []
