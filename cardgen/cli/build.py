@@ -11,6 +11,7 @@ import click
 
 from cardgen.cli import (check_season_format, FolderPath, competition_options, friendly_errors, out_option,
                          refuse_other_rules, resolve, rules_option)
+from cardgen.competitions import Competition
 from cardgen.errors import CardgenError
 from cardgen.games import DEFAULT_GAME, game_codes
 
@@ -38,9 +39,12 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
     system = get_game(code)
     if system.uses_real_players and not (competition and season):
         raise CardgenError(f"{code} uses real players: give --competition and --season")
-    comp, season = resolve(competition, season) if competition and season else (None, None)
-    if comp is not None:
+    comp: Competition | None = None
+    if competition and season:
+        comp, season = resolve(competition, season)
         check_season_format(comp, season, source)
+    else:
+        season = None
     started = time.perf_counter()
     req = BuildRequest(out_dir=out_dir, comp=comp, season=season, source=source, papers=papers,
                        seed=seed or 0, ink_saver=ink_saver)
@@ -53,7 +57,7 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
         click.echo(f"what to print, and how: {system.kit_folder(req) / START_HERE}")
 
 
-def rules_lines(card_set: dict, comp, season: str) -> list[str]:
+def rules_lines(card_set: dict[str, Any], comp: Competition, season: str) -> list[str]:
     """What build says about the rules: which set the cards are for, and how to make the other."""
     from cardgen.rule_sets import QUICKET, rules_of_set
     rules = rules_of_set(card_set)

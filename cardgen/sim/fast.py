@@ -134,8 +134,8 @@ class InningsBatch:
 def resolve(lut: np.ndarray, fielding: np.ndarray, n_bowler_cards: int, bowler: np.ndarray,
             s_card: np.ndarray, free_hit: np.ndarray, card_d6: np.ndarray, roll: np.ndarray,
             chart_d6: np.ndarray, chart_d20: np.ndarray, chance: np.ndarray, *,
-            catcher_c: np.ndarray, fielder_ro: np.ndarray, keeper_ro: np.ndarray,
-            keeper_rating: np.ndarray, with_keeper: np.ndarray,
+            catcher_c: np.ndarray | float, fielder_ro: np.ndarray, keeper_ro: np.ndarray | float,
+            keeper_rating: np.ndarray | float, with_keeper: np.ndarray,
             rule: WicketsInHand | None = None, band: np.ndarray | None = None,
             rule_d20: np.ndarray | None = None,
             defence: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:

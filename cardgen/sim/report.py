@@ -60,8 +60,8 @@ def _write_all(files: list[tuple[Path, bytes]]) -> None:
     try:
         for path, data in files:
             path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            staged.append((Path(tmp), path))
+            fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            staged.append((Path(tmp_name), path))
             with os.fdopen(fd, "wb") as fh:
                 os.fchmod(fh.fileno(), 0o666 & ~current_umask())  # as atomic_write_bytes
                 fh.write(data)

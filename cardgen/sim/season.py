@@ -49,12 +49,17 @@ def build_fixtures(cs: CompiledSet, stats: SeasonStats, rng: np.random.Generator
     captain = Captain(cs, stats.lineups, stats.bowling, rng)
     innings = stats.innings[~stats.innings["super_over"].astype(bool)]
     first_bat = {str(r.match_id): r.batting_team for r in innings.itertuples() if r.innings == 1}
-    sides, home, away, ids = [], [], [], []
+    sides: list[Side] = []
+    home: list[int] = []
+    away: list[int] = []
+    ids: list[str] = []
     usual: dict[str, int] = {}
     fallbacks = 0
     known = set(cs.teams) | set(cs.player_teams)
     # a team of the set needs a striker and a bowler card to play (no card of a kind: the
     # team's every match of the season was washed out before it batted or bowled)
+    if cs.raw is None:   # compile_card_set keeps it; a set built by hand may not
+        raise CardSetError("the compiled set has no card set to say which teams can play")
     playable = cs.raw.playable_teams()
     skipped: list[tuple[str, str, str]] = []
     replays = season_replays(stats.matches)
