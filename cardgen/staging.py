@@ -190,8 +190,16 @@ def signals_deferred(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM))
         yield  # only the main thread handles signals
         return
     noted: list[int] = []
-    previous = {signum: signal.signal(signum, lambda number, frame: noted.append(number))
-                for signum in signums}
+    owner = os.getpid()
+
+    def note(number: int, frame: object) -> None:
+        if os.getpid() != owner:  # a child forked in the block, before it set its own handling:
+            signal.signal(number, signal.SIG_DFL)  # end as it would have (a pool's terminate)
+            os.kill(os.getpid(), number)
+            return
+        noted.append(number)
+
+    previous = {signum: signal.signal(signum, note) for signum in signums}
     try:
         yield
     finally:

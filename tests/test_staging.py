@@ -277,3 +277,24 @@ def test_signals_deferred_puts_the_handlers_back() -> None:
     with signals_deferred():
         assert signal.getsignal(signal.SIGTERM) is not before[0]
     assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+
+_CHILD_UNDER_SIGTERM = """
+import multiprocessing, os, signal, sys, time
+from cardgen.staging import signals_deferred
+
+with signals_deferred():
+    child = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+    child.start()
+    os.kill(child.pid, signal.SIGTERM)  # before the child set any handling of its own
+child.join(30)
+print(child.exitcode, flush=True)
+"""
+
+
+def test_a_child_forked_in_the_block_still_ends_on_sigterm() -> None:
+    """A pool's terminate() sends SIGTERM to workers that may not have run their initializer yet:
+    the handler they inherit from the block must end them, not note the signal (a hung join)."""
+    done = subprocess.run([sys.executable, "-c", _CHILD_UNDER_SIGTERM], capture_output=True, text=True,
+                          timeout=120, cwd=ROOT)
+    assert done.stdout.strip() == str(-signal.SIGTERM), done.stderr
