@@ -190,9 +190,9 @@ def _from_json(doc: Any, folder: Path) -> Manifest | None:
     files = _strings(doc.get("files"))
     if doc.get("manifest_version") != MANIFEST_VERSION or doc.get("kind") not in KINDS or files is None:
         return None
-    sheets = doc.get("card_sheets") if isinstance(doc.get("card_sheets"), dict) else {}
-    teams = doc.get("teams") if isinstance(doc.get("teams"), list) else []
-    downloads = doc.get("downloads") if isinstance(doc.get("downloads"), list) else []
+    sheets = _object(doc.get("card_sheets"))
+    teams = _array(doc.get("teams"))
+    downloads = _array(doc.get("downloads"))
     return Manifest(
         kind=doc["kind"], files=files, generator=str(doc.get("generator") or ""),
         card_set_sha256=_text(doc.get("card_set_sha256")), inputs_sha256=_text(doc.get("inputs_sha256")),
@@ -207,13 +207,23 @@ def _from_json(doc: Any, folder: Path) -> Manifest | None:
         superseded=tuple(rel for rel in _strings(doc.get("superseded")) or () if rel in files))
 
 
+def _object(value: Any) -> dict[str, Any]:
+    """A JSON object of the manifest, {} for anything else (a hand-edited or damaged file)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _array(value: Any) -> list[Any]:
+    """A JSON array of the manifest, [] for anything else."""
+    return value if isinstance(value, list) else []
+
+
 def _team(entry: Any) -> TeamFiles | None:
     """A team's entry; files that are not paths and page ranges that are not two page numbers
     are left out (the site checks that each path is inside the kit)."""
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
         return None
-    files = entry.get("files") if isinstance(entry.get("files"), dict) else {}
-    pages = entry.get("pages_in_whole_set") if isinstance(entry.get("pages_in_whole_set"), dict) else {}
+    files = _object(entry.get("files"))
+    pages = _object(entry.get("pages_in_whole_set"))
 
     def count(key: str) -> int:
         value = entry.get(key)
@@ -259,7 +269,7 @@ def _previous_kit(doc: dict[str, Any], folder: Path) -> Manifest | None:
     if doc.get("written_by") != "cardgen build" or files is None:
         return None
     teams = _json(folder / _PREVIOUS_TEAMS_FILE) if _PREVIOUS_TEAMS_FILE in files else None
-    entries = teams.get("teams") if isinstance(teams, dict) and isinstance(teams.get("teams"), list) else []
+    entries = _array(teams.get("teams")) if isinstance(teams, dict) else []
     return Manifest(kind="season-kit", files=files, version=0, card_set_sha256=_text(doc.get("card_set_sha256")),
                     teams=tuple(t for t in (_team(entry) for entry in entries) if t is not None))
 

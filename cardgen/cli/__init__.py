@@ -98,7 +98,17 @@ class CardgenExit(click.ClickException):
 
     def __init__(self, message: str, exit_code: int) -> None:
         super().__init__(message)
-        self.exit_code = exit_code
+        self._exit_code = exit_code
+
+    # click declares exit_code a class constant (1) and reads it from the instance: each
+    # CardgenExit answers with its own
+    @property
+    def exit_code(self) -> int:
+        return self._exit_code
+
+    @exit_code.setter
+    def exit_code(self, value: int) -> None:
+        self._exit_code = value
 
 
 def _as_exit(exc: BaseException) -> CardgenExit | None:
@@ -220,7 +230,7 @@ class CardgenGroup(click.Group):
                 warnings.simplefilter("always", CardgenWarning)  # each skipped file, every time
                 shown = warnings.showwarning
 
-                def show(message: Any, category: type, *rest: Any, **kw: Any) -> None:
+                def show(message: Any, category: type[Warning], *rest: Any, **kw: Any) -> None:
                     if issubclass(category, CardgenWarning):
                         click.echo(f"warning: {message}", err=True)
                     else:
