@@ -36,7 +36,7 @@ from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.season_tracker import Fixture, render_season_tracker_pdf
 from cardgen.render.sheets import render_cards_pdf, sheet_geometry
 from cardgen.render.start_here import START_HERE, pdf_page_counts, start_here_text
-from cardgen.render.teamfiles import team_file_renders, team_page_ranges
+from cardgen.render.teamfiles import TeamPages, team_file_renders, team_page_ranges
 from cardgen.render.teamsheets import (has_defence, render_quick_reference_pdf, render_rules_sheet_pdf,
                                       render_team_sheets_pdf)
 from cardgen.rule_sets import ADVANCED, rules_of_set
@@ -280,6 +280,38 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
     an interrupted build leaves the previous kit intact and a finished one replaces it whole.
     """
     card_set = as_card_set(document)   # a document built in memory is read once, here
+    printed, views = _printed_views(card_set, options)
+    credit = card_set.attribution or ATTRIBUTION
+    title = set_title(card_set)  # printed in the card sheets' footers: the season as the cards print it
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    final = out_dir / (team_kit_folder_name(card_set, views[0].team) if options.team else set_folder_name(card_set))
+    remove_stale_staging(out_dir)  # what a killed run left behind
+    staging = make_staging(out_dir, final.name, "build")
+    build = _Build(card_set, printed, views, options, credit, title, final, staging, staging / final.name)
+    build.work.mkdir()
+    sheets = _sheet_renders(card_set, printed, options, credit)
+    # each team's pages in the whole-set card sheets: their bookmarks and the manifest's teams
+    ranges = {} if options.team else {
+        paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet,
+                                options.bleed_mm)
+        for paper in options.papers}
+    renders = _card_renders(views, options, title, credit, ranges)
+    image_jobs = _image_jobs(views) if options.images else []
+    team_renders: dict[str, Callable[[], bytes]] = {}
+    teams: tuple[TeamFiles, ...] = ()
+    if not options.team:
+        team_renders, teams = team_file_renders(card_set, views, options, title, credit, ranges)
+    problems, kept, dropped = _write_kit(build, renders, image_jobs, {**sheets, **team_renders}, teams)
+    pdfs = sorted(p for p in build.written if p.suffix == ".pdf")
+    found = ([problem for path in pdfs for problem in problems.get(path.relative_to(final).as_posix(), [])]
+             if options.preflight else None)
+    return KitResult(final, build.written, len(views), pdfs, found, kept, dropped)
+
+
+def _printed_views(card_set: CardSet, options: KitOptions) -> tuple[CardSet, list[CardView]]:
+    """The card set as the kit prints it (one team's with `options.team`) and its cards; a paper
+    not known, or nothing to print, is refused."""
     for paper in options.papers:
         if paper not in PAPERS:
             raise CardgenError(f"unknown paper {paper!r}; choose a4 or letter")
@@ -290,23 +322,56 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
                            f"in the season's files (no ball in its matches); choose another --team")
     if not views:
         raise CardgenError("the card set has no cards to print")
-    credit = card_set.attribution or ATTRIBUTION
-    title = set_title(card_set)  # printed in the card sheets' footers: the season as the cards print it
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    final = out_dir / (team_kit_folder_name(card_set, views[0].team) if options.team else set_folder_name(card_set))
-    remove_stale_staging(out_dir)  # what a killed run left behind
-    staging = make_staging(out_dir, final.name, "build")
-    work = staging / final.name
-    work.mkdir()
-    written: list[Path] = []
+    return printed, views
 
-    def put(name: str, data: bytes) -> None:
-        atomic_write_bytes(work / name, data)
-        written.append(final / name)
 
-    # the sheets in every paper asked for, each file naming its paper as the card sheets do
-    # (scoresheet-a4.pdf, scoresheet-letter.pdf): the same name whatever --paper was
+@dataclass
+class _Build:
+    """One kit in the making: what it prints, and the staging folder it is written to first."""
+    card_set: CardSet
+    printed: CardSet  # the card set as printed (one team's, with options.team)
+    views: list[CardView]
+    options: KitOptions
+    credit: str
+    title: str
+    final: Path  # the kit's folder, once it is swapped in
+    staging: Path  # removed at the end, whatever happens
+    work: Path  # the kit as it is written: staging/<final's name>
+    written: list[Path] = field(default_factory=list)  # each file written, under its final path
+
+    def put(self, name: str, data: bytes) -> None:
+        atomic_write_bytes(self.work / name, data)
+        self.written.append(self.final / name)
+
+    def put_own_files(self, images: bool) -> None:
+        """What this process writes while the workers render: card-set.json, the extra files of
+        a full kit and (with images) the TTS readme and decks."""
+        if self.options.team:
+            self.put(FILE_NAME, dumps(self.printed).encode("utf-8"))
+        else:
+            self.put(FILE_NAME, dumps(self.card_set).encode("utf-8"))   # (a league's set names no competition)
+            for name, data in self.options.extra_files:
+                (self.work / name).parent.mkdir(parents=True, exist_ok=True)
+                self.put(name, data)
+        if images:
+            decks = tts_decks(self.views)
+            self.put(TTS_README, tts_readme(decks, self.title).encode("utf-8"))
+            self.put(TTS_DECKS, tts_decks_json(decks).encode("utf-8"))
+
+    def put_start_here(self, images: bool) -> None:
+        """START-HERE.txt: what each file is and how many pages it prints on, read from the
+        finished PDFs."""
+        options = self.options
+        self.put(START_HERE, start_here_text(self.printed, pdf_page_counts(self.work), options.papers, self.credit,
+                                             backs=options.backs, bleed=options.bleed, bleed_mm=options.bleed_mm,
+                                             team_folders=not options.team, images=images,
+                                             match_page=MATCH_PAGE in dict(options.extra_files)).encode("utf-8"))
+
+
+def _sheet_renders(card_set: CardSet, printed: CardSet, options: KitOptions,
+                   credit: str) -> dict[str, Callable[..., bytes]]:
+    """The sheets in every paper asked for, by file name, each naming its paper as the card
+    sheets do (scoresheet-a4.pdf, scoresheet-letter.pdf): the same name whatever --paper was."""
     sheets = {}
     # a match sheet says R13 when the season has rated strikers, even in a one-team kit whose
     # own side has none: its opponents' cards (another team's kit) may carry one
@@ -332,14 +397,16 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
             sheets[f"season-tracker{suffix}.pdf"] = (
                 lambda paper=paper: render_season_tracker_pdf(card_set, options.fixtures, paper, credit,
                                                             options.missing_matches))
+    return sheets
+
+
+def _card_renders(views: list[CardView], options: KitOptions, title: str, credit: str,
+                  ranges: dict[str, list[TeamPages]]) -> dict[str, Callable[[], bytes]]:
+    """The whole-set card sheets (each variant, each paper) by file name, one bookmark per team
+    in a full kit (`ranges`: each paper's team pages in the plain sheets)."""
     renders: dict[str, Callable[[], bytes]] = {}
-    # each team's pages in the whole-set card sheets: their bookmarks and the manifest's teams
-    ranges = {} if options.team else {
-        paper: team_page_ranges(views, paper, options.bleed, options.backs, options.team_per_sheet,
-                                options.bleed_mm)
-        for paper in options.papers}
     for suffix, way in card_variants(options).items():
-        for paper in options.papers:  # the whole-set card sheets, one bookmark per team in a full kit
+        for paper in options.papers:
             outline = None if options.team else [(r.team, r.first) for r in (ranges[paper] if not suffix else
                                                   team_page_ranges(views, paper, way.bleed, way.backs,
                                                                    way.team_per_sheet, way.bleed_mm))]
@@ -347,28 +414,37 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
                 render_cards_pdf, views, paper, f"{title} cards", credit, bleed=way.bleed, bleed_mm=way.bleed_mm,
                 ink_saver=way.ink_saver, backs=way.backs, team_per_sheet=way.team_per_sheet,
                 solid_backs=way.solid_backs, outline=outline)
-    image_jobs = _image_jobs(views) if options.images else []
-    team_renders: dict[str, Callable[[], bytes]] = {}
-    teams: tuple[TeamFiles, ...] = ()
-    if not options.team:
-        team_renders, teams = team_file_renders(card_set, views, options, title, credit, ranges)
-    # biggest first, so two workers finish together: whole-set sheets, a team's images, the rest
+    return renders
+
+
+def _preload(preflight: bool, images: bool) -> None:
+    """What the workers would each load on first use, loaded once here before they fork."""
+    if preflight:
+        import pypdfium2  # noqa: F401
+    if images:
+        from PIL import Image
+        Image.preinit()  # the PNG writer's plugins
+
+
+def _write_kit(build: _Build, renders: dict[str, Callable[[], bytes]], image_jobs: list[list[tuple[int, CardView]]],
+               sheets: dict[str, Callable[[], bytes]], teams: tuple[TeamFiles, ...]
+               ) -> tuple[dict[str, list[Problem]], list[str], list[str]]:
+    """Render every file (the whole-set card sheets, the images, then `sheets`: the one-page
+    sheets and the teams' files) in the workers, write the rest here, and swap the kit into
+    place; returns (each PDF's preflight problems, files kept, report folders dropped)."""
+    options, work = build.options, build.work
     pool = None
     bar = None
     problems: dict[str, list[Problem]] = {}
     _JOBS_LOCK.acquire()  # one build's jobs at a time in this process (threads)
     try:
+        # biggest first, so two workers finish together: whole-set sheets, a team's images, the rest
         _JOBS[:] = ([functools.partial(_pdf_job, name, render, work, options.preflight)
                      for name, render in renders.items()]
                     + [functools.partial(_images_job, job, work, options.ink_saver) for job in image_jobs]
                     + [functools.partial(_pdf_job, name, render, work, options.preflight)
-                       for name, render in {**sheets, **team_renders}.items()])
-        # what the workers would each load on first use, loaded once here before they fork
-        if options.preflight:
-            import pypdfium2  # noqa: F401
-        if image_jobs:
-            from PIL import Image
-            Image.preinit()  # the PNG writer's plugins
+                       for name, render in sheets.items()])
+        _preload(options.preflight, bool(image_jobs))
         # the workers are forked with every object of this process frozen: their garbage
         # collections then skip what they inherited (a third of their collection time, and no
         # copy-on-write of those pages); this process unfreezes once they are forked
@@ -381,31 +457,17 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
                 futures = [pool.submit(_run_job, index) for index in range(len(_JOBS))]
         finally:
             gc.unfreeze()
-        bar = tqdm(total=len(futures), desc=f"build {title}", unit="file", file=sys.stderr,
+        bar = tqdm(total=len(futures), desc=f"build {build.title}", unit="file", file=sys.stderr,
                    disable=not options.progress or not sys.stderr.isatty())
-        if options.team:
-            put(FILE_NAME, dumps(printed).encode("utf-8"))
-        else:
-            put(FILE_NAME, dumps(card_set).encode("utf-8"))   # (a league's set names no competition)
-            for name, data in options.extra_files:
-                (work / name).parent.mkdir(parents=True, exist_ok=True)
-                put(name, data)
-        if image_jobs:
-            decks = tts_decks(views)
-            put(TTS_README, tts_readme(decks, title).encode("utf-8"))
-            put(TTS_DECKS, tts_decks_json(decks).encode("utf-8"))
+        build.put_own_files(bool(image_jobs))
         for future in futures:
             done = future.result()
-            written.extend(final / name for name in done.names)
+            build.written.extend(build.final / name for name in done.names)
             problems.update(done.problems)
             bar.update(1)
         bar.close()
-        # what each file is and how many pages it prints on, read from the finished PDFs
-        put(START_HERE, start_here_text(printed, pdf_page_counts(work), options.papers, credit,
-                                        backs=options.backs, bleed=options.bleed, bleed_mm=options.bleed_mm,
-                                        team_folders=not options.team, images=bool(image_jobs),
-                                        match_page=MATCH_PAGE in dict(options.extra_files)).encode("utf-8"))
-        kept, dropped = _swap_in(work, final, Manifest(
+        build.put_start_here(bool(image_jobs))
+        kept, dropped = _swap_in(work, build.final, Manifest(
             kind="team-kit" if options.team else "season-kit", files=(), generator=f"cardgen {__version__}",
             card_set_sha256=_sha256(work / FILE_NAME), inputs_sha256=options.inputs_sha256,
             sources_sha256=options.sources_sha256,
@@ -421,8 +483,5 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
             bar.close()
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-        shutil.rmtree(staging, ignore_errors=True)
-    pdfs = sorted(p for p in written if p.suffix == ".pdf")
-    found = ([problem for path in pdfs for problem in problems.get(path.relative_to(final).as_posix(), [])]
-             if options.preflight else None)
-    return KitResult(final, written, len(views), pdfs, found, kept, dropped)
+        shutil.rmtree(build.staging, ignore_errors=True)
+    return problems, kept, dropped
