@@ -202,104 +202,135 @@ class _PageTexts:
 def _check_page(raw, page, name: str, number: int,  # type: ignore[no-untyped-def]
                 sizes: list[tuple[float, float]]) -> list[Problem]:
     """Every problem on one page (`number`, 1-based) of the PDF `name`."""
-    problems: list[Problem] = []
-    w_pt, h_pt = page.get_size()
-    W, H = w_pt / MM, h_pt / MM
-
-    def add(what: str, where: str) -> None:
-        problems.append(Problem(name, number, what, where))
-
+    scan = _PageScan(raw, page, name, number)
+    W, H = scan.W, scan.H
     if not any(abs(W - a) <= PAGE_TOLERANCE_MM and abs(H - b) <= PAGE_TOLERANCE_MM for a, b in sizes):
-        add("page size is neither A4 nor US Letter", f"{W:.1f} x {H:.1f} mm")
-    strings = _PageTexts(raw, page)
-    # (left, top, right, bottom) in mm of each text; its string is strings.label(k) (_PageTexts)
-    texts: list[tuple[float, float, float, float]] = []
-    lines: list[tuple[float, float, float, float]] = []
-    fonts_seen: set[int] = set()
-    # the raw pdfium calls, not the object helpers: a kit has thousands of objects a page
-    x0, b, r, t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
-    matrix = raw.FS_MATRIX()
-    size = ctypes.c_float()
-    fill_mode, stroke = ctypes.c_int(), ctypes.c_int()
-    refs = (ctypes.byref(x0), ctypes.byref(b), ctypes.byref(r), ctypes.byref(t))
-    matrix_ref, size_ref = ctypes.byref(matrix), ctypes.byref(size)
-    get_object, get_type, get_bounds, get_matrix = (
-        raw.FPDFPage_GetObject, raw.FPDFPageObj_GetType, raw.FPDFPageObj_GetBounds, raw.FPDFPageObj_GetMatrix)
-    get_font, get_font_size = raw.FPDFTextObj_GetFont, raw.FPDFTextObj_GetFontSize
-    get_draw_mode = raw.FPDFPath_GetDrawMode
-    fill_ref, stroke_ref = ctypes.byref(fill_mode), ctypes.byref(stroke)
-    z = NO_PRINT_MM - NO_PRINT_TOLERANCE_MM
-    inland: list = []  # stroked paths clear of the paper edge, and their bounds (mm, with margin)
-    inland_bounds: list[tuple[float, float, float, float]] = []
+        scan.add("page size is neither A4 nor US Letter", f"{W:.1f} x {H:.1f} mm")
+    get_object, get_type = raw.FPDFPage_GetObject, raw.FPDFPageObj_GetType
     TEXT, PATH = raw.FPDF_PAGEOBJ_TEXT, raw.FPDF_PAGEOBJ_PATH
     try:
         for i in range(raw.FPDFPage_CountObjects(page.raw)):
             obj = get_object(page.raw, i)
             kind = get_type(obj)
-            if kind != TEXT and kind != PATH:
-                continue  # images, shadings and forms: backgrounds as far as printing goes
+            # images, shadings and forms are neither: backgrounds as far as printing goes
             if kind == TEXT:
-                get_bounds(obj, *refs)
-                get_matrix(obj, matrix_ref)
-                box = (x0.value / MM, H - t.value / MM, r.value / MM, H - b.value / MM)
-                get_font_size(obj, size_ref)
-                effective = size.value * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
-                small = effective < MIN_TEXT_PT - 0.01
-                font = get_font(obj)
-                font_id = ctypes.cast(font, ctypes.c_void_p).value if font else None
-                new_font = font_id is not None and font_id not in fonts_seen
-                if new_font and raw.FPDFFont_GetIsEmbedded(font):
-                    fonts_seen.add(font_id)  # nothing to report for this font, whichever text it is
-                    new_font = False
-                edge = box[0] < z or box[1] < z or box[2] > W - z or box[3] > H - z
-                k = len(texts)
-                strings.objects.append(obj)
-                if small or new_font or edge:  # something to report or to note: the string decides
-                    label = strings.label(k)
-                    if not label:
-                        strings.drop_last()
-                        continue  # a blank string: no text
-                    where = _Box(*box, label).where()
-                    if small:
-                        add(f"text of {effective:.1f} pt (smallest allowed {MIN_TEXT_PT:g} pt)", where)
-                    if new_font:  # not embedded (the first non-blank text in this font is named)
-                        fonts_seen.add(font_id)
-                        buf = ctypes.create_string_buffer(256)
-                        raw.FPDFFont_GetBaseFontName(font, buf, 256)
-                        add(f"font {buf.value.decode(errors='replace')} not embedded", where)
-                    if edge:
-                        add(f"text within {NO_PRINT_MM:g} mm of the paper edge", where)
-                texts.append(box)
-            else:
-                get_draw_mode(obj, fill_ref, stroke_ref)
-                if not stroke.value:
-                    continue  # fills: backgrounds and bleed may run to the edge
-                get_bounds(obj, *refs)
-                # a path's segments are read only where they can matter: near the paper edge
-                # (here) or near a text (below); its bounds, with a margin, enclose them all
-                left, right = x0.value / MM - PATH_MARGIN_MM, r.value / MM + PATH_MARGIN_MM
-                top, bottom = H - t.value / MM - PATH_MARGIN_MM, H - b.value / MM + PATH_MARGIN_MM
-                if left < z or top < z or right > W - z or bottom > H - z:
-                    get_matrix(obj, matrix_ref)
-                    segments = _segments(raw, obj, matrix, H)
-                    lines += segments
-                    for x1, y1, x2, y2 in segments:
-                        if min(x1, x2) < z or min(y1, y2) < z or max(x1, x2) > W - z or max(y1, y2) > H - z:
-                            seg = _Box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
-                            add(f"line within {NO_PRINT_MM:g} mm of the paper edge", seg.where())
-                            break
-                else:
-                    inland.append(obj)
-                    inland_bounds.append((left, top, right, bottom))
-        if inland and texts:
-            for k in _meeting(np.array(inland_bounds, dtype=float), np.array(texts, dtype=float)):
-                get_matrix(inland[k], matrix_ref)
-                lines += _segments(raw, inland[k], matrix, H)
-        problems += [Problem(name, number, what, where)
-                     for what, where in _collisions(texts, lines, strings.label)]
+                scan.text(obj)
+            elif kind == PATH:
+                scan.path(obj)
+        scan.read_inland_paths()
+        scan.problems += [Problem(name, number, what, where)
+                          for what, where in _collisions(scan.texts, scan.lines, scan.strings.label)]
     finally:
-        strings.close()
-    return problems
+        scan.strings.close()
+    return scan.problems
+
+
+class _PageScan:
+    """One page's text and path objects, read one by one with the raw pdfium calls, not the
+    object helpers (a kit has thousands of objects a page): the problems they have on their
+    own, and the text boxes and line segments `_collisions` compares."""
+
+    def __init__(self, raw, page, name: str, number: int) -> None:  # type: ignore[no-untyped-def]
+        self.raw, self.page, self.name, self.number = raw, page, name, number
+        w_pt, h_pt = page.get_size()
+        self.W, self.H = w_pt / MM, h_pt / MM
+        self.problems: list[Problem] = []
+        self.strings = _PageTexts(raw, page)
+        # (left, top, right, bottom) in mm of each text; its string is strings.label(k) (_PageTexts)
+        self.texts: list[tuple[float, float, float, float]] = []
+        self.lines: list[tuple[float, float, float, float]] = []
+        self.fonts_seen: set[int] = set()
+        self.x0, self.b, self.r, self.t = ctypes.c_float(), ctypes.c_float(), ctypes.c_float(), ctypes.c_float()
+        self.matrix = raw.FS_MATRIX()
+        self.size = ctypes.c_float()
+        self.fill_mode, self.stroke = ctypes.c_int(), ctypes.c_int()
+        self.refs = (ctypes.byref(self.x0), ctypes.byref(self.b), ctypes.byref(self.r), ctypes.byref(self.t))
+        self.matrix_ref, self.size_ref = ctypes.byref(self.matrix), ctypes.byref(self.size)
+        self.draw_mode_refs = (ctypes.byref(self.fill_mode), ctypes.byref(self.stroke))
+        self.z = NO_PRINT_MM - NO_PRINT_TOLERANCE_MM  # nearer the edge than this is in the no-print zone
+        self.inland: list = []  # stroked paths clear of the paper edge, and their bounds (mm, with margin)
+        self.inland_bounds: list[tuple[float, float, float, float]] = []
+
+    def add(self, what: str, where: str) -> None:
+        self.problems.append(Problem(self.name, self.number, what, where))
+
+    def _at_edge(self, left: float, top: float, right: float, bottom: float) -> bool:
+        z = self.z
+        return left < z or top < z or right > self.W - z or bottom > self.H - z
+
+    def text(self, obj) -> None:  # type: ignore[no-untyped-def]
+        """A text object: its box, and whether it is too small, in a font not embedded or at the edge."""
+        raw, H = self.raw, self.H
+        raw.FPDFPageObj_GetBounds(obj, *self.refs)
+        raw.FPDFPageObj_GetMatrix(obj, self.matrix_ref)
+        box = (self.x0.value / MM, H - self.t.value / MM, self.r.value / MM, H - self.b.value / MM)
+        raw.FPDFTextObj_GetFontSize(obj, self.size_ref)
+        matrix = self.matrix
+        effective = self.size.value * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
+        small = effective < MIN_TEXT_PT - 0.01
+        font = raw.FPDFTextObj_GetFont(obj)
+        font_id = ctypes.cast(font, ctypes.c_void_p).value if font else None
+        new_font = font_id is not None and font_id not in self.fonts_seen
+        if new_font and raw.FPDFFont_GetIsEmbedded(font):
+            self.fonts_seen.add(font_id)  # nothing to report for this font, whichever text it is
+            new_font = False
+        edge = self._at_edge(*box)
+        k = len(self.texts)
+        self.strings.objects.append(obj)
+        if small or new_font or edge:  # something to report or to note: the string decides
+            label = self.strings.label(k)
+            if not label:
+                self.strings.drop_last()
+                return  # a blank string: no text
+            self._report_text(_Box(*box, label).where(), effective if small else None,
+                              font if new_font else None, edge)
+            if new_font:
+                self.fonts_seen.add(font_id)
+        self.texts.append(box)
+
+    def _report_text(self, where: str, small: float | None, font, edge: bool) -> None:  # type: ignore[no-untyped-def]
+        """A text's problems: its size when it is `small`, its `font` when it is not embedded
+        (the first non-blank text in this font is named), its place at the `edge`."""
+        if small is not None:
+            self.add(f"text of {small:.1f} pt (smallest allowed {MIN_TEXT_PT:g} pt)", where)
+        if font is not None:
+            buf = ctypes.create_string_buffer(256)
+            self.raw.FPDFFont_GetBaseFontName(font, buf, 256)
+            self.add(f"font {buf.value.decode(errors='replace')} not embedded", where)
+        if edge:
+            self.add(f"text within {NO_PRINT_MM:g} mm of the paper edge", where)
+
+    def path(self, obj) -> None:  # type: ignore[no-untyped-def]
+        """A path object: a stroked one near the paper edge has its segments read (a line in the
+        no-print zone is a problem); one clear of it is kept for `read_inland_paths`."""
+        raw, H = self.raw, self.H
+        raw.FPDFPath_GetDrawMode(obj, *self.draw_mode_refs)
+        if not self.stroke.value:
+            return  # fills: backgrounds and bleed may run to the edge
+        raw.FPDFPageObj_GetBounds(obj, *self.refs)
+        # a path's segments are read only where they can matter: near the paper edge
+        # (here) or near a text (read_inland_paths); its bounds, with a margin, enclose them all
+        left, right = self.x0.value / MM - PATH_MARGIN_MM, self.r.value / MM + PATH_MARGIN_MM
+        top, bottom = H - self.t.value / MM - PATH_MARGIN_MM, H - self.b.value / MM + PATH_MARGIN_MM
+        if not self._at_edge(left, top, right, bottom):
+            self.inland.append(obj)
+            self.inland_bounds.append((left, top, right, bottom))
+            return
+        raw.FPDFPageObj_GetMatrix(obj, self.matrix_ref)
+        segments = _segments(raw, obj, self.matrix, H)
+        self.lines += segments
+        for x1, y1, x2, y2 in segments:
+            if self._at_edge(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)):
+                seg = _Box(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+                self.add(f"line within {NO_PRINT_MM:g} mm of the paper edge", seg.where())
+                break
+
+    def read_inland_paths(self) -> None:
+        """The segments of the stroked paths clear of the edge whose bounds meet a text."""
+        if self.inland and self.texts:
+            for k in _meeting(np.array(self.inland_bounds, dtype=float), np.array(self.texts, dtype=float)):
+                self.raw.FPDFPageObj_GetMatrix(self.inland[k], self.matrix_ref)
+                self.lines += _segments(self.raw, self.inland[k], self.matrix, self.H)
 
 
 def _meeting(bounds: np.ndarray, boxes: np.ndarray) -> np.ndarray:
