@@ -149,20 +149,20 @@ def validate_cmd(competition: str, season: str, source: str | None, n_balls: int
             c for c in table.columns if c.startswith(("real_", "sim_")) and c not in ("real_balls", "sim_balls")]
         failures = summary.failures[fail_cols].round(3) if len(summary.failures) else table.head(0)[fail_cols]
         tables = [("Qualified cards outside the 95% interval", failures)]
-        if limit:
+        if limit and summary.at_limit is not None:
             tables.append(("At the game's limit: outside, and no printed card could reach the real figure",
                            summary.at_limit[fail_cols].round(3)))
         report.write_pdf(folder / "validate.pdf", f"Card validation: {comp.name} {season_label(comp, season)}", lines, tables,
                          drawings)
     if summary.judged:
-        cards = (f"{summary.passed}/{summary.judged} qualified cards within their 95% interval "
+        verdict = (f"{summary.passed}/{summary.judged} qualified cards within their 95% interval "
                  f"({100 * summary.pass_share:.1f}%, need 95%"
                  + (f"; {limit} outside at the game's limit, left out" if limit else "") + "); "
                  f"{summary.outside_gate} outside the family-wise gate")
     else:  # an early season: a pass of 0 of 0 cards would claim what was never checked
-        cards = (f"no card to judge: {_judged_words(summary.qualified, QUALIFY_BALLS)}, "
+        verdict = (f"no card to judge: {_judged_words(summary.qualified, QUALIFY_BALLS)}, "
                  "so only the engine was checked")
-    click.echo(f"{comp.code} {season}, played by {rules_words(card_set)}: {cards}; engine vs "
+    click.echo(f"{comp.code} {season}, played by {rules_words(card_set)}: {verdict}; engine vs "
                f"analytic disagreements: {summary.engine_disagreements}")
     click.echo(f"checks: {summary.gate_checks} card-metric gates at |z| <= {summary.gate_z}, "
                f"{summary.engine_checks} engine checks at |z| <= {summary.engine_z} "
@@ -346,8 +346,8 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
         click.echo(replayed_line(stats.matches, voided, replay))
     click.echo(f"cards for the Quicket rules: {sets['quicket'][1]}; for the advanced rules: "
                f"{sets['advanced'][1]}")
-    for line in match_table(matches):
-        click.echo(line)
+    for row in match_table(matches):
+        click.echo(row)
     # (the table has the first-innings total and run rates; these repeated them over every
     # innings, D/L ones included, so the same row read two different real figures). Wickets as a
     # rate: a real innings the weather cut short has fewer wickets, a replay never is cut short
@@ -442,7 +442,7 @@ def _attack_band_words(card_set: CardSet) -> dict[tuple[str, str, str], str]:
     too" for the cards that score more than their player's real season mostly in the rule's attack
     band (`report.attack_band_scoring`): why such a card is off, on its line."""
     from cardgen.calibrate.report import attack_band_scoring
-    out = {}
+    out: dict[tuple[str, str, str], str] = {}
     for c in card_set.cards:
         share = attack_band_scoring(c)
         if share is not None:
