@@ -46,7 +46,8 @@ def batting_hand(style: str | None) -> str | None:
     return "left" if s.startswith("left") else "right" if s.startswith("right") else None
 
 
-def is_keeper_role(role: str | None) -> bool:
+def is_keeper_role(role: object) -> bool:
+    """Whether a playing role (any value a table cell holds) names a wicketkeeper."""
     return isinstance(role, str) and "keeper" in role.casefold()
 
 

@@ -10,6 +10,8 @@ a player no source row describes has `attribute_source` "inferred" and `identity
 """
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 import numpy as np
 import pandas as pd
 
@@ -76,7 +78,7 @@ def complete_attributes(players: pd.DataFrame, positions: pd.DataFrame, deliveri
                         keepers: pd.DataFrame, stumpers: set[str],
                         attributes: pd.DataFrame | None, *,
                         team_nations: dict[str, str | None] | None = None,
-                        stumped_off: set[str] = frozenset()) -> pd.DataFrame:
+                        stumped_off: AbstractSet[str] = frozenset()) -> pd.DataFrame:
     """One row per player of the season: source attributes where a row fits, inference elsewhere.
 
     players: the XI lists (match_id, team, player, player_id); positions: batting positions per

@@ -4,6 +4,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 import pandas as pd
 
 from cardgen import __version__
@@ -16,6 +18,9 @@ from cardgen.sources.fetch import (DEFAULT_SOURCE, MatchFile, is_url, match_file
 from cardgen.sources.players import cricinfo_keys, default_players_dir, load_attributes
 from cardgen.stats.source import TABLES_VERSION, source_fingerprint, source_id
 from cardgen.stats.tables import SeasonStats, build_stats
+
+if TYPE_CHECKING:
+    from cardgen.wickets_in_hand import WicketsInHand
 
 TABLES = ("batting", "bowling", "fielding", "lineups", "innings", "matches", "attributes",
           "situations")
@@ -128,7 +133,7 @@ def season_stats(comp: Competition, season: str, source: str | None = None,
     if not refresh:
         # a strict run trusts only tables a strict run built: a lenient one may have left out a
         # damaged match file, which the cache does not remember (so it reads the files again)
-        if _current(cache, entry, fingerprint) and (not strict() or cache.read_manifest(entry).get("strict")):
+        if _current(cache, entry, fingerprint) and (not strict() or (cache.read_manifest(entry) or {}).get("strict")):
             return _read_cached(cache, entry)
         bundled = bundled_tables()
         if src == DEFAULT_SOURCE and _current(bundled, name):
@@ -236,7 +241,7 @@ if __name__ == "__main__":  # pragma: no cover - the maintainer command
 
 
 def with_rule_situations(stats: SeasonStats, comp: Competition, season: str, source: str | None,
-                         rule, cache: Cache | None = None) -> SeasonStats:  # type: ignore[no-untyped-def]
+                         rule: WicketsInHand, cache: Cache | None = None) -> SeasonStats:
     """The season's stats with each real ball's band read by `rule` (a wickets-in-hand rule
     with its own chase line, issue 41): the tables count them by the rules' own chase clause,
     and calibration solves each card over the bands his real balls were in."""

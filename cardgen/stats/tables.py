@@ -7,6 +7,7 @@ gets one row per team.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -16,6 +17,9 @@ from cardgen.sources.cricsheet import SeasonData
 from cardgen.stats.attributes import complete_attributes, team_country
 from cardgen.stats.identity import SeasonFacts, fitting_rows
 from cardgen.stats.phases import PHASES, phase_ranges
+
+if TYPE_CHECKING:  # the rule is built above this layer; the tables only read it
+    from cardgen.wickets_in_hand import WicketsInHand
 
 # Dismissals credited to the bowler (the rest are run-outs and the rare oddities)
 BOWLER_WICKETS = ("bowled", "caught", "caught and bowled", "lbw", "stumped", "hit wicket")
@@ -314,7 +318,7 @@ def fielding_table(data: SeasonData, w: pd.DataFrame, keepers: pd.DataFrame) -> 
 
 
 def situations_table(d: pd.DataFrame, w: pd.DataFrame, balls_per_innings: int,
-                     rule=None) -> pd.DataFrame:  # type: ignore[no-untyped-def]
+                     rule: WicketsInHand | None = None) -> pd.DataFrame:
     """Balls each player faced (role "bat") or bowled (legal, role "bowl") in each band of the
     wickets-in-hand rule (`rule`, default the kit's), read before each real delivery from its
     wickets down and legal balls left and, in the second innings, the runs needed (the first
