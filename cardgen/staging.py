@@ -175,6 +175,9 @@ def quiet_worker() -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # forked inside `signals_deferred`, the worker starts with both blocked: one sent meanwhile
+    # is delivered now, with the default action
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
 
 
 @contextlib.contextmanager
@@ -182,27 +185,24 @@ def signals_deferred(signums: tuple[int, ...] = (signal.SIGINT, signal.SIGTERM))
     """Ctrl+C and SIGTERM that arrive inside the block are noted and raised again as it ends.
 
     A fork runs Python at-fork hooks (logging's lock release); a handler that raises inside one is
-    swallowed there ("Exception ignored in ... _releaseLock") and the run would go on. Masking the
-    signal is not enough: another thread (numba's, a progress bar's) takes it and the main thread
-    still runs the handler. Here the handler only notes the signal, so nothing raises mid-fork.
+    swallowed there ("Exception ignored in ... _releaseLock") and the run would go on. So within
+    the block the handler only notes the signal (another thread may take it from the kernel and
+    the main thread still runs the handler), and the signals are blocked: a child forked here
+    starts with them blocked, so one sent before it has set its own handling waits, pending,
+    until `quiet_worker` sets the default and unblocks them (a Python handler would lose it in
+    the child's after-fork reset, and a pool's terminate() would hang on a worker that lives on).
     """
     if threading.current_thread() is not threading.main_thread():
         yield  # only the main thread handles signals
         return
     noted: list[int] = []
-    owner = os.getpid()
-
-    def note(number: int, frame: object) -> None:
-        if os.getpid() != owner:  # a child forked in the block, before it set its own handling:
-            signal.signal(number, signal.SIG_DFL)  # end as it would have (a pool's terminate)
-            os.kill(os.getpid(), number)
-            return
-        noted.append(number)
-
-    previous = {signum: signal.signal(signum, note) for signum in signums}
+    previous = {signum: signal.signal(signum, lambda number, frame: noted.append(number))
+                for signum in signums}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, signums)
     try:
         yield
     finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal held by the mask is noted now
         for signum, handler in previous.items():
             signal.signal(signum, handler)
         for signum in dict.fromkeys(noted):
