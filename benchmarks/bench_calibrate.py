@@ -95,6 +95,8 @@ def main() -> None:
     args = ap.parse_args()
     if not args.pairs or len(args.pairs) % 2:
         ap.error("give seasons as COMP SEASON pairs, e.g. BBL 2024-25")
+    if "://" not in args.source:  # each tree's calibration runs in that tree's folder
+        args.source = str(Path(args.source).resolve())
     load_before = os.getloadavg()
     tmp = Path(tempfile.mkdtemp(prefix="bench-calibrate-"))
     try:
