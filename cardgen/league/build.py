@@ -117,10 +117,14 @@ def value_players(cards_by_player: dict[str, tuple[Pick, list[dict]]], avg: Aver
     hitters = [v for v in valued.values() if v.striker is not None]
     bowlers = [v for v in valued.values() if v.bowler is not None]
     everyone = list(valued.values())
-    bat = batting_points(avg, np.array([chart_to_slots(v.striker["chart"]) for v in hitters], float).reshape(-1, len(CARD_RESULTS)),
-                         np.array([card_defence(v.striker) / 20 for v in hitters]),
+    striker_cards = [v.striker for v in hitters if v.striker is not None]  # every hitter's
+    bowler_cards = [v.bowler for v in bowlers if v.bowler is not None]
+    bat = batting_points(avg, np.array([chart_to_slots(c["chart"]) for c in striker_cards],
+                                       dtype=np.float64).reshape(-1, len(CARD_RESULTS)),
+                         np.array([card_defence(c) / 20 for c in striker_cards]),
                          np.array([min(v.usual_position, XI) for v in hitters]), base)
-    bowl = bowling_points(avg, np.array([chart_to_slots(v.bowler["chart"]) for v in bowlers], float).reshape(-1, len(CARD_RESULTS)),
+    bowl = bowling_points(avg, np.array([chart_to_slots(c["chart"]) for c in bowler_cards],
+                                        dtype=np.float64).reshape(-1, len(CARD_RESULTS)),
                           np.array([v.units() for v in bowlers]), base)
     field = fielding_points(avg, np.array([int(v.cards[0]["player"].get("catch") or 10) for v in everyone]),
                             np.array([int(v.cards[0]["player"].get("run_out") or 10) for v in everyone]),

@@ -18,11 +18,12 @@ from cardgen.league.build import (MIN_BOWLERS, REGULAR_UNITS, League, Valued, bu
 from cardgen.league.players import Person, Pick, Season, Seasons, Side
 from cardgen.league.spec import LeagueFileError, LeagueSpec, SeasonRef
 from cardgen.calibrate.baseline import Baseline
+from cardgen.sim.points import AverageSide
 
 
 
 def pool_players(seasons: list[Season], baseline_season: Season | None, baseline: Baseline,
-                 baseline_set: dict, avg) -> dict[str, Valued]:  # type: ignore[no-untyped-def]
+                 baseline_set: dict, avg: AverageSide) -> dict[str, Valued]:
     """Everyone of the pool's seasons with his cards and points; a player of several seasons
     once, in the one where he has the most points."""
     best: dict[str, Valued] = {}
@@ -87,7 +88,7 @@ def next_pick(side: list[Valued], left: list[Valued], per_team: int) -> Valued:
 def pick_side(candidates: list[Valued], per_team: int = 11) -> list[Valued]:
     """One side picked alone from `candidates` in the order given (best first for a strong side,
     worst first for a weak one), with what a side needs (`next_pick`)."""
-    left, side = list(candidates), []
+    left, side = list(candidates), list[Valued]()
     while len(side) < per_team and left:
         choice = next_pick(side, left, per_team)
         side.append(choice)

@@ -20,6 +20,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,12 @@ class _Box:
     right: float
     bottom: float
     text: str = ""
+
+    @classmethod
+    def of(cls, row: Any, text: str = "") -> _Box:
+        """A box from a row of four edges (a tuple, or a row of an array of boxes)."""
+        left, top, right, bottom = (float(v) for v in row)
+        return cls(left, top, right, bottom, text)
 
     def where(self) -> str:
         label = f" {self.text!r}" if self.text else ""
@@ -271,7 +278,7 @@ class _PageScan:
         font = raw.FPDFTextObj_GetFont(obj)
         font_id = ctypes.cast(font, ctypes.c_void_p).value if font else None
         new_font = font_id is not None and font_id not in self.fonts_seen
-        if new_font and raw.FPDFFont_GetIsEmbedded(font):
+        if new_font and font_id is not None and raw.FPDFFont_GetIsEmbedded(font):
             self.fonts_seen.add(font_id)  # nothing to report for this font, whichever text it is
             new_font = False
         edge = self._at_edge(*box)
@@ -284,7 +291,7 @@ class _PageScan:
                 return  # a blank string: no text
             self._report_text(_Box(*box, label).where(), effective if small else None,
                               font if new_font else None, edge)
-            if new_font:
+            if new_font and font_id is not None:
                 self.fonts_seen.add(font_id)
         self.texts.append(box)
 
@@ -391,7 +398,7 @@ def _collisions(texts: list[tuple[float, float, float, float]], lines: list[tupl
             for i, j in zip(*np.nonzero(np.triu(hits, k=1 + i0))):
                 first, other = label(i0 + i), label(j)
                 if first and other:
-                    yield f"text overlaps text {other!r}", _Box(*shrunk[i0 + i], first).where()
+                    yield f"text overlaps text {other!r}", _Box.of(shrunk[i0 + i], first).where()
     if not lines:
         return
     segs = np.asarray(lines, dtype=float)
@@ -407,9 +414,9 @@ def _collisions(texts: list[tuple[float, float, float, float]], lines: list[tupl
                 & (lo_y[None, :] < b[:, 3:4]))
         near &= ((b[:, 2] > b[:, 0]) & (b[:, 3] > b[:, 1]))[:, None]  # boxes too thin to hold a line
         for t in np.flatnonzero(near.any(axis=1)):
-            box = _Box(*b[t])
+            box = _Box.of(b[t])
             if any(_segment_crosses(box, *segs[i]) for i in np.flatnonzero(near[t])) and label(t0 + t):
-                yield "a line runs through text", _Box(*b[t], label(t0 + t)).where()
+                yield "a line runs through text", _Box.of(b[t], label(t0 + t)).where()
 
 
 # what other commands write into a kit (`validate`, `compare-games`): reports to read on screen,
