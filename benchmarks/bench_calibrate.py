@@ -26,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from childproc import baseline_tree
+from childproc import baseline_tree, write_marked_block
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cricsheet"
@@ -199,16 +199,7 @@ def _pct(v: float | None) -> str:
 def write_docs(lines: list[str], command: str, doc: Path = DOC) -> None:
     """The figures into docs/calibration.md between its bench_calibrate markers (at the end of
     the page the first time), so the page quotes only what this benchmark printed."""
-    sys.path.insert(0, str(ROOT))
-    from cardgen.cache import atomic_write_text
-    text = doc.read_text(encoding="utf-8")
-    block = "\n".join([BEGIN, f"Measured with `{command}`:", "", *lines, END])
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    atomic_write_text(doc, text)
+    write_marked_block(doc, BEGIN, END, lines, command)
     print(f"wrote the figures into {doc}")
 
 

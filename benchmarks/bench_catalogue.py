@@ -38,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from childproc import Measured, clean_env
+from childproc import Measured, clean_env, write_marked_block
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SOURCE = ROOT.parent / "shared" / "data" / "cricsheet"
@@ -173,16 +173,7 @@ def report(runs: dict[str, Measured], said: dict[str, dict[str, str]], found: li
 def write_docs(lines: list[str], command: str) -> None:
     """The figures into docs/catalogue.md between its bench_catalogue markers (added at the end
     of the page the first time), so the page quotes only what this benchmark printed."""
-    sys.path.insert(0, str(ROOT))
-    from cardgen.cache import atomic_write_text
-    text = DOC.read_text(encoding="utf-8")
-    block = "\n".join([BEGIN, f"Measured with `{command}`:", "", *lines, END])
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    atomic_write_text(DOC, text)
+    write_marked_block(DOC, BEGIN, END, lines, command)
     print(f"wrote the figures into {DOC.relative_to(ROOT)}")
 
 

@@ -38,6 +38,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from childproc import write_marked_block
+
 REPO = Path(__file__).resolve().parent.parent
 MIRROR = REPO.parent / "shared" / "data" / "cricsheet"
 REAL = "BBL_2024-25"
@@ -193,15 +195,7 @@ def _load() -> str:
 def write_docs(lines: list[str], command: str) -> None:
     """Put the table into docs/catalogue.md between its markers, so the page quotes only what
     this benchmark printed."""
-    from cardgen.cache import atomic_write_text
-    text = DOC.read_text(encoding="utf-8")
-    block = "\n".join([BEGIN, f"Measured with `{command}`:", "", *lines, END])
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    atomic_write_text(DOC, text)
+    write_marked_block(DOC, BEGIN, END, lines, command)
     print(f"wrote the table into {DOC.relative_to(REPO)}")
 
 

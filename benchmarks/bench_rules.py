@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from childproc import write_marked_block
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -108,15 +110,7 @@ BEGIN, END = "<!-- bench_rules: begin (written by benchmarks/bench_rules.py --wr
 def write_docs(lines: list[str], command: str) -> None:
     """Put the tables into docs/rules.md between its bench_rules markers (added at the end of
     the page the first time), so the page quotes only what this benchmark printed."""
-    from cardgen.cache import atomic_write_text
-    text = DOC.read_text(encoding="utf-8")
-    block = "\n".join([BEGIN, f"Measured with `{command}`:", "", *lines, END])
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    atomic_write_text(DOC, text)
+    write_marked_block(DOC, BEGIN, END, lines, command)
     print(f"wrote the tables into {DOC.relative_to(ROOT)}")
 
 

@@ -126,3 +126,19 @@ def baseline_tree(rev: str, parent: Path) -> Iterator[Path]:
         yield tree
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO)
+
+
+def write_marked_block(doc: Path, begin: str, end: str, lines: list[str], command: str) -> None:
+    """A benchmark's figures into `doc` between its `begin` / `end` markers (at the end of the
+    page the first time), so the page quotes only what the benchmark printed."""
+    root = Path(__file__).resolve().parent.parent
+    sys.path.insert(0, str(root))
+    from cardgen.cache import atomic_write_text
+    text = doc.read_text(encoding="utf-8")
+    block = "\n".join([begin, f"Measured with `{command}`:", "", *lines, end])
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        text = head + block + rest.split(end, 1)[1]
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    atomic_write_text(doc, text)
