@@ -50,12 +50,13 @@ def _situation(frame: pd.DataFrame) -> pd.DataFrame:
                         hand=np.digitize(10 - frame["down"], HAND_EDGES, right=True))
 
 
-def real_chase_balls(comp, season: str, source: str, cache, stats, rule) -> pd.DataFrame:
-    """Every real chase delivery of the full-length matches, with its situation before the ball."""
-    from cardgen.sim.season import full_length_innings
+def _deliveries_in_situation(comp, season: str, source: str, cache
+                             ) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The season's deliveries (no super overs) in match, innings and ball order, and for each
+    the wickets it took, the wickets down, the runs needed (first innings: NaN) and the legal
+    balls left before it."""
     from cardgen.stats.load import load_season_data
     from cardgen.stats.tables import NOT_OUT_KINDS
-    from cardgen.wickets_in_hand import band_table
     bpi = comp.balls_per_innings
     data = load_season_data(comp, season, source, cache=cache)
     d = data.deliveries[~data.deliveries["super_over"].astype(bool)]
@@ -70,6 +71,15 @@ def real_chase_balls(comp, season: str, source: str, cache, stats, rule) -> pd.D
     runs_before = (d.groupby(keys)["runs_total"].cumsum() - d["runs_total"]).to_numpy()
     need = d["match_id"].map(first_total).to_numpy(float) + 1 - runs_before
     left = np.clip(bpi - legal_before, 0, bpi)
+    return d, fell, down, need, left
+
+
+def real_chase_balls(comp, season: str, source: str, cache, stats, rule) -> pd.DataFrame:
+    """Every real chase delivery of the full-length matches, with its situation before the ball."""
+    from cardgen.sim.season import full_length_innings
+    from cardgen.wickets_in_hand import band_table
+    bpi = comp.balls_per_innings
+    d, fell, down, need, left = _deliveries_in_situation(comp, season, source, cache)
     full = set(full_length_innings(stats)["match_id"].astype(str))
     keep = ((d["innings"] == 2) & d["match_id"].astype(str).isin(full)).to_numpy() & np.isfinite(need)
     table = band_table(rule, bpi)[np.minimum(down, 10), left]
@@ -82,23 +92,9 @@ def real_balls(comp, season: str, source: str, cache, stats, rule) -> pd.DataFra
     """Every real delivery faced (wides left out) of the full-length matches, both innings, with
     its batter, bowler, situation and the table's band before the ball."""
     from cardgen.sim.season import full_length_innings
-    from cardgen.stats.load import load_season_data
-    from cardgen.stats.tables import NOT_OUT_KINDS
     from cardgen.wickets_in_hand import band_table
     bpi = comp.balls_per_innings
-    data = load_season_data(comp, season, source, cache=cache)
-    d = data.deliveries[~data.deliveries["super_over"].astype(bool)]
-    keys = ["match_id", "innings"]
-    d = d.sort_values(keys + ["delivery"]).reset_index(drop=True)
-    legal_before = (d.groupby(keys)["legal"].cumsum() - d["legal"]).to_numpy()
-    w = data.wickets
-    fell = (w[~w["kind"].isin(NOT_OUT_KINDS)].groupby(keys + ["delivery"]).size()
-            .reindex(pd.MultiIndex.from_frame(d[keys + ["delivery"]]), fill_value=0).to_numpy())
-    down = pd.Series(fell).groupby([d[k] for k in keys]).cumsum().to_numpy() - fell
-    first_total = d.loc[d["innings"] == 1].groupby("match_id")["runs_total"].sum()
-    runs_before = (d.groupby(keys)["runs_total"].cumsum() - d["runs_total"]).to_numpy()
-    need = d["match_id"].map(first_total).to_numpy(float) + 1 - runs_before
-    left = np.clip(bpi - legal_before, 0, bpi)
+    d, fell, down, need, left = _deliveries_in_situation(comp, season, source, cache)
     full = d["match_id"].astype(str).isin(set(full_length_innings(stats)["match_id"].astype(str))).to_numpy()
     keep = full & (d["wides"] == 0).to_numpy() & ((d["innings"] == 1).to_numpy() | np.isfinite(need))
     tag = f"{comp.code} {season} "
