@@ -2,19 +2,24 @@
 from __future__ import annotations
 
 import statistics
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
 from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS
 from cardgen.calibrate.weights import game_dismissals
-from cardgen.cardset import MAX_DEFENCE, Card, CardSet, as_card, as_card_set
+from cardgen.cardset import MAX_DEFENCE, Card, CardSet, Kind, as_card, as_card_set
+
+if TYPE_CHECKING:
+    from cardgen.calibrate.expect import LeagueModel
 
 SR_TOL, ECON_TOL, RATE_TOL = 0.02, 0.02, 0.05
 LEAGUE_TOL = 0.02
 ROUNDING_SLACK = 0.002   # relative: expected figures are stored to 3-5 significant digits
 
 
-def reachable(card_set: CardSet | dict, card: Card | dict, model=None, both: bool = False) -> bool:
+def reachable(card_set: CardSet | dict, card: Card | dict, model: LeagueModel | None = None,
+              both: bool = False) -> bool:
     """Whether a headline figure this card misses (strike rate or economy outside 2%, dismissal
     or wicket rate outside 5%) could be brought within tolerance WITHOUT the card's other
     headline figure getting worse than it is (or than its own tolerance), against the set's
@@ -43,6 +48,7 @@ def reachable(card_set: CardSet | dict, card: Card | dict, model=None, both: boo
     model = model or model_from_card_set(card_set)
     rule = rule_matrix_of(card_set, card)
     real, exp, balls = card.real, card.expected or {}, card.real.balls or 0
+    runs, dismissals = real.runs or 0, real.dismissals or 0
     if not balls:
         return True
     striker = card.kind == "striker"
@@ -61,16 +67,16 @@ def reachable(card_set: CardSet | dict, card: Card | dict, model=None, both: boo
         p = delivery(model.mean_bowler, vertices, model.a, model.free_hit, rule,
                      defence_of(card))
         ns = model.non_striker_run_out
-        figures = ((p @ BAT_RUNS, p @ FACED, real.runs / balls, exp["strike_rate"] / 100,
+        figures = ((p @ BAT_RUNS, p @ FACED, runs / balls, exp["strike_rate"] / 100,
                     SR_TOL),
-                   (p @ STRIKER_OUT + ns, p @ FACED, real.dismissals / balls,
+                   (p @ STRIKER_OUT + ns, p @ FACED, dismissals / balls,
                     exp["dismissal_rate"], RATE_TOL))
     else:
         p = delivery(vertices, model.mean_striker, model.a, model.free_hit, rule,
                      model.mean_defence)
-        figures = ((p @ (BAT_RUNS + CHARGED_TO_BOWLER), p @ LEGAL, real.runs / balls,
+        figures = ((p @ (BAT_RUNS + CHARGED_TO_BOWLER), p @ LEGAL, runs / balls,
                     exp["economy"] / 6, ECON_TOL),
-                   (p @ BOWLER_WICKET, p @ LEGAL, real.dismissals / balls,
+                   (p @ BOWLER_WICKET, p @ LEGAL, dismissals / balls,
                     exp["wicket_rate"], RATE_TOL))
     missed = [i for i, (_, _, v, e, tol) in enumerate(figures) if abs(e - v) > tol * v]
     if not missed and not both:
@@ -92,48 +98,64 @@ def _rel(expected: float, real: float) -> float | None:
     return None if not real else expected / real - 1
 
 
-def card_rows(card_set: CardSet | dict) -> list[dict]:
+class _CardRow(TypedDict):
+    name: str
+    id: str
+    team: str
+    kind: Kind
+    balls: int
+    real_main: float | None  # strike rate or economy (None: no balls)
+    expected_main: float
+    main_error: float | None  # relative: expected / real - 1 (None: no real figure)
+    real_rate: float | None  # dismissal or wicket rate
+    expected_rate: float
+    rate_error: float | None
+    real_fours: float | None  # per ball
+    expected_fours: float
+    real_sixes: float | None
+    expected_sixes: float
+    small_sample: bool
+    defence: int
+    outside: list[str]  # why a qualified card is outside tolerance (empty: it is not)
+
+
+class CardRow(_CardRow, total=False):
+    """A card's line of the calibration report (`card_rows`)."""
+    reachable: bool  # only on a card outside tolerance: whether its misses are `reachable`
+
+
+def card_rows(card_set: CardSet | dict) -> list[CardRow]:
     """One row per card: real and expected headline figures and relative errors; a qualified card
     outside tolerance says why, and whether its figures are `reachable` at all."""
     from cardgen.calibrate.expect import model_from_card_set
     card_set = as_card_set(card_set)
     model = None
-    rows = []
+    rows: list[CardRow] = []
     for c in card_set.cards:
         real, exp = c.real, c.expected or {}
-        balls = real.balls or 0
+        balls, runs, dismissals = real.balls or 0, real.runs or 0, real.dismissals or 0
         if c.kind == "striker":
-            r_sr = 100 * real.runs / balls if balls else None
-            r_rate = real.dismissals / balls if balls else None
+            r_sr = 100 * runs / balls if balls else None
+            r_rate = dismissals / balls if balls else None
             e_sr, e_rate = exp["strike_rate"], exp["dismissal_rate"]
         else:
-            r_sr = 6 * real.runs / balls if balls else None
-            r_rate = real.dismissals / balls if balls else None
+            r_sr = 6 * runs / balls if balls else None
+            r_rate = dismissals / balls if balls else None
             e_sr, e_rate = exp["economy"], exp["wicket_rate"]
-        row = {"name": c.player.name, "id": c.player.id, "team": c.team,
-               "kind": c.kind, "balls": balls, "real_main": r_sr, "expected_main": e_sr,
-               "main_error": _rel(e_sr, r_sr) if r_sr else None,
-               "real_rate": r_rate, "expected_rate": e_rate,
-               "rate_error": _rel(e_rate, r_rate) if r_rate else None,
-               "real_fours": real.fours / balls if balls else None,
-               "expected_fours": exp["fours"],
-               "real_sixes": real.sixes / balls if balls else None,
-               "expected_sixes": exp["sixes"], "small_sample": bool(c.small_sample),
-               "defence": c.defence_rating}
-        reasons = []
-        if balls >= SMALL_SAMPLE_BALLS:
-            tol_main = SR_TOL if c.kind == "striker" else ECON_TOL
-            if row["main_error"] is not None and abs(row["main_error"]) > tol_main:
-                reasons.append(_reason(c, "strike rate" if c.kind == "striker" else "economy",
-                                       r_sr, e_sr))
-            if r_rate == 0:
-                if e_rate > 0:
-                    reasons.append("never dismissed/no wickets: the opponent's half of every "
-                                   "delivery still carries dismissals (unreachable: rate > 0)")
-            elif row["rate_error"] is not None and abs(row["rate_error"]) > RATE_TOL:
-                reasons.append(_reason(c, "dismissal rate" if c.kind == "striker" else "wicket rate",
-                                       r_rate, e_rate))
-        row["outside"] = reasons
+        row: CardRow = {"name": c.player.name, "id": c.player.id, "team": c.team,
+                        "kind": c.kind, "balls": balls, "real_main": r_sr, "expected_main": e_sr,
+                        "main_error": _rel(e_sr, r_sr) if r_sr else None,
+                        "real_rate": r_rate, "expected_rate": e_rate,
+                        "rate_error": _rel(e_rate, r_rate) if r_rate else None,
+                        "real_fours": (real.fours or 0) / balls if balls else None,
+                        "expected_fours": exp["fours"],
+                        "real_sixes": (real.sixes or 0) / balls if balls else None,
+                        "expected_sixes": exp["sixes"], "small_sample": bool(c.small_sample),
+                        "defence": c.defence_rating, "outside": []}
+        # a qualified card has balls, hence both real figures
+        if balls >= SMALL_SAMPLE_BALLS and r_sr is not None and r_rate is not None:
+            row["outside"] = _misses(c, row, r_sr, r_rate)
+        reasons = row["outside"]
         if reasons:
             model = model or model_from_card_set(card_set)
             row["reachable"] = reachable(card_set, c, model)
@@ -143,6 +165,24 @@ def card_rows(card_set: CardSet | dict) -> list[dict]:
                                + (" under the rule" if c.situations else "") + ")")
         rows.append(row)
     return rows
+
+
+def _misses(card: Card, row: CardRow, real_main: float, real_rate: float) -> list[str]:
+    """Why a qualified card (its `row`) is outside tolerance: empty if it is not."""
+    reasons = []
+    striker = card.kind == "striker"
+    tol_main = SR_TOL if striker else ECON_TOL
+    if row["main_error"] is not None and abs(row["main_error"]) > tol_main:
+        reasons.append(_reason(card, "strike rate" if striker else "economy", real_main,
+                               row["expected_main"]))
+    if real_rate == 0:
+        if row["expected_rate"] > 0:
+            reasons.append("never dismissed/no wickets: the opponent's half of every "
+                           "delivery still carries dismissals (unreachable: rate > 0)")
+    elif row["rate_error"] is not None and abs(row["rate_error"]) > RATE_TOL:
+        reasons.append(_reason(card, "dismissal rate" if striker else "wicket rate", real_rate,
+                               row["expected_rate"]))
+    return reasons
 
 
 # a scoring miss this share of a card's balls in the attack band is said to come from there
@@ -209,21 +249,38 @@ def _why(card: Card, what: str, real: float, expected: float) -> str:
     return f"{what} {gap}: whole-slot resolution against the other figures on the card"
 
 
-def summary(card_set: CardSet | dict) -> dict:
+class KindSummary(TypedDict):
+    """One deck's qualified cards (SMALL_SAMPLE_BALLS or more) in `summary`."""
+    cards: int
+    main_within: int  # strike rate or economy within tolerance
+    rate_within: int  # dismissal or wicket rate within tolerance
+    median_main_error: float | None  # relative, absolute value (None: no card has one)
+    median_rate_error: float | None
+
+
+class Summary(TypedDict):
+    striker: KindSummary
+    bowler: KindSummary
+    league: dict[str, float]  # `league_errors`
+
+
+def _kind_summary(rows: list[CardRow], kind: Kind, tol_main: float) -> KindSummary:
+    k = [r for r in rows if r["kind"] == kind]
+    main = [abs(r["main_error"]) for r in k if r["main_error"] is not None]
+    rate = [abs(r["rate_error"]) for r in k if r["rate_error"] is not None]
+    return {"cards": len(k),
+            "main_within": sum(e <= tol_main for e in main),
+            "rate_within": sum(e <= RATE_TOL for e in rate),
+            "median_main_error": statistics.median(main) if main else None,
+            "median_rate_error": statistics.median(rate) if rate else None}
+
+
+def summary(card_set: CardSet | dict) -> Summary:
     card_set = as_card_set(card_set)
     rows = [r for r in card_rows(card_set) if r["balls"] >= SMALL_SAMPLE_BALLS]
-    out = {}
-    for kind, tol_main in (("striker", SR_TOL), ("bowler", ECON_TOL)):
-        k = [r for r in rows if r["kind"] == kind]
-        main = [abs(r["main_error"]) for r in k if r["main_error"] is not None]
-        rate = [abs(r["rate_error"]) for r in k if r["rate_error"] is not None]
-        out[kind] = {"cards": len(k),
-                     "main_within": sum(e <= tol_main for e in main),
-                     "rate_within": sum(e <= RATE_TOL for e in rate),
-                     "median_main_error": statistics.median(main) if main else None,
-                     "median_rate_error": statistics.median(rate) if rate else None}
-    out["league"] = league_errors(card_set)
-    return out
+    return {"striker": _kind_summary(rows, "striker", SR_TOL),
+            "bowler": _kind_summary(rows, "bowler", ECON_TOL),
+            "league": league_errors(card_set)}
 
 
 def league_errors(card_set: CardSet | dict) -> dict[str, float]:
@@ -257,7 +314,7 @@ def format_report(card_set: CardSet | dict) -> str:
     lines = [f"Calibration report: {card_set.competition.code} {card_set.season}",
              "kind     name                      balls   real   exp    err%  | rate real  exp     err%  | 4s/b real exp   err%  | 6s/b real exp   err%"]
     for r in sorted(rows, key=lambda r: (r["kind"], -r["balls"])):
-        def f(x, spec):
+        def f(x: float | None, spec: str) -> str:
             return format(x, spec) if x is not None else "-"
         lines.append(
             f"{r['kind']:<8} {r['name'][:25]:<25} {r['balls']:>5} {f(r['real_main'], '7.2f')} "
@@ -272,8 +329,7 @@ def format_report(card_set: CardSet | dict) -> str:
             + (f" Defence {r['defence']}" if r["defence"] else ""))
     s = summary(card_set)
     lines.append("")
-    for kind, label in (("striker", "SR"), ("bowler", "economy")):
-        k = s[kind]
+    for kind, label, k in (("striker", "SR", s["striker"]), ("bowler", "economy", s["bowler"])):
         lines.append(f"{kind}s with >= {SMALL_SAMPLE_BALLS} balls: {k['cards']}; {label} within "
                      f"+/-2%: {k['main_within']}; rate within +/-5%: {k['rate_within']}; median |error| "
                      f"{label} {100 * (k['median_main_error'] or 0):.2f}%, rate "
