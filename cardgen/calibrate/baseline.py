@@ -24,6 +24,7 @@ re-solving them against it would be a second calibration of the same season
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -96,7 +97,7 @@ def card_index_errors(card: dict, own: dict[str, dict[str, float]],
 
 
 def index_errors(cards: list[dict], base: dict[str, dict[str, float]],
-                 own_of) -> dict[str, list[float]]:  # type: ignore[no-untyped-def]
+                 own_of: Callable[[dict], dict[str, dict[str, float]]]) -> dict[str, list[float]]:
     """Per figure, the index errors of the qualified cards (>= 60 balls) of `cards`; `own_of(card)`
     gives the index rates of the card's own league."""
     out: dict[str, list[float]] = {}
@@ -242,8 +243,7 @@ def guest_calibration(stats: SeasonStats, baseline: Baseline, keys: set[Key] | N
     solve_on_baseline(baseline, strikers, bowlers, shares)
     ratings = compute_ratings(stats.fielding, run_out_mean=baseline.run_out_mean,
                               keeper_mean=baseline.keeper_mean)
-    cal = Calibration(stats, ratings, None, baseline.cells, baseline.model,  # type: ignore[arg-type]
-                      strikers, bowlers)
+    cal = Calibration(stats, ratings, None, baseline.cells, baseline.model, strikers, bowlers)
     if baseline.rule is not None:
         cal.rule, cal.shares = baseline.rule, shares
         cal.league_shares = {k: league_shares(stats.situations, k) for k in ("striker", "bowler")}

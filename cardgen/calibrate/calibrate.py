@@ -91,7 +91,7 @@ class CardFit:
 class Calibration:
     stats: SeasonStats
     ratings: Ratings
-    plan: ChartPlan
+    plan: ChartPlan | None   # None: a baseline's guests, on the baseline's chart (`baseline`)
     cells: list[list[str]]
     model: LeagueModel
     strikers: list[CardFit]

@@ -22,7 +22,7 @@ import numpy as np
 
 from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE, OUTCOMES
 from cardgen.calibrate.situations import Key, RuleFactors, _ratios, league_shares, real_target
-from cardgen.calibrate.weights import ball_weighted_mean, game_dismissals
+from cardgen.calibrate.weights import FittedCards, ball_weighted_mean, game_dismissals
 from cardgen.calibrate.solve import Scorer, exact_card
 from cardgen.wickets_in_hand import WicketsInHand
 
@@ -37,7 +37,7 @@ PIN_WEIGHT = 10.0     # per slot: how firmly the re-solve keeps a bowler's F and
 BOWLED_ROUNDS = 3     # rounds putting the league's bowled share back after the re-solve
 
 
-def assign_defences(cal: Calibration, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
+def assign_defences(cal: FittedCards, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
                     factors: RuleFactors, held: dict[Key, int] | None = None) -> dict[Key, int]:
     """Set each qualified striker's `defence` (in place) and the model's ball-weighted mean
     Defence (what a bowler meets); `held`: keep these ratings instead of choosing (the last

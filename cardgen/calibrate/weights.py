@@ -6,9 +6,13 @@ defence, which need these too)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:   # calibrate imports this module
+    from cardgen.calibrate.calibrate import CardFit
+    from cardgen.calibrate.expect import LeagueModel
 
 GAME_DISMISSAL_KINDS = ("bowled", "hit wicket", "caught", "caught and bowled", "lbw", "run out",
                         "stumped")
@@ -16,6 +20,15 @@ GAME_DISMISSAL_KINDS = ("bowled", "hit wicket", "caught", "caught and bowled", "
 
 class HasBalls(Protocol):
     balls: int
+
+
+class FittedCards(Protocol):
+    """What the rule's passes, the Defence choice and the repair read of a calibration (a
+    `calibrate.Calibration`, or a baseline's guests): the solved cards and the model they are
+    solved against (which the passes replace)."""
+    strikers: list[CardFit]
+    bowlers: list[CardFit]
+    model: LeagueModel
 
 
 def game_dismissals(kinds: dict) -> int:
