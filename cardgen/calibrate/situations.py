@@ -18,12 +18,19 @@ card set is that figure).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from cardgen.calibrate.model import OUTCOMES
-from cardgen.calibrate.weights import ball_weighted_mean
+from cardgen.calibrate.weights import FittedCards, ball_weighted_mean
 from cardgen.wickets_in_hand import BANDS, WicketsInHand
+
+if TYPE_CHECKING:   # calibrate and solve import this module
+    import pandas as pd
+
+    from cardgen.calibrate.calibrate import CardFit
+    from cardgen.calibrate.solve import Target
 
 RULE_ROUNDS = 4          # full solves under the rule (fewer leave a card or two 2% out: the factors move)
 ROLE_OF_KIND = {"striker": "bat", "bowler": "bowl"}
@@ -31,7 +38,7 @@ ROLE_OF_KIND = {"striker": "bat", "bowler": "bowl"}
 Key = tuple[str, str, str]  # (kind, player id, team)
 
 
-def band_shares(situations) -> dict[Key, dict[str, float]]:
+def band_shares(situations: pd.DataFrame | None) -> dict[Key, dict[str, float]]:
     """Each card's share of real balls per band (striker: balls faced; bowler: legal balls)."""
     out: dict[Key, dict[str, float]] = {}
     if situations is None or not len(situations):
@@ -46,7 +53,7 @@ def band_shares(situations) -> dict[Key, dict[str, float]]:
     return out
 
 
-def league_shares(situations, kind: str) -> dict[str, float] | None:
+def league_shares(situations: pd.DataFrame | None, kind: str) -> dict[str, float] | None:
     if situations is None or not len(situations):
         return None
     rows = situations[situations["role"] == ROLE_OF_KIND[kind]]
@@ -106,14 +113,14 @@ class RuleFactors:
 
 def _ratios(ruled: dict[str, np.ndarray], plain: dict[str, np.ndarray]) -> dict[str, float]:
     out = {}
-    for name, v in plain.items():
-        v = float(v)
+    for name, value in plain.items():
+        v = float(value)
         out[name] = float(ruled[name]) / v if v > 1e-9 and float(ruled[name]) > 1e-9 else 1.0
     return out
 
 
-def measure_factors(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
-                    situations) -> RuleFactors:
+def measure_factors(cal: FittedCards, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
+                    situations: pd.DataFrame | None) -> RuleFactors:
     """The rule's factors on every solved card of `cal` (a `Calibration`) and on the league."""
     from dataclasses import replace
 
@@ -137,11 +144,12 @@ def measure_factors(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]
             ruled.update({n: v for n, v in scorer.figures(slots, mix).items()
                           if n in DEFENCE_HELD})
         factors.cards[key] = _ratios(ruled, Scorer(fit.target, plain_model).figures(slots))
-    mix = league_shares(situations, "striker")
-    if mix is not None:   # outcome by outcome, on the league-average delivery over all real balls
+    # outcome by outcome, on the league-average delivery over all real balls
+    league_mix = league_shares(situations, "striker")
+    if league_mix is not None:
         plain = plain_model.average_delivery()
-        ruled = cal.model.average_delivery(rule.mixture(mix, OUTCOMES))
-        factors.outcomes = {o: float(ruled[i] / plain[i]) if plain[i] > 1e-12 else 1.0
+        average = cal.model.average_delivery(rule.mixture(league_mix, OUTCOMES))
+        factors.outcomes = {o: float(average[i] / plain[i]) if plain[i] > 1e-12 else 1.0
                             for i, o in enumerate(OUTCOMES)}
     return factors
 
@@ -179,8 +187,8 @@ def _slot_moves(card: np.ndarray, allowed: list[int]) -> np.ndarray:
     return out
 
 
-def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[str, float]],
-                             factors: RuleFactors) -> int:
+def repair_outside_tolerance(cal: FittedCards, rule: WicketsInHand,
+                             shares: dict[Key, dict[str, float]], factors: RuleFactors) -> int:
     """Search the qualified cards of `cal` left outside tolerance under the rule (in place; the
     league means in `cal.model` follow). Returns how many cards moved."""
     from dataclasses import replace
@@ -234,7 +242,7 @@ def repair_outside_tolerance(cal, rule: WicketsInHand, shares: dict[Key, dict[st
     return moved
 
 
-def real_target(fit, factors: RuleFactors):
+def real_target(fit: CardFit, factors: RuleFactors) -> Target:
     """A card's target as the rule plays it: its neutral figures times its factors (the real
     season's figures, where the factors are the card's own)."""
     from cardgen.calibrate.solve import Target
