@@ -281,6 +281,12 @@ class Card(_Document):
         return (self.player.id, self.team)
 
     @property
+    def place(self) -> int | None:
+        """The usual batting position, when the set gives it as a whole number (the schema leaves
+        `position` open: a hand-edited set may say anything there)."""
+        return self.position if isinstance(self.position, int) else None
+
+    @property
     def where(self) -> str:
         """How an error names the card: player, team and kind."""
         name = self.player.name if self.player.name is not None else (

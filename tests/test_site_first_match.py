@@ -7,6 +7,7 @@ from pathlib import Path
 import pypdfium2
 import pytest
 
+from cardgen.cardset import CardSet
 from cardgen.play.scorecard import innings_card
 from cardgen.sim import model as m
 from cardgen.site import first_match as fm
@@ -16,13 +17,13 @@ pytestmark = pytest.mark.slow   # the shipped set, read and compiled once for th
 
 
 @pytest.fixture(scope="module")
-def bbl() -> dict:
-    return shipped_set("BBL_2024-25", "quicket")
+def bbl() -> CardSet:
+    return CardSet.from_json(shipped_set("BBL_2024-25", "quicket"))
 
 
 @pytest.fixture(scope="module")
-def replay(bbl: dict) -> fm.Replay:
-    teams = [t["name"] for t in bbl["teams"]][:2]
+def replay(bbl: CardSet) -> fm.Replay:
+    teams = bbl.team_names()[:2]
     return fm.play_replay(bbl, teams[0], teams[1])
 
 
@@ -87,8 +88,8 @@ def test_the_filled_sheet_agrees_with_the_match_pages_scorecard(replay: fm.Repla
 
 
 @pytest.mark.slow
-def test_write_first_match_writes_the_same_filled_sheet_every_time(bbl: dict, tmp_path: Path):
-    teams = tuple(t["name"] for t in bbl["teams"][:2])
+def test_write_first_match_writes_the_same_filled_sheet_every_time(bbl: CardSet, tmp_path: Path):
+    teams = (bbl.teams[0].name, bbl.teams[1].name)
     page = fm.write_first_match(bbl, "BBL_2024-25", teams, tmp_path / "a", ("a4", "letter"))
     again = fm.write_first_match(bbl, "BBL_2024-25", teams, tmp_path / "b", ("a4", "letter"))
     assert page == again

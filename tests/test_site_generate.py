@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen.cardset import CardSet
 from cardgen.cli import main
 from cardgen.site.generate import generate_site
 from cardgen.site.kit import SiteError
@@ -312,7 +313,7 @@ def test_the_real_against_card_table_runs_in_a_cricket_order(name: str) -> None:
     from conftest import _shipped_rule_set
     from cardgen.site.views import card_views
     from cardgen.site.kit import KitSet, Validation
-    kit = KitSet(folder=Path(name), card_set=_shipped_rule_set(name), downloads=[], tts_sheets=[],
+    kit = KitSet(folder=Path(name), card_set=CardSet.from_json(_shipped_rule_set(name)), downloads=[], tts_sheets=[],
                  other_files=[], card_pngs={}, validation=Validation(), build_date="")
     economy = "Economy" + (" (runs per 6 balls)" if name == "HUNDRED_2024" else "")
     order = {"bowler": [economy, "Wickets /100 balls", "4s /100 balls", "6s /100 balls", "Dots /100 balls",
@@ -421,6 +422,40 @@ def test_unreadable_set_is_skipped_and_named(tmp_path):
     assert check_links(report.site_dir).broken == []
     result = CliRunner().invoke(main, ["site", "--out", str(tmp_path)])
     assert result.exit_code == 0 and "warning: " in result.output
+
+
+def _minimal_set() -> dict:
+    return {"schema_version": 1, "competition": {"code": "HUNDRED", "name": "The Hundred (men)"},
+            "season": "2024", "format": "100-ball", "fielding_chart": {"cells": [["0"] * 20] * 6},
+            "cards": [{"player": {"id": "x1", "name": "Solo"}, "team": "Oval Invincibles",
+                       "kind": "striker", "chart": _chart("striker")}]}
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda d: [d], "is not a card set (no list of cards)"),
+    (lambda d: {k: v for k, v in d.items() if k != "cards"}, "is not a card set (no list of cards)"),
+    (lambda d: dict(d, cards=[dict(d["cards"][0], kind="umpire")]),
+     "is not a valid card set: cards/0/kind: 'umpire'"),
+    (lambda d: dict(d, cards=[{k: v for k, v in d["cards"][0].items() if k != "player"}]),
+     "is not a valid card set: cards/0: 'player' is a required"),
+    (lambda d: dict(d, cards=[*d["cards"], 7]), "is not a valid card set: cards/1: 7 is not of type 'object'"),
+    (lambda d: dict(d, teams="Oval"), "is not a valid card set: teams: 'Oval' is not of type 'array'"),
+    (lambda d: dict(d, competition={"name": "The Hundred"}),
+     "is not a valid card set: competition: 'code' is a required"),
+])
+def test_a_hand_edited_set_the_pages_cannot_read_is_one_line_naming_it(tmp_path, damage, message):
+    """The site reads the card set once, as the model every page reads (cardset.CardSet): a set
+    the shared schema refuses is a SiteError of one line naming the file and the fault (the set
+    is then skipped, as an unreadable one), never a traceback from a page deep in the site."""
+    from cardgen.site.kit import load_card_set_file
+    path = tmp_path / "card-set.json"
+    path.write_text(json.dumps(damage(_minimal_set())))
+    with pytest.raises(SiteError) as raised:
+        load_card_set_file(path)
+    assert str(raised.value).startswith(f"{path} ") and message in str(raised.value)
+    assert "\n" not in str(raised.value)
+    path.write_text(json.dumps(_minimal_set()))
+    assert load_card_set_file(path).cards[0].player.name == "Solo"
 
 
 def test_missing_output_folder_is_a_named_error(tmp_path):

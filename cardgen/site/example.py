@@ -55,7 +55,7 @@ def example_ball(kit: KitSet, views: list[CardView], info: dict[str, dict[str, A
     if not strikers:
         return None
     striker = strikers[0]
-    declared = {t.get("name"): t for t in kit.card_set.get("teams", []) if isinstance(t, dict)}
+    declared = {t.get("name"): t for t in kit.doc.get("teams", []) if isinstance(t, dict)}
     bowler = _example_bowler(declared, views, striker)
     if bowler is None:
         return None

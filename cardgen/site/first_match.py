@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image
 
 from cardgen.calibrate.model import DEFAULT_KEEPER
-from cardgen.cardset import as_card_set
+from cardgen.cardset import CardSet
 from cardgen.play.match import play_page_match
 from cardgen.play.prng import CAPTAIN_STREAM, DICE_STREAM, SharedRandom
 from cardgen.play.scorecard import overs, result_text
@@ -54,7 +54,7 @@ class Replay:
     balls: list[list[RecordedBall]]   # first innings, second innings, super overs
 
 
-def play_replay(card_set: dict[str, Any], first: str, second: str, seed: int = SEED) -> Replay:
+def play_replay(card_set: CardSet, first: str, second: str, seed: int = SEED) -> Replay:
     """`first` bats first against `second`, both with their usual XIs, as the match page plays it."""
     cs = compile_card_set(card_set)
     sides = [page_side(cs, team, *usual_xi(cs, team)) for team in (first, second)]
@@ -399,7 +399,7 @@ def filled_sheet(replay: Replay, match_name: str) -> FilledSheet:
                        innings=(first, second))
 
 
-def write_first_match(card_set: dict[str, Any], set_name: str, teams: tuple[str, str], site_root: Path,
+def write_first_match(card_set: CardSet, set_name: str, teams: tuple[str, str], site_root: Path,
                       papers: tuple[str, ...] = ("a4",)) -> dict[str, Any]:
     """Play the replay of `teams` (the first bats first), write the filled scoresheet (a PDF
     per paper, a PNG of its first page) under `site_root`/first-match/, and return what the
@@ -417,13 +417,13 @@ def write_first_match(card_set: dict[str, Any], set_name: str, teams: tuple[str,
         worked.append(explain_ball(replay, 0, rb, label))
         legal += rb.ball.legal
     sheet = filled_sheet(replay, f"{teams[0]} v {teams[1]}")
-    credit = str(card_set.get("attribution") or ATTRIBUTION)
+    credit = card_set.attribution or ATTRIBUTION
     folder = site_root / FOLDER
     folder.mkdir(parents=True, exist_ok=True)
     downloads = []
     png = None
     for paper in papers:
-        pdf = render_filled_scoresheet_pdf(as_card_set(card_set), paper, credit, sheet)
+        pdf = render_filled_scoresheet_pdf(card_set, paper, credit, sheet)
         name = f"{slug(set_name)}-first-match-scoresheet-filled-{paper}.pdf"
         atomic_write_bytes(folder / name, pdf)
         downloads.append({"href": f"{FOLDER}/{name}", "name": name, "paper": PAPER_LABELS.get(paper, paper),
@@ -444,12 +444,12 @@ def write_first_match(card_set: dict[str, Any], set_name: str, teams: tuple[str,
             "super_overs": len(replay.match.super_overs), "png": png, "downloads": downloads}
 
 
-def for_site(record: dict[str, Any], card_set: dict[str, Any], site_root: Path) -> dict[str, Any] | None:
+def for_site(record: dict[str, Any], card_set: CardSet | None, site_root: Path) -> dict[str, Any] | None:
     """The first-match page's replay of a set's first two teams (`record`: the set as the pages
     above it see it); None when they cannot take the field (a hand-made set without the team
     sheet's XIs): the page then goes without the worked over and the filled sheet."""
     teams = [str(t[0]) for t in record.get("teams", [])][:2]
-    if len(teams) < 2 or not card_set:
+    if len(teams) < 2 or card_set is None:
         return None
     shipped = {d["relpath"] for d in record.get("downloads", [])}
     papers = tuple(p for p in ("a4", "letter") if f"scoresheet-{p}.pdf" in shipped) or ("a4",)

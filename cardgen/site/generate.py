@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen import __version__
+from cardgen.cardset import CardSet
 from cardgen.manifest import read_manifest
 from cardgen.site.kit import (
     SiteError,
@@ -209,7 +210,7 @@ def _render_guides(build: _Build, folders: list[Path]) -> None:
         (s for s in records if s.get("has_rule")), None)
     rule = default_rule()
     if rule_kit is not None:
-        rule = build.rules.get(rule_kit["name"]) or rule_of(_carried_card_set(folders, rule_kit["name"])) or rule
+        rule = build.rules.get(rule_kit["name"]) or _carried_rule(folders, rule_kit["name"]) or rule
     # the Defence rating (R13): every kit with rated cards gets a line (how many, the highest)
     defence_kits = [s for s in records if s.get("defence")]
     writer.page("how-to-print.html", "how-to-print.html.j2", sets=records, scoresheet=scoresheet_shape())
@@ -274,14 +275,21 @@ def generate(kit_dirs: Iterable[Path], site_dir: Path, options: SiteOptions = Si
                       rendered=build.rendered, carried=build.carried, search_bytes=sum(search_sizes.values()))
 
 
-def _carried_card_set(folders: list[Path], name: str) -> dict[str, Any]:
-    """The card set of a kit carried over (the rule it was made for is read from it)."""
+def _carried_card_set(folders: list[Path], name: str) -> CardSet | None:
+    """The card set of a kit carried over (the rule it was made for is read from it); None
+    when it cannot be read."""
     from cardgen.site.kit import CARD_SET_FILE, load_card_set_file
     folder = next(f for f in folders if f.name == name)
     try:
         return load_card_set_file(folder / CARD_SET_FILE)
     except SiteError:
-        return {}
+        return None
+
+
+def _carried_rule(folders: list[Path], name: str) -> Any:
+    """The rule a carried kit's set was made for (None: none, or the set cannot be read)."""
+    card_set = _carried_card_set(folders, name)
+    return rule_of(card_set) if card_set is not None else None
 
 
 def refresh_site(out_dir: Path, site_dir: Path | None = None) -> SiteReport:

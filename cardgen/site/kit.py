@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardgen.cardset import CardSet, schema_problem
 from cardgen.cardset_limits import read_document
-from cardgen.errors import CardgenError
+from cardgen.errors import CardgenError, CardSetError
 from cardgen.manifest import FILE_NAME as MANIFEST_FILE
 from cardgen.manifest import PREVIOUS_GAME_MARKER, CardSheets, Manifest, read_manifest
 from cardgen.readfile import read_json_file
@@ -145,7 +146,7 @@ def _read_teams(folder: Path, manifest: Manifest | None) -> dict[str, TeamDownlo
 class KitSet:
     """One built set: `<out>/<CODE>_<season>/` and its card set."""
     folder: Path
-    card_set: dict[str, Any]
+    card_set: CardSet
     downloads: list[Download]
     tts_sheets: list[Download]
     other_files: list[Download]
@@ -164,15 +165,19 @@ class KitSet:
 
     @property
     def title(self) -> str:
-        comp = self.card_set.get("competition", {})
-        return f"{comp.get('name') or comp.get('code') or self.name} {self.season}".strip()
+        comp = self.card_set.competition
+        return f"{comp.name or comp.code or self.name} {self.season}".strip()
 
     @property
     def season(self) -> str:
         """The season as the kit's cards and sheets print it ('2024-2025')."""
-        comp = self.card_set.get("competition", {})
-        season = str(self.card_set.get("season", ""))
-        return printed_season_of(str(comp.get("code", "")), season) if season else ""
+        season = self.card_set.season
+        return printed_season_of(self.card_set.competition.code, season) if season else ""
+
+    @property
+    def doc(self) -> dict[str, Any]:
+        """The card set as its JSON document, for the pages not yet reading the model."""
+        return self.card_set.to_json()
 
     def all_files(self) -> list[Path]:
         """Every regular file of the kit, sorted, for the zip (hidden temp files left out)."""
@@ -184,28 +189,29 @@ def _download(folder: Path, path: Path, label: str) -> Download:
     return Download(path.relative_to(folder).as_posix(), label, path.stat().st_size)
 
 
-def load_card_set_file(path: Path) -> dict[str, Any]:
-    """Read a card-set.json; a set that cannot be read is a SiteError naming the file."""
+def load_card_set_file(path: Path) -> CardSet:
+    """Read and check a card-set.json (within the card set's limits, then the shared schema)
+    into the model every page reads; a set that cannot be read is a SiteError naming the file.
+
+    The kit's own checks of what it prints (the rule's faces, a Defence rating in a Quicket
+    rules set) are not made here: the pages show a hand-edited set without what they cannot read."""
     try:   # within the card set's limits (a 100,000-deep nesting was a RecursionError), strings cleaned
         doc = read_document(path)
     except (OSError, UnicodeDecodeError, ValueError) as exc:  # DocumentTooLarge is a ValueError
         raise SiteError(f"cannot read {path}: {exc}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
         raise SiteError(f"{path} is not a card set (no list of cards)")
-    for i, card in enumerate(doc["cards"]):
-        if not isinstance(card, dict) or not isinstance(card.get("player"), dict) \
-                or card.get("kind") not in ("striker", "bowler"):
-            raise SiteError(f"{path}: card {i} has no player or an unknown kind")
-    return doc
+    problem = schema_problem(doc)
+    if problem:
+        raise SiteError(f"{path} is not a valid card set: {problem}")
+    try:
+        return CardSet.from_json(doc)
+    except CardSetError as exc:
+        raise SiteError(f"{path}: {exc}") from None
 
 
-def _card_key(card: dict[str, Any]) -> tuple[str, str]:
-    return str(card["player"].get("id", "")), str(card["kind"])
-
-
-def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
-                    teams: list[dict[str, Any]] | None = None) -> dict[int, str]:
-    """Find each card's PNG under `png/` (`teams`: the set's teams, with their decks).
+def match_card_pngs(folder: Path, card_set: CardSet) -> dict[int, str]:
+    """Find each card's PNG under `png/`.
 
     A card may name its file (`png` field). Otherwise the renderer's name is matched:
     `NNN-<team>-<name>-<kind>.png` (NNN = print order). A file name holding the player id and the
@@ -217,32 +223,30 @@ def match_card_pngs(folder: Path, cards: list[dict[str, Any]],
     files = sorted(p for p in png_dir.rglob("*.png") if p.is_file())
     taken: set[Path] = set()
     found: dict[int, str] = {}
+    cards = card_set.cards
 
     def take(index: int, path: Path) -> None:
         taken.add(path)
         found[index] = path.relative_to(folder).as_posix()
 
     for index, card in enumerate(cards):
-        named = card.get("png")
+        named = card.extra.get("png")   # a field the contract does not know: anything may be there
         if isinstance(named, str) and (folder / named).is_file():
             take(index, folder / named)
     # same team, name and kind twice is possible (two players called J Smith): the print order
     # (the team's decks, XI then reserves, then batting position, then id) decides, as it does
     # for the renderer's numbering (cardgen.render.card.card_views)
     from cardgen.render.card import deck_order
-    from cardgen.cardset import Team
-    decks: dict[tuple[Any, Any], tuple[int, int]] = dict(deck_order(
-        [Team.from_json(t) for t in teams if isinstance(t, dict)] if isinstance(teams, list) else []))
+    decks: dict[tuple[Any, Any], tuple[int, int]] = dict(deck_order(card_set.teams))
     order = sorted(range(len(cards)), key=lambda i: (
-        decks.get((cards[i].get("team"), cards[i]["player"].get("id")), (2, 0)),
-        cards[i].get("position") if isinstance(cards[i].get("position"), int) else 99,
-        str(cards[i]["player"].get("id", ""))))
+        decks.get((cards[i].team, cards[i].player.id), (2, 0)),
+        99 if cards[i].place is None else cards[i].place, cards[i].player.id))
     for index in order:
         if index in found:
             continue
         card = cards[index]
-        suffix = f"-{_slug(str(card.get('team', '')))}-{_slug(str(card['player'].get('name', '')))}-{card['kind']}.png"
-        player_id, kind = _card_key(card)
+        suffix = f"-{_slug(card.team)}-{_slug(card.player.name)}-{card.kind}.png"
+        player_id, kind = card.player.id, card.kind
         match = next((p for p in files if p not in taken and re.fullmatch(r"\d+", p.name[:-len(suffix)] or "-")
                       and p.name.endswith(suffix)), None)
         if match is None and player_id:
@@ -456,10 +460,10 @@ def _read_validation(folder: Path) -> Validation:
     return result
 
 
-def _build_date(path: Path, card_set: dict[str, Any]) -> str:
+def _build_date(path: Path, card_set: CardSet) -> str:
     """The day the set was built: the card set's own stamp if it has one, else the file's date."""
     for key in ("built", "build_date", "generated_at", "created"):
-        value = card_set.get(key)
+        value = card_set.extra.get(key)   # not the contract's: anything may be there
         if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}", value):
             return value[:10]
     stamp = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
@@ -527,7 +531,7 @@ def read_set(folder: Path) -> KitSet:
              and p.relative_to(folder).parts[0] not in shown_elsewhere]
     return KitSet(folder=folder, card_set=card_set, downloads=downloads, tts_sheets=tts_sheets,
                   tts_readme=tts_readme, tts_decks=_read_tts_decks(folder),
-                  other_files=other, card_pngs=match_card_pngs(folder, card_set["cards"], card_set.get("teams")),
+                  other_files=other, card_pngs=match_card_pngs(folder, card_set),
                   validation=_read_validation(folder), build_date=_build_date(card_set_path, card_set),
                   teams=_read_teams(folder, manifest),
                   page_counts={d.relpath: n for d in downloads if d.relpath.endswith(".pdf")

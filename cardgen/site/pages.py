@@ -103,19 +103,17 @@ def filter_page_name(team_slug: str | None, kind: str | None) -> str:
 
 
 def _set_summary(kit: KitSet, views: list[CardView], teams: list[tuple[str, str]]) -> dict[str, Any]:
-    raw = kit.card_set.get("competition")
-    raw = raw if isinstance(raw, dict) else {}
-    comp = {"code": str(raw.get("code", "")), "name": str(raw.get("name") or raw.get("code") or kit.name),
-            "nation": str(raw.get("nation") or "")}
+    raw = kit.card_set.competition
+    comp = {"code": raw.code, "name": raw.name or raw.code or kit.name, "nation": raw.nation or ""}
     return {
         "name": kit.name, "title": kit.title, "competition": comp,
-        "season": kit.season, "season_key": str(kit.card_set.get("season", "")), "format": kit.card_set.get("format", ""),
+        "season": kit.season, "season_key": kit.card_set.season, "format": kit.card_set.format,
         "teams": teams, "cards": len(views),
         "strikers": sum(v.kind == "striker" for v in views),
         "bowlers": sum(v.kind == "bowler" for v in views),
         "build_date": kit.build_date,
-        "credit": kit.card_set.get("attribution") or ATTRIBUTION,
-        "generator": kit.card_set.get("generator", ""),
+        "credit": kit.card_set.attribution or ATTRIBUTION,
+        "generator": kit.card_set.generator or "",
         "downloads": kit.downloads, "tts": kit.tts_sheets, "other": kit.other_files,
         "tts_readme": kit.tts_readme, "tts_decks": kit.tts_decks,
         "zip": f"{kit.name}-kit.zip", "validation": kit.validation,
@@ -272,7 +270,7 @@ def _compare_pages(writer: Writer, kit: KitSet, summary: dict[str, Any], views: 
     rows = card_rows(views)
     for pair in pairs:
         writer.page(f"{set_rel}/{pair['page']}", "compare-pair.html.j2", kit=summary,
-                    pair=pair_context(kit.folder, kit.card_set, rows, (pair["a_name"], pair["a"]),
+                    pair=pair_context(kit.folder, kit.doc, rows, (pair["a_name"], pair["a"]),
                                       (pair["b_name"], pair["b"])))
     if pairs:
         writer.page(f"{set_rel}/{COMPARE_PAGE}", "compare.html.j2", kit=summary, pairs=pairs, rows=rows,
@@ -315,7 +313,7 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
 
     views = card_views(kit)
     teams = team_order(kit, views)
-    views = sorted_cards(views, teams, kit.card_set)
+    views = sorted_cards(views, teams, kit.doc)
     set_links(views)
     _thumbnails(writer, kit, views, set_root)
     summary = _set_summary(kit, views, teams)

@@ -18,7 +18,7 @@ from cardgen.calibrate.model import (
     card_defence,
     chart_to_slots,
 )
-from cardgen.cardset import as_card
+from cardgen.cardset import CardSet, as_card
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.site.kit import KitSet
@@ -275,7 +275,7 @@ def qualify_balls() -> int:
     return int(QUALIFY_BALLS)
 
 
-def rules_summary(card_set: dict[str, Any]) -> dict[str, Any]:
+def rules_summary(card_set: CardSet) -> dict[str, Any]:
     """Which rule set the kit is made for (`cardgen.rule_sets`), for the pages that show two kits
     of a season side by side: its name, its words, and the medians of its cards' errors on strike
     rate and economy (the qualified cards, calibrate.report.summary), the figure the "which should
@@ -299,7 +299,7 @@ def rules_summary(card_set: dict[str, Any]) -> dict[str, Any]:
             "card_median": median}
 
 
-def rule_of(card_set: dict[str, Any]) -> Any:
+def rule_of(card_set: CardSet) -> Any:
     """The wickets-in-hand rule this set was made for, with its own attack faces (None: a set
     made for the rules as printed, or one whose rule cannot be read: the page then shows the
     standard faces)."""

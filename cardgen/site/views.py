@@ -282,7 +282,7 @@ def _page_slugs(card_set: dict[str, Any]) -> tuple[dict[str, str], dict[str, str
 
 
 def card_views(kit: KitSet) -> list[CardView]:
-    card_set = kit.card_set
+    card_set = kit.doc
     hundred = card_set.get("format") == "100-ball"
     attack_die = plays_attack_die(card_set)
     team_slugs, player_slugs = _page_slugs(card_set)
@@ -379,7 +379,7 @@ def team_order(kit: KitSet, views: list[CardView]) -> list[tuple[str, str]]:
     for view in views:
         if (view.team, view.team_slug) not in order:
             order.append((view.team, view.team_slug))
-    declared = [t.get("name") for t in kit.card_set.get("teams", []) if isinstance(t, dict)]
+    declared = [t.get("name") for t in kit.doc.get("teams", []) if isinstance(t, dict)]
     return sorted(order, key=lambda t: declared.index(t[0]) if t[0] in declared else len(declared))
 
 
