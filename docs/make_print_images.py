@@ -17,6 +17,7 @@ from PIL import Image
 
 from cardgen.cache import Cache
 from cardgen.calibrate.cardset import build_card_set
+from cardgen.cardset import CardSet
 from cardgen.competitions import get_competition
 from cardgen.render.card import card_views
 from cardgen.render.images import card_image
@@ -41,8 +42,8 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         cache = Cache(Path(tmp) / "cache")  # never the committed stats_cache/
-        bbl = build_card_set(get_competition("BBL"), "2024-25", args.source, cache=cache)
-        hundred = build_card_set(get_competition("HUNDRED"), "2024", args.source, cache=cache)
+        bbl = CardSet.from_json(build_card_set(get_competition("BBL"), "2024-25", args.source, cache=cache))
+        hundred = CardSet.from_json(build_card_set(get_competition("HUNDRED"), "2024", args.source, cache=cache))
         stats = season_stats(get_competition("BBL"), "2024-25", args.source, cache=cache)
         fixtures = fixtures_from_tables(stats.matches, stats.innings)
         kit = build_kit(bbl, Path(tmp) / "plain", KitOptions(images=False, progress=False,

@@ -8,8 +8,8 @@ import sys
 import tempfile
 import types
 from pathlib import Path
-from typing import Any, NamedTuple
-from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Callable, Mapping
 
 try:
     import fcntl
@@ -21,6 +21,9 @@ from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
 
 from cardgen.cache import Cache
+
+if TYPE_CHECKING:
+    from cardgen.cardset import CardSet
 
 # property tests draw the same examples every run (a failure reproduces) and keep no example
 # database in the checkout (.hypothesis/); CI=true already does this, now every run does
@@ -411,6 +414,16 @@ def shipped_set(name: str, rules: str) -> dict:
     raise AssertionError(f"no shipped {name} set for the {rules} rules")
 
 
+def as_model(doc: Mapping[str, Any]) -> CardSet:
+    """The model of a card-set document a test built, read or changed: what the render layer
+    takes (cardgen reads a set once, at the edge: `load_card_set`, or `CardSet.from_json` for a
+    set built in memory). Here a document only: a test that has the model already passes it."""
+    from cardgen.cardset import CardSet
+    if not isinstance(doc, Mapping):
+        raise TypeError(f"as_model takes a card-set document, not {type(doc).__name__}")
+    return CardSet.from_json(doc)
+
+
 def _shipped_rule_set(name: str) -> dict:
     """The shipped advanced card set of one season (with the wickets-in-hand rule)."""
     return shipped_set(name, "advanced")
@@ -420,7 +433,7 @@ def _ratings_width(card: dict) -> float:
     """The printed width (mm at 1 pt) of a striker card's fielding ratings line."""
     from cardgen.render.card import card_views
     from cardgen.render.fonts import text_width_mm
-    [view] = card_views({"competition": {"code": "X"}, "season": "2024", "cards": [card]})
+    [view] = card_views(as_model({"competition": {"code": "X"}, "season": "2024", "cards": [card]}))
     return text_width_mm(view.ratings, "bold", 1.0)
 
 

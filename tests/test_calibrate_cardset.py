@@ -13,6 +13,7 @@ from cardgen.calibrate.cardset import (CardSetError, load_card_set,
                                        write_card_set)
 from cardgen.calibrate.model import chart_to_slots
 from cardgen.competitions import get_competition
+from conftest import as_model
 
 pytestmark = pytest.mark.needs_data
 
@@ -195,6 +196,6 @@ def test_a_card_set_saved_with_a_byte_order_mark_still_reads(card_set_file: Path
     assert load_card_set(marked) == load_card_set(card_set_file)
     assert load_card_set_file(marked) == load_card_set_file(card_set_file)
     one_team = load_card_set(marked)["teams"][0]["name"]
-    kit = build_kit(load_card_set(marked), tmp_path / "out", KitOptions(team=one_team, images=False,
+    kit = build_kit(as_model(load_card_set(marked)), tmp_path / "out", KitOptions(team=one_team, images=False,
                                                                         papers=("a4",), progress=False))
     assert (kit.folder / "cards-a4.pdf").is_file()

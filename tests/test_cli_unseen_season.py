@@ -16,6 +16,7 @@ from cardgen.errors import EXIT_USAGE
 from cardgen.sources.fetch import SOURCE_ENV
 from tests.conftest import MIRROR
 from tests.test_cli_errors import one_line_error
+from conftest import as_model
 
 PSL = MIRROR / "psl_2021"
 
@@ -122,7 +123,7 @@ def test_a_long_name_fits_its_team_sheet_columns(paper: str):
     for card in card_set["cards"]:
         if card["player"]["id"] == pid:
             card["player"]["name"] = LONG_NAME
-    pdf = render_team_sheets_pdf(card_set, paper, "credit")
+    pdf = render_team_sheets_pdf(as_model(card_set), paper, "credit")
     assert check_pdf(pdf, "team-sheets-a4.pdf") == []
     text = " ".join(pypdf.PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
     assert "ØRSTED-ŁUKASIŃSKI" in text and "MOHAMMAD NABI" in text and "\u2026" not in text
@@ -233,7 +234,7 @@ def test_a_long_competition_name_stays_on_the_fielding_chart(paper: str):
     card_set = copy.deepcopy(_shipped_rule_set("BBL_2024-25"))
     card_set["competition"]["name"] = ("The Very Long Named Regional Inter-Provincial Twenty20 Championship "
                                        "Trophy Series Presented by Sponsors")
-    pdf = render_fielding_pdf(card_set, paper, "credit")
+    pdf = render_fielding_pdf(as_model(card_set), paper, "credit")
     assert check_pdf(pdf, "fielding-chart-a4.pdf") == []
     text = pypdfium2.PdfDocument(pdf)[0].get_textpage().get_text_range()
     assert "Fielding chart \u2014 The Very Long Named Regional" in text and "\u2026" in text.splitlines()[0]

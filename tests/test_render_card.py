@@ -18,12 +18,13 @@ from cardgen.render.layout import load_layout
 from cardgen.render.preflight import check_pdf
 from cardgen.render.sheets import render_cards_pdf
 from cardgen.rule_sets import rules_of_set
+from conftest import as_model
 
 PT = 25.4 / 72  # mm per point
 
 
 def _rated(card_set: dict) -> list:
-    return [v for v in card_views(card_set) if v.defence]
+    return [v for v in card_views(as_model(card_set)) if v.defence]
 
 
 def _texts(data: bytes) -> list[tuple[int, str, float, float, float]]:
@@ -77,10 +78,10 @@ def test_a_card_without_defence_prints_exactly_what_it_printed_before(defence_ca
     for card in zero["cards"]:
         if card["kind"] == "striker":
             card["defence"] = 0  # the spec's "no rating"
-    views = card_views(unrated)
-    assert card_views(zero) == views and not any(v.defence for v in views)
+    views = card_views(as_model(unrated))
+    assert card_views(as_model(zero)) == views and not any(v.defence for v in views)
     data = render_cards_pdf(views[:9], "a4", "t", "c")
-    assert render_cards_pdf(card_views(zero)[:9], "a4", "t", "c") == data
+    assert render_cards_pdf(card_views(as_model(zero))[:9], "a4", "t", "c") == data
     assert "Defence" not in " ".join(t[1] for t in _texts(data))
     # a rated card differs from its unrated self by the rating only (and a reader of the PDF
     # must find it); its fielding ratings close up ("C(20)/RO(20)/Wicketkeeper (20)") only where
@@ -109,7 +110,7 @@ def test_on_the_card_image_the_rating_changes_only_the_ratings_line(defence_card
         unrated_card_set = copy.deepcopy(card_set)
         for card in unrated_card_set["cards"]:
             card.pop("defence", None)
-        plain = next(v for v in card_views(unrated_card_set) if v.sort_key == rated.sort_key)
+        plain = next(v for v in card_views(as_model(unrated_card_set)) if v.sort_key == rated.sort_key)
         for ink_saver in (False, True):
             a = np.asarray(card_image(plain, dpi, ink_saver).convert("L"), dtype=int)
             b = np.asarray(card_image(rated, dpi, ink_saver).convert("L"), dtype=int)
@@ -202,7 +203,7 @@ def test_the_card_credit_prints_whole_at_5_5_pt_or_more_under_the_stats_box_on_e
     layout = load_layout("card")
     stats = layout["stats"]
     box_bottom = stats["bottom_mm"] + stats["box_width_mm"] / 2
-    views = card_views(_shipped_rule_set(season))
+    views = card_views(as_model(_shipped_rule_set(season)))
     pdf = render_cards_pdf(views, paper, f"{season} cards", ATTRIBUTION)
     xs, ys = sheet_geometry(paper).cut_lines()
     credits_read: list[str] = []
@@ -263,7 +264,7 @@ def test_every_card_names_its_rules_by_the_credit_line_inside_the_cut(paper, ble
     stats_bottom = layout["stats"]["bottom_mm"] + layout["stats"]["box_width_mm"] / 2
     for rules, words in (("quicket", ["Quicket", "rules"]), ("advanced", ["Advanced", "rules"])):
         card_set = shipped_set("BBL_2024-25", rules)
-        views = card_views(card_set)
+        views = card_views(as_model(card_set))
         # every card kind and team colour on two sheets: strikers and bowlers, dark and light bands
         sample = views[:9] + [v for v in views if v.kind == "bowler"][-9:]
         pdf = render_cards_pdf(sample, paper, "t", ATTRIBUTION, bleed=bleed)
@@ -347,7 +348,7 @@ def test_a_card_lacking_a_result_its_stats_show_says_where_it_comes_from(season)
                           ("advanced", "MS DHONI", "striker", "striker_no_boundaries")}}[season]
     seen = set()
     for rules, card_set in _shipped_sets(season).items():
-        views = card_views(card_set)
+        views = card_views(as_model(card_set))
         cards = {(c["player"]["name"].upper(), c["kind"], c["team"]): c for c in card_set["cards"]}
         expected = {id(v): NOTE_FOR.get((v.kind, frozenset(_lacking(cards[(v.name, v.kind, v.team)]))), ())
                     for v in views}

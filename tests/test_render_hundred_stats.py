@@ -10,6 +10,7 @@ from pypdf import PdfReader
 from cardgen.render.card import card_views
 from cardgen.render.sample import rules_example_card_set
 from cardgen.render.teamsheets import render_team_sheets_pdf
+from conftest import as_model
 
 
 def _hundred_set() -> dict:
@@ -30,7 +31,7 @@ def test_hundred_bowler_cards_print_balls_and_an_economy_per_six_of_them(render_
     bowlers = [c for c in card_set["cards"] if c["kind"] == "bowler"]
     assert len(bowlers) > 40
     for card in bowlers:
-        [view] = card_views({**card_set, "cards": [card]})
+        [view] = card_views(as_model({**card_set, "cards": [card]}))
         real = card["real"]
         items = [i for line in view.stats for i in line]
         assert f"Balls: {real['balls']}" in items and not any(i.startswith("Overs") for i in items)
@@ -38,14 +39,14 @@ def test_hundred_bowler_cards_print_balls_and_an_economy_per_six_of_them(render_
 
 
 def test_t20_bowler_card_keeps_overs():
-    bowler = next(v for v in card_views(rules_example_card_set()) if v.kind == "bowler")
+    bowler = next(v for v in card_views(as_model(rules_example_card_set())) if v.kind == "bowler")
     items = [i for line in bowler.stats for i in line]
     assert "Overs: 41" in items and "Econ: 7.34" in items  # the rules' own example card
 
 
 def test_hundred_team_sheet_column_is_balls():
     text = "\n".join(p.extract_text() for p in
-                     PdfReader(io.BytesIO(render_team_sheets_pdf(_hundred_set(), "a4", "credit"))).pages)
+                     PdfReader(io.BytesIO(render_team_sheets_pdf(as_model(_hundred_set()), "a4", "credit"))).pages)
     assert "Balls" in text and "Overs" not in text.replace("overs per innings", "")
 
 
@@ -58,7 +59,7 @@ def test_every_usage_letter_on_the_team_sheets_is_in_the_band_their_legend_gives
     import re
     for code, unit in (("HUNDRED", 1), ("BBL", 6)):  # balls per unit the legend counts in
         card_set = render_card_sets[code]
-        pdf = render_team_sheets_pdf(card_set, "a4", "credit")
+        pdf = render_team_sheets_pdf(as_model(card_set), "a4", "credit")
         text = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages).split())
         legend = re.search(r"Usage: letter = average (\w+) an innings bowled \((.*?)\); number = innings bowled",
                            text)

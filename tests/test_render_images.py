@@ -13,6 +13,7 @@ from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.images import card_image, tts_dpi
 from cardgen.render.layout import load_layout
 from cardgen.sim.example import example_card_set
+from conftest import as_model
 
 
 def _plain_text(self, x, y, text, style, size_pt, colour="#000000", align="left"):  # type: ignore[no-untyped-def]
@@ -22,7 +23,7 @@ def _plain_text(self, x, y, text, style, size_pt, colour="#000000", align="left"
 
 
 def test_cached_glyphs_draw_the_same_pixels_as_imagedraw(monkeypatch) -> None:
-    views = card_views(example_card_set("T20"))[:12]
+    views = card_views(as_model(example_card_set("T20")))[:12]
     dpis = (load_layout("sheets")["png_dpi"], tts_dpi())
     painter._glyph_mask.cache_clear()
     cached = [card_image(v, dpi).tobytes() for v in views for dpi in dpis]
@@ -38,16 +39,17 @@ def test_rl_accel_writes_the_same_pdf_as_the_python_fallback() -> None:
     script = ("import sys; sys.modules['_rl_accel'] = None\n"
               "import reportlab.lib.rl_accel as a; assert 'fp_str' in a._py_funcs\n"
               "from cardgen.render.fielding import render_fielding_pdf\n"
+              "from cardgen.cardset import CardSet\n"
               "from cardgen.sim.example import example_card_set\n"
-              "sys.stdout.buffer.write(render_fielding_pdf(example_card_set('T20'), 'a4', 'credit'))")
+              "sys.stdout.buffer.write(render_fielding_pdf(CardSet.from_json(example_card_set('T20')), 'a4', 'credit'))")
     fallback = subprocess.run([sys.executable, "-c", script], check=True, capture_output=True).stdout
     assert fallback.startswith(b"%PDF")
-    assert render_fielding_pdf(example_card_set("T20"), "a4", "credit") == fallback
+    assert render_fielding_pdf(as_model(example_card_set("T20")), "a4", "credit") == fallback
 
 
 def test_tts_sheets_mapped_card_by_card_are_the_png_of_the_whole_sheet_mapped() -> None:
     from cardgen.render.images import png_bytes, tts_sheets
-    views = card_views(example_card_set("T20"))
+    views = card_views(as_model(example_card_set("T20")))
     team = [v for v in views if v.team == views[0].team]
     colour = team[0].team_colour
     whole = [png_bytes(sheet, colour) for sheet in tts_sheets(team)]
@@ -58,7 +60,7 @@ def test_tts_sheets_mapped_card_by_card_are_the_png_of_the_whole_sheet_mapped() 
 
 def test_pdf_text_operators_kept_per_document_write_the_same_bytes(monkeypatch) -> None:
     from cardgen.render.sheets import render_cards_pdf
-    views = card_views(example_card_set("T20"))
+    views = card_views(as_model(example_card_set("T20")))
     kept = render_cards_pdf(views, "a4", "test cards", "credit")
     shown = painter._shown
 
@@ -78,7 +80,7 @@ def test_card_pngs_say_their_300_dpi_so_they_open_at_card_size(tmp_path) -> None
     from PIL import Image
     from cardgen.render.kit import _team_images
     shipped = sorted((Path(__file__).parent.parent / "stats_cache" / "card-sets").glob("BBL_2024-25-*.json.gz"))
-    views = card_views(json.loads(gzip.decompress(shipped[0].read_bytes())))
+    views = card_views(as_model(json.loads(gzip.decompress(shipped[0].read_bytes()))))
     team = [v for v in views if v.team == views[0].team][:3]
     (tmp_path / "png").mkdir()
     (tmp_path / "tts").mkdir()

@@ -29,6 +29,7 @@ from cardgen.render.images import card_image, card_pixels, tts_geometry
 from cardgen.render.kit import KitOptions, build_kit
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.sheets import pages_for, sheet_geometry
+from conftest import as_model
 
 PAGE_PT = {"a4": (595.2756, 841.8898), "letter": (612.0, 792.0)}  # 210 x 297 mm, 8.5 x 11 in
 FILL_OPERATORS = {b"f", b"F", b"f*", b"B", b"B*", b"b", b"b*"}
@@ -50,14 +51,14 @@ def quicket_card_set() -> dict:
 def kit(quicket_card_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The default kit: BBL 2024-25 for the Quicket rules, in OUT/BBL_2024-25/."""
     out = tmp_path_factory.mktemp("kit")
-    return build_kit(quicket_card_set, out, KitOptions(progress=False)).folder
+    return build_kit(as_model(quicket_card_set), out, KitOptions(progress=False)).folder
 
 
 @pytest.fixture(scope="session")
 def advanced_kit(bbl_card_set: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The advanced kit: BBL 2024-25 for wickets in hand and Defence, in OUT/BBL_2024-25-advanced/."""
     out = tmp_path_factory.mktemp("advanced-kit")
-    return build_kit(bbl_card_set, out, KitOptions(progress=False)).folder
+    return build_kit(as_model(bbl_card_set), out, KitOptions(progress=False)).folder
 
 
 @pytest.fixture(scope="session")
@@ -164,7 +165,7 @@ def test_pages_are_exactly_the_paper_size(kit: Path, paper: str):
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path, quicket_card_set: dict,
                                                                        paper: str):
-    views = card_views(quicket_card_set)
+    views = card_views(as_model(quicket_card_set))
     slots = _card_texts(kit / f"cards-{paper}.pdf", paper)
     assert len(slots) == len(views) == len(quicket_card_set["cards"])
     pages = pages_for(views, 9)
@@ -194,7 +195,7 @@ def test_every_card_prints_its_name_and_figures_on_its_own_team_sheet(kit: Path,
 @pytest.mark.slow
 @pytest.mark.needs_data
 def test_chris_green_and_cooper_connolly_cards_show_the_rules_figures(kit: Path, quicket_card_set: dict):
-    views = card_views(quicket_card_set)
+    views = card_views(as_model(quicket_card_set))
     slots = _card_texts(kit / "cards-a4.pdf", "a4")
     green = _card_for(quicket_card_set, "Sydney Thunder", "bowler", "Green")
     connolly = _card_for(quicket_card_set, "Perth Scorchers", "striker", "Connolly")
@@ -241,7 +242,7 @@ def test_a_part_filled_sheet_has_no_crop_marks_along_its_empty_rows(paper: str, 
     sheet mirrors its front's marks, so duplex still lines up."""
     from conftest import _shipped_rule_set
     from cardgen.render.sheets import crop_marks, render_cards_pdf
-    views = card_views(_shipped_rule_set("HUNDRED_2024"))
+    views = card_views(as_model(_shipped_rule_set("HUNDRED_2024")))
     geo = sheet_geometry(paper, bleed)
     last = len(views) % geo.per_sheet
     assert (last, geo.per_sheet) == ((1, 8) if bleed else (4, 9))
@@ -279,7 +280,7 @@ def test_a_part_filled_sheet_has_no_crop_marks_along_its_empty_rows(paper: str, 
 @pytest.mark.slow
 @pytest.mark.needs_data
 def test_second_build_is_byte_identical(kit: Path, quicket_card_set: dict, tmp_path: Path):
-    again = build_kit(quicket_card_set, tmp_path, KitOptions(progress=False)).folder
+    again = build_kit(as_model(quicket_card_set), tmp_path, KitOptions(progress=False)).folder
     first = sorted(p.relative_to(kit) for p in kit.rglob("*") if p.is_file())
     second = sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file())
     assert first == second
@@ -292,13 +293,13 @@ def test_longest_real_names_and_a_40_character_name_fit(bbl_card_set: dict):
     layout = load_layout("card")
     inner = layout["width_mm"] - 2 * layout["margin_mm"]
     spec = layout["name"]
-    views = card_views(bbl_card_set)
+    views = card_views(as_model(bbl_card_set))
     longest = sorted(views, key=lambda v: len(v.name))[-3:]
     synthetic_set = json.loads(json.dumps(bbl_card_set))
     card = synthetic_set["cards"][0]
     card["player"]["name"] = "Maximilian-Alexander Wolfeschlegelsteinh"  # 40 characters
     assert len(card["player"]["name"]) == 40
-    synthetic = next(v for v in card_views(synthetic_set) if v.name == card["player"]["name"].upper())
+    synthetic = next(v for v in card_views(as_model(synthetic_set)) if v.name == card["player"]["name"].upper())
     for view in longest + [synthetic]:
         fitted = fit_text(view.name, spec["font"], inner, spec["max_pt"], spec["min_pt"],
                           spec["max_lines"], spec["wrap_below_pt"])
@@ -368,7 +369,7 @@ def test_striker_and_bowler_cards_differ_in_greyscale(season: str):
     from cardgen.render.card import text_on
     [path] = [p for p in sorted((Path(__file__).resolve().parent.parent / "stats_cache" / "card-sets").glob(
         f"{season}-*.json.gz")) if json.loads(gzip.decompress(p.read_bytes())).get("rule") != "wickets-in-hand"]
-    views = card_views(json.loads(gzip.decompress(path.read_bytes())))
+    views = card_views(as_model(json.loads(gzip.decompress(path.read_bytes()))))
     layout = load_layout("card")
     px = 300 / 25.4
     bar = layout["role_bar"]
@@ -549,7 +550,7 @@ def test_one_team_build_leaves_the_full_kit_byte_identical(kit: Path, quicket_ca
     out = tmp_path / "out"
     shutil.copytree(kit, out / kit.name)
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    result = build_kit(quicket_card_set, out, KitOptions(team="Perth Scorchers", progress=False, workers=1))
+    result = build_kit(as_model(quicket_card_set), out, KitOptions(team="Perth Scorchers", progress=False, workers=1))
     after = {p.relative_to(out / kit.name): p.read_bytes() for p in (out / kit.name).rglob("*") if p.is_file()}
     assert after == {rel.relative_to(kit.name): data for rel, data in before.items()}
     assert result.folder == out / "BBL_2024-25_perth-scorchers"
@@ -651,7 +652,7 @@ def test_workers_write_the_same_kit_and_preflight_it_as_check_folder_does(bbl_ca
     files = {}
     for workers in (1, 2):
         options = KitOptions(papers=("a4",), images=False, progress=False, workers=workers, preflight=True)
-        result = build_kit(bbl_card_set, tmp_path / f"w{workers}", options)
+        result = build_kit(as_model(bbl_card_set), tmp_path / f"w{workers}", options)
         pdfs, problems = check_folder(result.folder)
         assert result.pdfs == pdfs and result.problems == problems
         assert problems and {p.file for p in problems} == {"scoresheet-a4.pdf"}
@@ -769,14 +770,14 @@ def test_a_one_team_kit_says_r13_on_its_match_sheets_when_the_season_rates_other
     rated_teams = {c["team"] for c in card_set["cards"] if c.get("defence")}
     plain_team = next(t["name"] for t in card_set["teams"] if t["name"] not in rated_teams)
     options = KitOptions(team=plain_team, papers=("a4",), images=False, progress=False, workers=1)
-    folder = build_kit(card_set, tmp_path / "rated", options).folder
+    folder = build_kit(as_model(card_set), tmp_path / "rated", options).folder
     quick_reference = pdf_words(folder / "quick-reference-a4.pdf")
     assert "Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N" in quick_reference
     assert pdf_words(folder / "scoresheet-a4.pdf").count("Defence N (R13, some striker cards)") == 2  # both innings
     assert "Defence" not in pdf_words(folder / "team-sheets-a4.pdf")
     # a season with no rating: nothing of R13 in the one-team kit either
     plain_set = {**card_set, "cards": [{k: v for k, v in c.items() if k != "defence"} for c in card_set["cards"]]}
-    folder = build_kit(plain_set, tmp_path / "plain", options).folder
+    folder = build_kit(as_model(plain_set), tmp_path / "plain", options).folder
     for name in ("quick-reference-a4.pdf", "scoresheet-a4.pdf", "team-sheets-a4.pdf"):
         assert "R13" not in pdf_words(folder / name) and "Defence" not in pdf_words(folder / name), name
 
@@ -809,7 +810,7 @@ def test_variants_print_the_cards_three_more_ways_and_the_site_offers_them(quick
     from cardgen.render.kit import card_variants
     from cardgen.render.preflight import sheet_bleed
     from cardgen.site.generate import generate_site
-    folder = build_kit(quicket_card_set, tmp_path, KitOptions(papers=("a4",), variants=True, images=False,
+    folder = build_kit(as_model(quicket_card_set), tmp_path, KitOptions(papers=("a4",), variants=True, images=False,
                                                                progress=False)).folder
     assert (folder / "cards-a4.pdf").read_bytes() == (kit / "cards-a4.pdf").read_bytes()
     sheets = read_manifest(folder).card_sheets

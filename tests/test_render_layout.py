@@ -11,12 +11,13 @@ from cardgen.render.layout import load_layout
 from cardgen.render.sample import rules_example_card_set
 from cardgen.render.scoresheet import GRIDS_PER_INNINGS, footer_numbers
 from cardgen.render.sheets import crop_marks, pages_for, sheet_geometry
+from conftest import as_model
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
 def test_rules_example_cards_print_as_in_the_rules():
-    views = {v.name: v for v in card_views(rules_example_card_set())}
+    views = {v.name: v for v in card_views(as_model(rules_example_card_set()))}
     green, connolly = views["CHRIS GREEN"], views["COOPER CONNOLLY"]
     assert green.role_bar == "BOWLER" and green.usage == "A/11"
     assert green.stats == (("Econ: 7.34",), ("Overs: 41",), ("Wickets: 12",))
@@ -95,7 +96,7 @@ def test_every_cut_line_has_a_crop_mark_at_each_end_outside_the_cards_inside_the
 
 
 def test_cards_pack_full_sheets_in_team_order_unless_a_sheet_per_team_is_asked_for():
-    views = card_views(rules_example_card_set())
+    views = card_views(as_model(rules_example_card_set()))
     many = sorted(views * 6, key=lambda v: v.sort_key)  # 12 Perth-or-Thunder cards, teams in order
     packed = pages_for(many, 9)
     assert [len(p) for p in packed] == [9, 3]
@@ -112,7 +113,7 @@ def test_light_backs_use_under_15_percent_ink_and_solid_backs_far_more():
     from cardgen.render.images import card_pixels
     from cardgen.render.painter import PilPainter
     from dataclasses import replace
-    view = card_views(rules_example_card_set())[0]
+    view = card_views(as_model(rules_example_card_set()))[0]
     for colour in load_layout("teams")["palette"] + ["#000000"]:  # the darkest team colour too
         coloured = replace(view, team_colour=colour)
         ink = {}
@@ -145,7 +146,7 @@ def test_team_badges_are_unique_initials():
 def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger(recording_painter):
     from dataclasses import replace
     from cardgen.render.card import chart_slots, draw_card
-    views = card_views(rules_example_card_set())
+    views = card_views(as_model(rules_example_card_set()))
     green = next(v for v in views if v.kind == "bowler")
     connolly = next(v for v in views if v.kind == "striker")
     # the rules' layout: B W F dot down the left, 1 2 4 6 down the right
@@ -170,7 +171,7 @@ def test_every_result_keeps_its_fixed_place_on_every_card_in_10_pt_or_larger(rec
 def test_a_long_nation_is_not_cut_when_the_line_has_room(recording_painter):
     from dataclasses import replace
     from cardgen.render.card import draw_card
-    view = replace(card_views(rules_example_card_set())[0], nation="United States of America")
+    view = replace(card_views(as_model(rules_example_card_set()))[0], nation="United States of America")
     painter = recording_painter()
     draw_card(painter, view)
     assert any(t[2] == "United States of America" for t in painter.texts)
@@ -183,24 +184,24 @@ def test_a_three_gets_an_extra_row_and_the_quick_reference_lists_only_results_ca
     from cardgen.render.card import chart_slots, draw_card
     from cardgen.render.teamsheets import quick_reference_text
     card_set = rules_example_card_set()
-    green = next(v for v in card_views(card_set) if v.kind == "bowler")
+    green = next(v for v in card_views(as_model(card_set)) if v.kind == "bowler")
     with_three = replace(green, chart=green.chart[:-1] + (("97-99", "3"), ("100", "6")))
     slots = chart_slots(with_three)
     # the eight fixed places stay where they are; the 3 goes in a fifth row
     assert [(c, r, res) for c, r, _, res in slots[:8]] == [(c, r, res) for c, r, _, res in chart_slots(green)]
     assert (0, 4, "97-99", "3") in slots
     draw_card(recording_painter(), with_three)  # draws without error
-    assert "Three runs" not in quick_reference_text(card_set)  # no card of the set has a 3
+    assert "Three runs" not in quick_reference_text(as_model(card_set))  # no card of the set has a 3
     three = copy.deepcopy(card_set)
     chart = three["cards"][0]["chart"]
     chart[-1] = {**chart[-1], "result": "3"}
-    assert "Three runs" in quick_reference_text(three)
+    assert "Three runs" in quick_reference_text(as_model(three))
 
 
 def test_the_sheet_header_says_where_each_team_starts():
     from dataclasses import replace
     from cardgen.render.sheets import team_positions
-    views = card_views(rules_example_card_set())
+    views = card_views(as_model(rules_example_card_set()))
     a = replace(views[0], team_code="AS")
     b = replace(views[0], team_code="BH")
     assert team_positions([a, a, a, b, b, b, b, b, b]) == "AS 1-3, BH 4-9"
@@ -216,7 +217,7 @@ def test_the_quick_reference_prints_a_competition_name_as_written():
     from cardgen.render.teamsheets import render_quick_reference_pdf
     card_set = copy.deepcopy(rules_example_card_set())
     card_set["competition"]["name"] = "League <Women> A&amp;B"
-    pdf = render_quick_reference_pdf(card_set, "a4", "credit")
+    pdf = render_quick_reference_pdf(as_model(card_set), "a4", "credit")
     text = PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
     assert "Quick reference \u2014 League <Women> A&amp;B 2024-2025" in text  # the cards' season form
 
@@ -249,7 +250,7 @@ def test_season_and_team_line_clears_the_striker_cards_team_colour_rule():
     from dataclasses import replace
     from cardgen.render.sheets import render_cards_pdf
     # the rules' two cards (a striker and a bowler), both as Sydney Thunder's
-    views = [replace(v, season_team="2024-2025 Sydney (T)") for v in card_views(rules_example_card_set())]
+    views = [replace(v, season_team="2024-2025 Sydney (T)") for v in card_views(as_model(rules_example_card_set()))]
     assert {v.kind for v in views} == {"striker", "bowler"}
     pdf = render_cards_pdf(views, "a4", "test", "credit")
     geo = sheet_geometry("a4")
@@ -269,7 +270,7 @@ def test_sheet_header_and_footer_keep_off_the_cut_lines_and_the_no_print_zone(pa
     # on the card. US Letter's margin above three rows is 7.7 mm, 5 of them no-print: there the
     # lines move to the side margins
     from cardgen.render.sheets import render_cards_pdf
-    views = card_views(rules_example_card_set())
+    views = card_views(as_model(rules_example_card_set()))
     pdf = render_cards_pdf(views, paper, "BBL 2024-25 cards", "credit", bleed=bleed)
     geo = sheet_geometry(paper, bleed)
     spec = load_layout("sheets")["card_sheet"]
@@ -323,7 +324,7 @@ def test_a_team_file_sheet_header_prints_whole_at_full_size(render_card_sets):
     same way ("sheet 1 of 16")."""
     from cardgen.render.sheets import render_cards_pdf
     spec = load_layout("sheets")["card_sheet"]
-    views = [v for v in card_views(render_card_sets["BBL"]) if v.team == "Melbourne Renegades"]
+    views = [v for v in card_views(as_model(render_card_sets["BBL"])) if v.team == "Melbourne Renegades"]
     pdf = render_cards_pdf(views, "a4", "BBL 2024-25 Melbourne Renegades cards", "credit")
     texts = pdf_texts(pdf)
     header = [(t, s) for t, s, _ in texts if t.startswith("BBL 2024-25 Melbourne Renegades cards")]

@@ -10,6 +10,7 @@ from cardgen.render.common import new_canvas
 from cardgen.render.fonts import PDF_NAMES
 from cardgen.render.layout import MM
 from cardgen.render.preflight import check_folder, check_pdf
+from conftest import as_model
 
 
 def _a4(draw) -> bytes:  # type: ignore[no-untyped-def]
@@ -250,11 +251,11 @@ def test_preflight_reports_each_card_sheets_bleed_read_back_from_the_pdf(tmp_pat
     from cardgen.render.sheets import render_cards_pdf
     from tests.conftest import shipped_set
     card_set = shipped_set("BBL_2024-25", "quicket")
-    views = card_views(card_set)[:9]
+    views = card_views(as_model(card_set))[:9]
     sheets = {"cards-a4.pdf": render_cards_pdf(views, "a4", "t", "c"),
               "cards-letter.pdf": render_cards_pdf(views, "letter", "t", "c", bleed=True),
               "cards-b.pdf": render_cards_pdf(views, "letter", "t", "c", bleed_mm=3.2),
-              "scoresheet-a4.pdf": render_scoresheet_pdf(card_set, "a4", "c")}
+              "scoresheet-a4.pdf": render_scoresheet_pdf(as_model(card_set), "a4", "c")}
     for name, data in sheets.items():
         (tmp_path / name).write_bytes(data)
     assert sheet_bleed(sheets["scoresheet-a4.pdf"], "scoresheet-a4.pdf") is None

@@ -24,6 +24,7 @@ from cardgen.render.fielding import render_fielding_pdf
 from cardgen.render.kit import KitOptions, build_kit
 from cardgen.render.preflight import check_folder, check_pdf
 from cardgen.render.sheets import render_cards_pdf
+from conftest import as_model
 
 pytestmark = pytest.mark.needs_data
 
@@ -33,7 +34,7 @@ OPTIONS = list(itertools.product([False, True], [False, True]))  # (bleed, ink_s
 @pytest.fixture(scope="module")
 def kits(render_card_sets: dict, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """Each competition's full kit with backs, both papers (the --paper default)."""
-    return {code: build_kit(card_set, tmp_path_factory.mktemp(code), KitOptions(
+    return {code: build_kit(as_model(card_set), tmp_path_factory.mktemp(code), KitOptions(
         backs=True, images=False, progress=False)).folder for code, card_set in render_card_sets.items()}
 
 
@@ -54,16 +55,16 @@ def test_preflight_finds_nothing_in_the_full_quicket_kits(kits: dict, code: str)
 def test_preflight_finds_nothing_in_the_card_sheets_and_fielding_chart_in_every_option(
         render_card_sets: dict, code: str, paper: str, bleed: bool, ink_saver: bool):
     card_set = render_card_sets[code]
-    cards = render_cards_pdf(card_views(card_set), paper, f"{code} cards", ATTRIBUTION, bleed=bleed,
+    cards = render_cards_pdf(card_views(as_model(card_set)), paper, f"{code} cards", ATTRIBUTION, bleed=bleed,
                              ink_saver=ink_saver, backs=True)
     problems = check_pdf(cards, f"cards-{paper}.pdf")
-    problems += check_pdf(render_fielding_pdf(card_set, paper, ATTRIBUTION, ink_saver), "fielding-chart-a4.pdf")
+    problems += check_pdf(render_fielding_pdf(as_model(card_set), paper, ATTRIBUTION, ink_saver), "fielding-chart-a4.pdf")
     assert problems == [], "\n".join(map(str, problems[:20]))
 
 
 def test_a_kit_without_backs_prints_exactly_the_fronts_of_the_kit_with_backs(render_card_sets: dict,
                                                                               tmp_path: Path):
-    views = card_views(render_card_sets["HUNDRED"])[:30]
+    views = card_views(as_model(render_card_sets["HUNDRED"]))[:30]
     with_backs = pypdf.PdfReader(_pdf(render_cards_pdf(views, "letter", "t", "c", bleed=True, backs=True),
                                       tmp_path / "b.pdf")).pages
     fronts = pypdf.PdfReader(_pdf(render_cards_pdf(views, "letter", "t", "c", bleed=True),
@@ -131,7 +132,7 @@ def test_no_text_but_a_credit_line_prints_under_6_pt_in_the_other_game_systems_k
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_the_fielding_chart_prints_every_result_at_6_pt_or_more(render_card_sets: dict, code: str, paper: str):
     """Print audit: on US Letter (landscape, 11.9 mm cells) "Stumped" printed at 5.75 pt."""
-    pdf = render_fielding_pdf(render_card_sets[code], paper, ATTRIBUTION)
+    pdf = render_fielding_pdf(as_model(render_card_sets[code]), paper, ATTRIBUTION)
     assert _texts_under(pdf, 6.0, [ATTRIBUTION]) == []
 
 
@@ -205,7 +206,7 @@ def test_no_text_on_a_quicket_card_comes_within_2_5_mm_of_its_cut_line(render_ca
     """Print audit: the card's credit line ended 0.86 mm above the card's bottom cut line, so a
     cut a millimetre high took its last line; every other text kept 2.6 mm or more."""
     from cardgen.render.sheets import sheet_geometry
-    views = card_views(render_card_sets[code])
+    views = card_views(as_model(render_card_sets[code]))
     distance, text = _text_nearest_a_cut(render_cards_pdf(views, paper, "t", ATTRIBUTION), sheet_geometry(paper))
     assert distance >= CARD_TEXT_CLEAR_MM, (distance, text)
 
@@ -243,7 +244,7 @@ def test_the_print_dialog_opens_at_actual_size_and_two_sided_the_way_the_backs_f
             "/PrintScaling": "/None", "/Duplex": "/DuplexFlipLongEdge"}, name
     for name in ("scoresheet-a4.pdf", "fielding-chart-letter.pdf"):
         assert _viewer_preferences((folder / name).read_bytes()) == {"/PrintScaling": "/None"}, name
-    views = card_views(render_card_sets["HUNDRED"])[:18]
+    views = card_views(as_model(render_card_sets["HUNDRED"]))[:18]
     bleed_backs = render_cards_pdf(views, "a4", "t", ATTRIBUTION, bleed=True, backs=True)
     assert _viewer_preferences(bleed_backs)["/Duplex"] == "/DuplexFlipShortEdge"
     assert "/Duplex" not in _viewer_preferences(render_cards_pdf(views, "a4", "t", ATTRIBUTION))

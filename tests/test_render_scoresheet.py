@@ -14,6 +14,7 @@ from pypdf.generic import ContentStream
 from cardgen.render.fonts import text_width_mm
 from cardgen.render.layout import MM, load_layout
 from cardgen.render.scoresheet import render_scoresheet_pdf
+from conftest import as_model
 
 pytestmark = pytest.mark.needs_data
 
@@ -98,7 +99,7 @@ def test_each_innings_has_a_scorecard_page_after_the_grids(card_sets, fmt, paper
     fall of wickets or the bowling figures. Pages 3 and 4 are the two innings' scorecards, with
     the set's title line, every page of the four says "page N of 4" and the Cricsheet credit, and
     each grid page names its innings' scorecard page."""
-    pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
+    pdf = render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT)
     pages = list(pypdf.PdfReader(io.BytesIO(pdf)).pages)
     assert len(pages) == 4
     name = card_sets[fmt]["competition"]["name"]
@@ -135,7 +136,7 @@ def test_scorecard_rows_are_handwriting_rows_11_batters_and_9_bowlers(card_sets,
     row and 9 bowlers (templates/sheets.json: the most a real innings of the nine bundled seasons
     used is 8). Every writing row is at least 5.0 mm tall (the grid pages' rows are 5.01 / 4.65),
     on A4 and on Letter, and the notes under the tables stay clear of the last one."""
-    pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
+    pdf = render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT)
     for index in (2, 3):
         tables = _tables(pdf, index, paper)
         rows = {title: [b - a for a, b in zip(ys, ys[1:])] for title, ys in tables.items()}
@@ -185,7 +186,7 @@ def test_the_scorecard_columns_hold_the_widest_name_and_a_how_out(card_sets, pap
     name_mm = text_width_mm(widest, "regular", HANDWRITING_PT) + 2 * CELL_PAD_MM
     figures_mm = text_width_mm("188", "regular", HANDWRITING_PT) + 2 * CELL_PAD_MM
     for fmt in ("T20", "100-ball"):
-        pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
+        pdf = render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT)
         tables = _tables(pdf, 2, paper)
         texts = _texts(pdf, 2)
         top, bottom = tables["Batting"][:2]
@@ -209,5 +210,5 @@ def test_the_scorecard_pages_are_byte_identical_when_built_again(card_sets):
     """Same card set, same PDF (the kit's rebuild test checks the files; this is the renderer)."""
     for fmt in ("T20", "100-ball"):
         for paper in ("a4", "letter"):
-            assert render_scoresheet_pdf(card_sets[fmt], paper, CREDIT) == \
-                render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
+            assert render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT) == \
+                render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT)

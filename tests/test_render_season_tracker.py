@@ -17,6 +17,7 @@ from cardgen.render.season_tracker import (ALL_OUT, _fixture_table, _styles, fix
                                            real_ladder, render_season_tracker_pdf, replayed_no_results,
                                            result_text, short_sides_text)
 from cardgen.stats.load import season_stats
+from conftest import as_model
 
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
 # every season of the mirror: (competition, season, its folder)
@@ -107,8 +108,8 @@ def test_the_pages_print_every_result_with_room_to_write(tmp_cache, pdf_words, t
     fixtures = fixtures_from_tables(stats.matches, stats.innings)
     spec = load_layout("sheets")["season_tracker"]
     for paper in ("a4", "letter"):
-        data = render_season_tracker_pdf(card_set, fixtures, paper, CREDIT)
-        assert data == render_season_tracker_pdf(card_set, fixtures, paper, CREDIT)
+        data = render_season_tracker_pdf(as_model(card_set), fixtures, paper, CREDIT)
+        assert data == render_season_tracker_pdf(as_model(card_set), fixtures, paper, CREDIT)
         assert check_pdf(data, f"season-tracker-{paper}.pdf") == []
         assert 2 <= len(pdfium.PdfDocument(data)) <= 6
         path = tmp_path / f"tracker-{paper}.pdf"
@@ -135,11 +136,11 @@ def test_the_tracker_names_the_league_matches_the_data_lacks(tmp_cache, pdf_word
     assert not set(stats.matches["match_number"].dropna().astype(int)) & set(missing)
     path = tmp_path / "tracker.pdf"
     fixtures = fixtures_from_tables(stats.matches, stats.innings)
-    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("BBL_2024-25"), fixtures, "a4", CREDIT, missing))
+    path.write_bytes(render_season_tracker_pdf(as_model(_shipped_rule_set("BBL_2024-25")), fixtures, "a4", CREDIT, missing))
     assert "Not in the data: league matches 21, 27 (washed out before a ball" in pdf_words(path)
     assert "count one game fewer" not in pdf_words(path)  # the intro already says why
     assert sorted(r.played for r in real_ladder(fixtures, [])) == [9, 9, 9, 9, 10, 10, 10, 10]
-    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("BBL_2024-25"), fixtures, "a4", CREDIT))
+    path.write_bytes(render_season_tracker_pdf(as_model(_shipped_rule_set("BBL_2024-25")), fixtures, "a4", CREDIT))
     assert "Not in the data" not in pdf_words(path)
 
 
@@ -151,13 +152,13 @@ def test_the_hundreds_tie_is_decided_by_a_super_five(tmp_cache, pdf_words, tmp_p
     stats = season_stats(get_competition("HUNDRED"), "2024", None, cache=tmp_cache)
     fixtures = fixtures_from_tables(stats.matches, stats.innings)
     path = tmp_path / "tracker.pdf"
-    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("HUNDRED_2024"), fixtures, "a4", CREDIT))
+    path.write_bytes(render_season_tracker_pdf(as_model(_shipped_rule_set("HUNDRED_2024")), fixtures, "a4", CREDIT))
     words = pdf_words(path)
     assert "Tied: Southern Brave won the Super Five" in words
     assert "a tie counts for the side that won its Super Five" in words
     assert "Super Over" not in words
     ipl = season_stats(get_competition("IPL"), "2025", None, cache=tmp_cache)
-    path.write_bytes(render_season_tracker_pdf(_shipped_rule_set("IPL_2025"),
+    path.write_bytes(render_season_tracker_pdf(as_model(_shipped_rule_set("IPL_2025")),
                                                fixtures_from_tables(ipl.matches, ipl.innings), "a4", CREDIT))
     words = pdf_words(path)
     assert "Tied: Delhi Capitals won the Super Over" in words
@@ -181,7 +182,7 @@ def test_a_score_is_never_split_from_its_overs_or_balls(tmp_cache, code: str, se
     balls_per_over = 5 if code == "HUNDRED" else 6
     scores = Counter(score_text(inn, balls_per_over).replace("\u00a0", " ") for f in fixtures for inn in f.innings)
     for paper in ("a4", "letter"):
-        data = render_season_tracker_pdf(_shipped_rule_set(key), fixtures, paper, CREDIT)
+        data = render_season_tracker_pdf(as_model(_shipped_rule_set(key)), fixtures, paper, CREDIT)
         lines = [" ".join(line.replace("\u00a0", " ").split()) for page in pdfium.PdfDocument(data)
                  for line in page.get_textpage().get_text_range().splitlines()]
         for score, n in scores.items():  # each innings' score whole on one line
@@ -208,7 +209,7 @@ def test_a_credit_too_long_for_the_footer_is_printed_whole(tmp_cache, pdf_words,
     fixtures = fixtures_from_tables(stats.matches, stats.innings)
     long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
     for credit, whole in ((CREDIT, False), (long_credit, True)):
-        data = render_season_tracker_pdf(_shipped_rule_set("HUNDRED_2024"), fixtures, "letter", credit)
+        data = render_season_tracker_pdf(as_model(_shipped_rule_set("HUNDRED_2024")), fixtures, "letter", credit)
         path = tmp_path / "tracker.pdf"
         path.write_bytes(data)
         pages = len(pdfium.PdfDocument(data))

@@ -18,6 +18,7 @@ from cardgen.render.scoresheet import footer_numbers, render_scoresheet_pdf
 from cardgen.render.preflight import check_pdf
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_team_sheets_pdf
 from cardgen.render.sheets import render_cards_pdf
+from conftest import as_model
 
 CREDIT = "Ball-by-ball data from Cricsheet (cricsheet.org), used under ODC-By 1.0."
 
@@ -93,7 +94,7 @@ def test_scoresheet_rows_are_tall_enough_to_write_in_with_a_pencil(defence_card_
     from test_render_layout import pdf_texts
     width = 210.0 if paper == "a4" else 215.9
     for card_set in (defence_card_sets[fmt], _without_defence(defence_card_sets[fmt])):
-        pdf = render_scoresheet_pdf(card_set, paper, CREDIT)
+        pdf = render_scoresheet_pdf(as_model(card_set), paper, CREDIT)
         for index, page in enumerate(_pages(pdf)[:2]):  # the grid pages (3-4: the scorecard)
             ys = sorted(y for y, _ in _horizontal_rules(page, width))
             assert len(ys) == 4 * 13, (paper, index)  # 4 grids of 13 rules: bowler row + 11 batters
@@ -117,7 +118,7 @@ def test_scoresheet_rows_are_tall_enough_to_write_in_with_a_pencil(defence_card_
     ("T20", 6, 30, 120), ("100-ball", 5, 25, 100)])
 def test_scoresheet_grids_follow_the_format_one_writable_page_per_innings(card_sets, paper, fmt, balls_per_over,
                                                                            grid_balls, innings_balls):
-    pages = _pages(render_scoresheet_pdf(card_sets[fmt], paper, CREDIT))
+    pages = _pages(render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT))
     assert len(pages) == 4  # one grid page per innings, then each innings' scorecard
     pages = pages[:2]
     spec = load_layout("sheets")["scoresheet"]
@@ -152,7 +153,7 @@ def test_scoresheet_grids_follow_the_format_one_writable_page_per_innings(card_s
 def test_fielding_chart_prints_every_cell_and_explains_every_result(card_sets):
     card_set = card_sets["T20"]
     words = load_layout("fielding")["results"]
-    page = _pages(render_fielding_pdf(card_set, "a4", CREDIT))[0]
+    page = _pages(render_fielding_pdf(as_model(card_set), "a4", CREDIT))[0]
     cells = chart_cells(card_set)   # with the four leg byes / byes (R14), printed as such
     assert {"leg_bye_4", "bye_4"} <= {r for row in cells for r in row}
     texts: list[str] = []
@@ -179,7 +180,7 @@ def test_fielding_chart_prints_every_cell_and_explains_every_result(card_sets):
 @pytest.mark.needs_data
 def test_team_sheets_list_the_usual_xi_in_order_with_the_keeper(card_sets):
     card_set = card_sets["T20"]
-    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    pages = _pages(render_team_sheets_pdf(as_model(card_set), "a4", CREDIT))
     assert len(pages) == len(card_set["teams"])  # one page per team
     names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
     for team, page in zip(card_set["teams"], pages):
@@ -204,7 +205,7 @@ def test_team_sheets_list_the_usual_xi_in_order_with_the_keeper(card_sets):
 @pytest.mark.needs_data
 @pytest.mark.parametrize("fmt", ["T20", "100-ball"])
 def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
-    pages = _pages(render_quick_reference_pdf(card_sets[fmt], "letter", CREDIT))
+    pages = _pages(render_quick_reference_pdf(as_model(card_sets[fmt]), "letter", CREDIT))
     assert len(pages) == 1
     assert [float(v) for v in pages[0].mediabox[2:]] == [612.0, 792.0]
     text = " ".join(pages[0].extract_text().split())
@@ -219,7 +220,7 @@ def test_quick_reference_is_one_page_for_the_format(card_sets, fmt):
 def test_every_keeper_on_the_team_sheets_shows_the_rating_their_card_shows(card_sets):
     # under the "Wicketkeeper" heading, the cards' one spelling (the sheet said "WK(20)")
     card_set = card_sets["T20"]
-    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    pages = _pages(render_team_sheets_pdf(as_model(card_set), "a4", CREDIT))
     keepers = 0
     for team, page in zip(card_set["teams"], pages):
         text = " ".join(page.extract_text().split())
@@ -244,13 +245,13 @@ def test_quick_reference_bullets_wrap_under_their_own_text_not_under_the_bullet(
     from cardgen.render.sample import rules_example_card_set
     from cardgen.render.teamsheets import quick_reference_text
     card_set = rules_example_card_set()
-    page = pypdfium2.PdfDocument(render_quick_reference_pdf(card_set, "a4", CREDIT))[0]
+    page = pypdfium2.PdfDocument(render_quick_reference_pdf(as_model(card_set), "a4", CREDIT))[0]
     textpage = page.get_textpage()
     raw = textpage.get_text_range()
     flat = [(k, ch) for k, ch in enumerate(raw) if ch not in "\r\n"]  # wraps dropped
     joined = "".join(ch for _, ch in flat)
     wrapped = 0
-    for line in quick_reference_text(card_set).splitlines():
+    for line in quick_reference_text(as_model(card_set)).splitlines():
         if not line.startswith("- "):
             continue
         words = html.unescape(re.sub(r"<[^>]+>", "", line[2:])).split()
@@ -276,7 +277,7 @@ def test_quick_reference_names_the_fielders_deck_one_way_and_says_what_a_dot_sco
     # (the rules' "defensive team's deck" is "the fielding side's deck" throughout the kit)
     from cardgen.render.sample import rules_example_card_set
     from cardgen.render.teamsheets import quick_reference_text
-    lines = quick_reference_text(rules_example_card_set()).splitlines()
+    lines = quick_reference_text(as_model(rules_example_card_set())).splitlines()
     caught = next(line for line in lines if line.startswith("- <b>W</b>"))
     catch_chance = next(line for line in lines if "Catch chance" in line)
     dot = next(line for line in lines if line.startswith("- <b>&#8226;</b>"))
@@ -296,7 +297,7 @@ def test_the_quick_reference_says_no_he_or_his(card_sets, fmt):
     import re
 
     from cardgen.render.teamsheets import quick_reference_text
-    text = quick_reference_text(card_sets[fmt])
+    text = quick_reference_text(as_model(card_sets[fmt]))
     assert not re.findall(r"\b(he|his|him|himself|batsman|batsmen)\b", text, re.IGNORECASE)
     assert "bats with the card the team sheet names" in text
 
@@ -305,7 +306,7 @@ def test_the_quick_reference_says_no_he_or_his(card_sets, fmt):
 def test_team_sheets_explain_every_mark_their_tables_use(card_sets):
     # a gamer reading "*" in the Role column (the rules' "primarily used as a bowler") or the
     # dagger finds what it means on the same page
-    pages = _pages(render_team_sheets_pdf(card_sets["T20"], "a4", CREDIT))
+    pages = _pages(render_team_sheets_pdf(as_model(card_sets["T20"]), "a4", CREDIT))
     starred = 0
     for page in pages:
         text = page.extract_text()
@@ -326,7 +327,7 @@ def test_team_sheets_print_when_each_bowler_bowled(card_sets, bbl_stats, hundred
 
     from cardgen.render.fonts import upper
     card_set, stats = card_sets[fmt], {"T20": bbl_stats, "100-ball": hundred_stats}[fmt]
-    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    pages = _pages(render_team_sheets_pdf(as_model(card_set), "a4", CREDIT))
     table = stats.bowling.set_index(["player_id", "team"])
     names = {c["player"]["id"]: upper(c["player"]["name"]) for c in card_set["cards"]}
     checked = 0
@@ -360,7 +361,7 @@ def test_every_ipl_sides_team_sheet_prints_at_full_size(season, paper):
     from conftest import _shipped_rule_set
     from test_render_layout import pdf_texts
     card_set = _shipped_rule_set(season)
-    pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    pdf = render_team_sheets_pdf(as_model(card_set), paper, CREDIT)
     pages = _pages(pdf)
     groups = _team_sheet_groups(pdf)
     assert len(groups) == len(card_set["teams"]) and all(len(group) <= 2 for group in groups)
@@ -368,7 +369,7 @@ def test_every_ipl_sides_team_sheet_prints_at_full_size(season, paper):
     # a page at full size: its headings as wide as on a short page (one side, no reserves or bowlers)
     small = copy.deepcopy(card_set)
     small["teams"] = [{**small["teams"][0], "reserves": [], "bowlers": []}]
-    small_pdf = render_team_sheets_pdf(small, paper, CREDIT)
+    small_pdf = render_team_sheets_pdf(as_model(small), paper, CREDIT)
 
     def widths(data: bytes, index: int) -> dict[str, float]:
         return {text.strip(): right - left for text, _, (left, _, right, _) in pdf_texts(data, index)
@@ -401,7 +402,7 @@ def test_scoresheet_says_what_every_face_of_each_wickets_in_hand_d20_does():
     from cardgen.render.sample import rules_example_card_set
     from cardgen.wickets_in_hand import RULE_NAME
     card_set = {**rules_example_card_set(), "rule": RULE_NAME}
-    text = " ".join(_pages(render_scoresheet_pdf(card_set, "a4", CREDIT))[0].extract_text().split())
+    text = " ".join(_pages(render_scoresheet_pdf(as_model(card_set), "a4", CREDIT))[0].extract_text().split())
     for band in ("Attack", "Consolidate"):
         line = re.search(band + r", on a [^:]+: d20 (.*?)\.", text).group(1)
         faces = []
@@ -423,8 +424,8 @@ def test_the_card_sheets_print_each_team_in_the_order_of_its_two_decks(card_sets
     from cardgen.render.card import card_views
     from cardgen.render.sheets import render_cards_pdf
     card_set = card_sets[fmt]
-    views = card_views(card_set)
-    sheet_pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    views = card_views(as_model(card_set))
+    sheet_pages = _pages(render_team_sheets_pdf(as_model(card_set), "a4", CREDIT))
     for team, sheet_page in zip(card_set["teams"], sheet_pages):
         team_views = [v for v in views if v.team == team["name"]]
         names = {v.name for v in team_views}
@@ -448,7 +449,7 @@ def test_the_card_sheets_print_each_team_in_the_order_of_its_two_decks(card_sets
 def test_the_scoresheet_says_sets_on_the_hundred_throughout(card_sets, fmt, unit):
     """Print audit: The Hundred's scoresheet headed its rows "Bowler (sets)" but told the scorer to
     "write the bowler and their over count above each over"."""
-    text = " ".join(page.extract_text() for page in _pages(render_scoresheet_pdf(card_sets[fmt], "a4", CREDIT)))
+    text = " ".join(page.extract_text() for page in _pages(render_scoresheet_pdf(as_model(card_sets[fmt]), "a4", CREDIT)))
     text = " ".join(text.split())
     assert f"Bowler ({unit}s)" in text
     assert f"Write the bowler and their {unit} count above each {unit};" in text
@@ -466,7 +467,7 @@ def test_the_quick_reference_keeps_each_usage_band_on_one_line_and_says_set_on_t
     told the scorer to mark the ball "under the current over" beside sets of 5 balls."""
     import pypdfium2
     for paper in ("a4", "letter"):
-        page = pypdfium2.PdfDocument(render_quick_reference_pdf(card_sets[fmt], paper, CREDIT))[0]
+        page = pypdfium2.PdfDocument(render_quick_reference_pdf(as_model(card_sets[fmt]), paper, CREDIT))[0]
         lines = [" ".join(line.replace("\u00a0", " ").split())
                  for line in page.get_textpage().get_text_range().splitlines()]
         for band in bands:
@@ -490,7 +491,7 @@ def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_se
     card_set = card_sets[fmt]
     stats = bbl_stats if fmt == "T20" else hundred_stats
     captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
-    pages = _pages(render_team_sheets_pdf(card_set, "a4", CREDIT))
+    pages = _pages(render_team_sheets_pdf(as_model(card_set), "a4", CREDIT))
     names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
     strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
     without = 0
@@ -530,7 +531,7 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl
     rule = rule_of_set(card_set)
     balls = 100 if fmt == "100-ball" else 120
     for paper in ("a4", "letter"):
-        pdf = pypdfium2.PdfDocument(render_quick_reference_pdf(card_set, paper, CREDIT))
+        pdf = pypdfium2.PdfDocument(render_quick_reference_pdf(as_model(card_set), paper, CREDIT))
         assert len(pdf) == 1, paper
         text = " ".join(pdf[0].get_textpage().get_text_range().replace("\u00a0", " ").split())
         assert "on rows 1, 3, 4 and 6 not the keeper: draw again" in text
@@ -587,7 +588,7 @@ def test_the_fielding_chart_says_what_the_table_needs_after_a_no_ball_and_a_run_
     the new batter goes, and told The Hundred that a wide "does not count in the over". Nor did
     anything printed say which extras are balls faced, the B of a batter's R(B) (docs/rules.md R7)."""
     texts: list[str] = []
-    page = _pages(render_fielding_pdf(card_sets[fmt], "letter", CREDIT))[0]
+    page = _pages(render_fielding_pdf(as_model(card_sets[fmt]), "letter", CREDIT))[0]
     page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
     joined = " ".join(" ".join(texts).split())
     assert "No-ball: 1 run, a ball faced, not counted; batters stay; next ball a free hit." in joined
@@ -613,7 +614,7 @@ def test_the_scoresheet_says_where_a_wide_or_no_ball_is_written(card_sets, fmt, 
     (gamer's audit, helper-41: a first-time scorer read it as the bowlers' column)."""
     from test_render_layout import pdf_texts
     for paper in ("a4", "letter"):
-        pdf = render_scoresheet_pdf(card_sets[fmt], paper, CREDIT)
+        pdf = render_scoresheet_pdf(as_model(card_sets[fmt]), paper, CREDIT)
         for page, counted in ((0, "bowled"), (1, "remaining")):
             texts = pdf_texts(pdf, page)
             notes = [(text, size) for text, size, _ in texts if "wide (wd)" in text]
@@ -645,7 +646,7 @@ def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(c
     from cardgen.sim.reference import Dice, _deliver
     card_set = card_sets["T20"]
     texts: list[str] = []
-    page = _pages(render_fielding_pdf(card_set, "a4", CREDIT))[0]
+    page = _pages(render_fielding_pdf(as_model(card_set), "a4", CREDIT))[0]
     page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
     joined = " ".join(" ".join(texts).split())
     assert "Leg bye: 1 run to Extras, not the batter's; batters change ends." in joined
@@ -664,7 +665,7 @@ def test_the_second_innings_target_box_says_the_total_plus_one(card_sets, fmt):
     total + 1, as the engines do (reference.play_match); a bare "Target ____" box was filled with
     the first innings' total by hand, one run off at the chase edge."""
     for paper in ("a4", "letter"):
-        pages = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(card_sets[fmt], paper,
+        pages = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(as_model(card_sets[fmt]), paper,
                                                                                          CREDIT))]
         assert "Target" not in pages[0]
         assert "Target (1st total + 1)" in pages[1]
@@ -685,7 +686,7 @@ def test_the_quick_reference_of_a_set_with_defence_ratings_explains_r13_on_one_p
     import re
     from cardgen import ATTRIBUTION
     card_set = defence_card_sets[fmt]
-    pages = _pages(render_quick_reference_pdf(card_set, paper, ATTRIBUTION))
+    pages = _pages(render_quick_reference_pdf(as_model(card_set), paper, ATTRIBUTION))
     assert len(pages) == 1
     text = " ".join(pages[0].extract_text().split())
     assert ("Defence N (R13, some striker cards): on a W off the bowler's card roll a d20: 1-N not out, played as a "
@@ -693,7 +694,7 @@ def test_the_quick_reference_of_a_set_with_defence_ratings_explains_r13_on_one_p
     assert "ratings (1-20), some a Defence rating (above)" in text
     assert not re.findall(r"\b(he|his|him)\b", text, re.IGNORECASE)  # women's leagues read it too
     # a set none of whose cards has a rating prints the page as before, no word of it
-    plain = " ".join(_pages(render_quick_reference_pdf(_without_defence(card_set), paper, ATTRIBUTION))[0]
+    plain = " ".join(_pages(render_quick_reference_pdf(as_model(_without_defence(card_set)), paper, ATTRIBUTION))[0]
                      .extract_text().split())
     assert "Defence" not in plain and "R13" not in plain
 
@@ -704,7 +705,7 @@ def test_the_quick_reference_keeps_to_one_page_by_shrinking_rather_than_spilling
     import copy
     card_set = copy.deepcopy(defence_card_sets["100-ball"])
     card_set["competition"]["name"] = "The Hundred of a Very Long Name " * 6
-    pages = _pages(render_quick_reference_pdf(card_set, "a4", CREDIT))
+    pages = _pages(render_quick_reference_pdf(as_model(card_set), "a4", CREDIT))
     assert len(pages) == 1
     text = " ".join(pages[0].extract_text().split())
     assert CREDIT in text and "Defence N (R13" in text
@@ -715,7 +716,7 @@ def test_the_quick_reference_keeps_to_one_page_by_shrinking_rather_than_spilling
 def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defence_card_sets, paper):
     card_set = defence_card_sets["T20"]
     names = {c["player"]["name"].upper(): c for c in card_set["cards"]}
-    pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    pdf = render_team_sheets_pdf(as_model(card_set), paper, CREDIT)
     pages, groups = _pages(pdf), _team_sheet_groups(pdf)
     assert len(groups) == len(card_set["teams"])
     found = []
@@ -739,7 +740,7 @@ def test_team_sheets_give_each_rated_striker_his_defence_and_say_what_it_is(defe
                 found.append((team["name"], name, t))
     expected = [(c["team"], c["player"]["name"].upper(), str(c["defence"])) for c in card_set["cards"] if c.get("defence")]
     assert sorted(found) == sorted(expected) and len(found) == 3
-    plain = _pages(render_team_sheets_pdf(_without_defence(card_set), paper, CREDIT))
+    plain = _pages(render_team_sheets_pdf(as_model(_without_defence(card_set)), paper, CREDIT))
     assert not any("Defence" in page.extract_text() for page in plain)
 
 
@@ -752,7 +753,7 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
     from test_render_layout import pdf_texts
     spec = load_layout("sheets")["scoresheet"]
     card_set = defence_card_sets[fmt]
-    pdf = render_scoresheet_pdf(card_set, paper, CREDIT)
+    pdf = render_scoresheet_pdf(as_model(card_set), paper, CREDIT)
     assert len(_pages(pdf)) == 4  # the grids, then the scorecards (no dice rolled there)
     width = 210.0 if paper == "a4" else 215.9
     for page in (0, 1):
@@ -771,7 +772,7 @@ def test_the_scoresheet_of_a_set_with_defence_ratings_says_r13_under_the_grids(d
         assert top > last_grid_bottom + 0.8  # clear of the last grid's bottom rule
         assert bottom < notes[0][2][1]  # and above the note, not touching it
     # no rating in the set: no line, and the rows keep the room they had
-    plain = render_scoresheet_pdf(_without_defence(card_set), paper, CREDIT)
+    plain = render_scoresheet_pdf(as_model(_without_defence(card_set)), paper, CREDIT)
     for page in (0, 1):
         assert not [t for t in pdf_texts(plain, page) if "Defence" in t[0] or "R13" in t[0]]
     rows = {name: sorted(box[1] for text, _, box in pdf_texts(pdf_, 0) if text.strip() == "11")
@@ -803,11 +804,11 @@ def test_every_shipped_seasons_quick_reference_fits_at_full_size_with_r13(season
     card_set = _shipped_rule_set(season)
 
     for paper in ("a4", "letter"):
-        pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
+        pdf = render_quick_reference_pdf(as_model(card_set), paper, CREDIT)
         assert len(_pages(pdf)) == 1
         assert any(text.startswith("Defence N") for text, _, _ in pdf_texts(pdf)) == has_defence(CardSet.from_json(card_set))
         # the same page without the R13 line has 17-22 mm to spare (no shrinking): the same size
-        without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
+        without = render_quick_reference_pdf(as_model(card_set), paper, CREDIT, defence=False)
         assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
 
 
@@ -824,11 +825,11 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
     card_set = card_sets[fmt]
     # the star is really printed: on striker cards in both seasons, on bowler cards too in BBL
     # 2024-25 (The Hundred 2024's bowling batters are all all-rounders, whose card hides it)
-    stars = {view.kind for view in card_views(card_set) if view.role == "*"}
+    stars = {view.kind for view in card_views(as_model(card_set)) if view.role == "*"}
     assert stars == ({"striker", "bowler"} if fmt == "T20" else {"striker"}), stars
     line = "Role *: mainly a bowler (on a bowler card: mainly a batter)."
     for paper in ("a4", "letter"):
-        pdf = render_quick_reference_pdf(card_set, paper, CREDIT)
+        pdf = render_quick_reference_pdf(as_model(card_set), paper, CREDIT)
         assert len(_pages(pdf)) == 1
         text = " ".join(_pages(pdf)[0].extract_text().replace("\u00a0", " ").split())
         assert line in text, paper
@@ -837,7 +838,7 @@ def test_the_quick_reference_says_what_a_printed_role_star_means(card_sets, fmt,
             m.setattr(teamsheets, "quick_reference_text",
                       lambda *a, plain=plain, **k: plain(*a, **k).replace(" Role <b>*</b>: mainly a bowler (on a bowler card: "
                                                              "mainly a batter).", ""))
-            without = render_quick_reference_pdf(card_set, paper, CREDIT)
+            without = render_quick_reference_pdf(as_model(card_set), paper, CREDIT)
         assert line not in " ".join(_pages(without)[0].extract_text().split())
         assert _heading_width(pdf) == pytest.approx(_heading_width(without), abs=0.005), paper
 
@@ -862,7 +863,7 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
     captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
     strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
     for paper in ("a4", "letter"):
-        pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+        pdf = render_team_sheets_pdf(as_model(card_set), paper, CREDIT)
         pages, groups = _pages(pdf), _team_sheet_groups(pdf)
         assert len(groups) == len(card_set["teams"])
         named = 0
@@ -908,7 +909,7 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
     assert compile_card_set(card_set).fmt.balls_per_end == (10 if hundred else 6)
     assert model.DEFAULT_KEEPER == 10
     for paper in ("a4", "letter"):
-        pages = _pages(render_quick_reference_pdf(card_set, paper, ATTRIBUTION))
+        pages = _pages(render_quick_reference_pdf(as_model(card_set), paper, ATTRIBUTION))
         assert len(pages) == 1
         text = " ".join(pages[0].extract_text().replace("\u00a0", " ").split())
         assert f"Change ends after {ends}: the other batter faces next." in text
@@ -920,17 +921,17 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
         assert "none: 10" not in text
         assert "Wicketkeepers show their keeping rating (10 if they kept in no match)." in text
         from test_render_layout import pdf_texts
-        pdf = render_quick_reference_pdf(card_set, paper, ATTRIBUTION)
+        pdf = render_quick_reference_pdf(as_model(card_set), paper, ATTRIBUTION)
         assert any(t.strip().endswith("out if the d20 \u2264 the keeper's rating (striker card or team sheet), "
                                       "else a dot.") for t, _, _ in pdf_texts(pdf)), paper  # one line
         # the scoresheet's scorecard pages (6a3984e), as it prints them
         assert "each); pages 3-4: each innings' scorecard." in text
-        sheet = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(card_set, paper, CREDIT))]
+        sheet = [" ".join(p.extract_text().split()) for p in _pages(render_scoresheet_pdf(as_model(card_set), paper, CREDIT))]
         assert len(sheet) == 4
         assert [f"Innings {n} scorecard" in page for n, page in enumerate(sheet, -1)] == [False, False, True, True]
         assert text.count(ATTRIBUTION) == 1, paper  # the footer's
         long_credit = "Data: " + "a credit a league's own data source asks for, " * 6
-        data = render_quick_reference_pdf(card_set, paper, long_credit)
+        data = render_quick_reference_pdf(as_model(card_set), paper, long_credit)
         text = " ".join(_pages(data)[0].extract_text().split())
         assert text.count(" ".join(long_credit.split())) == 1  # whole under the text, not off the page
         assert "quick reference \u00b7 page 1 \u00b7 data credit in full at the end" in text
@@ -958,7 +959,7 @@ def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank
     from test_render_layout import pdf_texts
     names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
     decks = team_decks(CardSet.from_json(card_set))
-    pdf = render_team_sheets_pdf(card_set, "a4", CREDIT)
+    pdf = render_team_sheets_pdf(as_model(card_set), "a4", CREDIT)
     assert len(_pages(pdf)) == len(decks)
     reserves_seen = 0
     for index, deck in enumerate(decks):
@@ -994,9 +995,9 @@ def test_the_quick_reference_scoresheet_and_team_sheets_word_defence_alike(defen
     card_set = defence_card_sets["T20"]
     sentence = re.compile(r"Defence N \(R13.*?stands\.")
     said = {}
-    for sheet, pdf in (("quick reference", render_quick_reference_pdf(card_set, paper, CREDIT)),
-                       ("scoresheet", render_scoresheet_pdf(card_set, paper, CREDIT)),
-                       ("team sheets", render_team_sheets_pdf(card_set, paper, CREDIT))):
+    for sheet, pdf in (("quick reference", render_quick_reference_pdf(as_model(card_set), paper, CREDIT)),
+                       ("scoresheet", render_scoresheet_pdf(as_model(card_set), paper, CREDIT)),
+                       ("team sheets", render_team_sheets_pdf(as_model(card_set), paper, CREDIT))):
         pages = _pages(pdf)[:1]  # the first page of each (every grid page and team page says it)
         text = " ".join(" ".join(page.extract_text().split()) for page in pages)
         said[sheet] = sentence.findall(text)
@@ -1028,14 +1029,14 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
     unrated = [c for c in card_set["cards"] if c["kind"] == "striker"
                and c["player"].get("batting_role") == "Wicketkeeper" and not c["player"].get("keeper")]
     assert len(unrated) >= 3  # the data's own reserve keepers, not a made-up one
-    views = [v for v in card_views(card_set) if v.kind == "striker" and (v.team, v.name) in keepers]
+    views = [v for v in card_views(as_model(card_set)) if v.kind == "striker" and (v.team, v.name) in keepers]
     assert len(views) == len(keepers)
     cards = pypdfium2.PdfDocument(render_cards_pdf(views, paper, "keepers", CREDIT))
     text = " ".join(" ".join(cards[i].get_textpage().get_text_range().split()) for i in range(len(cards)))
     for view in views:  # "SHAI HOPE 2024-2025 Hobart Wicketkeeper (10)": name, band, role line
         assert f"{view.name} {view.season_team} Wicketkeeper ({keepers[(view.team, view.name)]})" in text, view.name
     assert text.count("Wicketkeeper (") == len(keepers)  # none bare
-    sheet_pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    sheet_pdf = render_team_sheets_pdf(as_model(card_set), paper, CREDIT)
     sheets = pypdfium2.PdfDocument(sheet_pdf)
     rows = {}
     for team, page in zip(card_set["teams"], [sheets[group[0]] for group in _team_sheet_groups(sheet_pdf)]):
@@ -1047,7 +1048,7 @@ def test_every_wicketkeeper_prints_the_rating_he_keeps_at_on_his_card_and_team_s
     assert set(rows) == set(keepers)
     for key, line in rows.items():
         assert f" Wicketkeeper {keepers[key]} C(" in line, line
-    qr = " ".join(_pages(render_quick_reference_pdf(card_set, paper, CREDIT))[0].extract_text().split())
+    qr = " ".join(_pages(render_quick_reference_pdf(as_model(card_set), paper, CREDIT))[0].extract_text().split())
     assert "Wicketkeepers show their keeping rating (10 if they kept in no match)." in qr
 
 
@@ -1064,14 +1065,14 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
 
     from test_render_layout import pdf_texts
     card_set = card_sets["T20"]
-    pdf = render_team_sheets_pdf(card_set, paper, CREDIT)
+    pdf = render_team_sheets_pdf(as_model(card_set), paper, CREDIT)
     pages, groups = _pages(pdf), _team_sheet_groups(pdf)
     assert len(groups) == len(card_set["teams"])
     for page in pages:
         assert " ".join(page.extract_text().split()).count(CREDIT) == 1
     reversed_set = copy.deepcopy(card_set)
     reversed_set["teams"] = reversed_set["teams"][::-1]
-    first = render_team_sheets_pdf(reversed_set, paper, CREDIT)
+    first = render_team_sheets_pdf(as_model(reversed_set), paper, CREDIT)
 
     def heading_width(data: bytes, index: int) -> float:
         [(left, _, right, _)] = [box for text, _, box in pdf_texts(data, index)
@@ -1084,7 +1085,7 @@ def test_the_last_team_sheet_prints_the_credit_once_at_its_teams_own_size(card_s
     margin = load_layout("sheets")["team_sheet"]["margin_mm"]
     assert credit_fits_footer(paper, "BBL 2024-25 team sheets", CREDIT, margin)
     assert not credit_fits_footer(paper, "BBL 2024-25 team sheets", long_credit, margin)
-    data = render_team_sheets_pdf(card_set, paper, long_credit)
+    data = render_team_sheets_pdf(as_model(card_set), paper, long_credit)
     last = " ".join(_pages(data)[-1].extract_text().split())
     assert last.count(long_credit) == 1  # whole after the last team, and no footer runs off the page
     assert all("data credit in full at the end" in page.extract_text() for page in _pages(data))
@@ -1106,7 +1107,7 @@ def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_w
     the chart at 7.5 pt or more."""
     from test_render_layout import pdf_texts
     card_set = card_sets[fmt]
-    chart = render_fielding_pdf(card_set, paper, CREDIT)
+    chart = render_fielding_pdf(as_model(card_set), paper, CREDIT)
     joined = " ".join(" ".join(_pages(chart)[0].extract_text().split()).split())
     assert "for a chance roll the d20 again, against C(x), RO(y) or the keeper's rating." in joined
     cells = {r for row in card_set["fielding_chart"]["cells"] for r in row}
@@ -1121,7 +1122,7 @@ def test_the_sheets_say_a_chance_rolls_the_d20_again_and_the_batters_stay_on_a_w
     assert "chances use the d20" not in joined
     legend = [(text, size) for text, size, _ in pdf_texts(chart) if "batters stay" in text or "d20 again" in text]
     assert len(legend) == 6 and min(size for _, size in legend) >= 7.5, legend
-    qr = " ".join(_pages(render_quick_reference_pdf(card_set, paper, CREDIT))[0].extract_text().split())
+    qr = " ".join(_pages(render_quick_reference_pdf(as_model(card_set), paper, CREDIT))[0].extract_text().split())
     assert "Fielding chances (roll the d20 again)" in qr
     assert "Wides and no-balls add a run, batters stay; not one of the" in qr
 
@@ -1142,7 +1143,7 @@ def test_a_failed_catch_or_run_out_chance_says_whose_run_it_is_at_full_size(seas
 
     card_set = _shipped_rule_set(season)
     for paper in ("a4", "letter"):
-        chart = render_fielding_pdf(card_set, paper, CREDIT)
+        chart = render_fielding_pdf(as_model(card_set), paper, CREDIT)
         joined = " ".join(_pages(chart)[0].extract_text().split())
         assert "caught if \u2264 C(x), else 1 run to the striker." in joined
         assert "run out if \u2264 RO(y), else 1 run to the striker." in joined
@@ -1150,13 +1151,13 @@ def test_a_failed_catch_or_run_out_chance_says_whose_run_it_is_at_full_size(seas
         assert "else 1 run." not in joined
         legend = [size for text, size, _ in pdf_texts(chart) if "to the striker" in text]
         assert len(legend) == 3 and min(legend) >= 7.5, (paper, legend)
-        qr = render_quick_reference_pdf(card_set, paper, CREDIT)
+        qr = render_quick_reference_pdf(as_model(card_set), paper, CREDIT)
         text = " ".join(_pages(qr)[0].extract_text().split())
         assert "their C(x) (striker card or team sheet), else 1 run to the striker." in text
         assert "(on those rows also \u2264 the keeper's RO), else 1 run to the striker." in text
         assert "else 1 run." not in text
         # unshrunk: the same heading as on the page without the R13 line, which has 17-22 mm to spare
-        without = render_quick_reference_pdf(card_set, paper, CREDIT, defence=False)
+        without = render_quick_reference_pdf(as_model(card_set), paper, CREDIT, defence=False)
         assert _heading_width(qr) == pytest.approx(_heading_width(without), abs=0.005), paper
 
 
@@ -1175,7 +1176,7 @@ def test_the_advanced_quick_reference_says_its_rules_at_the_top_at_full_size_on_
     spec = load_layout("sheets")["quick_reference"]
     for season, code, name in (("BBL_2024-25", "BBL", "2024-25"), ("HUNDRED_2024", "HUNDRED", "2024")):
         for rules in ("advanced", "quicket"):
-            pdf = render_quick_reference_pdf(shipped_set(season, rules), paper, ATTRIBUTION)
+            pdf = render_quick_reference_pdf(as_model(shipped_set(season, rules)), paper, ATTRIBUTION)
             assert len(_pages(pdf)) == 1
             texts = pdf_texts(pdf, 0)
             sizes = {round(size, 2) for text, size, _ in texts if text.strip()}
@@ -1225,7 +1226,7 @@ def test_bleed_mm_gives_that_bleed_on_the_fullest_sheet_whose_crop_marks_still_p
         need_w = cols * geo.card_w + (cols + 1) * 2 * bleed_mm - 2 * bleed_mm + 2 * room
         need_h = rows * geo.card_h + (rows + 1) * 2 * bleed_mm - 2 * bleed_mm + 2 * room
         assert need_w > W or need_h > H, (cols, rows, landscape)
-    views = card_views(shipped_set("BBL_2024-25", "quicket"))[:geo.per_sheet]
+    views = card_views(as_model(shipped_set("BBL_2024-25", "quicket")))[:geo.per_sheet]
     pdf = render_cards_pdf(views, paper, "t", "c", bleed_mm=bleed_mm, backs=True)
     assert check_pdf(pdf, "cards.pdf") == []
     read = sheet_bleed(pdf, "cards.pdf")
@@ -1264,7 +1265,7 @@ def test_the_scoresheet_prints_the_wickets_in_hand_table_at_the_quick_references
     for season in ("BBL_2024-25", "HUNDRED_2024"):
         card_set = shipped_set(season, "advanced")
         rows = rule_of_set(card_set).thresholds(100 if card_set["format"] == "100-ball" else 120)
-        pdf = render_scoresheet_pdf(card_set, paper, ATTRIBUTION)
+        pdf = render_scoresheet_pdf(as_model(card_set), paper, ATTRIBUTION)
         assert check_pdf(pdf, "scoresheet-a4.pdf") == []
         for index, page in enumerate(_pages(pdf)[:2]):
             grid_top = min(y for y, _ in _horizontal_rules(page, width))
@@ -1277,5 +1278,5 @@ def test_the_scoresheet_prints_the_wickets_in_hand_table_at_the_quick_references
             header = [t for t in texts if t[1] != size and t[2][3] < grid_top and not t[0].startswith(
                 ("Quicket Cricket scoresheet", "Wickets in hand", "Consolidate", "Chasing"))]
             assert header and all(box[2] < left_edge for _, _, box in header), header
-    plain = render_scoresheet_pdf(shipped_set("BBL_2024-25", "quicket"), paper, ATTRIBUTION)
+    plain = render_scoresheet_pdf(as_model(shipped_set("BBL_2024-25", "quicket")), paper, ATTRIBUTION)
     assert not [t for t, s, _ in pdf_texts(plain, 0) if round(s, 2) == size]

@@ -26,6 +26,7 @@ from cardgen.render.kit import KitOptions, build_kit
 from cardgen.render.layout import load_layout
 from cardgen.render.painter import PilPainter
 from cardgen.slugs import slug
+from conftest import as_model
 
 GREEK = "Δημήτρης Παπαδόπουλος"
 CYRILLIC = "Дмитрий Иванов"
@@ -51,7 +52,7 @@ def renamed_kit(renamed_set: dict, tmp_path_factory: pytest.TempPathFactory) -> 
     """That team's kit (A4, PNGs)."""
     out = tmp_path_factory.mktemp("unicode-kit")
     team = renamed_set["cards"][0]["team"]
-    return build_kit(renamed_set, out, KitOptions(team=team, papers=("a4",), progress=False, workers=1)).folder
+    return build_kit(as_model(renamed_set), out, KitOptions(team=team, papers=("a4",), progress=False, workers=1)).folder
 
 
 def test_the_font_ships_with_the_package_with_its_licence():
@@ -140,7 +141,7 @@ def test_png_cards_draw_glyphs_not_boxes(renamed_set: dict, renamed_kit: Path, m
     monkeypatch.setattr(PilPainter, "text", spy)
 
     team = renamed_set["cards"][0]["team"]
-    views = [v for v in card_views(renamed_set) if v.team == team]
+    views = [v for v in card_views(as_model(renamed_set)) if v.team == team]
     checked = 0
     for name, slugged in ((GREEK, "dimitris-papadopoylos"), (CYRILLIC, "dmitriy-ivanov"),
                           (ACCENTS, "sebastien-cote-lukasz-nguyen")):

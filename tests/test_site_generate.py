@@ -29,6 +29,7 @@ from cardgen.site.generate import generate_site
 from cardgen.site.kit import SiteError
 from cardgen.site.linkcheck import check_links
 from cardgen.site.serve import make_server
+from conftest import as_model
 
 SCHEMA = Path(__file__).resolve().parent.parent.parent / "shared" / "schemas" / "card-set.schema.json"
 EVIL_NAME = '<script>alert("owned")</script>'
@@ -627,7 +628,7 @@ def test_a_star_role_is_said_in_words_and_said_to_be_on_the_card_only_where_a_ca
         if card["player"]["id"] in ("aa000002", "aa000001"):  # a striker card only; both cards
             card["player"]["bowling_role"] = "*"
     (folder / "card-set.json").write_text(json.dumps(doc))
-    printed = {(v.name, v.kind): v.role for v in card_views(doc)}
+    printed = {(v.name, v.kind): v.role for v in card_views(as_model(doc))}
     assert printed[("CHRIS GREEN", "striker")] == printed[("CHRIS GREEN", "bowler")] == "*"
     assert printed[("LANCE MORRIS", "bowler")] != "*" and printed[("COOPER CONNOLLY", "striker")] != "*"
     site = generate_site(tmp_path).site_dir
@@ -897,7 +898,7 @@ def test_how_to_print_counts_sheets_and_the_flip_of_a_kit_with_backs(tmp_path):
     from cardgen.render.card import card_views
     from cardgen.render.sheets import render_cards_pdf
     folder = make_synthetic_kit(tmp_path / "out")
-    views = card_views(json.loads((folder / "card-set.json").read_text(encoding="utf-8")))
+    views = card_views(as_model(json.loads((folder / "card-set.json").read_text(encoding="utf-8"))))
     # A4 as `build --backs --bleed` writes it, Letter as `build --backs`
     (folder / "cards-a4.pdf").write_bytes(render_cards_pdf(views, "a4", "t", "c", bleed=True, backs=True))
     (folder / "cards-letter.pdf").write_bytes(render_cards_pdf(views, "letter", "t", "c", backs=True))
@@ -943,14 +944,14 @@ def test_how_to_print_describes_the_sheets_the_kit_really_prints(tmp_path):
     from cardgen.render.scoresheet import render_scoresheet_pdf
     from cardgen.render.sheets import render_cards_pdf
     card_set = rules_example_card_set()
-    scoresheet = PdfReader(io.BytesIO(render_scoresheet_pdf(card_set, "a4", "c")))
+    scoresheet = PdfReader(io.BytesIO(render_scoresheet_pdf(as_model(card_set), "a4", "c")))
     box = scoresheet.pages[0].mediabox
     assert float(box.height) > float(box.width) and len(scoresheet.pages) == 4  # + scorecards
     grid_ends = re.findall(r"\b(30|60|90|120)\b", scoresheet.pages[0].extract_text())
     assert sorted(set(grid_ends)) == ["120", "30", "60", "90"]  # four grids of 30 balls
     for innings in (1, 2):  # pages 3 and 4: each innings' scorecard
         assert f"Innings {innings} scorecard" in scoresheet.pages[1 + innings].extract_text()
-    packed = PdfReader(io.BytesIO(render_cards_pdf(card_views(card_set), "a4", "t", "c")))
+    packed = PdfReader(io.BytesIO(render_cards_pdf(card_views(as_model(card_set)), "a4", "t", "c")))
     assert "PS 1, ST 2" in packed.pages[0].extract_text()  # two teams on one sheet
 
     make_synthetic_kit(tmp_path / "out")
@@ -977,8 +978,8 @@ def test_how_to_play_gives_the_rule_the_cards_are_made_for_as_the_quick_referenc
     make_synthetic_kit(tmp_path / "out")
     page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page)).split())
-    reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
-                                      "format": "T20", "rule": RULE_NAME})
+    reference = quick_reference_text(as_model({"cards": [], "competition": {"name": "X"}, "season": "2025",
+                                               "format": "T20", "rule": RULE_NAME}))
     reference = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", reference)).split())
     attack = re.search(r"Attack , on a • (?:\([^)]*\) )?roll a d20: ([^.]*)\.", reference).group(1)
     consolidate = re.search(r"roll a d20: (1-\d+ not out \(•\), \d+-20 out)", reference).group(1)
@@ -1123,8 +1124,8 @@ def _how_to_play_and_quick_reference(tmp_path: Path) -> tuple[str, str]:
     from cardgen.render.teamsheets import quick_reference_text
     make_synthetic_kit(tmp_path / "out")
     page = _pages(generate_site(tmp_path / "out").site_dir)["how-to-play.html"]
-    reference = quick_reference_text({"cards": [], "competition": {"name": "X"}, "season": "2025",
-                                      "format": "T20"})
+    reference = quick_reference_text(as_model({"cards": [], "competition": {"name": "X"}, "season": "2025",
+                                               "format": "T20"}))
 
     def words(markup: str) -> str:
         return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", markup)).split())
@@ -1600,7 +1601,7 @@ def test_a_team_page_shows_the_cards_in_the_order_of_the_printed_decks(tmp_path)
     page = (site / "sets/BBL_2024-25/team-perth-scorchers.html").read_text()
     shown = [(html.unescape(name), kind.lower()) for name, kind in
              re.findall(r'<span class="name">([^<]+)</span> <span class="kind">([^<]+)</span>', page)]
-    printed = [(v.name.title(), v.kind) for v in card_views(doc) if v.team == "Perth Scorchers"]
+    printed = [(v.name.title(), v.kind) for v in card_views(as_model(doc)) if v.team == "Perth Scorchers"]
     assert shown == printed == [("Lance Morris", "bowler"), ("Cooper Connolly", "striker")]
 
 

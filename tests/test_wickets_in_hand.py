@@ -10,6 +10,7 @@ from cardgen.calibrate.model import OUTCOMES
 from cardgen.sim.reference import Dice, play_innings
 from cardgen.wickets_in_hand import RULE
 from tests.test_sim_rules import BOWLER_SAYS, STRIKER_SAYS, ScriptedRng, setup
+from conftest import as_model
 
 QUIET_DOT = [1, 7]          # bowler card, roll 7: a dot on the example bowler card
 
@@ -182,7 +183,7 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     from cardgen.render.sample import rules_example_card_set
     from cardgen.render.teamsheets import quick_reference_text
     card_set = {**rules_example_card_set(), "rule": wih.RULE_NAME}
-    text = quick_reference_text(card_set)
+    text = quick_reference_text(as_model(card_set))
     assert "1 bowled, 2 caught, 3-8 four, 9-10 six, 11-20 dot" in text
     assert "1-12 not out (&#8226;), 13-20 out" in text
     # runs needed count from the target, the first innings' total + 1 (the engines' chase)
@@ -193,7 +194,7 @@ def test_quick_reference_prints_the_rules_own_d20_faces(monkeypatch):
     wider = replace(RULE, attack_bowled=2, attack_out=4, consolidate_safe=14,
                     consolidate_saves=("caught", "bowled", "lbw"), chase_attack_above=1.75)
     monkeypatch.setattr(wih, "RULE", wider)
-    text = quick_reference_text(card_set)
+    text = quick_reference_text(as_model(card_set))
     assert "1-2 bowled, 3-4 caught, 5-8 four" in text and "1-14 not out (&#8226;), 15-20 out" in text
     assert "on a catch (W, or a catch on the chart), bowled or LBW roll a d20" in text
     assert "needing over 1.75 a ball" in text and "&gt; 1.75 &#215; balls left" in text
@@ -262,7 +263,7 @@ def test_sheets_print_the_sets_own_faces():
     from cardgen.render.teamsheets import quick_reference_text
     card_set = {**rules_example_card_set(), "rule": wih.RULE_NAME,
                 "rule_parameters": RULE.for_league(*WOMENS_SMASH, 1).describe()}
-    text = quick_reference_text(card_set)
+    text = quick_reference_text(as_model(card_set))
     assert "1 bowled, 2 caught, 3-8 four, 9-20 dot" in text and "six" not in text.split("Attack")[1].split(".")[0]
 
 

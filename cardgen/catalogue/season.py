@@ -250,11 +250,13 @@ def build_season(comp: Competition, season: str, source: str | None, out_dir: Pa
         from cardgen.calibrate.progress import calibration_progress
         with calibration_progress(f"{comp.code} {season}", enabled=request.progress):
             card_set = build_card_set(comp, season, source, reuse=True, rules=settings.rules)
+    from cardgen.cardset import CardSet
     from cardgen.render.kit import build_kit
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     check_card_set_season(card_set, comp, season)
-    result = build_kit(card_set, out_dir, _kit_options(card_set, stats, settings, request, inputs, quick))
+    model = CardSet.from_json(card_set)  # the set read once, here: the kit prints the model
+    result = build_kit(model, out_dir, _kit_options(card_set, stats, settings, request, inputs, quick))
     return SeasonResult(comp.code, season, "built", time.perf_counter() - started, cards=result.cards,
                         files=len(result.files), problems=len(result.problems or ()),
                         folder=str(result.folder), kit=result, card_set=card_set)

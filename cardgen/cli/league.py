@@ -46,6 +46,7 @@ def league(file: Path | None, pool: str | None, teams: int, baseline: str | None
     A bad file is one line naming its line (exit 2), and nothing is written."""
     from cardgen.league.make import make_league, read_league_file
     from cardgen.league.build import over_cap
+    from cardgen.cardset import CardSet
     from cardgen.render.kit import KitOptions, build_kit
     started = time.perf_counter()
     if (file is None) == (pool is None):
@@ -70,7 +71,7 @@ def league(file: Path | None, pool: str | None, teams: int, baseline: str | None
     papers = ("a4", "letter") if paper == "both" else (paper,)
     from cardgen.play.page import kit_files as match_page_files
     extra = ((LEAGUE_FILE_IN_KIT, made.text.encode("utf-8")),) + tuple(match_page_files(card_set).items())
-    result = build_kit(card_set, out_dir, KitOptions(papers=papers, images=not no_images, preflight=True,
+    result = build_kit(CardSet.from_json(card_set), out_dir, KitOptions(papers=papers, images=not no_images, preflight=True,
                                                      extra_files=extra))
     own = card_set["own_league"]
     click.echo(f"{own['name']}: {len(card_set['teams'])} sides on {own['baseline']}, "

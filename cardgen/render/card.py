@@ -8,12 +8,12 @@ data credit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from cardgen import ATTRIBUTION
 from cardgen.calibrate.model import DEFAULT_KEEPER
-from cardgen.cardset import Card, CardSet, Player, Team, as_card_set
+from cardgen.cardset import Card, CardSet, Player, Team
 from cardgen.competitions import get_competition
 from cardgen.errors import UnknownCompetition
 from cardgen.fingerprint import content_digest
@@ -323,12 +323,11 @@ def deck_order(teams: Sequence[Team]) -> dict[tuple[str, str], tuple[int, int]]:
     return order
 
 
-def card_views(document: CardSet | Mapping[str, Any]) -> list[CardView]:
+def card_views(card_set: CardSet) -> list[CardView]:
     """Every card of the set as printed: by team, then in the order of the team's two decks (the
     usual XI in batting order, then the reserves, as the team sheet lists them), a player's
     striker card before his bowler card; so the cut sheets stack straight into the decks. A card
     whose player is in neither deck (a set without line-ups) follows, by batting position."""
-    card_set = as_card_set(document)
     decks = deck_order(card_set.teams)
     team_order = card_set.team_names()
     short = {t.name: t.short_name or t.name for t in card_set.teams}

@@ -1,10 +1,8 @@
 """The fielding chart (d6 x d20) on one landscape page, with a legend and the run-out rows."""
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 
-from cardgen.cardset import CardSet, as_card_set
+from cardgen.cardset import CardSet
 from cardgen.errors import CardSetError
 from cardgen.render.common import new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
@@ -15,8 +13,7 @@ OUTS = {"bowled", "lbw", "run_out", "caught", "stumped"}
 CHANCES = {"catch_chance", "run_out_chance", "stumping_chance"}
 
 
-def render_fielding_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str, ink_saver: bool = False) -> bytes:
-    card_set = as_card_set(document)
+def render_fielding_pdf(card_set: CardSet, paper: str, credit: str, ink_saver: bool = False) -> bytes:
     spec = load_layout("sheets")["fielding"]
     words = load_layout("fielding")
     cells = card_set.game_cells()

@@ -13,13 +13,13 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 from tqdm import tqdm
 
 from cardgen import ATTRIBUTION, __version__
 from cardgen.cache import atomic_write_bytes, sha256
-from cardgen.cardset import FILE_NAME, CardSet, as_card_set, dumps
+from cardgen.cardset import FILE_NAME, CardSet, dumps
 from cardgen.errors import CardgenError
 from cardgen.manifest import CardSheets, Manifest, TeamFiles, read_manifest, write_manifest
 from cardgen.staging import (make_staging, publish_folder, quiet_worker, relative_files, remove_stale_staging,
@@ -268,7 +268,7 @@ def _pool(workers: int):  # type: ignore[no-untyped-def]
         return _InlinePool()
 
 
-def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
+def build_kit(card_set: CardSet, out_dir: Path, options: KitOptions = KitOptions()) -> KitResult:
     """Write every PDF, the card PNGs, TTS sheets and card-set.json to <out>/<CODE>_<season>/.
 
     A full kit also holds each team's own card PDFs and team sheet (teams/<team>/) and bookmarks
@@ -279,7 +279,6 @@ def build_kit(document: CardSet | Mapping[str, Any], out_dir: Path, options: Kit
     Everything goes to a staging folder beside it first and is renamed into place at the end, so
     an interrupted build leaves the previous kit intact and a finished one replaces it whole.
     """
-    card_set = as_card_set(document)   # a document built in memory is read once, here
     printed, views = _printed_views(card_set, options)
     credit = card_set.attribution or ATTRIBUTION
     title = set_title(card_set)  # printed in the card sheets' footers: the season as the cards print it

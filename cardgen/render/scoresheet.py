@@ -13,11 +13,10 @@ total; the fall of wickets; the bowling figures (layout: templates/sheets.json "
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from cardgen.cardset import CardSet, as_card_set
+from cardgen.cardset import CardSet
 from cardgen.render.common import DEFENCE_LABEL, DEFENCE_RULE, new_canvas, season_name, set_title
 from cardgen.render.fonts import fit_text, text_width_mm
 from cardgen.render.layout import load_layout
@@ -160,13 +159,12 @@ def blanks(parts: list[tuple[str, int]], width: float, pt: float) -> str:
     return text
 
 
-def render_scoresheet_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str, defence: bool | None = None,
+def render_scoresheet_pdf(card_set: CardSet, paper: str, credit: str, defence: bool | None = None,
                           fill: SheetFill | None = None) -> bytes:
     """Both innings' grid pages, then their scorecard pages. `defence`: whether to print R13's
     line on the grid pages (a one-team kit's season may rate the other sides' strikers); None:
     whether this set has a rated card. `fill`: what to write on each page (a match scored on
     the sheet; None: the blank sheet the kit prints)."""
-    card_set = as_card_set(document)
     spec = load_layout("sheets")["scoresheet"]
     bpo, bpi = innings_shape(card_set)
     title = f"{set_title(card_set)} scoresheet"

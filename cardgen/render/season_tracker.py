@@ -7,7 +7,6 @@ played with the cards, and a ladder to keep, so a season can be replayed by hand
 from __future__ import annotations
 
 from dataclasses import dataclass
-from collections.abc import Mapping
 from typing import Any
 from xml.sax.saxutils import escape
 
@@ -17,7 +16,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import KeepTogether, Paragraph, Spacer, Table, TableStyle
 
 from cardgen.calibrate.model import ALL_OUT
-from cardgen.cardset import CardSet, as_card_set
+from cardgen.cardset import CardSet
 from cardgen.render.common import (credit_fits_footer, flowing_document, page_size_mm, season_name,
                                    set_title)
 from cardgen.render.fonts import PDF_NAMES, register_fonts
@@ -283,12 +282,11 @@ def short_sides_text(ladder: list[LadderRow]) -> str:
             f"some matches (usually washed out before a ball), or the fixture list was uneven.")
 
 
-def render_season_tracker_pdf(document: CardSet | Mapping[str, Any], fixtures: tuple[Fixture, ...], paper: str,
+def render_season_tracker_pdf(card_set: CardSet, fixtures: tuple[Fixture, ...], paper: str,
                               credit: str, missing: tuple[int, ...] = ()) -> bytes:
     """The tracker: the fixtures (as many pages as they take, the header repeated), then the
     ladder: the league stage's real record and blank columns for the replay. `missing`: the
     league match numbers the source lacks (`stats.load.coverage`), said under the intro."""
-    card_set = as_card_set(document)
     spec = load_layout("sheets")["season_tracker"]
     styles = _styles(spec)
     w, _ = page_size_mm(paper)

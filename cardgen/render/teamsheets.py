@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,7 +12,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepInFrame, PageBreak, Paragraph, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from cardgen.cardset import Card, CardSet, Kind, Player, RealFigures, Team, Usage, as_card_set
+from cardgen.cardset import Card, CardSet, Kind, Player, RealFigures, Team, Usage
 from cardgen.render.card import card_views, defence_rating, points_text, printed_keeper_rating, source_line
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
                                    flowing_document, printed_season, season_name, set_title)
@@ -254,8 +254,7 @@ def _fits(flowables: list[Flowable], width: float, height: float) -> bool:
     return True
 
 
-def render_team_sheets_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str) -> bytes:
-    card_set = as_card_set(document)
+def render_team_sheets_pdf(card_set: CardSet, paper: str, credit: str) -> bytes:
     spec = load_layout("sheets")["team_sheet"]
     st = _styles(spec)
     title = f"{set_title(card_set)} team sheets"
@@ -393,8 +392,7 @@ def render_team_sheets_pdf(document: CardSet | Mapping[str, Any], paper: str, cr
     return buf.getvalue()
 
 
-def quick_reference_text(document: CardSet | Mapping[str, Any], defence: bool | None = None) -> str:
-    card_set = as_card_set(document)
+def quick_reference_text(card_set: CardSet, defence: bool | None = None) -> str:
     words = load_layout("fielding")
     hundred = card_set.hundred
     # only the results some card of this set prints (no "3" when no card has one)
@@ -454,22 +452,20 @@ def wickets_in_hand_context(card_set: CardSet) -> dict[str, Any]:
     return {"rule": rule, "band_rows": rule.thresholds(100 if card_set.hundred else 120) if rule else []}
 
 
-def render_quick_reference_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str,
+def render_quick_reference_pdf(card_set: CardSet, paper: str, credit: str,
                                defence: bool | None = None) -> bytes:
     """One page: dice procedure, card and chart codes, format rules. Text from a jinja2 template:
     lines starting '# ' are headings, '- ' bullets, anything else a paragraph. `defence`: whether
     to say R13 (a one-team kit plays a season whose other cards may be rated); None: whether
     this set has a rated card."""
-    card_set = as_card_set(document)
     return _text_sheet_pdf(quick_reference_text(card_set, defence), f"{set_title(card_set)} quick reference",
                            paper, credit)
 
 
-def rules_sheet_text(document: CardSet | Mapping[str, Any]) -> str:
+def rules_sheet_text(card_set: CardSet) -> str:
     """The advanced kit's rules sheet (templates/rules-sheet.txt.j2): wickets in hand (R12) and
     Defence (R13) in full, in the words of the quick reference, with this set's own table and
     faces, and the readings of the printed rules these cards are played by (docs/rules.md)."""
-    card_set = as_card_set(document)
     hundred = card_set.hundred
     return text_template("rules-sheet.txt.j2").render(
         competition=_competition(card_set), season=escape(printed_season(card_set)), format=_format(card_set),
@@ -477,9 +473,8 @@ def rules_sheet_text(document: CardSet | Mapping[str, Any]) -> str:
         defence_label=DEFENCE_LABEL, **rules_context(card_set), **wickets_in_hand_context(card_set))
 
 
-def render_rules_sheet_pdf(document: CardSet | Mapping[str, Any], paper: str, credit: str) -> bytes:
+def render_rules_sheet_pdf(card_set: CardSet, paper: str, credit: str) -> bytes:
     """The advanced rules on one page (`rules_sheet_text`), laid out as the quick reference."""
-    card_set = as_card_set(document)
     return _text_sheet_pdf(rules_sheet_text(card_set), f"{set_title(card_set)} advanced rules", paper, credit)
 
 
