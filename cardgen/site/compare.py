@@ -13,9 +13,12 @@ import csv
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Mapping
 from typing import Any
 
-from cardgen.site.views import CardView
+from cardgen.cardset import CardSet, Team
+from cardgen.site.texts import expected_figures
+from cardgen.site.views import CardView, usage_words
 
 COMPARE_PAGE = "compare.html"
 BATTING_TOP = 7  # the usual XI's batters whose cards make the batting figure (1-7 of the order)
@@ -45,7 +48,7 @@ class CardRow:
         return self.view.kind
 
 
-def _per_100(expected: dict[str, Any], key: str) -> float | None:
+def _per_100(expected: Mapping[str, Any], key: str) -> float | None:
     value = expected.get(key)
     return 100.0 * value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
@@ -54,20 +57,15 @@ def card_rows(views: list[CardView]) -> list[CardRow]:
     rows = []
     for view in views:
         card = view.card
-        expected: dict[str, Any] = card["expected"] if isinstance(card.get("expected"), dict) else {}
-        real: dict[str, Any] = card["real"] if isinstance(card.get("real"), dict) else {}
+        expected = expected_figures(card)   # not the contract's block: its figures are checked here
         key = "strike_rate" if view.kind == "striker" else "economy"
         rate = expected.get(key)
-        usage: dict[str, Any] = card["usage"] if isinstance(card.get("usage"), dict) else {}
-        catch = card["player"].get("catch")
-        balls = real.get("balls")
         rows.append(CardRow(
             view=view, rate=float(rate) if isinstance(rate, (int, float)) and not isinstance(rate, bool) else None,
             out_rate=_per_100(expected, "dismissal_rate" if view.kind == "striker" else "wicket_rate"),
             fours=_per_100(expected, "fours"), sixes=_per_100(expected, "sixes"),
-            real_balls=balls if isinstance(balls, int) and not isinstance(balls, bool) else 0,
-            defence=view.defence, catch=catch if isinstance(catch, int) and not isinstance(catch, bool) else None,
-            usage=f"{usage['letter']}/{usage.get('innings', '')}" if usage.get("letter") else ""))
+            real_balls=card.real.balls or 0, defence=view.defence, catch=card.player.catch,
+            usage=usage_words(card)))
     return rows
 
 
@@ -143,12 +141,14 @@ def head_to_head(folder: Path, a: str, b: str) -> dict[str, Any] | None:
         return None
 
 
-def strength(rows: list[CardRow], declared: dict[str, Any]) -> list[tuple[str, float | None, int]]:
+def strength(rows: list[CardRow], team: Team | None) -> list[tuple[str, float | None, int]]:
     """A team's strength from its cards: the usual XI's top batters' strike rate and outs, the
-    first-choice bowlers' economy and wickets (label, value, places)."""
-    order = [str(i) for i in declared.get("batting_order", [])]
-    # the team sheet's bowlers in its order of choice: the first five bowl a T20's 20 overs
-    bowlers = [str(i) for i in declared.get("bowlers", [])]
+    first-choice bowlers' economy and wickets (label, value, places); `team`: the set's entry for
+    it (None: a team only its cards name, whose best cards by rating stand in)."""
+    order = list(team.batting_order) if team else []
+    # the team sheet's bowlers in its order of choice: the first five bowl a T20's 20 overs (a
+    # list the contract does not describe: its ids are read as text)
+    bowlers = [str(i) for i in team.bowlers] if team else []
     strikers = {r.view.player_id: r for r in rows if r.kind == "striker"}
     top = [strikers[i] for i in order[:BATTING_TOP] if i in strikers] or _by_rating(rows, "striker")[:BATTING_TOP]
     by_id = {r.view.player_id: r for r in rows if r.kind == "bowler"}
@@ -159,15 +159,14 @@ def strength(rows: list[CardRow], declared: dict[str, Any]) -> list[tuple[str, f
             ("Bowling: wickets a 100 balls (same cards)", _mean([r.out_rate for r in attack]), 2)]
 
 
-def pair_context(folder: Path, card_set: dict[str, Any], rows: list[CardRow],
+def pair_context(folder: Path, card_set: CardSet, rows: list[CardRow],
                  a: tuple[str, str], b: tuple[str, str]) -> dict[str, Any]:
     """What a pair page shows: (name, slug) of each team."""
-    declared = {t.get("name"): t for t in card_set.get("teams", []) if isinstance(t, dict)}
     sides: list[dict[str, Any]] = []
     for name, tslug in (a, b):
         own = [r for r in rows if r.view.team_slug == tslug]
         sides.append({"name": name, "slug": tslug, "batting": _by_rating(own, "striker"),
-                      "bowling": _by_rating(own, "bowler"), "strength": strength(own, declared.get(name, {}))})
+                      "bowling": _by_rating(own, "bowler"), "strength": strength(own, card_set.team(name))})
     figures = [(label, x, y, places) for (label, x, places), (_, y, _) in
                zip(sides[0]["strength"], sides[1]["strength"])]
     return {"sides": sides, "figures": figures, "replays": replay_rows(folder, a[0], b[0]),

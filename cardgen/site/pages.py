@@ -270,7 +270,7 @@ def _compare_pages(writer: Writer, kit: KitSet, summary: dict[str, Any], views: 
     rows = card_rows(views)
     for pair in pairs:
         writer.page(f"{set_rel}/{pair['page']}", "compare-pair.html.j2", kit=summary,
-                    pair=pair_context(kit.folder, kit.doc, rows, (pair["a_name"], pair["a"]),
+                    pair=pair_context(kit.folder, kit.card_set, rows, (pair["a_name"], pair["a"]),
                                       (pair["b_name"], pair["b"])))
     if pairs:
         writer.page(f"{set_rel}/{COMPARE_PAGE}", "compare.html.j2", kit=summary, pairs=pairs, rows=rows,
@@ -313,7 +313,7 @@ def render_set(writer: Writer, kit: KitSet, site_root: Path) -> dict[str, Any]:
 
     views = card_views(kit)
     teams = team_order(kit, views)
-    views = sorted_cards(views, teams, kit.doc)
+    views = sorted_cards(views, teams, kit.card_set)
     set_links(views)
     _thumbnails(writer, kit, views, set_root)
     summary = _set_summary(kit, views, teams)

@@ -8,7 +8,7 @@ Layer: site. Reads card dicts and the render layer's constants; builds no page, 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -18,7 +18,7 @@ from cardgen.calibrate.model import (
     card_defence,
     chart_to_slots,
 )
-from cardgen.cardset import CardSet, as_card
+from cardgen.cardset import Card, CardSet, Player, as_card
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.site.kit import KitSet
@@ -65,21 +65,28 @@ def table_caption(relpath: str) -> str:
     return f"{words.capitalize()} ({name})"
 
 
-def role_words(key: str, player: dict[str, Any], kinds: Iterable[str]) -> str:
-    """A player's batting or bowling role in words; a "*" also says where it is printed: the
-    striker card's role line shows the batting role, the bowler card's the bowling role (unless
-    it says All-Rounder). A player with no such card sees no "*" anywhere."""
-    text = str(player.get(key) or "").strip()
+def role_words(key: str, player: Player, kinds: Iterable[str]) -> str:
+    """A player's batting or bowling role (`key`: "batting_role" or "bowling_role") in words; a
+    "*" also says where it is printed: the striker card's role line shows the batting role, the
+    bowler card's the bowling role (unless it says All-Rounder). A player with no such card sees
+    no "*" anywhere."""
+    text = str((player.batting_role if key == "batting_role" else player.bowling_role) or "").strip()
     if text != "*":
         return text
     if key == "batting_role":
         shown = "striker" in kinds
     else:
-        shown = "bowler" in kinds and player.get("batting_role") != "All-Rounder"
+        shown = "bowler" in kinds and player.batting_role != "All-Rounder"
     return ROLE_STAR[key] + (" (shown as * on the card)" if shown else "")
 
 
 BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
+
+
+def expected_figures(card: Card) -> Mapping[str, Any]:
+    """What the card gives in play, by figure ({} when a hand-edited set has none, or not as a
+    mapping: the contract does not describe the block, and a note is no validator)."""
+    return card.expected if isinstance(card.expected, Mapping) else {}
 
 
 def card_figures(card: dict[str, Any], key: str) -> dict[str, Any]:

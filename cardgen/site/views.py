@@ -8,20 +8,19 @@ Layer: site. Reads the kit (`site.kit`) and the words of `site.texts`; writes no
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from cardgen import slugs
-from cardgen.cardset import Player, RealFigures, as_card, as_card_set
+from cardgen.cardset import Card, CardSet, RealFigures
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.site.kit import KitSet
 from cardgen.site.texts import (
     plays_attack_die,
     boundary_note,
-    card_figures,
     consolidate_note,
-    is_count,
+    expected_figures,
     out_note,
     qualify_balls,
     real_rate,
@@ -128,6 +127,7 @@ class Versus:
 @dataclass
 class CardView:
     """What a page needs to show one card."""
+    card: Card
     index: int
     player_id: str
     name: str
@@ -157,7 +157,6 @@ class CardView:
     verdict_ok: bool | None = None
     anchor: str = ""  # the id of this card's section on the player page
     link: str = ""  # the player page, at this card's section unless it is the page's first card
-    card: dict[str, Any] = field(default_factory=dict)
 
 
 DEFENCE_NAMED = 3  # rated cards the how-to-play page names per kit: an IPL season rates 22
@@ -168,62 +167,69 @@ def highest_defence(views: list[CardView]) -> list[CardView]:
     (every one is on the kit's team sheets): highest first, and among equal ratings (a season has
     several 20s) the batter who faced most balls, the name a reader knows, then card order."""
     def balls(view: CardView) -> int:
-        real = view.card.get("real")
-        faced = real.get("balls") if isinstance(real, dict) else None
-        return faced if is_count(faced) else 0
+        return view.card.real.balls or 0
     return sorted((v for v in views if v.defence), key=lambda v: (-int(v.defence or 0), -balls(v)))[:DEFENCE_NAMED]
 
 
-def _card_ratings(card: dict[str, Any], hundred: bool) -> tuple[list[tuple[str, str]], str, int | None]:
+def _card_ratings(card: Card, hundred: bool) -> tuple[list[tuple[str, str]], str, int | None]:
     """A card's ratings as it prints them (R9, R13), what its Usage means, its Defence rating."""
     from cardgen.render.card import defence_rating, printed_keeper_rating
-    player = card["player"]
+    player = card.player
     ratings: list[tuple[str, str]] = []
     ratings_note = ""
     defence = None
-    if card["kind"] == "striker":
-        for key, label in (("catch", "Catching C"), ("run_out", "Run-out RO")):
-            if isinstance(player.get(key), int):
-                ratings.append((label, str(player[key])))
-        keeper = printed_keeper_rating(Player.from_json(player))  # as the card prints it (R9's 10 for one who kept in no match)
+    if card.kind == "striker":
+        for rating, label in ((player.catch, "Catching C"), (player.run_out, "Run-out RO")):
+            if rating is not None:
+                ratings.append((label, str(rating)))
+        keeper = printed_keeper_rating(player)  # as the card prints it (R9's 10 for one who kept in no match)
         if keeper:
             ratings.append(("Keeper", str(keeper)))
         try:
-            defence = defence_rating(as_card(card))
+            defence = defence_rating(card)
         except CardSetError:  # a hand-edited set the kit could not print: leave it out, as a bad rating above
             defence = None
         if defence:
             ratings.append(("Defence", str(defence)))
-    usage = card.get("usage")
-    if isinstance(usage, dict) and usage.get("letter"):
-        ratings.append(("Usage", f"{usage['letter']}/{usage.get('innings', '')}"))
+    usage = usage_words(card)
+    if usage:
+        ratings.append(("Usage", usage))
         from cardgen.render.teamsheets import usage_legend
         # a band never breaks at its hyphen either ("B = 10-" at a line's end, "15" on the next)
         ratings_note = re.sub(r"(\d)-(\d)", "\\1\u2011\\2", usage_legend(hundred=hundred))
     return ratings, ratings_note, defence
 
 
-def _chart_rows(card: dict[str, Any]) -> list[tuple[str, str, str]]:
+def usage_words(card: Card) -> str:
+    """A bowler card's Usage as the pages show it, letter / innings bowled ('B/11'); '' without one."""
+    usage = card.usage
+    if usage is None or not usage.letter:
+        return ""
+    return f"{usage.letter}/{'' if usage.innings is None else usage.innings}"
+
+
+def _chart_rows(card: Card) -> list[tuple[str, str, str]]:
     """The card's chart as the page lists it: range, code (a dot for 0), meaning."""
     chart = []
-    for row in card.get("chart", []):
-        lo, hi, code = row.get("lo"), row.get("hi"), str(row.get("result"))
+    for row in card.chart:
+        lo, hi, code = row.lo, row.hi, row.result
         chart.append((f"{lo}" if lo == hi else f"{lo}–{hi}", "•" if code == "0" else code,
                       RESULT_LABEL.get(code, code)))
     return chart
 
 
-def _real_figures(card: dict[str, Any], hundred: bool) -> dict[str, Any]:
-    """The card's real-season figures as the page shows them."""
-    real = dict(card["real"]) if isinstance(card.get("real"), dict) else {}
+def _real_figures(card: Card, hundred: bool) -> dict[str, Any]:
+    """The card's real-season figures as the page shows them: every figure the set gives,
+    its own fields and any a newer writer added (the document's `real`, as the model keeps it)."""
+    real = card.real.to_json()
     if hundred:
         real.pop("overs", None)  # 100-ball: balls (shown), not 5-ball sets beside Econ per 6
-    if real.pop("high_score_not_out", False) and isinstance(real.get("high_score"), int):
+    if real.pop("high_score_not_out", False) and card.real.high_score is not None:
         real["high_score"] = f"{real['high_score']}*"  # not out, as scorecards print it
     return real
 
 
-def _real_rows(real: dict[str, Any], kind: str, hundred: bool) -> list[tuple[str, str]]:
+def _real_rows(real: dict[str, Any], figures: RealFigures, kind: str, hundred: bool) -> list[tuple[str, str]]:
     """The real season's rows (label, value), in a cricket order, then when a bowler bowled."""
     rows = [(REAL_LABEL.get(k, ("Wickets" if kind == "bowler" else "Times out")
                             if k == "dismissals" else _humanise(k)), _number(v))
@@ -233,11 +239,12 @@ def _real_rows(real: dict[str, Any], kind: str, hundred: bool) -> list[tuple[str
     if hundred:
         rows = [(label + PER_SIX_BALLS if label == REAL_LABEL["economy"] else label, value)
                 for label, value in rows]
-    if isinstance(real.get("phase_balls"), dict):   # as the team sheet's PP / Mid / Death
+    # as the team sheet's PP / Mid / Death (not the contract's field: a hand-edited set may put anything there)
+    if isinstance(figures.phase_balls, Mapping):
         from cardgen.render.teamsheets import phase_shares
         from cardgen.stats.phases import PHASES
         try:
-            shares = phase_shares(RealFigures.from_json(real))
+            shares = phase_shares(figures)
         except (TypeError, ValueError):   # a hand-edited set: leave the row out
             shares = []
         if shares and all(shares):
@@ -245,11 +252,11 @@ def _real_rows(real: dict[str, Any], kind: str, hundred: bool) -> list[tuple[str
     return rows
 
 
-def _versus_rows(card: dict[str, Any], real: dict[str, Any], checks: dict[str, str],
+def _versus_rows(card: Card, real: dict[str, Any], checks: dict[str, str],
                  hundred: bool) -> list[Versus]:
     """Each figure the card expects, beside the real one and the simulator's check of it."""
     versus: list[Versus] = []
-    expected = card_figures(card, "expected")
+    expected = expected_figures(card)
     for key, exp in sorted(expected.items(), key=lambda kv: (
             EXPECTED_ORDER.index(kv[0]) if kv[0] in EXPECTED_ORDER else len(EXPECTED_ORDER), kv[0])):
         if not isinstance(exp, (int, float)) or isinstance(exp, bool):
@@ -271,28 +278,25 @@ def _versus_rows(card: dict[str, Any], real: dict[str, Any], checks: dict[str, s
     return versus
 
 
-def _page_slugs(card_set: dict[str, Any]) -> tuple[dict[str, str], dict[str, str]]:
+def _page_slugs(card_set: CardSet) -> tuple[dict[str, str], dict[str, str]]:
     """Each team's slug (the declared teams first) and each player's page slug, unique in the set."""
-    teams = [t.get("name") for t in card_set.get("teams", []) if isinstance(t, dict) and t.get("name")]
-    for card in card_set["cards"]:
-        if card.get("team") not in teams:
-            teams.append(card.get("team"))
-    return (_unique_slugs(str(t) for t in teams),
-            _unique_slugs(sorted({str(c["player"].get("id") or c["player"]["name"]) for c in card_set["cards"]})))
+    return (_unique_slugs(card_set.team_names()),
+            _unique_slugs(sorted({c.player.id or c.player.name for c in card_set.cards})))
 
 
 def card_views(kit: KitSet) -> list[CardView]:
-    card_set = kit.doc
-    hundred = card_set.get("format") == "100-ball"
+    card_set = kit.card_set
+    doc = kit.doc   # the notes' words (texts) still read the document
+    hundred = card_set.hundred
     attack_die = plays_attack_die(card_set)
     team_slugs, player_slugs = _page_slugs(card_set)
     views: list[CardView] = []
-    for index, card in enumerate(card_set["cards"]):
-        player = card["player"]
-        pid = str(player.get("id") or player["name"])
-        kind = card["kind"]
-        name = str(player.get("name", ""))
-        team = str(card.get("team", ""))
+    for index, (card, card_doc) in enumerate(zip(card_set.cards, doc["cards"], strict=True)):
+        player = card.player
+        pid = player.id or player.name
+        kind = card.kind
+        name = player.name
+        team = card.team
         ratings, ratings_note, defence = _card_ratings(card, hundred)
         real = _real_figures(card, hundred)
         checks = kit.validation.card_checks.get((kind, pid, team), {})
@@ -301,34 +305,32 @@ def card_views(kit: KitSet) -> list[CardView]:
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
         views.append(CardView(
-            index=index, player_id=pid, name=name, full_name=str(player.get("full_name") or name),
+            card=card, index=index, player_id=pid, name=name, full_name=str(player.full_name or name),
             team=team, team_slug=team_slugs[team], kind=kind, kind_label=kind_label,
-            position=card.get("position") if isinstance(card.get("position"), int) else None,
-            player_page=f"players/{player_slugs[pid]}.html",
+            position=card.place, player_page=f"players/{player_slugs[pid]}.html",
             png=f"files/{png}" if png else None, thumb=None, thumb_size=None,
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, defence=defence,
-            chart=_chart_rows(card), real=_real_rows(real, kind, hundred), versus=versus, checked=bool(checks),
-            verdict=verdict, verdict_ok=verdict_ok,
-            boundary_note=boundary_note(card, attack_die),
-            consolidate_note=consolidate_note(card, card_set),
-            wicket_note=wicket_note(card, attack_die),
-            out_note=out_note(card, attack_die), card=card))
+            chart=_chart_rows(card), real=_real_rows(real, card.real, kind, hundred), versus=versus,
+            checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
+            boundary_note=boundary_note(card_doc, attack_die),
+            consolidate_note=consolidate_note(card_doc, doc),
+            wicket_note=wicket_note(card_doc, attack_die),
+            out_note=out_note(card_doc, attack_die)))
     _set_anchors(views)
     return views
 
 
-def _attack_band_scoring(card: Any) -> float | None:
-    """`report.attack_band_scoring` of a card the page reads as a dict (None: not a whole card)."""
+def _attack_band_scoring(card: Card) -> float | None:
+    """`report.attack_band_scoring` of a card (None: a hand-edited card it cannot read)."""
     from cardgen.calibrate.report import attack_band_scoring
-    from cardgen.cardset import Card
     try:
-        return attack_band_scoring(card if isinstance(card, Card) else Card.from_json(card))
+        return attack_band_scoring(card)
     except (CardgenError, AttributeError, TypeError):
         return None
 
 
 def card_verdict(checks: dict[str, str], versus: list[Versus],
-             card: dict[str, Any] | None = None) -> tuple[str, bool | None]:
+             card: Card | None = None) -> tuple[str, bool | None]:
     """The simulator's verdict on one card in a sentence (empty when it did not check the card)."""
     if not checks:
         return "", None
@@ -379,17 +381,16 @@ def team_order(kit: KitSet, views: list[CardView]) -> list[tuple[str, str]]:
     for view in views:
         if (view.team, view.team_slug) not in order:
             order.append((view.team, view.team_slug))
-    declared = [t.get("name") for t in kit.doc.get("teams", []) if isinstance(t, dict)]
+    declared = [t.name for t in kit.card_set.teams]
     return sorted(order, key=lambda t: declared.index(t[0]) if t[0] in declared else len(declared))
 
 
-def sorted_cards(views: list[CardView], teams: list[tuple[str, str]], card_set: dict[str, Any]) -> list[CardView]:
+def sorted_cards(views: list[CardView], teams: list[tuple[str, str]], card_set: CardSet) -> list[CardView]:
     """By team, then as the printed card sheets stack into the decks (render.card.card_views): the
     usual XI in batting order, then the reserves, a player's striker card before his bowler card;
     a card whose player is in neither deck follows, by batting position."""
     from cardgen.render.card import deck_order
-    from cardgen.cardset import Team
-    decks = deck_order([Team.from_json(t) for t in card_set.get("teams") or [] if isinstance(t, dict)])
+    decks = deck_order(card_set.teams)
     team_rank = {name: i for i, (name, _) in enumerate(teams)}
     return sorted(views, key=lambda v: (team_rank[v.team], decks.get((v.team, v.player_id), (2, 0)),
                                         v.position if v.position is not None else 99,
@@ -439,9 +440,9 @@ def stand_in_strikers(kit: KitSet, cards: list[CardView], views: list[CardView])
     for team in dict.fromkeys(c.team for c in cards):
         if (team, cards[0].player_id) in strikers:
             continue
-        card = stand_in_card(as_card_set(kit.card_set), team)
+        card = stand_in_card(kit.card_set, team)
         if card is not None:
-            view = strikers.get((team, str(card.player.id or card.player.name)))
+            view = strikers.get((team, card.player.id or card.player.name))
             if view is not None:
                 found.append(view)
     return found
