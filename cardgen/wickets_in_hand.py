@@ -296,7 +296,7 @@ class WicketsInHand:
                 t[idx[o], idx[to]] += safe
         return t
 
-    def mixture(self, shares: dict[str, float] | None, outcomes: tuple[str, ...]) -> np.ndarray:
+    def mixture(self, shares: Mapping[str, float] | None, outcomes: tuple[str, ...]) -> np.ndarray:
         """The rule averaged over a player's band shares (attack / normal / consolidate)."""
         if not shares:
             return np.eye(len(outcomes))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, SupportsFloat
 
 import pandas as pd
 
@@ -19,11 +19,14 @@ from cardgen.rule_sets import ADVANCED, DEFAULT_RULES, QUICKET, check_rules, rul
 from cardgen.stats.tables import PHASES, SeasonStats, overs_text
 
 if TYPE_CHECKING:  # the solver (scipy) is imported only to calibrate, not to load a set
+    import numpy as np
+
     from cardgen.calibrate.calibrate import Calibration, CardFit
 
 
 
-def _r(x: float, nd: int = 4) -> float:
+def _r(x: SupportsFloat, nd: int = 4) -> float:
+    """`x` (a float, a numpy scalar or 0-d array: the model's figures) rounded to `nd` places."""
     return round(float(x), nd)
 
 
@@ -55,7 +58,7 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
     cards = []
     from cardgen.calibrate.situations import rule_matrix
 
-    def situations(fit: CardFit) -> tuple[dict, object]:
+    def situations(fit: CardFit) -> tuple[dict, np.ndarray | None]:
         """The card's real band shares (printed on no card: what validate and expected use)
         and the outcome matrix it plays under (None: the rules as printed)."""
         shares = cal.shares.get((fit.kind, fit.player_id, fit.team)) if cal.rule else None
@@ -141,7 +144,8 @@ def card_sets_from_calibration(cal: Calibration, comp: Competition, season: str)
     }
 
 
-def _round_tree(x):
+def _round_tree(x: object) -> object:
+    """A JSON tree with its floats rounded to 6 places."""
     if isinstance(x, dict):
         return {k: _round_tree(v) for k, v in x.items()}
     if isinstance(x, float):

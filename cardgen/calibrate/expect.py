@@ -16,6 +16,7 @@ The simulator's `validate` compares its Monte Carlo figures with `pairing_figure
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -41,8 +42,9 @@ class FieldingSkill:
     stumping: float       # P(d20 <= keeper rating)
 
     @classmethod
-    def from_ratings(cls, catch: list[int] | np.ndarray, run_out: list[int] | np.ndarray,
-                     keeper: int | list[int] | np.ndarray, keeper_run_out: int | list[int] | np.ndarray,
+    def from_ratings(cls, catch: Sequence[float] | np.ndarray, run_out: Sequence[float] | np.ndarray,
+                     keeper: float | Sequence[float] | np.ndarray,
+                     keeper_run_out: float | Sequence[float] | np.ndarray,
                      fielder_weights: np.ndarray | None = None,
                      keeper_weights: np.ndarray | None = None) -> FieldingSkill:
         """From rating lists: fielders (C, RO, optional weights) and keepers (rating, RO)."""
@@ -257,7 +259,7 @@ def skill_from_card_set(card_set: CardSet | dict) -> FieldingSkill:
     players = [c.player for c in seen.values()]
     keepers = [p for p in players if p.keeper]
     return FieldingSkill.from_ratings([rating(p.catch) for p in players], [rating(p.run_out) for p in players],
-                                      [p.keeper for p in keepers] or [10],
+                                      [rating(p.keeper) for p in keepers] or [10],
                                       [rating(p.run_out) for p in keepers] or [10])
 
 
@@ -273,7 +275,7 @@ def model_from_card_set(card_set: CardSet | dict) -> LeagueModel:
         return LeagueModel(a, np.array(average["bowler"], float), np.array(average["striker"], float),
                            mean_defence=float(average.get("defence", 0.0)))
 
-    def ball_weighted_mean(kind: Kind, of) -> np.ndarray:
+    def ball_weighted_mean(kind: Kind, of: Callable[[Card], np.ndarray | float]) -> np.ndarray:
         cards = card_set.kind_cards(kind)
         w = np.array([max(c.real.balls or 0, 0) for c in cards], float)
         x = np.array([of(c) for c in cards], float)

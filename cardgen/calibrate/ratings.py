@@ -9,6 +9,7 @@ clip move that mean, so the scale is solved for (bisection) rather than fixed.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -133,9 +134,9 @@ class RatingScales:
         self.is_keeper = self.kept > 0
         self.catch_rate = shrunk_rate(f["catches"], self.matches)
         self.run_out_rate = shrunk_rate(f["run_outs"], self.matches)
-        self.stumping_rate = (shrunk_rate(f.loc[self.is_keeper, "stumpings"],
-                                          self.kept[self.is_keeper])
-                              if self.is_keeper.any() else None)
+        # in the keepers' order (none: empty, and `skill` plays an average keeper)
+        self.stumping_rate = shrunk_rate(f.loc[self.is_keeper, "stumpings"],
+                                         self.kept[self.is_keeper])
         self.catch = ratings_for_mean(self.catch_rate, self.matches, catch_mean)
         self._run_out: dict[float, np.ndarray] = {}
         self._keeper: dict[float, np.ndarray] = {}
@@ -155,6 +156,8 @@ class RatingScales:
     def skill(self, run_out_mean: float = RUN_OUT_MEAN,
               keeper_mean: float = KEEPER_MEAN) -> FieldingSkill:
         run_out = self.run_out(run_out_mean)
+        k: Sequence[float] | np.ndarray
+        kro: Sequence[float] | np.ndarray
         if not self.is_keeper.any():  # nobody identified as keeper: an average one
             k, kro, kw = [KEEPER_MEAN], [RUN_OUT_MEAN], None
         else:
