@@ -108,13 +108,51 @@ def band_width(card_set: CardSet, spec: dict[str, Any]) -> float:
     return spec["band_label_mm"] + spec["band_col_mm"] * len(rule.thresholds(innings_shape(card_set)[1]))
 
 
+def chase_rows(rule: Any) -> list[tuple[str, list[tuple[int, int, int]]]]:
+    """The chase line's rows as the scoresheet prints them under the wickets-in-hand table
+    (issue 41), one per row of `rule.chase_line` in its order: (label, spans), the label the
+    runs needed against the balls left ("need ≤ 2×left", the last "need > 2.5×left": the first
+    row that holds is the chase's), each span (first, last wickets down, cell) a run of the
+    table's wickets-down columns 0-9 with one cell, neighbours with the same cell as one. []:
+    no line (the rule's own chase clause, or none)."""
+    line = getattr(rule, "chase_line", None)
+    if line is None:
+        return []
+    edges = [f"{e:g}" for e in line.rate_edges]
+    labels = ([f"need ≤ {e}×left" for e in edges] + [f"need > {edges[-1]}×left"]) if edges else ["any need"]
+    column = line.column_of_down()
+    rows = []
+    for label, cells in zip(labels, line.cells):
+        spans: list[tuple[int, int, int]] = []
+        for down in range(10):
+            cell = cells[int(column[down])]
+            if spans and spans[-1][2] == cell:
+                spans[-1] = (spans[-1][0], down, cell)
+            else:
+                spans.append((down, down, cell))
+        rows.append((label, spans))
+    return rows
+
+
+def band_block_mm(card_set: CardSet, spec: dict[str, Any], innings: int) -> float:
+    """The header's height (mm below the top margin, where the first grid starts) on an
+    innings' grid page: title_block_mm, and on the second innings' page of a set whose rule has
+    a chase line, a chase_row_mm more for each of its rows (the table grows down; the grid rows
+    share what is left)."""
+    from cardgen.wickets_in_hand import rule_of_set
+    if innings != 2:
+        return spec["title_block_mm"]
+    return spec["title_block_mm"] + len(chase_rows(rule_of_set(card_set))) * spec["chase_row_mm"]
+
+
 def band_table(p: PdfPainter, card_set: CardSet, right: float, top: float,
-               spec: dict[str, Any]) -> None:
+               spec: dict[str, Any], innings: int = 1) -> None:
     """The wickets-in-hand rule's table (docs/rules.md R12), right-aligned in the title block at
     the quick reference's text size (the scorer reads it every ball): per wickets down, attack
-    while balls left <= a, consolidate while balls left >= c; under it the d20 of each band.
-    Drawn only for a set calibrated for the rule; `top` is the top margin."""
-    from cardgen.wickets_in_hand import rule_of_set
+    while balls left <= a, consolidate while balls left >= c; on the second innings' page of a
+    rule with a chase line, its rows under them (`chase_rows`); under it all the d20 of each
+    band. Drawn only for a set calibrated for the rule; `top` is the top margin."""
+    from cardgen.wickets_in_hand import CELL_LETTERS, CELL_WORDS, TABLE, rule_of_set
     rule = rule_of_set(card_set)
     if rule is None:
         return
@@ -134,18 +172,49 @@ def band_table(p: PdfPainter, card_set: CardSet, right: float, top: float,
         for c, cell in enumerate(cells):
             p.text(x + label_w + (c + 0.5) * col_w, yy, cell, style, size, align="centre")
         p.line(x, yy + 1.0, right, yy + 1.0, width=0.35 if r == 0 else 0.1)
+    chase = chase_rows(rule) if innings == 2 else []
+    lettered = False
+    last = top + spec["band_top_mm"] + 2 * spec["band_row_mm"]
+    for k, (label, spans) in enumerate(chase):   # the chase line, under the columns of its wickets down
+        yy = last + (k + 1) * spec["chase_row_mm"]
+        fitted = fit_text(label, "regular", label_w - 1.0, size, 7.0)
+        p.text(x, yy, fitted.lines[0], "regular", fitted.size_pt)
+        for first, end, band in spans:
+            left, span_right = x + label_w + first * col_w, x + label_w + (end + 1) * col_w
+            # "table ↑": read the rows above (the first innings' band)
+            word = fit_text(CELL_WORDS[band] + (" ↑" if band == TABLE else ""), "bold",
+                            span_right - left - 1.0, size, 6.0)
+            if word.truncated:     # a span of one column is too narrow for a word: its letter
+                word, lettered = fit_text(CELL_LETTERS[band], "bold", span_right - left - 1.0, size, 6.0), True
+            p.text((left + span_right) / 2, yy, word.lines[0], "bold", word.size_pt, align="centre")
+            if first:
+                p.line(left, yy - spec["chase_row_mm"] + 1.0, left, yy + 1.0, width=0.1)
+        p.line(x, yy + 1.0, right, yy + 1.0, width=0.35 if k == len(chase) - 1 else 0.1)
     # every face of each d20 said (what 11-20 and 13-20 do too): a line each, as the quick reference
     attack = f"Wickets in hand. Attack, on a •: d20 {rule.attack_words(ATTACK_MARKS)}."
     consolidate = (f"Consolidate, on a {CONSOLIDATE_SAVES.get(rule.consolidate_saves, 'catch')}: d20 "
                    f"1-{rule.consolidate_safe} • (not out), {face_range(rule.consolidate_safe + 1, 20)} out.")
-    said = [attack, consolidate] + ([rule.chase_words()] if rule.chase_words() else [])
+    said = [attack, consolidate] + ([chase_words(rule, innings, lettered)] if rule.chase_words() else [])
     face_pt = spec["band_face_pt"]
     # the first baseline a cap height (and a little) under the last row's rule
-    first = top + spec["band_top_mm"] + 2 * spec["band_row_mm"] + 1.0 + face_pt * 0.73 / 72 * 25.4 + 0.6
+    first = (last + len(chase) * spec["chase_row_mm"] + 1.0 + face_pt * 0.73 / 72 * 25.4 + 0.6)
     line_pt = min(fit_text(line, "regular", right - x, face_pt, 6.0).size_pt for line in said)
     for k, line in enumerate(said):   # one size for all the lines
         p.text(x, first + k * spec["band_face_step_mm"], fit_text(line, "regular", right - x, line_pt, 6.0).lines[0],
                "regular", line_pt)
+
+
+def chase_words(rule: Any, innings: int, lettered: bool = False) -> str:
+    """The chase's line under the table: the rule's own clause; with a chase line, on the first
+    innings' page where to find it, on the second's how to read its rows (`lettered`: some cell
+    printed as its letter)."""
+    if rule.chase_line is None:
+        return str(rule.chase_words())
+    if innings != 2:
+        return "Chasing (innings 2): the band from the chase rows on page 2."
+    if lettered:
+        return "Chasing: first chase row that holds (need = target − total); A/N/C/T."
+    return "Chasing: the first chase row that holds (need = target − total)."
 
 
 def blanks(parts: list[tuple[str, int]], width: float, pt: float) -> str:
@@ -184,11 +253,14 @@ def render_scoresheet_pdf(card_set: CardSet, paper: str, credit: str, defence: b
     # under the grids, up from the credit line: two lines of notes (and the R13 line)
     bottom_lines = 2 + (1 if defence else 0)
     bottom_block = bottom_lines * step + spec["bottom_clear_mm"]
-    top_block, gap = spec["title_block_mm"], spec["grid_gap_mm"]
-    free = H - 2 * m - top_block - bottom_block - (GRIDS_PER_INNINGS - 1) * gap
-    row_h = min(spec["row_max_mm"], free / (GRIDS_PER_INNINGS * rows))
+    gap = spec["grid_gap_mm"]
     title_y, match_y, innings_y, team_y, extras_y = (m + b for b in spec["header_baselines_mm"])
     for innings in (1, 2):
+        # the rows share what the header (on page 2 perhaps with the chase line), the gaps and
+        # the notes leave
+        top_block = band_block_mm(card_set, spec, innings)
+        free = H - 2 * m - top_block - bottom_block - (GRIDS_PER_INNINGS - 1) * gap
+        row_h = min(spec["row_max_mm"], free / (GRIDS_PER_INNINGS * rows))
         p = PdfPainter(canvas, 0, H * 72 / 25.4)
         fitted = fit_text(heading, "bold", W - 2 * m, spec["title_pt"], head_pt)
         p.text(m, title_y, fitted.lines[0], "bold", fitted.size_pt)
@@ -212,7 +284,7 @@ def render_scoresheet_pdf(card_set: CardSet, paper: str, credit: str, defence: b
                              + ([("Target (1st total + 1)", 6)] if innings == 2 else []), left_w, pt
                              ).replace("   / ", " / ")
         p.text(m, extras_y, extras_line, "regular", pt)
-        band_table(p, card_set, W - m, m, spec)
+        band_table(p, card_set, W - m, m, spec, innings)
         y = m + top_block
         x0 = m + name_w
         tops = []

@@ -449,7 +449,27 @@ def wickets_in_hand_context(card_set: CardSet) -> dict[str, Any]:
     """The template's view of the wickets-in-hand rule (docs/rules.md R12); rule None: as printed."""
     from cardgen.wickets_in_hand import rule_of_set
     rule = rule_of_set(card_set)
-    return {"rule": rule, "band_rows": rule.thresholds(100 if card_set.hundred else 120) if rule else []}
+    return {"rule": rule, "band_rows": rule.thresholds(100 if card_set.hundred else 120) if rule else [],
+            "chase_table": chase_table(rule)}
+
+
+def chase_table(rule: Any) -> list[list[str]]:
+    """The chase line as the rules sheet and the quick reference print it (issue 41), from the
+    line itself: a heading row (the runs needed, then each column's wickets in hand), then a
+    row per row of the line, its runs needed against the balls left ("> 2, \u2264 2.5 \u00d7 balls
+    left") and each cell's band word ("table": read the wickets-in-hand table). []: no line."""
+    from cardgen.wickets_in_hand import CELL_WORDS
+    line = getattr(rule, "chase_line", None)
+    if line is None:
+        return []
+    edges = [f"{e:g}" for e in line.rate_edges]
+    bounds = [None, *edges, None]
+    labels = []
+    for lo, hi in zip(bounds, bounds[1:]):
+        said = ([f"> {lo}"] if lo else []) + ([f"\u2264 {hi}"] if hi else [])
+        labels.append(f"{', '.join(said)} \u00d7 balls left" if said else "any")
+    head = ["Runs needed (target \u2212 total)"] + [f"{words} in hand" for words in line.column_words()]
+    return [head] + [[label] + [CELL_WORDS[c] for c in cells] for label, cells in zip(labels, line.cells)]
 
 
 def render_quick_reference_pdf(card_set: CardSet, paper: str, credit: str,
@@ -478,6 +498,15 @@ def render_rules_sheet_pdf(card_set: CardSet, paper: str, credit: str) -> bytes:
     return _text_sheet_pdf(rules_sheet_text(card_set), f"{set_title(card_set)} advanced rules", paper, credit)
 
 
+def _sheet_table_widths(rows: list[list[str]], font_pt: float) -> list[float]:
+    """A text sheet's table columns (mm): the label column 46, the others 12 (a number each, the
+    wickets-in-hand table), either wider where a cell needs it (the chase line's band words)."""
+    pad = 2 * CELL_PADDING_PT / MM
+    widest = [max(text_width_mm(str(row[k]), "bold", font_pt) for row in rows if k < len(row)) + pad
+              for k in range(max(len(row) for row in rows))]
+    return [max(46.0 if k == 0 else 12.0, round(w + 0.5, 1)) for k, w in enumerate(widest)]
+
+
 def _text_sheet_pdf(sheet: str, title: str, paper: str, credit: str) -> bytes:
     """A one-page sheet from template text: the first line its title, lines starting '# '
     headings, '- ' bullets, '|' table rows (consecutive rows one table), anything else a
@@ -500,7 +529,7 @@ def _text_sheet_pdf(sheet: str, title: str, paper: str, credit: str) -> bytes:
             cells = [c.strip() for c in text.strip("|").split("|")]
             rows = (story.pop()._cardgen_rows if story and hasattr(story[-1], "_cardgen_rows")
                     else []) + [cells]
-            table = _table(rows, [46] + [12] * (len(cells) - 1), spec["text_pt"] - 0.5)
+            table = _table(rows, _sheet_table_widths(rows, spec["text_pt"] - 0.5), spec["text_pt"] - 0.5)
             table.setStyle(TableStyle([("TOPPADDING", (0, 0), (-1, -1), 0.6),
                                        ("BOTTOMPADDING", (0, 0), (-1, -1), 0.6)]))
             table._cardgen_rows = rows
