@@ -26,14 +26,13 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from accessibility import assert_accessible, page_errors
 from cardgen.cli import main
 from cardgen.rule_sets import TITLES
 from cardgen.sim.model import compile_card_set
 from conftest import BROWSER_WAIT_MS
 from test_play_replay import reference_scorecard
 
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
-AXE_VERSION = "4.14.1"
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 pytestmark = pytest.mark.slow   # a browser, two kits built
@@ -490,15 +489,6 @@ def test_desktop_screenshot(out: Path, context, tmp_path: Path):
     assert not errors
 
 
-def axe_problems(page) -> list[str]:
-    if not page.evaluate("typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-        assert page.evaluate("axe.version") == AXE_VERSION
-    result = page.evaluate("async () => (await axe.run(document)).violations.map(v => "
-                           "({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))")
-    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in result if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1366", "390"])
 def test_axe_finds_no_serious_violation(out: Path, chromium, viewport):
     """axe-core on each view: setup, a match in play with the bowler list and the dice form
@@ -507,23 +497,21 @@ def test_axe_finds_no_serious_violation(out: Path, chromium, viewport):
     try:
         for fmt in KITS:
             page, errors = open_page(ctx, page_url(out, fmt))
-            assert axe_problems(page) == [], ("setup", fmt)
+            assert_accessible(page, f"the setup view, {fmt}, at {viewport['width']} px")
             set_up(page, tuple(json.loads((kit(out, fmt) / "card-set.json").read_text())["teams"][i]["name"]
                                for i in (0, 1)), ("player", "computer"), 1)
             toss_and_start(page, "bowl")
             page.click("#i-rolled")
             assert page.locator("#dice-form").is_visible()
-            assert axe_problems(page) == [], ("play", fmt)
+            assert_accessible(page, f"the play view, {fmt}, at {viewport['width']} px")
             page.click("#dice-cancel")
             page.click("#auto")
-            assert axe_problems(page) == [], ("end", fmt)
+            assert_accessible(page, f"the end view, {fmt}, at {viewport['width']} px")
             page.click("#mode-season")
             if fmt == "T20":
                 page.click("#season-rest")
-            assert axe_problems(page) == [], ("season", fmt)
-            # axe reads the stylesheets again by XMLHttpRequest, which file:// refuses: its own
-            # console lines, not the page's
-            assert [e for e in errors if "XMLHttpRequest" not in e and "ERR_FAILED" not in e] == []
+            assert_accessible(page, f"the season view, {fmt}, at {viewport['width']} px")
+            assert page_errors(errors) == []   # but axe-core's own lines on file://
             page.close()
     finally:
         ctx.close()

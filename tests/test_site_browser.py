@@ -22,6 +22,7 @@ from collections.abc import Iterator
 import pytest
 from click.testing import CliRunner
 
+from accessibility import assert_accessible
 from cardgen.cli import main
 from conftest import BROWSER_WAIT_MS, CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (the session's one Chromium)
 from test_calibrate_cardset import hundred_set  # noqa: F401  (shared, built once per session)
@@ -679,7 +680,6 @@ def test_a_team_pages_chooser_shows_all_ten_ipl_teams_on_a_phone(browser, three_
 # --- issue 38: the pages a gamer comes back to ---------------------------------------------------
 
 WIDTHS = [PHONE, VIEWPORT]
-AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 TEAM = "Sydney Sixers"
 
 # Every element that takes a tap and is at least 44 x 44 px, unless it is a link inside a
@@ -711,13 +711,6 @@ def _page_types(bbl_out: Path) -> dict[str, str]:
             "pair": f"sets/{SET}/compare-{slugs[0]}-vs-{slugs[1]}.html"}
 
 
-def _axe(page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    found = page.evaluate("async () => (await axe.run(document)).violations.map(v => "
-                          "({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 3)}))")
-    return [f"{v['id']} ({v['impact']}): {v['nodes']}" for v in found if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.needs_data
 @pytest.mark.parametrize("viewport", WIDTHS, ids=["390", "1366"])
 def test_every_page_type_passes_axe_and_takes_taps_of_44_px(served: str, bbl_out: Path, browser, viewport):
@@ -730,7 +723,7 @@ def test_every_page_type_passes_axe_and_takes_taps_of_44_px(served: str, bbl_out
                        ("first-match", "first-match.html")]:
         page.goto(served + path)
         _load_all_images(page)   # a lazy image's link is its picture's size once it loads
-        assert _axe(page) == [], what
+        assert_accessible(page, f"{what} at {viewport['width']} px")
         assert page.evaluate(SMALL_TAPS) == [], what
         assert _no_sideways_scroll(page), what
     assert errors == []
