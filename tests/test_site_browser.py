@@ -848,6 +848,48 @@ def test_the_compare_page_puts_two_teams_side_by_side(served: str, bbl_out: Path
 
 @pytest.mark.needs_data
 @pytest.mark.parametrize("viewport", WIDTHS, ids=["390", "1366"])
+def test_the_first_match_page_lists_every_file_on_a4_and_on_us_letter(bbl_out: Path, bbl_site: Path, browser,
+                                                                     tmp_path: Path, viewport):
+    """Issue 39: the checklist gave each team's files on A4 only. From file:// (no server, no
+    script needed: plain links to the page's own headings), a US Letter player goes by keyboard
+    to the US Letter list; each paper's list has both teams' cards and team sheets and the
+    shared sheets, every one of them the kit's own file, byte for byte."""
+    from cardgen.site.downloads import download_name
+    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
+    teams = [t["name"].lower().replace(" ", "-") for t in card_set["teams"]][:2]
+    page = browser.new_page()
+    page.set_viewport_size(viewport)
+    errors = _watch_errors(page)
+    page.goto((bbl_site / "first-match.html").as_uri())
+    for paper in ("a4", "letter"):
+        wanted = [f"teams/{team}/{kind}-{paper}.pdf" for team in teams for kind in ("cards", "team-sheet")]
+        wanted += [f"{sheet}-{paper}.pdf" for sheet in ("fielding-chart", "scoresheet", "quick-reference")]
+        listed = page.locator(f"#print-{paper} + ul.checklist a[download]")
+        assert listed.evaluate_all("links => links.map(a => a.getAttribute('download'))") == [
+            download_name(SET, rel) for rel in wanted], paper
+        for k, rel in enumerate(wanted):
+            href = listed.nth(k).get_attribute("href")
+            assert (bbl_site / href).read_bytes() == (bbl_out / SET / rel).read_bytes(), (paper, rel)
+    # the keyboard: Tab to "on US Letter", Enter, and the next Tab is the first US Letter file
+    for _ in range(30):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.getAttribute('href')") == "#print-letter":
+            break
+    else:
+        raise AssertionError("no link to the US Letter list on the keyboard's way")
+    page.keyboard.press("Enter")
+    assert page.evaluate("location.hash") == "#print-letter"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.getAttribute('download')") == download_name(
+        SET, f"teams/{teams[0]}/cards-letter.pdf")
+    assert page.locator("#print-letter").bounding_box()["y"] < viewport["height"]   # scrolled to it
+    assert _no_sideways_scroll(page)
+    _screenshot(page, f"first-match-papers-{viewport['width']}", tmp_path)
+    assert errors == []
+
+
+@pytest.mark.needs_data
+@pytest.mark.parametrize("viewport", WIDTHS, ids=["390", "1366"])
 def test_the_first_match_page_tells_a_real_over_and_shows_the_filled_sheet(served: str, bbl_out: Path, browser,
                                                                           tmp_path: Path, viewport):
     """Home -> first match (keyboard): the worked over is the replay's (cardgen.site.first_match,

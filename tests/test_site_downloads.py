@@ -241,15 +241,44 @@ def test_the_first_match_page_lists_what_to_print_and_the_dice_to_buy(two_sets):
     """Issue 38 item 7: no first-match checklist; the dice table was 3.5 screens down how to print."""
     _, site = two_sets
     page = (site / "first-match.html").read_text(encoding="utf-8")
-    offered = re.findall(r'download="([^"]+)"', page.split('id="print"')[1].split("</section>")[0])
+    section = page.split('id="print"')[1].split("</section>")[0]
+    a4, letter = (re.findall(r'download="([^"]+)"', part) for part in section.split('id="print-letter"'))
     # the newest season's first two teams (the card set's order), their own cards and team sheets, then the shared sheets
-    assert offered == ["bbl-2024-25-sydney-thunder-cards-a4.pdf", "bbl-2024-25-sydney-thunder-team-sheet-a4.pdf",
-                       "bbl-2024-25-perth-scorchers-cards-a4.pdf", "bbl-2024-25-perth-scorchers-team-sheet-a4.pdf",
-                       "bbl-2024-25-fielding-chart-a4.pdf", "bbl-2024-25-scoresheet-a4.pdf",
-                       "bbl-2024-25-quick-reference-a4.pdf"]
+    assert a4 == ["bbl-2024-25-sydney-thunder-cards-a4.pdf", "bbl-2024-25-sydney-thunder-team-sheet-a4.pdf",
+                  "bbl-2024-25-perth-scorchers-cards-a4.pdf", "bbl-2024-25-perth-scorchers-team-sheet-a4.pdf",
+                  "bbl-2024-25-fielding-chart-a4.pdf", "bbl-2024-25-scoresheet-a4.pdf",
+                  "bbl-2024-25-quick-reference-a4.pdf"]
+    # issue 39: a US Letter player gets the teams' files too (this kit has their cards on Letter only)
+    assert letter == ["bbl-2024-25-sydney-thunder-cards-letter.pdf", "bbl-2024-25-perth-scorchers-cards-letter.pdf"]
+    assert 'href="#print-a4">on A4</a> or <a href="#print-letter">on US Letter</a>' in section
     dice = page.split('id="dice-to-buy"')[1].split("</section>")[0]
     assert "role-playing dice set" in dice and "d6" in dice and "two d10s" in dice and "d20" in dice
     assert "buy a second" in dice
     assert 'href="sets/BBL_2024-25/compare-sydney-thunder-vs-perth-scorchers.html"' in page
     assert 'href="first-match.html#dice-to-buy"' in (site / "how-to-print.html").read_text()
 
+
+
+def _record(team_files: dict[str, list[str]], shared: list[str]) -> dict:
+    """A set's record as the first-match page reads it (site/pages.py set_record), by hand."""
+    rels = [f"teams/{t}/{f}" for t, files in team_files.items() for f in files] + shared
+    return {"teams": [[t.title(), t] for t in team_files],
+            "team_info": {t: {"name": t.title(), "page": f"team-{t}.html", "pages": {},
+                              "downloads": [{"relpath": f"teams/{t}/{f}", "label": f} for f in files]}
+                          for t, files in team_files.items()},
+            "downloads": [{"relpath": rel, "label": rel} for rel in shared], "pages": {},
+            "named": {rel: rel.replace("/", "-") for rel in rels}}
+
+
+def test_a_kit_on_one_paper_gets_one_list_and_a_team_without_files_its_page():
+    from cardgen.site.first_match import paper_of, what_to_print
+    assert [paper_of(n) for n in ("cards-a4.pdf", "teams/x/cards-letter-bleed.pdf", "card-set.json")] == [
+        "a4", "letter", None]
+    lists = what_to_print(_record({"one": ["cards-letter.pdf", "team-sheet-letter.pdf"], "two": []},
+                                  ["scoresheet-letter.pdf", "season-tracker-letter.pdf"]))
+    assert [p["paper"] for p in lists] == ["letter"]   # built with --paper letter: no empty A4 list
+    assert [f.get("relpath", f.get("page")) for f in lists[0]["files"]] == [
+        "teams/one/cards-letter.pdf", "teams/one/team-sheet-letter.pdf", "team-two.html", "scoresheet-letter.pdf"]
+    both = what_to_print(_record({"one": ["cards-a4.pdf", "cards-letter.pdf"], "two": ["cards-a4.pdf"]}, []))
+    assert [[f["relpath"] for f in p["files"]] for p in both] == [
+        ["teams/one/cards-a4.pdf", "teams/two/cards-a4.pdf"], ["teams/one/cards-letter.pdf"]]

@@ -14,6 +14,7 @@ with a boundary; failing that, the first over.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,9 @@ SEED = 1            # the replay's seed (any fixed seed: the page says which)
 FOLDER = "first-match"
 SHEET_DPI = 150     # the page's picture of the filled sheet (its PDF is the download)
 PAPER_LABELS = {"a4": "A4", "letter": "US Letter"}
+# the files every match needs besides the two teams' own, in the order the page lists them
+SHARED_SHEETS = ("fielding-chart", "scoresheet", "quick-reference")
+_PAPER_OF = re.compile(r"-(a4|letter)(?:-[a-z0-9-]+)?\.pdf$")   # cards-a4.pdf, cards-letter-bleed.pdf
 
 
 @dataclass
@@ -457,3 +461,42 @@ def for_site(record: dict[str, Any], card_set: CardSet | None, site_root: Path) 
         return write_first_match(card_set, str(record["name"]), (teams[0], teams[1]), site_root, papers)
     except CardgenError:
         return None
+
+
+def paper_of(relpath: str) -> str | None:
+    """The paper a kit's PDF is printed on ("a4", "letter"), from its name; None for neither."""
+    found = _PAPER_OF.search(relpath.rsplit("/", 1)[-1])
+    return found.group(1) if found else None
+
+
+def what_to_print(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The first-match page's checklist, once per paper the set was printed on (A4 first, then
+    US Letter): the first two teams' own PDFs, then the fielding chart, scoresheet and quick
+    reference, each {"relpath", "name" (what it saves as), "label", "pages", "cards"}. A team
+    without files of its own gets {"team", "page"} instead: the page then points to its team
+    page. A PDF that names no paper is listed under every paper."""
+    named = record.get("named", {})
+    teams = [record["team_info"][tslug] for _, tslug in record.get("teams", [])[:2]
+             if tslug in record.get("team_info", {})]
+    shared = [d for sheet in SHARED_SHEETS for d in record.get("downloads", [])
+              if d["relpath"] in (f"{sheet}-a4.pdf", f"{sheet}-letter.pdf")]
+    papers = [p for p in PAPER_LABELS
+              if any(paper_of(d["relpath"]) == p for t in teams for d in t["downloads"])
+              or any(paper_of(d["relpath"]) == p for d in shared)] or ["a4"]
+    lists = []
+    for paper in papers:
+        files: list[dict[str, Any]] = []
+        for team in teams:
+            own = [d for d in team["downloads"] if d["relpath"].endswith(".pdf")]
+            if not own:
+                files.append({"team": team["name"], "page": team["page"]})
+            files += [_entry(d, named, team.get("pages", {})) for d in own if paper_of(d["relpath"]) in (paper, None)]
+        files += [_entry(d, named, record.get("pages", {})) for d in shared if paper_of(d["relpath"]) == paper]
+        lists.append({"paper": paper, "label": PAPER_LABELS[paper], "files": files})
+    return lists
+
+
+def _entry(download: dict[str, Any], named: dict[str, str], pages: dict[str, int]) -> dict[str, Any]:
+    rel = download["relpath"]
+    return {"relpath": rel, "name": named[rel], "label": download["label"],
+            "pages": pages.get(rel), "cards": "cards" in rel.rsplit("/", 1)[-1]}

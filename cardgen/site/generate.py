@@ -221,7 +221,8 @@ def _render_guides(build: _Build, folders: list[Path]) -> None:
     from cardgen.site import first_match  # its replay, worked over and filled scoresheet
     replay = None if first_kit is None else first_match.for_site(
         first_kit, _carried_card_set(folders, first_kit["name"]), build.build_root)
-    writer.page(FIRST_MATCH, "first-match.html.j2", kit=first_kit, replay=replay)
+    papers = [] if first_kit is None else first_match.what_to_print(first_kit)
+    writer.page(FIRST_MATCH, "first-match.html.j2", kit=first_kit, replay=replay, papers=papers)
     # served for any missing address at any depth, so its links start at the site's root
     writer.page(NOT_FOUND_PAGE, "404.html.j2", root=site_root(build.options.base_url), sets=records)
 
