@@ -7,12 +7,13 @@ import copy
 import pytest
 
 from cardgen import ATTRIBUTION
+from cardgen.cardset import CardSet
 from cardgen.render.preflight import check_pdf
 from cardgen.render.scoresheet import render_scoresheet_pdf
 from cardgen.render.teamsheets import render_quick_reference_pdf, render_rules_sheet_pdf
 from cardgen.wickets_in_hand import CELL_WORDS, ChaseLine, chase_line_of_words
 from test_render_layout import pdf_texts
-from tests.conftest import shipped_set
+from tests.conftest import as_model, shipped_set
 
 pytestmark = pytest.mark.slow   # every test renders whole sheets of a shipped set
 
@@ -20,10 +21,11 @@ pytestmark = pytest.mark.slow   # every test renders whole sheets of a shipped s
 LINES = ("2,2.5/6/TT,AC,AA", "1,2,2.5/3,6/TTC,TTT,ANC,AAA")
 
 
-def with_line(card_set: dict, line: ChaseLine) -> dict:
+def with_line(card_set: dict, line: ChaseLine) -> CardSet:
+    """The set's model, its rule with `line` (what a set calibrated for the line records)."""
     out = copy.deepcopy(card_set)
     out["rule_parameters"] = {**out["rule_parameters"], "chase_line": line.describe()}
-    return out
+    return as_model(out)
 
 
 def printed_rows(pdf: bytes, page: int, min_left: float = 0.0) -> list[list[tuple[str, float, float]]]:
@@ -103,7 +105,7 @@ def test_a_set_without_a_line_prints_the_chase_clause_and_no_chase_rows(paper):
     line, and the grid page of the second innings the same height of header as the first."""
     card_set = shipped_set("BBL_2024-25", "advanced")
     assert "chase_line" not in card_set["rule_parameters"]
-    pdf = render_scoresheet_pdf(card_set, paper, ATTRIBUTION)
+    pdf = render_scoresheet_pdf(as_model(card_set), paper, ATTRIBUTION)
     for page in (0, 1):
         texts = [t for row in printed_rows(pdf, page) for t, _, _ in row]
         assert not [t for t in texts if t.startswith(("need ", "Chasing:", "Chasing ("))
@@ -150,7 +152,7 @@ def test_the_rules_sheet_and_quick_reference_print_the_line_from_its_cells(spec,
 
 
 def test_sheets_without_a_line_print_no_chase_table():
-    card_set = shipped_set("BBL_2024-25", "advanced")
+    card_set = as_model(shipped_set("BBL_2024-25", "advanced"))
     for render in (render_rules_sheet_pdf, render_quick_reference_pdf):
         text = " ".join(" ".join(p.extract_text().split()) for p in pdf_pages(render(card_set, "a4", ATTRIBUTION)))
         assert "Runs needed (target" not in text and "chase line" not in text
