@@ -13,7 +13,8 @@ simulated, with whether the rule meets the bars (+/-3 runs, 5 points, 5%), and t
 calibration errors (|expected / real - 1| over qualified cards, under the rule); then how far each
 gap is in the real figure's own sampling error (standard error of the first-innings mean, the
 binomial p of the real all-out count, the death-overs rate's innings-clustered error) and a
-chi-square of the all-out counts over the seasons; then first innings and chases apart (issue
+chi-square of the all-out counts over the seasons, and the first-innings total's bias and the
+death-overs gap pooled over them; then first innings and chases apart (issue
 41: wickets a 120 legal balls, the chasing side's wins and the chase run rate, each gap in the real
 figure's match-level standard error, and pooled over the seasons); then how often a season the
 cards themselves play meets each bar (what a model exactly right could hope for on this many innings). docs/simulator.md's table and docs/matches.md are this script's output.
@@ -141,6 +142,27 @@ def sampling_row(code: str, season: str, m: dict) -> tuple[str, float, float, fl
     chi = (k - n * p) ** 2 / (n * p * (1 - p)) if 0 < p < 1 else 0.0
     z = {"total": d_total / se_total, "death": d_death / m["death_se"]}
     return "| " + " | ".join(cells) + " |", chi, float(k), n * p, z
+
+
+def first_innings_pooled(figures: dict[str, dict]) -> str:
+    """The first-innings bars pooled over the seasons, as the chase table pools its figures
+    (gaps weighted by the real first innings, errors added in quadrature): the total's bias in
+    runs and the death-overs run rate's relative gap, each against its real standard error."""
+    n = gap_runs = var_runs = gap_death = var_death = 0.0
+    for m in figures.values():
+        r, s, k = m["real"], m["rule"], m["innings"]
+        se_total = r["first_innings_sd"] / np.sqrt(k)
+        n += k
+        gap_runs += k * (s["first_innings_total"] - r["first_innings_total"])
+        var_runs += (k * se_total) ** 2
+        gap_death += k * (s["run_rate_death"] / r["run_rate_death"] - 1)
+        var_death += (k * m["death_se"]) ** 2
+    if not n:
+        return ""
+    return (f"First innings pooled over the seasons (weighted by innings): total bias "
+            f"{gap_runs / n:+.2f} runs (SE {np.sqrt(var_runs) / n:.2f}, z {gap_runs / np.sqrt(var_runs):+.1f}); "
+            f"death-overs run rate {100 * gap_death / n:+.2f}% (SE {100 * np.sqrt(var_death) / n:.2f}%, "
+            f"z {gap_death / np.sqrt(var_death):+.1f}).")
 
 
 def row(code: str, season: str, m: dict) -> str:
@@ -277,6 +299,7 @@ def main() -> None:
             print(f"First-innings totals: sum of z^2 {z_sq['total']:.1f} on {dof} degrees of "
                   f"freedom, p = {1 - chi2.cdf(z_sq['total'], dof):.2f}; death-overs run rates: "
                   f"{z_sq['death']:.1f}, p = {1 - chi2.cdf(z_sq['death'], dof):.2f}.")
+            print(first_innings_pooled(figures))
         if figures:
             print(chase_table(figures))
         if figures:
