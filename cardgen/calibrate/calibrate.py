@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -176,7 +177,12 @@ def _ratio(value: float, league_value: float) -> float:
     return value / league_value if league_value > 0 else 0.0
 
 
-def striker_counts(row) -> dict[str, float]:
+# a row of a stats table as `DataFrame.itertuples` makes it (its columns as attributes): pandas
+# carries no type information for it
+TableRow = Any
+
+
+def striker_counts(row: TableRow) -> dict[str, float]:
     """A striker's season as counts of the figures his card is solved for (per ball faced)."""
     return {"runs": float(row.runs), "dismissal_rate": float(row.dismissals),
             "fours": float(row.fours), "sixes": float(row.sixes), "dots": float(row.dots),
@@ -184,7 +190,7 @@ def striker_counts(row) -> dict[str, float]:
             "field_outs": float(row.out_lbw + row.out_stumped + row.out_run_out)}
 
 
-def bowler_counts(row) -> dict[str, float]:
+def bowler_counts(row: TableRow) -> dict[str, float]:
     """A bowler's season as counts of the figures his card is solved for (per legal ball)."""
     # the runs of a wide or no-ball beyond the game's one come back as runs off the bat
     surplus = max(row.wides - row.wide_balls, 0) + max(row.no_balls - row.no_ball_balls, 0)
@@ -195,7 +201,7 @@ def bowler_counts(row) -> dict[str, float]:
             "bowled": float(row.wk_bowled + row.wk_hit_wicket)}
 
 
-def striker_target(row, league_rates: dict[str, float]) -> Target:
+def striker_target(row: TableRow, league_rates: dict[str, float]) -> Target:
     n = float(row.balls)
     figs = {k: _shrink(v, n, league_rates[k]) for k, v in striker_counts(row).items()}
     scales = _error_scales(figs, league_rates)
@@ -203,7 +209,7 @@ def striker_target(row, league_rates: dict[str, float]) -> Target:
                   dot_ratio=_ratio(figs["dots"], league_rates["dots"]))
 
 
-def bowler_target(row, league_rates: dict[str, float]) -> Target:
+def bowler_target(row: TableRow, league_rates: dict[str, float]) -> Target:
     n = float(row.legal_balls)
     figs = {k: _shrink(v, n, league_rates[k]) for k, v in bowler_counts(row).items()}
     scales = _error_scales(figs, league_rates)
@@ -438,16 +444,16 @@ def seed_means(a: np.ndarray, league: dict, strikers: list[CardFit],
     total_bw = max(200 * card_outs, 0.0)  # W_b + B_b + W_s in slots
     r_s = _qualified_rates(strikers, "dismissal_rate")
     r_b = _qualified_rates(bowlers, "wicket_rate")
-    best = None
-    for x in np.linspace(0, total_bw, 401):
+
+    def gaps(x: float) -> tuple[int, float]:
+        """(cards whose floor is over their real rate, the sum of those gaps) at split x."""
         floor_s = 0.5 * x / 100 + 0.5 * f_b / 100 * d_out + ns_ro
         floor_b = 0.5 * (total_bw - x) / 100 + 0.5 * f_s / 100 * d_wkt
         gap_s = np.clip(floor_s - r_s, 0, None) / np.maximum(r_s, 1e-3)
         gap_b = np.clip(floor_b - r_b, 0, None) / np.maximum(r_b, 1e-3)
-        key = (int((gap_s > 0).sum() + (gap_b > 0).sum()), float(gap_s.sum() + gap_b.sum()))
-        if best is None or key < best[0]:
-            best = (key, x)
-    x = min(best[1] + SEED_SHIFT, total_bw)
+        return int((gap_s > 0).sum() + (gap_b > 0).sum()), float(gap_s.sum() + gap_b.sum())
+    # the first split of the fewest, then smallest, gaps
+    x = min(min(np.linspace(0, total_bw, 401), key=gaps) + SEED_SHIFT, total_bw)
     bowled = kinds.get("bowled", 0) + kinds.get("hit wicket", 0)
     caught = kinds.get("caught", 0) + kinds.get("caught and bowled", 0)
     b_share = bowled / max(bowled + caught, 1)

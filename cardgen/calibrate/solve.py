@@ -16,6 +16,7 @@ content nearest the runs target, split between 0/1/2/4/6 to fit the shape (4s, 6
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -202,8 +203,9 @@ def _bounded_lsq(m: np.ndarray, y: np.ndarray, ub: np.ndarray) -> np.ndarray:
     return x
 
 
-def _robust_trf(resid, m: np.ndarray, x0: np.ndarray, lb: np.ndarray, ub: np.ndarray,
-                loss) -> np.ndarray:
+def _robust_trf(resid: Callable[[np.ndarray], np.ndarray], m: np.ndarray, x0: np.ndarray,
+                lb: np.ndarray, ub: np.ndarray, loss: Callable[[np.ndarray], np.ndarray]
+                ) -> np.ndarray:
     """`least_squares(resid, x0, jac=lambda x: m.copy(), bounds=(lb, ub), loss=loss,
     method="trf").x`, the very same computation: what `least_squares` does before its TRF loop
     (the defaults' tolerances and unit scale, x0 nudged strictly inside the bounds, the loss
@@ -541,7 +543,8 @@ def _model_cache(model: LeagueModel) -> dict:
     return _MODEL_CACHE[key]
 
 
-def _candidates(model: LeagueModel, kind: str, key: tuple, make) -> tuple[np.ndarray, dict]:
+def _candidates(model: LeagueModel, kind: str, key: tuple, make: Callable[[], np.ndarray]
+                ) -> tuple[np.ndarray, dict]:
     """Candidate cards `make()` and their figures against `model`, cached under `key`."""
     cache = _model_cache(model)
     key = (kind, *key)
@@ -746,8 +749,8 @@ def exact_card(target: Target, model: LeagueModel) -> np.ndarray:
         f_best = int(np.argmin(_subset_error(target, model, f_only, ("extras",), prior=False,
                                              fig=f_fig)))
         slack = BOWLER_F_SLACK
-        floor = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
-        if target.figures["wicket_rate"] < floor:
+        lowest = model.bowler(f_only[max(f_best - slack, 0)])["wicket_rate"]
+        if target.figures["wicket_rate"] < lowest:
             slack = 0  # out of reach even with no W or B: trimming F would only lose his wides
         terms = STAGE1_TERMS[kind]
         cache = _model_cache(model)

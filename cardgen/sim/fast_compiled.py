@@ -104,14 +104,20 @@ def code_table(bat_delta: np.ndarray, over_delta: np.ndarray, total: np.ndarray,
 
 
 @numba.njit(SIGNATURE, cache=True, nogil=True)
-def play_step(n, st, card_d6, roll, chart_d6, chart_d20, pick, chance, rule_d20,
-              lut, fielding, catch, run_out, keeper_slot, keeper_rating,
-              with_defence, defence_of,
-              batter_rows, plan_rows, codes, over_events,
-              with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-              chase_rule, chase_edges, chase_cells, balls_per_innings,
-              over_end, max_wickets,
-              bat, bat_out, over_words, at_edge, final_runs, final_wickets):
+def play_step(n: int, st: np.ndarray, card_d6: np.ndarray, roll: np.ndarray, chart_d6: np.ndarray,
+              chart_d20: np.ndarray, pick: np.ndarray, chance: np.ndarray, rule_d20: np.ndarray,
+              lut: np.ndarray, fielding: np.ndarray, catch: np.ndarray, run_out: np.ndarray,
+              keeper_slot: np.ndarray, keeper_rating: np.ndarray,
+              with_defence: bool, defence_of: np.ndarray,
+              batter_rows: np.ndarray, plan_rows: np.ndarray, codes: np.ndarray,
+              over_events: np.ndarray,
+              with_rule: bool, band_of: np.ndarray, per_row: int, attack_of: np.ndarray,
+              consolidate_of: np.ndarray, consolidate_safe: int,
+              chase_rule: bool, chase_edges: np.ndarray, chase_cells: np.ndarray,
+              balls_per_innings: int,
+              over_end: int, max_wickets: int,
+              bat: np.ndarray, bat_out: np.ndarray, over_words: np.ndarray, at_edge: np.ndarray,
+              final_runs: np.ndarray, final_wickets: np.ndarray) -> int:
     """One delivery for each of the first n live innings (rows of `st`); returns how many
     are still live (closed up in order at the front; the ended ones' scorecards are done)."""
     n_edges = at_edge.shape[0]
@@ -262,13 +268,19 @@ draw_dice = numba.njit(cache=True, nogil=True)(dice.draw_dice)
 
 
 @numba.njit(numba.int64(numba.types.npy_rng, _m64, *SIGNATURE.args[9:]), cache=True, nogil=True)
-def play_innings(rng, st, lut, fielding, catch, run_out, keeper_slot, keeper_rating,
-                 with_defence, defence_of,
-                 batter_rows, plan_rows, codes, over_events,
-                 with_rule, band_of, per_row, attack_of, consolidate_of, consolidate_safe,
-                 chase_rule, chase_edges, chase_cells, balls_per_innings,
-                 over_end, max_wickets,
-                 bat, bat_out, over_words, at_edge, final_runs, final_wickets):
+def play_innings(rng: np.random.Generator, st: np.ndarray, lut: np.ndarray, fielding: np.ndarray,
+                 catch: np.ndarray, run_out: np.ndarray, keeper_slot: np.ndarray,
+                 keeper_rating: np.ndarray,
+                 with_defence: bool, defence_of: np.ndarray,
+                 batter_rows: np.ndarray, plan_rows: np.ndarray, codes: np.ndarray,
+                 over_events: np.ndarray,
+                 with_rule: bool, band_of: np.ndarray, per_row: int, attack_of: np.ndarray,
+                 consolidate_of: np.ndarray, consolidate_safe: int,
+                 chase_rule: bool, chase_edges: np.ndarray, chase_cells: np.ndarray,
+                 balls_per_innings: int,
+                 over_end: int, max_wickets: int,
+                 bat: np.ndarray, bat_out: np.ndarray, over_words: np.ndarray, at_edge: np.ndarray,
+                 final_runs: np.ndarray, final_wickets: np.ndarray) -> int:
     """The innings of `st` played to their end, a step at a time: each step's dice drawn from
     `rng` with the numpy path's calls (the same sizes, dtypes and order: numba's Generator
     draws numpy's numbers from the same bit generator), then `play_step`; returns the
@@ -300,10 +312,14 @@ _v32 = numba.int32[::1]
     _v32, _v32, _v32, _v32, _v32, _v32, _m32, _m32,                   # totals, phases
     _m32, _m32, _m32, _m32, _m32, _m32, _m32, _m32, _m32),            # batters', overs'
     cache=True, nogil=True)
-def scorecards(bat, bat_out8, over_words, at_edge, final_runs, final_wickets, max_wickets,
-               over_phase, runs, wickets, legal_balls, wides, no_balls, byes, phase_runs,
-               phase_wickets, bat_runs, bat_balls, bat_fours, bat_sixes, bat_out, bat_in,
-               unit_runs, unit_wickets, unit_balls):
+def scorecards(bat: np.ndarray, bat_out8: np.ndarray, over_words: np.ndarray, at_edge: np.ndarray,
+               final_runs: np.ndarray, final_wickets: np.ndarray, max_wickets: int,
+               over_phase: np.ndarray, runs: np.ndarray, wickets: np.ndarray,
+               legal_balls: np.ndarray, wides: np.ndarray, no_balls: np.ndarray, byes: np.ndarray,
+               phase_runs: np.ndarray, phase_wickets: np.ndarray, bat_runs: np.ndarray,
+               bat_balls: np.ndarray, bat_fours: np.ndarray, bat_sixes: np.ndarray,
+               bat_out: np.ndarray, bat_in: np.ndarray, unit_runs: np.ndarray,
+               unit_wickets: np.ndarray, unit_balls: np.ndarray) -> None:
     """The numpy path's `_scorecards` in one pass (the same fields of the same words)."""
     lanes = final_runs.shape[0]
     units = over_words.shape[0]
