@@ -23,7 +23,7 @@ from PIL import Image, ImageDraw
 from reportlab.lib.pagesizes import A4, letter
 from reportlab.pdfgen.canvas import Canvas
 
-from cardgen.cardset import CardSet
+from cardgen.cardset import Card, CardSet
 from cardgen.cli import main
 from cardgen.site.generate import generate_site
 from cardgen.site.kit import SiteError
@@ -1405,17 +1405,17 @@ def test_a_striker_card_without_a_six_face_says_where_its_players_sixes_come_fro
     card_set = json.loads(gzip.decompress(path.read_bytes()))
     dhoni = next(c for c in card_set["cards"] if c["player"]["name"] == "MS Dhoni" and c["kind"] == "striker")
     assert {r["result"] for r in dhoni["chart"]}.isdisjoint({"4", "6"})
-    note = boundary_note(dhoni, attack_die=True)
+    note = boundary_note(Card.from_json(dhoni), attack_die=True)
     assert note.startswith("No 4 or 6 on this card, yet 12 fours and 12 sixes in 145 real balls")
     assert "attack die" in note
     sixes = f"{100 * dhoni['expected']['sixes']:.1f} sixes (real {100 * 12 / 145:.1f})"
     assert sixes in note and note.endswith("a 100 balls.")
-    assert "attack die" not in boundary_note(dhoni, attack_die=False)   # the printed rules
+    assert "attack die" not in boundary_note(Card.from_json(dhoni), attack_die=False)   # the printed rules
     hitter = next(c for c in card_set["cards"] if c["kind"] == "striker"
                   and {"4", "6"} <= {r["result"] for r in c["chart"]})
-    assert boundary_note(hitter, attack_die=True) == ""
+    assert boundary_note(Card.from_json(hitter), attack_die=True) == ""
     short = dict(dhoni, real={**dhoni["real"], "balls": 7, "fours": 1, "sixes": 0})
-    assert boundary_note(short, attack_die=True) == ("No 4 on this card, yet 1 four in 7 real balls: a card's "
+    assert boundary_note(Card.from_json(short), attack_die=True) == ("No 4 on this card, yet 1 four in 7 real balls: a card's "
                                                      "boundaries also come from the bowler's card (half of "
                                                      "every ball is read from it) and from the attack die of "
                                                      "the wickets-in-hand rule, which turns dots into fours "
@@ -1447,10 +1447,10 @@ def test_player_page_says_where_a_striker_card_without_runs_gets_them():
     assert len(runless) >= 10
     for card in runless:
         runs, balls = card["real"]["runs"], card["real"]["balls"]
-        note = boundary_note(card, attack_die=True)
+        note = boundary_note(Card.from_json(card), attack_die=True)
         assert note.startswith(f"No run on this card, yet {runs} run{'' if runs == 1 else 's'} in {balls} real")
-        assert "attack die" in note and "attack die" not in boundary_note(card, attack_die=False)
-    assert not any(boundary_note(c, True).startswith("No run") for c in strikers
+        assert "attack die" in note and "attack die" not in boundary_note(Card.from_json(card), attack_die=False)
+    assert not any(boundary_note(Card.from_json(c), True).startswith("No run") for c in strikers
                    if {r["result"] for r in c["chart"]} & RUN_FACES)
 
 
@@ -1466,16 +1466,16 @@ def test_player_page_says_why_a_bowler_card_takes_more_wickets_than_its_bowler()
     johnson = cards["Spencer Johnson"]
     assert "B" in {r["result"] for r in johnson["chart"]}
     f_faces = int(chart_to_slots(johnson["chart"])[CARD_INDEX["F"]])
-    note = wicket_note(johnson, attack_die=True)
+    note = wicket_note(Card.from_json(johnson), attack_die=True)
     assert note.startswith(f"Played against the league's batters, this card takes "
                            f"{100 * johnson['expected']['wicket_rate']:.1f} wickets a 100 balls; its bowler "
                            f"took {100 / 68:.1f} (1 in 68 balls).")
     assert f"on its {f_faces} F faces" in note and "attack die" in note
-    assert "attack die" not in wicket_note(johnson, attack_die=False)
-    assert "(none in 102 balls)" in wicket_note(cards["Fazalhaq Farooqi"], attack_die=True)
+    assert "attack die" not in wicket_note(Card.from_json(johnson), attack_die=False)
+    assert "(none in 102 balls)" in wicket_note(Card.from_json(cards["Fazalhaq Farooqi"]), attack_die=True)
     ashwin = cards["Ravichandran Ashwin"]   # a W on his card, and about his real rate
     assert ashwin["expected"]["wicket_rate"] * ashwin["real"]["balls"] < 1.2 * ashwin["real"]["dismissals"]
-    assert wicket_note(ashwin, attack_die=True) == ""
+    assert wicket_note(Card.from_json(ashwin), attack_die=True) == ""
 
 
 def test_player_page_says_why_a_striker_card_is_out_more_often_than_its_batter():
@@ -1488,21 +1488,21 @@ def test_player_page_says_why_a_striker_card_is_out_more_often_than_its_batter()
     cards = {c["player"]["name"]: c for c in _shipped_rule_set("BBL_2024-25")["cards"] if c["kind"] == "striker"}
     overton = cards["Jamie Overton"]
     assert overton["defence"] == 20 and overton["real"]["dismissals"] == 2 and overton["real"]["balls"] == 122
-    note = out_note(overton, attack_die=True)
+    note = out_note(Card.from_json(overton), attack_die=True)
     assert note.startswith(f"Played against the league's bowlers, this card is out "
                            f"{100 * overton['expected']['dismissal_rate']:.1f} times a 100 balls; its batter "
                            f"{200 / 122:.1f} (2 in 122 balls). Its Defence 20 saves every W")
-    assert "attack die" in note and "attack die" not in out_note(overton, attack_die=False)
-    unrated = out_note(dict(overton, defence=None), attack_die=True)
+    assert "attack die" in note and "attack die" not in out_note(Card.from_json(overton), attack_die=False)
+    unrated = out_note(Card.from_json(dict(overton, defence=None)), attack_die=True)
     assert "and its W, the fielding chart's catches" in unrated
     # a hand-edited rating the kit would refuse to print: the note leaves the rating out
-    assert "and its W, the fielding chart's catches" in out_note(dict(overton, defence="twenty"), attack_die=True)
+    assert "and its W, the fielding chart's catches" in out_note(Card.from_json(dict(overton, defence="twenty")), attack_die=True)
     from cardgen.site.texts import wicket_note
     for broken in (None, [], "n/a"):   # a hand-edited set's expected block: no note, no error
-        assert out_note(dict(overton, expected=broken), attack_die=True) == ""
-        assert "Played against" not in wicket_note(dict(overton, kind="bowler", expected=broken), attack_die=True)
+        assert out_note(Card.from_json(dict(overton, expected=broken)), attack_die=True) == ""
+        assert "Played against" not in wicket_note(Card.from_json(dict(overton, kind="bowler", expected=broken)), attack_die=True)
     steady = cards["Steve Smith"]   # out once in 95: his card's 1.6 is under one more dismissal
-    assert out_note(steady, attack_die=True) == ""
+    assert out_note(Card.from_json(steady), attack_die=True) == ""
 
 
 def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_path):
@@ -1515,19 +1515,19 @@ def test_player_page_says_where_a_bowler_card_without_w_gets_its_wickets(tmp_pat
     card_set = _shipped_rule_set("IPL_2025")
     rashid = next(c for c in card_set["cards"] if c["player"]["name"] == "Rashid Khan" and c["kind"] == "bowler")
     assert {r["result"] for r in rashid["chart"]}.isdisjoint({"W", "B"})
-    note = wicket_note(rashid, attack_die=True)
+    note = wicket_note(Card.from_json(rashid), attack_die=True)
     assert note.startswith("No W or B on this card, yet 9 wickets in 330 real balls")
     assert "batter's card" in note and "attack die" in note
     assert f"takes {100 * rashid['expected']['wicket_rate']:.1f} wickets a 100 balls (real {100 * 9 / 330:.1f})" in note
-    assert "attack die" not in wicket_note(rashid, attack_die=False)   # the printed rules
+    assert "attack die" not in wicket_note(Card.from_json(rashid), attack_die=False)   # the printed rules
     taker = next(c for c in card_set["cards"] if c["kind"] == "bowler"
                  and "W" in {r["result"] for r in c["chart"]})
-    assert wicket_note(taker, attack_die=True) == ""
+    assert wicket_note(Card.from_json(taker), attack_die=True) == ""
     # without a wicket, the card's floor is all there is to say
-    assert wicket_note(dict(rashid, real={**rashid["real"], "dismissals": 0}), attack_die=True).startswith(
+    assert wicket_note(Card.from_json(dict(rashid, real={**rashid["real"], "dismissals": 0})), attack_die=True).startswith(
         "Played against the league's batters, this card takes")
     short = dict(rashid, real={**rashid["real"], "balls": 12, "dismissals": 1})
-    assert wicket_note(short, attack_die=True).endswith("on some dots.")   # no rates on a short spell
+    assert wicket_note(Card.from_json(short), attack_die=True).endswith("on some dots.")   # no rates on a short spell
     # and on the page: the synthetic kit's bowler card with its W and B faces made dots
     folder = make_synthetic_kit(tmp_path / "out")
     doc = json.loads((folder / "card-set.json").read_text())
@@ -1552,23 +1552,24 @@ def test_player_page_says_why_a_consolidating_batters_card_has_many_w_faces():
               if json.loads(gzip.decompress(p.read_bytes())).get("rules") == "advanced"]
     card_set = json.loads(gzip.decompress(path.read_bytes()))
     strikers = [c for c in card_set["cards"] if c["kind"] == "striker"]
+    model = as_model(card_set)   # the notes read the model, as the site does
 
     def w_faces(card: dict) -> int:
         return sum(r["hi"] - r["lo"] + 1 for r in card["chart"] if r["result"] == "W")
 
-    noted = [c for c in strikers if consolidate_note(c, card_set)]
+    noted = [c for c in strikers if consolidate_note(Card.from_json(c), model)]
     assert noted and all(c["situations"]["consolidate"] >= 0.6 and w_faces(c) >= 25 for c in noted)
     card = noted[0]
-    note = consolidate_note(card, card_set)
+    note = consolidate_note(Card.from_json(card), model)
     assert f"{round(100 * card['situations']['consolidate'])}% of the real balls" in note
     assert "8 or more balls left for each wicket in hand" in note and "d20 of 1-12" in note
     assert f"prints {w_faces(card)} W faces" in note
     real = 100 * card["real"]["dismissals"] / card["real"]["balls"]
     assert f"out {100 * card['expected']['dismissal_rate']:.1f} times a 100 balls (real {real:.1f}" in note
     # a card with few W faces, or mostly attacking, says nothing; nor does a set for the printed rules
-    assert all(consolidate_note(c, card_set) == "" for c in strikers if w_faces(c) < 25)
+    assert all(consolidate_note(Card.from_json(c), model) == "" for c in strikers if w_faces(c) < 25)
     # (which rules a set is made for is read by rule_sets.rules_of_set, as every layer reads it)
-    assert consolidate_note(card, dict(card_set, rules="quicket", rule="classic")) == ""
+    assert consolidate_note(Card.from_json(card), as_model(dict(card_set, rules="quicket", rule="classic"))) == ""
 
 
 def test_how_to_play_says_who_bats_without_a_striker_card_and_what_a_role_star_is(tmp_path):

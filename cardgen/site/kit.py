@@ -174,11 +174,6 @@ class KitSet:
         season = self.card_set.season
         return printed_season_of(self.card_set.competition.code, season) if season else ""
 
-    @property
-    def doc(self) -> dict[str, Any]:
-        """The card set as its JSON document, for the pages not yet reading the model."""
-        return self.card_set.to_json()
-
     def all_files(self) -> list[Path]:
         """Every regular file of the kit, sorted, for the zip (hidden temp files left out)."""
         return sorted(p for p in self.folder.rglob("*")

@@ -3,22 +3,19 @@
 faces), roles, table captions, what a kit needs to play, which rules a kit is made for, and the
 scoresheet's and fielding chart's shapes as the printed sheets have them.
 
-Layer: site. Reads card dicts and the render layer's constants; builds no page, writes nothing.
+Layer: site. Reads the card set's model (cardgen.cardset) and the render layer's constants;
+builds no page, writes nothing.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from cardgen.calibrate.model import (
-    CARD_INDEX,
-    MAX_DEFENCE,
-    card_defence,
-    chart_to_slots,
-)
-from cardgen.cardset import Card, CardSet, Player, as_card
+from cardgen.calibrate.model import CARD_INDEX, MAX_DEFENCE
+from cardgen.cardset import Card, CardSet, Player, RealFigures
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.render.card import RUN_RESULTS, WICKET_RESULTS, chart_faces
 from cardgen.site.kit import KitSet
@@ -32,25 +29,38 @@ def human_size(size: int) -> str:
     return f"{size / (1024 * 1024):.1f} MB"
 
 
-def real_rate(key: str, real: dict[str, Any]) -> float | None:
-    """The real-season figure that an `expected` figure estimates, from the card's counts."""
-    if isinstance(real.get(key), (int, float)) and not isinstance(real[key], bool) \
-            and ("rate" in key or key == "economy"):
-        return float(real[key])
-    balls = real.get("balls")
-    if not isinstance(balls, (int, float)) or balls <= 0:
+_REAL_FIELDS = frozenset(f.name for f in dataclasses.fields(RealFigures)) - {"extra", "present"}
+
+
+def _real_figure(real: RealFigures, key: str) -> Any:
+    """One of a card's real figures by name: the model's field, or one a newer writer added."""
+    return getattr(real, key) if key in _REAL_FIELDS else real.extra.get(key)
+
+
+def _number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def real_rate(key: str, real: RealFigures) -> float | None:
+    """The real-season figure that an `expected` figure estimates, from the card's counts (the
+    contract's integers: balls, runs, dismissals, fours, sixes, wides, no-balls). A rate or a
+    dot count the set prints itself is outside the contract, so its type is checked."""
+    rate = _real_figure(real, key) if "rate" in key or key == "economy" else None
+    if _number(rate):
+        return float(rate)
+    balls = real.balls
+    if balls is None or balls <= 0:
         return None
-    runs, outs = real.get("runs"), real.get("dismissals")
-    if key == "strike_rate" and isinstance(runs, (int, float)):
+    runs, outs = real.runs, real.dismissals
+    if key == "strike_rate" and runs is not None:
         return 100.0 * runs / balls
-    if key == "economy" and isinstance(runs, (int, float)):
+    if key == "economy" and runs is not None:
         return 6.0 * runs / balls   # runs per 6 balls in both formats, as the stats layer and the cards
-    if key in ("dismissal_rate", "wicket_rate") and isinstance(outs, (int, float)):
+    if key in ("dismissal_rate", "wicket_rate") and outs is not None:
         return outs / balls
     base = key.removesuffix("_per_ball")
-    if base in ("fours", "sixes", "dots", "wides", "no_balls") and isinstance(real.get(base), (int, float)):
-        return real[base] / balls
-    return None
+    count = _real_figure(real, base) if base in ("fours", "sixes", "dots", "wides", "no_balls") else None
+    return count / balls if _number(count) else None
 
 
 # the card's roles as printed; "*" is the rules' mark for "not this side's job"
@@ -89,43 +99,36 @@ def expected_figures(card: Card) -> Mapping[str, Any]:
     return card.expected if isinstance(card.expected, Mapping) else {}
 
 
-def card_figures(card: dict[str, Any], key: str) -> dict[str, Any]:
-    """A card's `real` or `expected` figures ({} when a hand-edited set has none, or not as a
-    mapping: a note is no validator)."""
-    block = card.get(key)
-    return block if isinstance(block, dict) else {}
-
-
-def boundary_note(card: dict[str, Any], attack_die: bool) -> str:
+def boundary_note(card: Card, attack_die: bool) -> str:
     """For a striker card with no 4 (or 6) face whose player hit some in the season: where its
     boundaries come from, so a reader does not take the card for a mistake (MS Dhoni, IPL 2025:
     12 sixes in 145 balls, a card of dots and singles that plays to his real sixes); for a card
     with no run face at all whose player scored (a tail-ender's short stay in the attack band:
     9-38 cards a shipped rule set), where its runs come from. `attack_die`: the set is made for
     the wickets-in-hand rule, whose attack die turns dots into boundaries."""
-    if card.get("kind") != "striker":
+    if card.kind != "striker":
         return ""
-    faces = chart_faces(as_card(card))
-    real = card_figures(card, "real")
-    expected = card_figures(card, "expected")
-    balls = real.get("balls")
-    if not is_count(balls) or balls <= 0:
+    faces = chart_faces(card)
+    real = card.real
+    expected = expected_figures(card)
+    balls = real.balls
+    if balls is None or balls <= 0:
         return ""
     source = ("from the bowler's card (half of every ball is read from it) and from the attack die "
               "of the wickets-in-hand rule, which turns dots into fours and sixes"
               if attack_die else "from the bowler's card (half of every ball is read from it)")
-    runs = real.get("runs")
-    if not faces & RUN_RESULTS and is_count(runs) and runs > 0:
+    runs = real.runs
+    if not faces & RUN_RESULTS and runs is not None and runs > 0:
         # no run face at all: a short stay mostly in the attack band (docs/calibration.md
         # section 10), whose dots the attack die turns into runs
         return (f"No run on this card, yet {runs} run{'' if runs == 1 else 's'} in {balls} real "
                 f"ball{'' if balls == 1 else 's'}: a card's runs also come {source}.")
+    hits = {"fours": real.fours or 0, "sixes": real.sixes or 0}
     missing = [(face, key, word) for face, key, word in BOUNDARY_FACES
-               if face not in faces and is_count(real.get(key)) and real[key] > 0
-               and isinstance(expected.get(key), (int, float)) and expected[key] > 0]
+               if face not in faces and hits[key] > 0 and _number(expected.get(key)) and expected[key] > 0]
     if not missing:
         return ""
-    hit = " and ".join(f"{real[key]} {word if real[key] == 1 else key}" for _, key, word in missing)
+    hit = " and ".join(f"{hits[key]} {word if hits[key] == 1 else key}" for _, key, word in missing)
     played = " and ".join(f"{100 * expected[key]:.1f} {key} (real {100 * (real_rate(key, real) or 0):.1f})"
                           for _, key, _ in missing)
     note = (f"No {' or '.join(face for face, _, _ in missing)} on this card, yet {hit} in {balls} "
@@ -144,7 +147,7 @@ def _over_floor(expected_rate: float, count: int, balls: int) -> bool:
     return expected_rate * balls >= max(FLOOR_NOTE_MARGIN * count, count + 1)
 
 
-def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
+def wicket_note(card: Card, attack_die: bool) -> str:
     """For a bowler card with no W or B face whose player took wickets: where its wickets come
     from, so a reader does not take the card for a mistake. A bowler whose real wicket rate is
     below what the batters' half of each delivery already gives gets no W of his own (Rashid
@@ -154,19 +157,18 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     wicket) more than its player did, whatever its faces: that it does, and why (Ellyse Perry,
     WPL 2023: 4 wickets in 140 balls, her card 6.7 a 100 balls against 2.9; docs/calibration.md
     section 10). `attack_die`: the set is made for the rule."""
-    if card.get("kind") != "bowler":
+    if card.kind != "bowler":
         return ""
-    faces = chart_faces(as_card(card))
-    real = card_figures(card, "real")
-    wickets, balls = real.get("dismissals"), real.get("balls")
-    if not (is_count(wickets) and is_count(balls)) or balls <= 0:
+    faces = chart_faces(card)
+    wickets, balls = card.real.dismissals, card.real.balls
+    if wickets is None or balls is None or balls <= 0:
         return ""
     source = ("from the batter's card (half of every ball is read from it), from the fielding "
               "chart's catches, LBWs and stumpings, and from the attack die of the wickets-in-hand "
               "rule, which bowls or has caught a batter on some dots" if attack_die else
               "from the batter's card (half of every ball is read from it) and from the fielding "
               "chart's catches, LBWs and stumpings")
-    rate = card_figures(card, "expected").get("wicket_rate")
+    rate = expected_figures(card).get("wicket_rate")
     # the card's expected wicket rate, when the card is qualified (None: the page quotes none)
     expected = rate if isinstance(rate, (int, float)) and balls >= qualify_balls() else None
     if not faces & WICKET_RESULTS and wickets > 0:
@@ -179,8 +181,8 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
     if expected is None or not _over_floor(expected, wickets, balls):
         return ""
     try:
-        f_faces = int(chart_to_slots(card.get("chart"))[CARD_INDEX["F"]])
-    except CardSetError:
+        f_faces = int(card.slots()[CARD_INDEX["F"]])
+    except CardSetError:   # the schema does not check that a chart tiles 1..100
         return ""
     took = f"{wickets} in {balls} balls" if wickets else f"none in {balls} balls"
     die = " from the attack die of the wickets-in-hand rule," if attack_die else ""
@@ -192,18 +194,17 @@ def wicket_note(card: dict[str, Any], attack_die: bool) -> str:
             f"takes more than its bowler did.")
 
 
-def out_note(card: dict[str, Any], attack_die: bool) -> str:
+def out_note(card: Card, attack_die: bool) -> str:
     """For a qualified striker card out at least 20% (and once) more often than its batter was:
     that it is, and why (docs/calibration.md section 10: the bowler's half of every ball, the
     chart's catches and run-outs and the attack die's out faces; a Defence rating saves only the
     bowler card's W). Jamie Overton, BBL 2024-25: out twice in 122 balls, his card, rated 20, 3.5
     times a 100 balls."""
-    if card.get("kind") != "striker":
+    if card.kind != "striker":
         return ""
-    real = card_figures(card, "real")
-    outs, balls = real.get("dismissals"), real.get("balls")
-    expected = card_figures(card, "expected").get("dismissal_rate")
-    if not (is_count(outs) and is_count(balls) and isinstance(expected, (int, float))) \
+    outs, balls = card.real.dismissals, card.real.balls
+    expected = expected_figures(card).get("dismissal_rate")
+    if outs is None or balls is None or not isinstance(expected, (int, float)) \
             or balls < qualify_balls() or not _over_floor(expected, outs, balls):
         return ""
     took = f"{outs} in {balls} balls" if outs else f"never in {balls} balls"
@@ -211,7 +212,7 @@ def out_note(card: dict[str, Any], attack_die: bool) -> str:
     figures = (f"Played against the league's bowlers, this card is out {100 * expected:.1f} times a "
                f"100 balls; its batter {100 * outs / balls:.1f} ({took}).")
     try:
-        rated = card_defence(card) >= MAX_DEFENCE
+        rated = card.defence_rating >= MAX_DEFENCE
     except CardSetError:  # a hand-edited rating the kit could not print: say nothing of it
         rated = False
     if rated:
@@ -233,36 +234,37 @@ CONSOLIDATE_NOTE_SHARE = 0.6
 CONSOLIDATE_NOTE_W_FACES = 25
 
 
-def consolidate_note(card: dict[str, Any], card_set: dict[str, Any]) -> str:
+def consolidate_note(card: Card, card_set: CardSet) -> str:
     """For a striker card of a wickets-in-hand set with many W faces whose real balls came mostly
     in the consolidate band: why, and the dismissal rate it plays to against the real one."""
-    if card.get("kind") != "striker" or not plays_attack_die(card_set):
+    if card.kind != "striker" or not plays_attack_die(card_set):
         return ""
-    share = (card.get("situations") or {}).get("consolidate") if isinstance(card.get("situations"), dict) else None
-    safe = (card_set.get("rule_parameters") or {}).get("consolidate_d20_safe")
+    # the card's situations and the rule's parameters are not the contract's: their types are checked
+    share = card.situations.get("consolidate") if isinstance(card.situations, Mapping) else None
+    parameters = card_set.rule_parameters if isinstance(card_set.rule_parameters, Mapping) else {}
+    safe = parameters.get("consolidate_d20_safe")
     try:
-        w_faces = int(chart_to_slots(card.get("chart"))[CARD_INDEX["W"]])
+        w_faces = int(card.slots()[CARD_INDEX["W"]])
     except CardSetError:
         return ""
     if not (isinstance(share, (int, float)) and share >= CONSOLIDATE_NOTE_SHARE
             and w_faces >= CONSOLIDATE_NOTE_W_FACES and isinstance(safe, list) and len(safe) == 2):
         return ""
-    real = card_figures(card, "real")
-    expected = card_figures(card, "expected").get("dismissal_rate")
-    edge = (card_set.get("rule_parameters") or {}).get("consolidate_from_balls_per_wicket")
+    expected = expected_figures(card).get("dismissal_rate")
+    edge = parameters.get("consolidate_from_balls_per_wicket")
     when = f" ({edge:g} or more balls left for each wicket in hand)" if isinstance(edge, (int, float)) else ""
     note = (f"{round(100 * share)}% of the real balls came while the batting side was consolidating"
             f"{when}, where a catch is saved on a d20 of {safe[0]}-{safe[1]} (the wickets-in-hand "
             f"rule). So this card prints {w_faces} W faces")
-    outs, balls = real.get("dismissals"), real.get("balls")
-    if isinstance(expected, (int, float)) and is_count(outs) and is_count(balls) and balls > 0:
+    outs, balls = card.real.dismissals, card.real.balls
+    if isinstance(expected, (int, float)) and outs is not None and balls is not None and balls > 0:
         small = "; a short stay, so the card is shrunk toward the league" if balls < qualify_balls() else ""
         note += (f": played that way it is out {100 * expected:.1f} times a 100 balls "
                  f"(real {100 * outs / balls:.1f}{small})")
     return note + "."
 
 
-def plays_attack_die(card_set: Any) -> bool:
+def plays_attack_die(card_set: CardSet) -> bool:
     """Whether the set is made for the advanced rules (`rule_sets.rules_of_set`), whose
     wickets-in-hand rule rolls the attack die; False for a set whose rules cannot be read."""
     from cardgen.rule_sets import ADVANCED, rules_of_set
@@ -270,10 +272,6 @@ def plays_attack_die(card_set: Any) -> bool:
         return rules_of_set(card_set) == ADVANCED
     except CardgenError:
         return False
-
-
-def is_count(value: Any) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def qualify_balls() -> int:

@@ -252,8 +252,7 @@ def _real_rows(real: dict[str, Any], figures: RealFigures, kind: str, hundred: b
     return rows
 
 
-def _versus_rows(card: Card, real: dict[str, Any], checks: dict[str, str],
-                 hundred: bool) -> list[Versus]:
+def _versus_rows(card: Card, checks: dict[str, str], hundred: bool) -> list[Versus]:
     """Each figure the card expects, beside the real one and the simulator's check of it."""
     versus: list[Versus] = []
     expected = expected_figures(card)
@@ -261,7 +260,7 @@ def _versus_rows(card: Card, real: dict[str, Any], checks: dict[str, str],
             EXPECTED_ORDER.index(kv[0]) if kv[0] in EXPECTED_ORDER else len(EXPECTED_ORDER), kv[0])):
         if not isinstance(exp, (int, float)) or isinstance(exp, bool):
             continue
-        got = real_rate(key, real)
+        got = real_rate(key, card.real)
         factor, places = _scale(key)
 
         def shown(value: float | None, factor: float = factor, places: int = places) -> str:
@@ -286,12 +285,11 @@ def _page_slugs(card_set: CardSet) -> tuple[dict[str, str], dict[str, str]]:
 
 def card_views(kit: KitSet) -> list[CardView]:
     card_set = kit.card_set
-    doc = kit.doc   # the notes' words (texts) still read the document
     hundred = card_set.hundred
     attack_die = plays_attack_die(card_set)
     team_slugs, player_slugs = _page_slugs(card_set)
     views: list[CardView] = []
-    for index, (card, card_doc) in enumerate(zip(card_set.cards, doc["cards"], strict=True)):
+    for index, card in enumerate(card_set.cards):
         player = card.player
         pid = player.id or player.name
         kind = card.kind
@@ -300,7 +298,7 @@ def card_views(kit: KitSet) -> list[CardView]:
         ratings, ratings_note, defence = _card_ratings(card, hundred)
         real = _real_figures(card, hundred)
         checks = kit.validation.card_checks.get((kind, pid, team), {})
-        versus = _versus_rows(card, real, checks, hundred)
+        versus = _versus_rows(card, checks, hundred)
         verdict, verdict_ok = card_verdict(checks, versus, card)
         png = kit.card_pngs.get(index)
         kind_label = KIND_LABEL[kind]
@@ -312,10 +310,10 @@ def card_views(kit: KitSet) -> list[CardView]:
             alt=f"{kind_label} card: {name}, {team}", ratings=ratings, ratings_note=ratings_note, defence=defence,
             chart=_chart_rows(card), real=_real_rows(real, card.real, kind, hundred), versus=versus,
             checked=bool(checks), verdict=verdict, verdict_ok=verdict_ok,
-            boundary_note=boundary_note(card_doc, attack_die),
-            consolidate_note=consolidate_note(card_doc, doc),
-            wicket_note=wicket_note(card_doc, attack_die),
-            out_note=out_note(card_doc, attack_die)))
+            boundary_note=boundary_note(card, attack_die),
+            consolidate_note=consolidate_note(card, card_set),
+            wicket_note=wicket_note(card, attack_die),
+            out_note=out_note(card, attack_die)))
     _set_anchors(views)
     return views
 
