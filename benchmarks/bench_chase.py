@@ -166,12 +166,13 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
     from cardgen.calibrate.calibrate import calibrate, league_rule
     from cardgen.calibrate.cardset import card_sets_from_calibration
     from cardgen.competitions import get_competition
+    from cardgen.cardset import CardSet
     from cardgen.sim.model import compile_card_set
     from cardgen.stats.load import season_stats
     comp = get_competition(code)
     stats = season_stats(comp, season, source, cache=cache)
     rule = league_rule(stats)
-    cs = compile_card_set(card_sets_from_calibration(calibrate(stats, rule=rule), comp, season))
+    cs = compile_card_set(CardSet.from_json(card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)))
     return {"real": real_chase_balls(comp, season, source, cache, stats, rule),
             "sim": replayed_chase_balls(cs, stats, rule, seasons, seed), "seasons": seasons}
 

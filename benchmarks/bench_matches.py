@@ -47,6 +47,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache,
     from cardgen.calibrate.cardset import card_sets_from_calibration
     from cardgen.calibrate.report import summary
     from cardgen.competitions import get_competition
+    from cardgen.cardset import CardSet
     from cardgen.sim.model import compile_card_set
     from cardgen.calibrate.model import ALL_OUT
     from cardgen.sim.season import match_figures, real_first_innings, replay_season
@@ -67,7 +68,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache,
         card_set = card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)
         if rule is not None:
             out["summary"] = summary(card_set)
-        cs = compile_card_set(card_set)
+        cs = compile_card_set(CardSet.from_json(card_set))
         rep = replay_season(cs, stats, seasons, np.random.default_rng(seed), rule=rule)
         fig = match_figures(cs, stats, rep)
         out["real"], out[label] = fig["real"], fig["sim"]

@@ -31,6 +31,7 @@ from cardgen.play.match import play_page_match
 from cardgen.play.page import DATA_FILE, FOLDER, PAGE
 from cardgen.play.prng import CAPTAIN_STREAM, DICE_STREAM, SharedRandom
 from cardgen.play.sides import draw_plan, page_side, usual_xi
+from cardgen.cardset import CardSet
 from cardgen.sim.model import compile_card_set
 from cardgen.wickets_in_hand import rule_of_set
 
@@ -63,7 +64,7 @@ def sizes(kit: Path) -> tuple[int, int, int]:
 def python_match_ms(card_set: dict, seed: int, batting_first: int) -> float:
     """The reference engine playing the page's match (computer captains) once, in ms (the card
     set compiled beforehand, as the page's engine has it)."""
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(CardSet.from_json(card_set))
     started = time.perf_counter()
     sides = [page_side(cs, team, *usual_xi(cs, team)) for team in TEAMS]
     captain = SharedRandom(seed, CAPTAIN_STREAM)

@@ -38,6 +38,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
     from cardgen.calibrate.calibrate import calibrate, league_rule
     from cardgen.calibrate.cardset import card_sets_from_calibration
     from cardgen.competitions import get_competition
+    from cardgen.cardset import CardSet
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.season import leaderboards, replay_season
     from cardgen.stats.load import season_stats
@@ -45,7 +46,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int, cache)
     stats = season_stats(comp, season, source, cache=cache)
     rule = league_rule(stats)
     card_set = card_sets_from_calibration(calibrate(stats, rule=rule), comp, season)
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(CardSet.from_json(card_set))
     rep = replay_season(cs, stats, seasons, np.random.default_rng(seed), rule=rule)
     board = leaderboards(cs, stats, rep)
     groups = []

@@ -51,6 +51,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int) -> dic
     from cardgen.calibrate.model import ALL_OUT
     from cardgen.calibrate.report import summary
     from cardgen.competitions import get_competition
+    from cardgen.cardset import CardSet
     from cardgen.sim.model import compile_card_set
     from cardgen.sim.season import real_first_innings, replay_season
     from cardgen.stats.load import season_stats
@@ -65,7 +66,7 @@ def measure(code: str, season: str, source: str, seasons: int, seed: int) -> dic
     out = {"real": (float(real["runs"].mean()), float((real["wickets"] >= ALL_OUT).mean()), len(real)),
            "rows": {}, "medians": {}}
     for label, kit, rules, defence in ROWS:
-        cs = compile_card_set(kits[kit])
+        cs = compile_card_set(CardSet.from_json(kits[kit]))
         rep = replay_season(cs, stats, seasons, np.random.default_rng(seed),
                             rule=advanced_rule if rules == "advanced" else None, defence=defence)
         out["rows"][label] = (float(rep.first_runs.mean()),

@@ -41,6 +41,7 @@ from cardgen.calibrate.cardset import build_card_set
 from cardgen.competitions import get_competition
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
+from cardgen.cardset import CardSet
 from cardgen.sim.model import compile_card_set
 from cardgen.sim.reference import play_match
 from cardgen.sim.season import CHUNK_MATCHES, replay_season
@@ -187,7 +188,7 @@ def main() -> None:
     cache = Cache(Path(tempfile.mkdtemp()))
     stats = season_stats(comp, "2024-25", args.source, cache=cache)
     card_set = build_card_set(comp, "2024-25", args.source, cache=cache)
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(CardSet.from_json(card_set))
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
     teams = [t["name"] for t in card_set["teams"]][:2]
     sides = [captain.usual_side(t) for t in teams]

@@ -11,6 +11,7 @@ from cardgen.calibrate.cardset import CardSetError
 from cardgen.calibrate.expect import model_from_card_set, pairing_figures
 from cardgen.calibrate.model import CARD_RESULTS, chart_to_slots, slots_to_chart
 from cardgen.sim.model import CARD_CODES, chart_table, compile_card_set
+from conftest import as_model
 
 R = [{"lo": 1, "hi": 40, "result": "0"}, {"lo": 41, "hi": 90, "result": "1"},
      {"lo": 91, "hi": 100, "result": "4"}]
@@ -61,7 +62,7 @@ def test_bad_charts_are_card_set_errors_for_calibration_and_engine(name, render_
     bad_set = dict(real, cards=[broken if c is bowler else c for c in real["cards"]])
     who = re.escape(f"card {bowler['player']['name']} ({bowler['team']}, bowler): ") + f".*{message}"
     with pytest.raises(CardSetError, match=who):
-        compile_card_set(bad_set)
+        compile_card_set(as_model(bad_set))
     with pytest.raises(CardSetError, match=who):
         model_from_card_set(bad_set)
     with pytest.raises(CardSetError, match=who):

@@ -9,6 +9,7 @@ from cardgen.cli import main
 from cardgen.errors import EXIT_USAGE
 from cardgen.cli.games import MAX_INNINGS
 from cardgen.cli.simulate import MAX_BALLS, MAX_SEASONS
+from conftest import as_model
 
 SEASON = ["-c", "BBL", "-s", "2024-25"]
 
@@ -34,7 +35,7 @@ def test_validate_reports_progress_for_every_ball(render_card_sets: dict[str, di
     from cardgen.sim.validate import STREAMS_PER_CARD, validate_cards
     card_set = render_card_sets["BBL"]  # the session's BBL 2024-25 set (validate only reads it)
     seen: list[int] = []
-    validate_cards(card_set, 400, np.random.default_rng(0), progress=seen.append)
+    validate_cards(as_model(card_set), 400, np.random.default_rng(0), progress=seen.append)
     def played(balls: int) -> int:  # balls are played in whole steps of STREAMS_PER_CARD
         return -(-balls // STREAMS_PER_CARD) * STREAMS_PER_CARD
     # the strikers' and the bowlers' passes of 400 balls (the short average-opponent pass is silent)

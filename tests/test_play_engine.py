@@ -36,6 +36,7 @@ from cardgen.sim.captain import check_plan
 from cardgen.sim.example import example_fielding_chart
 from cardgen.sim.model import compile_card_set
 from cardgen.wickets_in_hand import rule_of_set
+from conftest import as_model
 
 pytestmark = pytest.mark.slow
 
@@ -110,7 +111,7 @@ def match_specs(name: str, card_set: dict[str, Any], n: int, rng: np.random.Gene
     """n matches between random teams of the set: usual XIs, some with a reserve in (a batter
     with no striker card of his own bats with the stand-in card, R9), some with no keeper named
     (the best keeping rating keeps); computer or chooser captains; either side batting first."""
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     teams = [t["name"] for t in card_set["teams"]]
     specs = []
     for _k in range(n):
@@ -180,7 +181,7 @@ def played() -> list[tuple[str, dict, dict, dict]]:
     assert proc.returncode == 0, proc.stderr[-3000:]
     js_matches = [json.loads(line) for line in proc.stdout.splitlines() if line]
     assert len(js_matches) == len(specs)
-    compiled = {name: compile_card_set(card_set) for name, card_set in sets.items()}
+    compiled = {name: compile_card_set(as_model(card_set)) for name, card_set in sets.items()}
     return [(spec["set"], spec, js, reference_rows(compiled[spec["set"]], sets[spec["set"]], spec, js))
             for spec, js in zip(specs, js_matches)]
 
@@ -374,7 +375,7 @@ def test_every_chase_line_cell_is_the_same_in_both_languages():
     from tests.test_chase_line import cells
     from tests.test_sim_rules import ScriptedRng
     card_set = with_chase_line(low_scoring(shipped("BBL_2024-25", "wickets-in-hand")))
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     rule = rule_of_set(card_set)
     assert rule is not None and rule.chase_line is not None
     teams = [t["name"] for t in card_set["teams"][:2]]

@@ -32,6 +32,7 @@ from cardgen.rule_sets import TITLES
 from cardgen.sim.model import compile_card_set
 from conftest import BROWSER_WAIT_MS
 from test_play_replay import reference_scorecard
+from conftest import as_model
 
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -188,7 +189,7 @@ def page_scorecard(page) -> str:
 def rows_of_choices(card_set: dict, chosen: list, batting_first_team: str) -> dict[int, list[int]]:
     """The test's choices as bowler-card rows per unit of each main innings, checking each row
     is the bowler the list named (the page's rows are the reference engine's)."""
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     rows: dict[int, list[int]] = {}
     for score, unit, row, name in chosen:
         innings = 0 if score.startswith(batting_first_team + " ") else 1

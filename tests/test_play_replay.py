@@ -33,6 +33,7 @@ from cardgen.play.sides import draw_plan, page_side, usual_xi
 from cardgen.sim.model import compile_card_set
 from cardgen.wickets_in_hand import rule_of_set
 from test_play_engine import node_binary, shipped
+from conftest import as_model
 
 HARNESS = Path(__file__).parent / "js" / "play_match_file.js"
 
@@ -58,7 +59,7 @@ def reference_scorecard(card_set: dict, teams: list[dict], batting_first: int, s
     the seed's captain stream for each innings (as the page draws it, whoever captains), the
     overs a player chose where given (bowler-card rows per unit of innings 0 / 1), and the seed's
     dice after any typed ones."""
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     sides = [page_side(cs, t["name"], t["xi"], t["keeper"]) for t in teams]
     captain = SharedRandom(seed, CAPTAIN_STREAM)
     chosen_rows = chosen_rows or {}
@@ -71,7 +72,7 @@ def reference_scorecard(card_set: dict, teams: list[dict], batting_first: int, s
     rules = rules_of_set(card_set)
     match = play_page_match(cs, first, second, ListThenSeed(list(typed), seed), plan_for,
                             rule_of_set(card_set) if rules == "advanced" else None)
-    return scorecard(cs, card_set, rules, match, first, second).text()
+    return scorecard(cs, as_model(card_set), rules, match, first, second).text()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -98,7 +99,7 @@ def page_matches(card_set: dict, specs: list[dict]) -> list[dict]:
 
 
 def specs_for(card_set: dict, n: int, rng: np.random.Generator) -> list[dict]:
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     names = [t["name"] for t in card_set["teams"]]
     specs = []
     for _ in range(n):
@@ -277,7 +278,7 @@ def test_any_damage_is_an_error_the_reader_names(bbl_file, kits):
         else:
             node[key] = copy.deepcopy(values[int(rng.integers(len(values)))])
         try:
-            replay(card_set, parse_match(changed, "the file"), "the file")
+            replay(as_model(card_set), parse_match(changed, "the file"), "the file")
         except CardgenError as exc:
             refused += 1
             assert "\n" not in str(exc)

@@ -490,7 +490,7 @@ def test_a_batter_without_a_striker_card_is_told_which_card_he_bats_with(card_se
     from cardgen.sim.model import compile_card_set
     card_set = card_sets[fmt]
     stats = bbl_stats if fmt == "T20" else hundred_stats
-    captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
+    captain = Captain(compile_card_set(as_model(card_set)), stats.lineups, stats.bowling, np.random.default_rng(0))
     pages = _pages(render_team_sheets_pdf(as_model(card_set), "a4", CREDIT))
     names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}
     strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
@@ -557,7 +557,7 @@ def test_the_quick_reference_settles_what_a_hand_played_match_met(card_sets, bbl
     from test_sim_rules import ScriptedRng
 
     from cardgen.sim.model import FIELD, STUMPING_CHANCE
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     row, col = (int(x[0]) for x in np.nonzero(cs.fielding == STUMPING_CHANCE))
     card, pct = (int(x[0]) for x in np.nonzero(cs.striker_lut == FIELD))
     four = next(lo for lo, hi, result in rule.attack_ranges() if result == "four")
@@ -650,7 +650,7 @@ def test_the_fielding_chart_says_a_leg_bye_is_an_extra_as_the_engine_scores_it(c
     page.extract_text(visitor_text=lambda t, *_: texts.append(t.strip()) if t.strip() else None)
     joined = " ".join(" ".join(texts).split())
     assert "Leg bye: 1 run to Extras, not the batter's; batters change ends." in joined
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     row, col = (int(x[0]) for x in np.nonzero(cs.fielding == LEG_BYE))
     card, pct = (int(x[0]) for x in np.nonzero(cs.striker_lut == FIELD))
     ball = _deliver(cs, Dice(ScriptedRng([4, pct + 1, row + 1, col + 1])), 0, card, 0, 1, False,
@@ -860,7 +860,7 @@ def test_a_reserve_without_a_striker_card_is_told_which_card_to_bat_with(card_se
     from cardgen.sim.model import compile_card_set
     card_set = card_sets[fmt]
     stats = bbl_stats if fmt == "T20" else hundred_stats
-    captain = Captain(compile_card_set(card_set), stats.lineups, stats.bowling, np.random.default_rng(0))
+    captain = Captain(compile_card_set(as_model(card_set)), stats.lineups, stats.bowling, np.random.default_rng(0))
     strikers = {(c["player"]["id"], c["team"]) for c in card_set["cards"] if c["kind"] == "striker"}
     for paper in ("a4", "letter"):
         pdf = render_team_sheets_pdf(as_model(card_set), paper, CREDIT)
@@ -906,7 +906,7 @@ def test_the_quick_reference_settles_what_two_hand_played_overs_met(card_sets, f
     card_set = card_sets[fmt]
     hundred = fmt == "100-ball"
     ends = "every 10 balls (2 sets)" if hundred else "every over"
-    assert compile_card_set(card_set).fmt.balls_per_end == (10 if hundred else 6)
+    assert compile_card_set(as_model(card_set)).fmt.balls_per_end == (10 if hundred else 6)
     assert model.DEFAULT_KEEPER == 10
     for paper in ("a4", "letter"):
         pages = _pages(render_quick_reference_pdf(as_model(card_set), paper, ATTRIBUTION))
@@ -954,7 +954,7 @@ def test_the_bowlers_table_numbers_the_xis_bowlers_and_leaves_the_reserves_blank
     from cardgen.sim.model import compile_card_set
     card_set = card_sets[fmt]
     stats = bbl_stats if fmt == "T20" else hundred_stats
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
     from test_render_layout import pdf_texts
     names = {c["player"]["id"]: c["player"]["name"].upper() for c in card_set["cards"]}

@@ -12,10 +12,11 @@ from cardgen.sim.captain import Captain, check_plan
 from cardgen.sim.example import example_bowling, example_card_set, example_lineups
 from cardgen.sim.model import compile_card_set
 from cardgen.sim.reference import play_match
+from conftest import as_model
 
 
 def sides_for(raw: dict, seed: int):
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     cap = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(seed))
     return cs, [cap.usual_side(t["name"]) for t in raw["teams"]]
 
@@ -591,9 +592,9 @@ def test_defence_dismissal_rate_is_the_exact_expectation(mirror, code, season):
     from cardgen.sim.validate import _ratio_stats, simulate_deliveries
     ratings = (6, 12, 20)
     card_set, rows = shipped_with_defence(mirror, code, season, ratings)
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     assert [int(cs.striker_defence[r]) for r in rows] == list(ratings)
-    sums = simulate_deliveries(cs, card_set, "striker", np.array(rows), 120_000,
+    sums = simulate_deliveries(cs, as_model(card_set), "striker", np.array(rows), 120_000,
                                np.random.default_rng(13))
     rate, var = _ratio_stats(sums, "out")
     se = np.sqrt(var / sums["y"])
@@ -620,10 +621,10 @@ def test_bowler_cards_meet_the_strikers_defence_at_the_expected_rate(mirror):
     card_set, _ = shipped_with_defence(mirror, "BBL", "2024-25", (20, 12, 6) * 100)
     plain = {**card_set, "cards": [{k: v for k, v in c.items() if k != "defence"}
                                    for c in card_set["cards"]]}
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     assert cs.striker_defence.min() > 0
     rows = np.argsort([-int(c.real.balls) for c in cs.bowler_cards])[:3]
-    sums = simulate_deliveries(cs, card_set, "bowler", rows, 120_000, np.random.default_rng(17))
+    sums = simulate_deliveries(cs, as_model(card_set), "bowler", rows, 120_000, np.random.default_rng(17))
     rate, var = _ratio_stats(sums, "out")
     se = np.sqrt(var / sums["y"])
     rated, unrated = model_from_card_set(card_set), model_from_card_set(plain)

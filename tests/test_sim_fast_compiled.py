@@ -21,6 +21,7 @@ from cardgen.sim.model import compile_card_set
 from cardgen.sim.validate import rule_of
 from cardgen import wickets_in_hand as wih
 from tests.test_sim_engine import give_defence, shipped_with_defence
+from conftest import as_model
 
 pytestmark = pytest.mark.slow
 
@@ -62,7 +63,7 @@ def assert_same_matches(a: fast.MatchBatch, b: fast.MatchBatch) -> None:
 
 
 def real_table(card_set: dict, stats) -> tuple[m.CompiledSet, fast.SideTable]:  # type: ignore[no-untyped-def]
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
     return cs, fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in card_set["teams"]])
 
@@ -111,7 +112,7 @@ def test_compiled_plays_the_numpy_matches_on_stress_charts(kernel, monkeypatch, 
             (89, 95, "4"), (96, 100, "6"))]
     if with_defence:
         give_defence(raw)
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(5))
     table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
     # (13: a chase line, issue 41, every band in some cell)
@@ -185,7 +186,7 @@ def test_kernel_constants_are_the_engines(kernel):
 
 def small_table() -> tuple[m.CompiledSet, fast.SideTable]:
     raw = example_card_set("T20", rng=np.random.default_rng(9))
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(9))
     return cs, fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
 
@@ -248,7 +249,7 @@ def test_compiled_lanes_without_their_sides_tables(kernel):
     play the innings that SideTable's lanes play."""
     import dataclasses
     raw = example_card_set("100-ball", rng=np.random.default_rng(13), teams=("A", "B", "C"))
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     captain = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(13))
     table = fast.SideTable.build(cs, [captain.usual_side(t["name"]) for t in raw["teams"]])
     batting = np.random.default_rng(14).integers(0, 3, 900)

@@ -15,6 +15,7 @@ from cardgen.sim.captain import Captain, check_plan
 from cardgen.sim.model import CardSetError, compile_card_set
 from cardgen.sim.season import replay_season
 from cardgen.stats.load import season_stats
+from conftest import as_model
 
 pytestmark = pytest.mark.needs_data
 
@@ -39,7 +40,7 @@ def _four_bowlers(card_set: dict, team: str) -> dict:
 def test_a_four_bowler_team_plays_with_stand_ins(wpl):
     stats, card_set = wpl
     team = "Mumbai Indians"
-    cs = compile_card_set(_four_bowlers(card_set, team))
+    cs = compile_card_set(as_model(_four_bowlers(card_set, team)))
     before = len(cs.bowler_lut)
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(7))
     match_id = str(stats.matches[(stats.matches["team1"] == team) | (stats.matches["team2"] == team)]
@@ -57,7 +58,7 @@ def test_a_four_bowler_team_plays_with_stand_ins(wpl):
 
 def test_simulate_completes_a_season_with_a_four_bowler_team(wpl):
     stats, card_set = wpl
-    cs = compile_card_set(_four_bowlers(card_set, "UP Warriorz"))
+    cs = compile_card_set(as_model(_four_bowlers(card_set, "UP Warriorz")))
     rep = replay_season(cs, stats, 1, np.random.default_rng(3))
     assert len(rep.first_runs) == len(stats.matches)
     assert (rep.first_runs > 0).all()
@@ -65,7 +66,7 @@ def test_simulate_completes_a_season_with_a_four_bowler_team(wpl):
 
 def test_errors_name_the_team(wpl):
     stats, card_set = wpl
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(1))
     with pytest.raises(CardSetError) as info:
         captain.side("Delhi Capitals", ["x"] * 10, None)

@@ -16,6 +16,7 @@ from cardgen.sim.points import (T20, HUNDRED, average_side, batting_points, bowl
 from cardgen.sim.reference import keeper_rating_of
 from cardgen.stats.load import season_stats
 from cardgen.wickets_in_hand import rule_of_set
+from conftest import as_model
 
 INNINGS = 20_000   # the engine's mean total to about 0.2 runs (a T20 total's SD is ~30)
 
@@ -37,7 +38,7 @@ def test_the_exact_innings_is_the_engine_s_mean(code: str, season: str, classic:
     comp = get_competition(code)
     card_set = cardset.build_card_set(comp, season, reuse=True, rules="quicket" if classic else "advanced")
     stats = season_stats(comp, season)
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     rng = np.random.default_rng(7)
     captain = Captain(cs, stats.lineups, stats.bowling, rng, plans_per_side=1)
     teams = sorted(t["name"] for t in card_set["teams"])

@@ -7,6 +7,7 @@ from cardgen.sim.example import example_card_set
 from cardgen.sim.model import Side, compile_card_set
 from cardgen.sim.recorded import RecordingDice, recorded_balls
 from cardgen.sim.reference import Dice, play_innings
+from conftest import as_model
 
 
 class Scripted:
@@ -52,7 +53,7 @@ def _sides(cs):
 def test_recording_changes_no_ball_and_keeps_every_die_in_order():
     # random cards (every result on the chart, chances and run-outs included), 20 seeds
     for seed in range(20):
-        cs = compile_card_set(example_card_set(rng=np.random.default_rng(seed)))
+        cs = compile_card_set(as_model(example_card_set(rng=np.random.default_rng(seed))))
         bat, bowl = _sides(cs)
         plain = play_innings(cs, bat, bowl, Dice(np.random.default_rng(seed)), plan=bowl.plans[0])
         logged = Logged(seed)
@@ -74,7 +75,7 @@ def test_recording_changes_no_ball_and_keeps_every_die_in_order():
 
 
 def test_the_recorded_dice_played_back_give_the_same_innings():
-    cs = compile_card_set(example_card_set(rng=np.random.default_rng(7)))
+    cs = compile_card_set(as_model(example_card_set(rng=np.random.default_rng(7))))
     bat, bowl = _sides(cs)
     dice = RecordingDice(np.random.default_rng(7))
     first = play_innings(cs, bat, bowl, dice, plan=bowl.plans[0])

@@ -16,6 +16,7 @@ from cardgen.sim.example import (FIELDING_ROW, example_bowling, example_card_set
 from cardgen.sim.model import CardSetError, Side, compile_card_set
 from cardgen.sim.reference import Dice, play_innings, play_match, play_super_over
 from cardgen.wickets_in_hand import RULE
+from conftest import as_model
 
 DEFAULTS = {(1, 7): 1, (1, 101): 7, (1, 21): 20}
 
@@ -49,7 +50,7 @@ STRIKER_SAYS = {"W": [4, 1], "0": [4, 4], "1": [4, 37], "2": [4, 68], "4": [4, 8
 
 def setup(fmt: str = "T20"):
     raw = example_card_set(fmt)
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     cap = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(0))
     return cs, cap.usual_side("Sydney Thunder"), cap.usual_side("Perth Scorchers")
 
@@ -179,16 +180,16 @@ def test_the_card_set_stores_fours_as_contract_cells_listed_in_fours():
     assert "leg_bye_4" not in names and "bye_4" not in names
     d6, d20 = raw["fielding_chart"]["fours"][0]
     assert raw["fielding_chart"]["cells"][d6 - 1][d20 - 1] in ("leg_bye", "bye")
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     assert cs.fielding[d6 - 1, d20 - 1] in (m.LEG_BYE_4, m.BYE_4)
     bad = example_card_set()
     bad["fielding_chart"]["fours"] = [[1, 1]]                  # a bowled cell is not a leg bye
     with pytest.raises(CardSetError, match="not a leg bye or bye"):
-        compile_card_set(bad)
+        compile_card_set(as_model(bad))
     for where in ([0, 10], [7, 1], [1, 21], ["a", 1], 5):       # off the chart, or not a pair
         bad["fielding_chart"]["fours"] = [where]
         with pytest.raises(CardSetError, match="not a \\(d6, d20\\) cell"):
-            compile_card_set(bad)
+            compile_card_set(as_model(bad))
 
 
 def test_wide_is_rebowled_and_not_faced():
@@ -319,11 +320,11 @@ def test_bad_card_sets_are_named_errors():
     raw = example_card_set()
     raw["cards"][0]["chart"] = raw["cards"][0]["chart"][1:]
     with pytest.raises(CardSetError, match="uncovered"):
-        compile_card_set(raw)
+        compile_card_set(as_model(raw))
     raw = example_card_set()
     raw["fielding_chart"]["cells"][0][0] = "dropped"
     with pytest.raises(CardSetError, match="unknown"):
-        compile_card_set(raw)
+        compile_card_set(as_model(raw))
     with pytest.raises(CardSetError):
         Side(team="x", players=[1] * 10, batters=[1] * 10, keeper_slot=0, plans=[[0]],
              super_over_bowler=0)
@@ -338,7 +339,7 @@ def defended_setup(rating: int, fmt: str = "T20"):
     for card in raw["cards"]:
         if card["kind"] == "striker" and card["team"] == "Sydney Thunder":
             card["defence"] = rating
-    cs = compile_card_set(raw)
+    cs = compile_card_set(as_model(raw))
     cap = Captain(cs, example_lineups(raw), example_bowling(raw), np.random.default_rng(0))
     return cs, cap.usual_side("Sydney Thunder"), cap.usual_side("Perth Scorchers")
 
@@ -468,14 +469,14 @@ def test_a_striker_cards_defence_is_a_whole_number_to_20(value, error):
     striker["defence"] = value
     if error:
         with pytest.raises(CardSetError, match=error):
-            compile_card_set(raw)
+            compile_card_set(as_model(raw))
     else:
-        assert compile_card_set(raw).striker_defence[0] == (value or 0)
+        assert compile_card_set(as_model(raw)).striker_defence[0] == (value or 0)
 
 
 def test_a_defence_rating_on_a_bowler_card_is_an_error():
     raw = example_card_set()
     next(c for c in raw["cards"] if c["kind"] == "bowler")["defence"] = 8
     with pytest.raises(CardSetError, match="only striker cards"):
-        compile_card_set(raw)
-    assert not compile_card_set(example_card_set()).has_defence
+        compile_card_set(as_model(raw))
+    assert not compile_card_set(as_model(example_card_set())).has_defence

@@ -20,6 +20,7 @@ from cardgen.sim.season import (build_fixtures, full_length_innings, ladder, lea
                                 leaderboards, match_figures, ratio_se, replay_season)
 from cardgen.sim.validate import rule_of
 from cardgen.sim.validate import summarise, validate_cards
+from conftest import as_model
 
 SEASONS = {"BBL": "2024-25", "HUNDRED": "2024"}
 
@@ -36,7 +37,7 @@ def real_sets(bbl_stats, hundred_stats, render_card_sets):
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_validation_pass_rate(real_sets, code):
     card_set, _ = real_sets[code]
-    table = validate_cards(card_set, 20_000, np.random.default_rng(1))
+    table = validate_cards(as_model(card_set), 20_000, np.random.default_rng(1))
     s = summarise(table)
     assert s.qualified >= 60, "too few qualified cards to judge"
     # the issue's bar: >= 95% of qualified cards inside their 95% interval of the real rate
@@ -52,7 +53,7 @@ def test_validate_passes_whatever_the_seed(real_sets, seed):
     """Family-wise gates (issue 17): a correct set passes for any seed. A subset of the seeds
     0-9 x six bundled seasons that were all run by hand (all pass); the bound is Bonferroni at
     1% over the checks that actually ran, and the summary says how many."""
-    s = summarise(validate_cards(real_sets["BBL"][0], 20_000, np.random.default_rng(seed)))
+    s = summarise(validate_cards(as_model(real_sets["BBL"][0]), 20_000, np.random.default_rng(seed)))
     assert s.ok, (s.outside_gate, s.engine_disagreements, s.pass_share)
     assert s.gate_checks == 4 * s.qualified and s.engine_checks > s.gate_checks
     assert 4.0 < s.gate_z < 5.0 and 4.0 < s.engine_z < 5.0
@@ -62,7 +63,7 @@ def test_validate_passes_whatever_the_seed(real_sets, seed):
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_season_replay_first_innings_total(real_sets, code):
     card_set, stats = real_sets[code]
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     rule = rule_of(card_set)
     assert rule is not None                      # the kit is calibrated for wickets in hand
     rep = replay_season(cs, stats, 400, np.random.default_rng(3), rule=rule)
@@ -144,7 +145,7 @@ def test_season_replay_first_innings_total(real_sets, code):
 @pytest.mark.parametrize("code", ["BBL", "HUNDRED"])
 def test_real_sides_obey_the_format(real_sets, code):
     card_set, stats = real_sets[code]
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     fx = build_fixtures(cs, stats, np.random.default_rng(0))
     assert len(fx.match_ids) == len(stats.matches)
     assert (fx.table.plans.shape[1:] == (16, 20))
@@ -205,7 +206,7 @@ def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
     comp = get_competition("IPL")
     stats = season_stats(comp, "2025", cache=tmp_cache)
     # the XIs do not depend on the rule: printed-rules cards calibrate in a third of the time
-    cs = compile_card_set(card_set_from_stats(stats, comp, "2025", "quicket"))
+    cs = compile_card_set(as_model(card_set_from_stats(stats, comp, "2025", "quicket")))
     fx = build_fixtures(cs, stats, np.random.default_rng(0))
     assert (fx.real_sides, fx.fallback_sides) == (2 * len(fx.match_ids), 0)
     # match 58 (1473495, stopped after 10.1 overs) was played again in full as match 66 (1485779):
@@ -236,7 +237,7 @@ def test_ipl_replays_use_the_real_xis(monkeypatch, tmp_cache):
 @pytest.mark.needs_data
 def test_usual_xi_is_the_set_batting_order(real_sets):
     card_set, stats = real_sets["BBL"]
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(as_model(card_set))
     cap = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(0))
     team = card_set["teams"][0]
     side = cap.usual_side(team["name"])
@@ -396,7 +397,7 @@ def test_validate_leaves_out_only_the_cards_no_printed_card_could_reach(real_set
     floor, reachable = strikers[0], strikers[1]
     floor["real"]["dismissals"] = max(1, floor["real"]["balls"] // 500)
     reachable["real"]["dismissals"] = round(reachable["real"]["dismissals"] * 2.5)
-    s = summarise(validate_cards(card_set, 4_000, np.random.default_rng(2)))
+    s = summarise(validate_cards(as_model(card_set), 4_000, np.random.default_rng(2)))
     assert list(s.at_limit["name"]) == [floor["player"]["name"]], s.at_limit
     assert reachable["player"]["name"] in set(s.failures["name"])
     assert s.judged == s.qualified - 1 and s.pass_share == s.passed / s.judged
@@ -435,7 +436,7 @@ def test_validate_judges_a_hand_rated_set_by_its_printed_cards(real_sets):
                       key=lambda c: -c["real"]["balls"])[:3]
     for card, rating in zip(strikers, (8, 14, 20)):
         card["defence"] = rating
-    table = validate_cards(card_set, 4_000, np.random.default_rng(3))
+    table = validate_cards(as_model(card_set), 4_000, np.random.default_rng(3))
     s = summarise(table)
     assert s.engine_disagreements == 0
     rows = table.set_index("player_id")

@@ -23,6 +23,7 @@ from cardgen.sources.cricsheet import parse_match
 from cardgen.sources.fetch import SOURCE_ENV
 from cardgen.stats.load import season_stats
 from cardgen.wickets_in_hand import RULE
+from conftest import as_model
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "synthetic"
 SOURCE = FIXTURE / "cricsheet"
@@ -185,7 +186,7 @@ def test_the_kit_has_every_sheet_and_prints_every_card(kit: Path, card_sets, pdf
 
 @pytest.mark.parametrize("fmt", list(SEASONS))
 def test_reference_matches_on_the_fixture_cards_keep_the_laws(card_sets, tables, fmt: str):
-    cs = compile_card_set(card_sets[fmt])
+    cs = compile_card_set(as_model(card_sets[fmt]))
     stats = tables[fmt]
     captain = Captain(cs, stats.lineups, stats.bowling, np.random.default_rng(1))
     home, away = (captain.usual_side(t["name"]) for t in card_sets[fmt]["teams"][:2])
@@ -204,7 +205,7 @@ def test_reference_matches_on_the_fixture_cards_keep_the_laws(card_sets, tables,
 
 @pytest.mark.parametrize("fmt", list(SEASONS))
 def test_season_replays_play_every_fixture_the_same_on_the_same_seed(card_sets, tables, fmt: str):
-    cs = compile_card_set(card_sets[fmt])
+    cs = compile_card_set(as_model(card_sets[fmt]))
     stats = tables[fmt]
     one = replay_season(cs, stats, 30, np.random.default_rng(5), rule=RULE)
     two = replay_season(cs, stats, 30, np.random.default_rng(5), rule=RULE)

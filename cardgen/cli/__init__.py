@@ -13,7 +13,7 @@ import sys
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import click
 
@@ -405,7 +405,7 @@ def rules_option(func: Callable) -> Callable:
     return click.option("--rules", type=click.Choice(RULE_SETS), default=None, help=RULES_HELP)(merged)
 
 
-def refuse_other_rules(card_set: CardSet | Mapping[str, Any], rules: str | None, where: str) -> None:
+def refuse_other_rules(card_set: CardSet, rules: str | None, where: str) -> None:
     """A card set is made for one rule set: asked for the other (`--rules`), say so: never
     play or print it by rules it was not made for."""
     from cardgen.rule_sets import TITLES, rules_of_set

@@ -215,11 +215,12 @@ def _build_season_kit(code: str, season: str, source: str | None, out_dir: Path,
     comp, season = resolve(code, season)
     card_set = None
     if card_set_path is not None:  # made for its own rules: a --rules that names the other is refused
-        from cardgen.calibrate.cardset import load_card_set
+        from cardgen.cardset import load_card_set
         from cardgen.rule_sets import rules_of_set
-        card_set = load_card_set(card_set_path)
-        refuse_other_rules(card_set, rules, str(card_set_path))
-        settings = replace(settings, rules=rules_of_set(card_set))
+        model = load_card_set(card_set_path)
+        refuse_other_rules(model, rules, str(card_set_path))
+        settings = replace(settings, rules=rules_of_set(model))
+        card_set = model.to_json()  # as a document: --names corrects it before the kit reads it
 
     def tables(stats: SeasonStats) -> None:  # how much of the season Cricsheet had (issue 11)
         from cardgen.stats.load import attributes_text, coverage, coverage_text

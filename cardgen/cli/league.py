@@ -3,11 +3,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from cardgen.cli import _check_source, friendly_errors, out_option
 from cardgen.errors import CardgenError
+
+if TYPE_CHECKING:
+    from cardgen.cardset import CardSet
 
 LEAGUE_FILE_IN_KIT = "league.toml"
 
@@ -71,13 +75,15 @@ def league(file: Path | None, pool: str | None, teams: int, baseline: str | None
     papers = ("a4", "letter") if paper == "both" else (paper,)
     from cardgen.play.page import kit_files as match_page_files
     extra = ((LEAGUE_FILE_IN_KIT, made.text.encode("utf-8")),) + tuple(match_page_files(card_set).items())
-    result = build_kit(CardSet.from_json(card_set), out_dir, KitOptions(papers=papers, images=not no_images, preflight=True,
-                                                     extra_files=extra))
-    own = card_set["own_league"]
-    click.echo(f"{own['name']}: {len(card_set['teams'])} sides on {own['baseline']}, "
-               f"{len(card_set['cards'])} cards, {len(own['fixtures'])} fixtures")
-    for t in card_set["teams"]:
-        click.echo(f"  {t['name']}: {t['points']:+.1f} points")
+    model = CardSet.from_json(card_set)  # the league's set read once, here, for the kit and the lines below
+    result = build_kit(model, out_dir, KitOptions(papers=papers, images=not no_images, preflight=True,
+                                                  extra_files=extra))
+    own = model.own_league
+    assert own is not None  # the league builder's set
+    click.echo(f"{own.name}: {len(model.teams)} sides on {own.baseline}, "
+               f"{len(model.cards)} cards, {len(own.fixtures)} fixtures")
+    for t in model.teams:
+        click.echo(f"  {t.name}: {t.points:+.1f} points")
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} "
                f"in {time.perf_counter() - started:.1f} s")
     if pool is not None:
@@ -89,17 +95,18 @@ def league(file: Path | None, pool: str | None, teams: int, baseline: str | None
     click.echo(f"what to print, and how: {result.folder / START_HERE}")
 
 
-def league_set_or_none(cards: Path | None) -> dict | None:
-    """The card set at `cards` when it is a league's (`own_league`), else None (a season's set,
-    or no --cards: `simulate` goes on as for a season)."""
+def league_set_or_none(cards: Path | None) -> CardSet | None:
+    """The card set at `cards` when it is a league's (`own_league`, with its fixtures), else
+    None (a season's set, or no --cards: `simulate` goes on as for a season)."""
     if cards is None:
         return None
     from cardgen.cardset import load_card_set
-    card_set = load_card_set(cards).to_json()
-    return card_set if (card_set.get("own_league") or {}).get("fixtures") is not None else None
+    card_set = load_card_set(cards)
+    own = card_set.own_league
+    return card_set if own is not None and "fixtures" in own.present else None
 
 
-def simulate_league(card_set: dict, cards: Path, seasons: int, seed: int, out_dir: Path,
+def simulate_league(card_set: CardSet, cards: Path, seasons: int, seed: int, out_dir: Path,
                     rules: str | None = None) -> None:
     """`cardgen simulate --cards LEAGUE/card-set.json`: replay the league's round robin `seasons`
     times and print the ladder beside each side's points; the report goes beside the set
@@ -112,7 +119,8 @@ def simulate_league(card_set: dict, cards: Path, seasons: int, seed: int, out_di
     from cardgen.sim.league import ladder, replay_league
     from cardgen.sim.model import compile_card_set
     from cardgen.wickets_in_hand import rule_of_set
-    own = card_set["own_league"]
+    own = card_set.own_league
+    assert own is not None  # league_set_or_none: a league's set
     made_for = rules_of_set(card_set)
     if rules is not None and rules != made_for:
         raise click.UsageError(f"{cards} is a league made for the {made_for} rules; its cards play "
@@ -131,18 +139,18 @@ def simulate_league(card_set: dict, cards: Path, seasons: int, seed: int, out_di
         folder = Path(cards).resolve().parent / "validation"
         report.write_csv(folder / "simulate_ladder.csv", table)
         report.write_json(folder / "simulate_summary.json",
-                          {"league": own["name"], "baseline": own["baseline"], "rules": rules,
+                          {"league": own.name, "baseline": own.baseline, "rules": rules,
                            "seed": seed, "seasons": seasons, "matches_simulated": int(len(rep.winners)),
                            "ladder": table.to_dict("records")})
-        report.write_pdf(folder / "simulate.pdf", f"League replay: {own['name']}",
-                         [f"{seasons} replays of the {len(own['fixtures'])}-match round robin "
+        report.write_pdf(folder / "simulate.pdf", f"League replay: {own.name}",
+                         [f"{seasons} replays of the {len(own.fixtures)}-match round robin "
                           f"({len(rep.winners)} matches), seed {seed}, the {rules} rules; every card "
-                          f"on {own['baseline']}.",
+                          f"on {own.baseline}.",
                           "Points: what a side adds a match over an average side of the baseline, "
                           "its XI together (cardgen league)."],
                          [("Ladder (wins per season)", table)], [])
-    click.echo(f"{own['name']}: {len(rep.winners)} matches in {elapsed:.1f}s "
-               f"({seasons} replays of the {len(own['fixtures'])}-match round robin, the {rules} rules)")
+    click.echo(f"{own.name}: {len(rep.winners)} matches in {elapsed:.1f}s "
+               f"({seasons} replays of the {len(own.fixtures)}-match round robin, the {rules} rules)")
     click.echo("ladder: simulated wins per season, win share, share of seasons on top; the side's points")
     width = max([len(str(t)) for t in table["team"]] + [24])
     for r in table.itertuples():

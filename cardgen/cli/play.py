@@ -46,8 +46,7 @@ def replay(match_file: Path, cards: Path | None, out_dir: Path) -> None:
     record = read_match_file(match_file)
     path = cards if cards is not None else _find_card_set(out_dir, record.competition, record.season,
                                                            record.rules)
-    card_set = load_card_set(path).to_json()
-    played = replay_match(card_set, record, str(match_file))
+    played = replay_match(load_card_set(path), record, str(match_file))
     click.echo(played.scorecard.text(), nl=False)
 
 

@@ -381,8 +381,7 @@ def _with_chase_line(comp: Any, season: str, source: str | None, stats: Any, lin
     rule = replace(league_rule(stats), chase_line=line)
     click.echo("calibrating the cards for the chase line ...", err=True)
     line_stats = with_rule_situations(stats, comp, season, source, rule)
-    card_set = card_sets_from_calibration(calibrate(line_stats, rule=rule), comp, season)
-    cs = compile_card_set(card_set)
+    cs = compile_card_set(CardSet.from_json(card_sets_from_calibration(calibrate(line_stats, rule=rule), comp, season)))
     rep = replay_season(cs, line_stats, seasons, np.random.default_rng([seed, 2]), rule=rule)
     return dict(match_figures(cs, line_stats, rep)["sim"])
 

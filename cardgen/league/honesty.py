@@ -16,6 +16,7 @@ import numpy as np
 
 from cardgen.cache import Cache
 from cardgen.calibrate.baseline import Baseline
+from cardgen.cardset import CardSet
 from cardgen.league.build import build_league, season_card_set
 from cardgen.league.draft import graded_sides, pool_players
 from cardgen.league.players import Pick, Seasons, Side, side_players, stats_loader
@@ -26,8 +27,9 @@ GRADED = ("Strong", "Average", "Weak")
 
 
 def graded_league(baseline: tuple[str, str], guests: list[tuple[str, str]], rules: str,
-                  source: str | None, cache: Cache | None = None) -> tuple[dict, list[str]]:
-    """The league's card set, and the names of the baseline's real sides in it."""
+                  source: str | None, cache: Cache | None = None) -> tuple[CardSet, list[str]]:
+    """The league's card set (read into the model once, here), and the names of the baseline's
+    real sides in it."""
     seasons = Seasons("graded league", stats_loader(source, cache))
     base = seasons.get(SeasonRef(*baseline, 0))
     base_set = season_card_set(base.comp, base.season, source, rules)
@@ -42,7 +44,7 @@ def graded_league(baseline: tuple[str, str], guests: list[tuple[str, str]], rule
               for t in real]
     spec = parse_league(f'name = "Graded"\nbaseline = "{base.label}"\nrounds = 1\n'
                         f'[[team]]\nfrom = "{base.label}: {real[0]}"\n', "graded league")
-    return build_league(spec, sides, seasons, rules, source), real
+    return CardSet.from_json(build_league(spec, sides, seasons, rules, source)), real
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class Honesty:
         return self.measured - self.predicted
 
 
-def run_differences(card_set: dict, teams: list[str], opponents: list[str], innings: int,
+def run_differences(card_set: CardSet, teams: list[str], opponents: list[str], innings: int,
                     rng: np.random.Generator) -> list[Honesty]:
     """Each of `teams` against every one of `opponents`, `innings` innings of each in full."""
     from cardgen.sim.league import league_sides, run_difference
@@ -65,7 +67,7 @@ def run_differences(card_set: dict, teams: list[str], opponents: list[str], inni
     from cardgen.wickets_in_hand import rule_of_set
     cs = compile_card_set(card_set)
     sides = league_sides(cs, card_set, rng)
-    points = {t["name"]: float(t["points"]) for t in card_set["teams"]}
+    points = {t.name: float(t.points) for t in card_set.teams if t.points is not None}
     field = float(np.mean([points[o] for o in opponents]))
     return [Honesty(t, points[t], points[t] - field,
                     run_difference(cs, sides, t, opponents, innings, rng, rule_of_set(card_set)))

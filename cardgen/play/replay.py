@@ -9,8 +9,8 @@ is the file's, checked against the limits.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
+from cardgen.cardset import CardSet
 from cardgen.errors import CardSetError
 from cardgen.play.match import play_page_match
 from cardgen.play.matchfile import DIE_RANGES, MatchFileError, MatchRecord, card_set_fingerprint
@@ -109,19 +109,19 @@ class _FilePlan(list[int]):
         return card
 
 
-def replay(card_set: dict[str, Any], record: MatchRecord, where: str = "the match file") -> Replayed:
+def replay(card_set: CardSet, record: MatchRecord, where: str = "the match file") -> Replayed:
     """Play the file's match again; its scorecard."""
-    comp = (card_set.get("competition") or {}).get("code")
-    if (record.competition, record.season) != (comp, card_set.get("season")):
+    comp = card_set.competition.code
+    if (record.competition, record.season) != (comp, card_set.season):
         raise MatchFileError(f"{where} was played with the {record.competition} {record.season} cards, "
-                             f"not {comp} {card_set.get('season')} (pass that kit's card-set.json with --cards)")
+                             f"not {comp} {card_set.season} (pass that kit's card-set.json with --cards)")
     rules = rules_of_set(card_set)
     if record.rules != rules:
         raise MatchFileError(f"{where} was played by the {record.rules} rules; this card set is for the "
                              f"{rules} rules (pass the other kit's card-set.json with --cards)")
     cs = compile_card_set(card_set)   # a broken card set says what is broken in it first
-    if record.fingerprint and record.fingerprint != card_set_fingerprint(card_set):
-        raise MatchFileError(f"{where} was played with other {comp} {card_set.get('season')} cards than "
+    if record.fingerprint and record.fingerprint != card_set_fingerprint(card_set.to_json()):
+        raise MatchFileError(f"{where} was played with other {comp} {card_set.season} cards than "
                              f"these (the card set changed since): pass the card-set.json of the kit it was played with")
     sides = []
     for team in record.teams:

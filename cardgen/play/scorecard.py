@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardgen.cardset import CardSet
 from cardgen.play.sides import PageSide
 from cardgen.rule_sets import TITLES
 from cardgen.sim.model import CompiledSet, Format
@@ -205,10 +206,10 @@ def result_text(cs: CompiledSet, match: Match, bat_first: PageSide, bat_second: 
     return f"{bat_first.team} won by {_plural(match.first.runs - match.second.runs, 'run')}"
 
 
-def scorecard(cs: CompiledSet, card_set: dict[str, Any], rules: str, match: Match,
+def scorecard(cs: CompiledSet, card_set: CardSet, rules: str, match: Match,
               bat_first: PageSide, bat_second: PageSide) -> Scorecard:
-    comp = card_set.get("competition") or {}
-    title = (f"{comp.get('name') or comp.get('code') or ''} {card_set.get('season', '')}: "
+    comp = card_set.competition
+    title = (f"{comp.name or comp.code or ''} {card_set.season or ''}: "
              f"{bat_first.team} v {bat_second.team} ({cs.fmt.name}, {TITLES[rules]})")
     cards = [innings_card(cs, match.first, bat_first, bat_second, 0, 10),
              innings_card(cs, match.second, bat_second, bat_first, 0, 10)]

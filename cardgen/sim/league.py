@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
+from cardgen.cardset import CardSet
 from cardgen.sim import fast
 from cardgen.sim.captain import Captain
 from cardgen.sim.model import CardSetError, CompiledSet, Side
@@ -25,27 +26,23 @@ LINEUP_COLUMNS = ("match_id", "team", "player_id", "player", "batting_position",
                   "balls_bowled", "keeper", "fielded")
 
 
-def is_league(card_set: dict[str, Any]) -> bool:
-    return bool((card_set.get("own_league") or {}).get("fixtures") is not None)
-
-
-def league_captain(cs: CompiledSet, card_set: dict[str, Any], rng: np.random.Generator) -> Captain:
+def league_captain(cs: CompiledSet, card_set: CardSet, rng: np.random.Generator) -> Captain:
     """A captain who picks each side as its team sheet says and shares its overs by each
-    bowler's usual overs an innings."""
-    rows = [(pid, team["name"], float(units)) for team in card_set.get("teams") or []
-            for pid, units in (team.get("bowling_units") or {}).items()]
+    bowler's usual overs an innings (a league side's `bowling_units`)."""
+    rows = [(pid, team.name, float(units)) for team in card_set.teams
+            for pid, units in (team.extra.get("bowling_units") or {}).items()]
     bowling = pd.DataFrame(rows, columns=["player_id", "team", "legal_balls"])
     lineups = pd.DataFrame({c: [] for c in LINEUP_COLUMNS})
     return Captain(cs, lineups, bowling, rng)
 
 
-def league_sides(cs: CompiledSet, card_set: dict[str, Any], rng: np.random.Generator) -> dict[str, Side]:
+def league_sides(cs: CompiledSet, card_set: CardSet, rng: np.random.Generator) -> dict[str, Side]:
     captain = league_captain(cs, card_set, rng)
     sides = {}
-    for team in card_set.get("teams") or []:
-        if len(team.get("batting_order") or []) != 11:
-            raise CardSetError(f"{team['name']}: a league side needs its XI in batting_order")
-        sides[team["name"]] = captain.usual_side(team["name"])
+    for team in card_set.teams:
+        if len(team.batting_order) != 11:
+            raise CardSetError(f"{team.name}: a league side needs its XI in batting_order")
+        sides[team.name] = captain.usual_side(team.name)
     return sides
 
 
@@ -60,14 +57,14 @@ class LeagueReplay:
     away_runs: np.ndarray
 
 
-def replay_league(cs: CompiledSet, card_set: dict[str, Any], seasons: int, rng: np.random.Generator,
+def replay_league(cs: CompiledSet, card_set: CardSet, seasons: int, rng: np.random.Generator,
                   rule: WicketsInHand | None = None,
                   progress: Callable[[int], Any] | None = None) -> LeagueReplay:
     """Play the league's fixture list `seasons` times."""
     sides = league_sides(cs, card_set, rng)
     names = list(sides)
     index = {n: i for i, n in enumerate(names)}
-    fixtures = [(index[a], index[b]) for a, b in card_set["own_league"]["fixtures"]]
+    fixtures = [(index[a], index[b]) for a, b in (card_set.own_league.fixtures if card_set.own_league else ())]
     if not fixtures:
         raise CardSetError("the league has no fixtures (it needs two sides or more)")
     table = fast.SideTable.build(cs, [sides[n] for n in names])
@@ -93,10 +90,10 @@ def replay_league(cs: CompiledSet, card_set: dict[str, Any], seasons: int, rng: 
                         cat["home_runs"], cat["away_runs"])
 
 
-def ladder(rep: LeagueReplay, card_set: dict[str, Any]) -> pd.DataFrame:
+def ladder(rep: LeagueReplay, card_set: CardSet) -> pd.DataFrame:
     """Per side: matches a season, wins, losses, ties, win share, mean place, share of titles
     (most wins; sides level on top share that season's title), and its points."""
-    points = {t["name"]: t.get("points") for t in card_set.get("teams") or []}
+    points = {t.name: t.points for t in card_set.teams}
     n_teams = len(rep.teams)
     per = len(rep.winners) // rep.seasons
     winners = rep.winners.reshape(rep.seasons, per)

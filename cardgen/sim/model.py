@@ -6,14 +6,14 @@ the vectorised one) read these same tables, so they cannot disagree about what a
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from cardgen.calibrate.model import DEFAULT_CATCH, DEFAULT_RUN_OUT
-from cardgen.cardset import CARD_RESULTS, Card, CardSet, ChartRange, Team, as_card_set, chart_results
+from cardgen.cardset import CARD_RESULTS, Card, CardSet, ChartRange, Team, chart_results
 from cardgen.errors import CardSetError
 from cardgen.stats.phases import phase_ranges
 
@@ -132,9 +132,8 @@ def _rating(value: Any, default: int) -> int:
     return int(value) if isinstance(value, (int, np.integer)) and 1 <= int(value) <= 20 else default
 
 
-def compile_card_set(card_set: CardSet | Mapping[str, Any]) -> CompiledSet:
+def compile_card_set(card_set: CardSet) -> CompiledSet:
     """Check a card set is playable and turn it into lookup tables."""
-    card_set = as_card_set(card_set)
     if card_set.format is None and "format" not in card_set.present:
         raise CardSetError("card set is missing 'format'")
     fmt = format_named(card_set.format)

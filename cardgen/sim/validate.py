@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from cardgen import wickets_in_hand as wih
-from cardgen.cardset import Card, CardSet, as_card_set
+from cardgen.cardset import Card, CardSet
 from cardgen.sim import fast
 from cardgen.sim import model as m
 from cardgen.sim.model import CompiledSet
@@ -76,7 +76,7 @@ class FieldingOdds:
     stumping: float
 
 
-def league_fielding(card_set: CardSet | dict[str, Any]) -> FieldingOdds:
+def league_fielding(card_set: CardSet) -> FieldingOdds:
     from cardgen.calibrate.expect import skill_from_card_set
     s = skill_from_card_set(card_set)
     return FieldingOdds(s.catch, s.run_out_single, s.run_out_with_keeper, s.stumping)
@@ -92,7 +92,7 @@ def _opponent_weights(cards: list[Card]) -> np.ndarray:
     return w / w.sum() if w.sum() > 0 else np.full(len(cards), 1 / len(cards))
 
 
-def simulate_deliveries(cs: CompiledSet, card_set: CardSet | dict[str, Any], kind: str, rows: np.ndarray,
+def simulate_deliveries(cs: CompiledSet, card_set: CardSet, kind: str, rows: np.ndarray,
                         n_balls: int, rng: np.random.Generator,
                         progress: Callable[[int], Any] | None = None) -> dict[str, np.ndarray]:
     """Per card row (of `kind`), sums over ~n_balls deliveries against the average opponent.
@@ -203,11 +203,10 @@ def _real_rates(card: Card, kind: str) -> tuple[int, dict[str, float]]:
     return balls, rates
 
 
-def validate_cards(card_set: CardSet | dict[str, Any], n_balls: int, rng: np.random.Generator,
+def validate_cards(card_set: CardSet, n_balls: int, rng: np.random.Generator,
                    cs: CompiledSet | None = None,
                    progress: Callable[[int], Any] | None = None) -> pd.DataFrame:
     """One row per card: real, simulated and analytic figures, intervals and pass flags."""
-    card_set = as_card_set(card_set)
     cs = cs or m.compile_card_set(card_set)
     # the non-striker's run-outs: a batter spends as many deliveries at the other end as on
     # strike (the calibration layer's model); measured from average-vs-average deliveries
