@@ -46,6 +46,9 @@ class KitSettings:
     solid_backs: bool = False
     team_per_sheet: bool = False
     variants: bool = False  # the card sheets' other printings too (KitOptions.variants)
+    # `cardgen build --chase-line`: the advanced rules with this chase line (issue 41), the cards
+    # calibrated for it ("" none: the rule as it is)
+    chase_line: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,10 +125,37 @@ def check_season_format(comp: Competition, season: str, source: str | None, stat
                        f"competitions file")
 
 
-def calibration_options(rules: str) -> dict[str, Any]:
-    """The options the card set is calibrated and kept under (as `build_card_set(reuse=True)`)."""
+def calibration_options(rules: str, chase_line: str = "") -> dict[str, Any]:
+    """The options the card set is calibrated and kept under (as `build_card_set(reuse=True)`;
+    a chase line's set under its line as the card set records it, so one spelling or another of
+    the same line is the same set, and a set without one under the options it always had)."""
     from cardgen.sources.names import active_overrides
-    return {"names": active_overrides(), "rules": rules}
+    if not chase_line:
+        return {"names": active_overrides(), "rules": rules}
+    from cardgen.wickets_in_hand import chase_line_of_words
+    return {"names": active_overrides(), "rules": rules, "chase_line": chase_line_of_words(chase_line).describe()}
+
+
+def chase_line_card_set(comp: Competition, season: str, source: str | None, stats: SeasonStats,
+                        chase_line: str) -> dict:
+    """The season's advanced card set with the chase line `chase_line` (EDGES/HANDS/ROWS, as
+    `cardgen simulate --chase-line`): the league's rule with the line, each real ball counted in
+    the band the line gives it, the cards calibrated for that (what `cardgen simulate` replays
+    as "+ line"); kept in the cache under its options like any set. The set records the line
+    (`rule_parameters.chase_line`), so the printed sheets and the match page play it."""
+    from cardgen.calibrate.calibrate import calibrate, league_rule
+    from cardgen.calibrate.cardset import card_sets_from_calibration
+    from cardgen.calibrate.reuse import reuse_or_build
+    from cardgen.rule_sets import ADVANCED
+    from cardgen.stats.load import with_rule_situations
+    from cardgen.wickets_in_hand import chase_line_of_words
+    rule = replace(league_rule(stats), chase_line=chase_line_of_words(chase_line))
+
+    def calibrated() -> dict:
+        line_stats = with_rule_situations(stats, comp, season, source, rule)
+        return card_sets_from_calibration(calibrate(line_stats, rule=rule), comp, season)
+    return reuse_or_build(stats, comp, season, None, calibrated,
+                          options=calibration_options(ADVANCED, chase_line))[0]
 
 
 @functools.lru_cache(maxsize=1)
@@ -144,7 +174,7 @@ def kit_inputs(stats: SeasonStats, comp: Competition, season: str, settings: Kit
     """The key of everything a season's kit is made from (see the module docstring)."""
     from cardgen.calibrate.reuse import fingerprint
     return (Fingerprint("kit-inputs")
-            .add("card-set", fingerprint(stats, comp, season, calibration_options(settings.rules)))
+            .add("card-set", fingerprint(stats, comp, season, calibration_options(settings.rules, settings.chase_line)))
             .add("kit-code", kit_code_digest()).value("kit-settings", asdict(settings))
             .add("version", __version__).hexdigest())
 
@@ -197,7 +227,7 @@ def sources_key(comp: Competition, season: str, source: str, settings: KitSettin
             or (strict() and not manifest.get("strict"))):
         return None  # what season_stats would read again (a strict run trusts strict tables only)
     return (Fingerprint("kit-sources").value("tables", manifest["files"]).add("competition", repr(comp))
-            .add("season", season).value("options", calibration_options(settings.rules))
+            .add("season", season).value("options", calibration_options(settings.rules, settings.chase_line))
             .add("code", kit_code_digest()).add("versions", library_versions())
             .value("settings", asdict(settings)).add("version", __version__).hexdigest())
 
@@ -249,7 +279,9 @@ def build_season(comp: Competition, season: str, source: str | None, out_dir: Pa
         from cardgen.calibrate.cardset import build_card_set
         from cardgen.calibrate.progress import calibration_progress
         with calibration_progress(f"{comp.code} {season}", enabled=request.progress):
-            card_set = build_card_set(comp, season, source, reuse=True, rules=settings.rules)
+            card_set = (chase_line_card_set(comp, season, source, stats, settings.chase_line)
+                        if settings.chase_line else
+                        build_card_set(comp, season, source, reuse=True, rules=settings.rules))
     from cardgen.cardset import CardSet
     from cardgen.render.kit import build_kit
     from cardgen.sources.names import apply_overrides

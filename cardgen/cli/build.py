@@ -66,7 +66,14 @@ def rules_lines(card_set: dict[str, Any], comp: Competition, season: str) -> lis
         return ["rules: the cards are made for the Quicket rules as printed; for the advanced rules "
                 f"(wickets in hand and Defence, whole matches that score like the real season): "
                 f"{command} --rules advanced"]
-    return [f"rules: the cards are made for the advanced rules (wickets in hand and Defence); "
+    from cardgen.wickets_in_hand import rule_of_set
+    rule = rule_of_set(card_set)
+    line = rule.chase_line if rule is not None else None
+    with_line = "" if line is None else (
+        f" with the chase line {','.join(f'{e:g}' for e in line.rate_edges)}/"
+        f"{','.join(str(h) for h in line.hand_edges)}/{','.join(line.letters())} (printed on the "
+        f"scoresheet's second-innings page, the rules sheet and the quick reference)")
+    return [f"rules: the cards are made for the advanced rules (wickets in hand and Defence){with_line}; "
             f"for the rules as printed: {command}"]
 
 
@@ -127,6 +134,11 @@ def _fewer_collections(func):  # type: ignore[no-untyped-def]
               help="With --all: only the seasons that start in YEAR or later.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
               help="With --all: seasons built at once (default: the cores).")
+@click.option("--chase-line", "chase_line", default=None, metavar="EDGES/HANDS/ROWS",
+              help="With --rules advanced: cards calibrated for this chase line, printed on the "
+                   "scoresheet, the rules sheet and the quick reference and played by the match page "
+                   "(issue 41: in a chase the band read from runs needed a ball x wickets in hand; "
+                   "A attack, N normal, C consolidate, T the table), e.g. 2,2.5/6/TT,AC,AA.")
 @rules_option
 @friendly_errors
 @_fewer_collections
@@ -134,14 +146,16 @@ def build(competition: tuple[str, ...], season: str | None, source: str | None, 
           team: str | None, bleed: bool, ink_saver: bool, backs: bool, solid_backs: bool, team_per_sheet: bool,
           no_images: bool, seed: int | None, card_set_path: Path | None, game: str, rules: str | None,
           league_file: Path | None = None, bleed_mm: float | None = None, all_seasons: bool = False,
-          since: int | None = None, jobs: int | None = None, variants: bool = False) -> None:
+          since: int | None = None, jobs: int | None = None, variants: bool = False,
+          chase_line: str | None = None) -> None:
     """Write the print-and-play kit to OUT/<CODE>_<season>/: START-HERE.txt (what to print, and
     how), card sheets (A4, Letter), fielding chart, scoresheet, team sheets, quick reference, season
     tracker, card-set.json, each team's own sheets (teams/), card PNGs and TTS deck sheets.
 
     The cards are made for the Quicket rules as printed; --rules advanced makes them for the
     advanced rules (wickets in hand and Defence) instead, in OUT/<CODE>_<season>-advanced/ with
-    a rules sheet.
+    a rules sheet; --chase-line adds a chase line to those rules (`cardgen simulate --chase-line`
+    measures one).
 
     --game prints another tabletop system's kit instead, to OUT/<system>/ (with a season's
     players, OUT/<system>/<CODE>_<season>/; --competition and --season only where the system uses
@@ -172,10 +186,30 @@ def build(competition: tuple[str, ...], season: str | None, source: str | None, 
         click.echo("note: the calibration is deterministic; --seed changes nothing", err=True)
     from cardgen.catalogue.season import KitSettings
     from cardgen.rule_sets import DEFAULT_RULES
+    _check_chase_line(chase_line, rules, card_set_path)
     settings = KitSettings(rules=rules or DEFAULT_RULES, papers=papers, images=not no_images, team=team,
                            bleed=bleed, bleed_mm=bleed_mm, ink_saver=ink_saver, backs=backs,
-                           solid_backs=solid_backs, team_per_sheet=team_per_sheet, variants=variants)
+                           solid_backs=solid_backs, team_per_sheet=team_per_sheet, variants=variants,
+                           chase_line=chase_line or "")
     _build_season_kit(code, season, source, out_dir, settings, card_set_path, rules)
+
+
+def _check_chase_line(chase_line: str | None, rules: str | None, card_set_path: Path | None) -> None:
+    """--chase-line in one line when it cannot be built: a bad spec, the rules as printed (the
+    line is a rule of the advanced rules), or a --card-set (which records its own rules)."""
+    if chase_line is None:
+        return
+    from cardgen.rule_sets import ADVANCED
+    from cardgen.wickets_in_hand import chase_line_of_words
+    try:
+        chase_line_of_words(chase_line)
+    except CardgenError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--chase-line'") from None
+    if card_set_path is not None:
+        raise click.UsageError("--chase-line calibrates the season's cards for the line; a --card-set "
+                               "is printed by the rules it records (leave one of them out)")
+    if rules != ADVANCED:
+        raise click.UsageError("--chase-line is a rule of the advanced rules: give --rules advanced")
 
 
 def _refuse_other_games(game: str, team: str | None, rules: str | None, given: dict[str, Any]) -> None:
@@ -201,7 +235,7 @@ def _refuse_other_games(game: str, team: str | None, rules: str | None, given: d
 
 QUICKET_ONLY = (("card_set_path", "--card-set"), ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"),
                 ("backs", "--backs"), ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"),
-                ("variants", "--variants"))
+                ("variants", "--variants"), ("chase_line", "--chase-line"))
 
 
 def _build_season_kit(code: str, season: str, source: str | None, out_dir: Path, settings: Any,
@@ -261,7 +295,7 @@ ALL_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules", "since", "j
 ALL_REFUSES = (("season", "--season"), ("team", "--team"), ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"),
                ("ink_saver", "--ink-saver"), ("backs", "--backs"), ("solid_backs", "--solid-backs"),
                ("team_per_sheet", "--team-per-sheet"), ("seed", "--seed"), ("card_set_path", "--card-set"),
-               ("league_file", "--league"), ("variants", "--variants"))
+               ("league_file", "--league"), ("variants", "--variants"), ("chase_line", "--chase-line"))
 
 
 def _build_all(given: dict[str, Any]) -> None:
@@ -287,7 +321,8 @@ LEAGUE_PASSES_ON = ("source", "out_dir", "paper", "no_images", "rules")
 SEASON_ONLY = (("competition", "--competition"), ("season", "--season"), ("team", "--team"),
                ("bleed", "--bleed"), ("bleed_mm", "--bleed-mm"), ("ink_saver", "--ink-saver"), ("backs", "--backs"),
                ("solid_backs", "--solid-backs"), ("team_per_sheet", "--team-per-sheet"),
-               ("seed", "--seed"), ("card_set_path", "--card-set"), ("variants", "--variants"))
+               ("seed", "--seed"), ("card_set_path", "--card-set"), ("variants", "--variants"),
+               ("chase_line", "--chase-line"))
 
 
 def _build_league(league_file: Path, given: dict[str, Any]) -> None:
