@@ -87,7 +87,11 @@ _SHARED_PREFIX = str(SHARED) + os.sep
 _READ_EVENTS = frozenset({"open", "os.listdir", "os.scandir", "glob.glob", "glob.glob/2",
                           "shutil.copyfile", "shutil.copytree", "subprocess.Popen", "os.exec",
                           "os.posix_spawn"})
-_unmarked_reads: list[str] | None = None  # while an unmarked test runs: the ../shared paths it read
+
+
+class _Unmarked:
+    """While an unmarked test runs, the ../shared paths it read (`reads`); None otherwise."""
+    reads: list[str] | None = None
 
 
 def _under_shared(value: Any) -> str | None:
@@ -108,11 +112,12 @@ def _under_shared(value: Any) -> str | None:
 
 
 def _audit(event: str, args: tuple) -> None:
-    if _unmarked_reads is None or event not in _READ_EVENTS:
+    reads = _Unmarked.reads
+    if reads is None or event not in _READ_EVENTS:
         return
     path = _under_shared(args[:2] if event == "subprocess.Popen" else args[:1])
-    if path and len(_unmarked_reads) < 3:
-        _unmarked_reads.append(path)
+    if path and len(reads) < 3:
+        reads.append(path)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -215,25 +220,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None):
-    global _unmarked_reads
-    _unmarked_reads = None if item.get_closest_marker(NEEDS_DATA) else []
+    _Unmarked.reads = None if item.get_closest_marker(NEEDS_DATA) else []
     try:
         yield
     finally:
-        _unmarked_reads = None
+        _Unmarked.reads = None
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
     outcome = yield
     report = outcome.get_result()
-    if _unmarked_reads and report.passed:
+    reads = _Unmarked.reads
+    if reads and report.passed:
         report.outcome = "failed"
-        report.longrepr = (f"{item.nodeid} read {', '.join(_unmarked_reads)} in ../shared during "
+        report.longrepr = (f"{item.nodeid} read {', '.join(reads)} in ../shared during "
                            f"{report.when} but is not marked: add @pytest.mark.{NEEDS_DATA} "
                            f"(CONTRIBUTING.md)")
-    if _unmarked_reads:
-        _unmarked_reads.clear()  # said once
+    if reads:
+        reads.clear()  # said once
 
 
 # --- the slow marker: a hint -----------------------------------------------------------------------
