@@ -7,6 +7,8 @@
 #   - Debian's chromium (browser tests) and nodejs (the match page's engine), when missing and
 #     installing is allowed (root with apt-get; set CARDGEN_NO_APT=1 to never call apt-get).
 # Set CARDGEN_NO_INSTALL=1 to skip the pip step (an environment that already has the deps).
+# PYTHON picks the interpreter (default python3; a Debian python3, which refuses pip outside a
+# virtualenv, installs into and runs from the clone's .venv instead).
 # Arguments are passed to pytest:  ./test.sh -x tests/test_cache.py
 # --fast first runs the fast subset, which needs no ../shared and takes about a minute:
 #   ./test.sh --fast   (= ./test.sh -m "not slow and not needs_data"; CONTRIBUTING.md)
@@ -18,7 +20,22 @@ if [ "${1:-}" = "--fast" ]; then
   fast=(-m "not slow and not needs_data")
 fi
 export DEBIAN_FRONTEND=noninteractive
-PYTHON="${PYTHON:-python3}"
+if [ -z "${PYTHON:-}" ]; then
+  PYTHON=python3
+  # Debian's and Ubuntu's own Python refuses `pip install` outside a virtualenv (PEP 668,
+  # "externally-managed-environment"): the tests then install into the clone's own .venv
+  # (made on the first run, used again after), as the README's install does
+  if [ -z "${CARDGEN_NO_INSTALL:-}" ] && "$PYTHON" -c 'import os, sys, sysconfig
+managed = os.path.isfile(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+sys.exit(0 if managed and sys.prefix == sys.base_prefix else 1)' </dev/null
+  then
+    if [ ! -x .venv/bin/python ]; then
+      echo "test.sh: $(command -v "$PYTHON") is externally managed (Debian): installing into .venv" >&2
+      "$PYTHON" -m venv .venv </dev/null
+    fi
+    PYTHON=.venv/bin/python
+  fi
+fi
 
 # Debian packages the tests need: chromium (the browser tests) and nodejs (the match page's
 # JavaScript engine, played against the Python reference engine: tests/test_play_engine.py)
