@@ -25,6 +25,7 @@ from cardgen.fingerprint import Fingerprint, library_versions, package_files
 from cardgen.rule_sets import DEFAULT_RULES, kit_folder_name
 
 if TYPE_CHECKING:
+    from cardgen.cardset import CardSet
     from cardgen.render.kit import KitOptions, KitResult
     from cardgen.render.season_tracker import Fixture
     from cardgen.stats.tables import SeasonStats
@@ -84,7 +85,7 @@ class SeasonResult:
     # a built kit's details and its card set, for `cardgen build`'s report (never sent between
     # processes: `without_details`)
     kit: KitResult | None = None
-    card_set: dict | None = None
+    card_set: CardSet | None = None
 
     @property
     def label(self) -> str:
@@ -286,16 +287,16 @@ def build_season(comp: Competition, season: str, source: str | None, out_dir: Pa
     from cardgen.render.kit import build_kit
     from cardgen.sources.names import apply_overrides
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
-    check_card_set_season(card_set, comp, season)
-    model = CardSet.from_json(card_set)  # the set read once, here: the kit prints the model
+    model = CardSet.from_json(card_set)  # the set read once, here: the kit and the report read the model
+    check_card_set_season(model, comp, season)
     result = build_kit(model, out_dir, _kit_options(card_set, stats, settings, request, inputs, quick))
     return SeasonResult(comp.code, season, "built", time.perf_counter() - started, cards=result.cards,
                         files=len(result.files), problems=len(result.problems or ()),
-                        folder=str(result.folder), kit=result, card_set=card_set)
+                        folder=str(result.folder), kit=result, card_set=model)
 
 
-def check_card_set_season(card_set: dict, comp: Competition, season: str) -> None:
-    found = card_set.get("competition", {}).get("code"), card_set.get("season")
+def check_card_set_season(card_set: CardSet, comp: Competition, season: str) -> None:
+    found = card_set.competition.code, card_set.season
     if found != (comp.code, season):
         raise CardgenError(f"the card set is for {found[0]} {found[1]}, not {comp.code} {season}")
 

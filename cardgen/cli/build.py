@@ -5,7 +5,7 @@ import functools
 import gc
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,6 +14,9 @@ from cardgen.cli import (check_season_format, FolderPath, competition_options, f
 from cardgen.competitions import Competition
 from cardgen.errors import CardgenError
 from cardgen.games import DEFAULT_GAME, game_codes
+
+if TYPE_CHECKING:
+    from cardgen.cardset import Card, CardSet, Player
 
 
 def _season_options(func):  # type: ignore[no-untyped-def]
@@ -57,7 +60,7 @@ def _build_game(code: str, competition: str | None, season: str | None, source: 
         click.echo(f"what to print, and how: {system.kit_folder(req) / START_HERE}")
 
 
-def rules_lines(card_set: dict[str, Any], comp: Competition, season: str) -> list[str]:
+def rules_lines(card_set: CardSet, comp: Competition, season: str) -> list[str]:
     """What build says about the rules: which set the cards are for, and how to make the other."""
     from cardgen.rule_sets import QUICKET, rules_of_set
     rules = rules_of_set(card_set)
@@ -268,7 +271,7 @@ def _build_season_kit(code: str, season: str, source: str | None, out_dir: Path,
     _report_season_kit(built.kit, built.card_set, comp, season, settings.team, built.seconds)
 
 
-def _report_season_kit(result: Any, card_set: dict, comp: Any, season: str, team: str | None,
+def _report_season_kit(result: Any, card_set: CardSet, comp: Any, season: str, team: str | None,
                        seconds: float) -> None:
     click.echo(f"wrote {result.cards} cards, {len(result.files)} files to {result.folder} in {seconds:.1f} s")
     for line in rules_lines(card_set, comp, season):
@@ -354,43 +357,44 @@ def renamed_team_lines(matches: Any) -> list[str]:
             for r in renamed_teams(matches)]
 
 
-def season_identity_lines(card_set: dict, team: str | None = None) -> list[str]:
+def season_identity_lines(card_set: CardSet, team: str | None = None) -> list[str]:
     """The count of cards whose identity came from the season alone (no attribute row fits:
     `cardgen.stats.identity`), then a line per such player: what the card prints and why. With
     --team, only the printed team's."""
-    def printed(card: dict) -> bool:
+    short_names = {t.name: t.short_name for t in card_set.teams}
+
+    def printed(card: Card) -> bool:
         if team is None:
             return True
-        short = next((t.get("short_name") for t in card_set.get("teams") or [] if t.get("name") == card["team"]), None)
-        return team.casefold() in (str(card["team"]).casefold(), str(short).casefold())
-    cards = [c for c in card_set.get("cards", []) if printed(c)]
-    alone = [c for c in cards if (c.get("player") or {}).get("identity") == "season"]
+        return team.casefold() in (str(card.team).casefold(), str(short_names.get(card.team)).casefold())
+    cards = [c for c in card_set.cards if printed(c)]
+    alone = [c for c in cards if c.player.extra.get("identity") == "season"]
     if not alone:
         return [f"identity from the season alone: none of the {len(cards)} cards (every player "
                 f"matched a source row that fits the season)"]
-    players: dict[tuple[str, str], dict] = {}
+    players: dict[tuple[str, str], Player] = {}
     for card in alone:
-        players.setdefault((card["team"], card["player"]["id"]), card["player"])
+        players.setdefault((card.team, card.player.id), card.player)
     lines = [f"identity from the season alone: {len(alone)} of {len(cards)} cards, {len(players)} "
              f"player{'s' if len(players) != 1 else ''} whom no source row fits: their cards print "
              f"the nation of the team's country and the roles they had this season"]
-    for (team_name, _), player in sorted(players.items(), key=lambda kv: (kv[0][0], kv[1]["name"])):
-        nation = player.get("country") or "no nation"
-        lines.append(f"  {player['name']} ({team_name}, {nation}): "
-                     f"{player.get('identity_note') or 'no source describes the player'}")
+    for (team_name, _), player in sorted(players.items(), key=lambda kv: (kv[0][0], kv[1].name)):
+        nation = player.country or "no nation"
+        lines.append(f"  {player.name} ({team_name}, {nation}): "
+                     f"{player.extra.get('identity_note') or 'no source describes the player'}")
     return lines
 
 
-def deckless_team_lines(card_set: dict, team: str | None = None) -> list[str]:
+def deckless_team_lines(card_set: CardSet, team: str | None = None) -> list[str]:
     """A line per team of the season that cannot take the field: no striker or no bowler card
     (a tiny season whose only match for the team was a no result without a ball). The kit
     printed nothing for it and said nothing, while its tracker still lists the team's
     fixtures. With --team, only the printed team's."""
-    kinds = {(c["team"], c["kind"]) for c in card_set.get("cards", [])}
+    kinds = {(c.team, c.kind) for c in card_set.cards}
     lines = []
-    for entry in card_set.get("teams") or []:
-        name = entry.get("name")
-        if team is not None and team.casefold() not in (str(name).casefold(), str(entry.get("short_name")).casefold()):
+    for entry in card_set.teams:
+        name = entry.name
+        if team is not None and team.casefold() not in (str(name).casefold(), str(entry.short_name).casefold()):
             continue
         lacking = [kind for kind in ("striker", "bowler") if (name, kind) not in kinds]
         if len(lacking) == 2:
