@@ -1,5 +1,5 @@
 """`cardgen build --rules advanced --chase-line SPEC` (issue 41): a kit whose cards are calibrated
-for a chase line, which its card set records and its scoresheet and rules sheet print.
+for a chase line, which its card set records and its scoresheet, rules sheet and match page play.
 Built from the synthetic mirror (tests/fixtures/synthetic), so no ../shared is needed."""
 from __future__ import annotations
 
@@ -10,10 +10,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from accessibility import assert_accessible, page_errors
+
 from cardgen.cache import CACHE_ENV
 from cardgen.cli import main
 from cardgen.sources.fetch import SOURCE_ENV
-from cardgen.wickets_in_hand import chase_line_of_words
+from cardgen.wickets_in_hand import BANDS, CELL_WORDS, TABLE, band_table, chase_line_of_words, rule_of_set
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "synthetic" / "cricsheet"
 LINE = "2,2.5/6/TT,AC,AA"
@@ -89,3 +91,70 @@ def test_the_kit_records_the_line_and_prints_it_where_the_chase_is_read(kit):
         assert sheet_table(rules, "Runs needed (target \u2212 total)")[1:] == [
             ["\u2264 2 \u00d7 balls left", "table", "table"], ["> 2, \u2264 2.5 \u00d7 balls left", "attack", "consolidate"],
             ["> 2.5 \u00d7 balls left", "attack", "attack"]]
+
+
+def expected_flag(card_set: dict, wickets: int, need: int, left: int) -> str:
+    """What the match page should say before a chasing ball, from the line itself and the
+    wickets-in-hand table (the engines' reading: runs needed > edge x balls left)."""
+    rule = rule_of_set(card_set)
+    line = rule.chase_line
+    row = sum(need > edge * left for edge in line.rate_edges)
+    col = sum(10 - wickets > edge for edge in line.hand_edges)
+    cell = line.cells[row][col]
+    band = (f"the table's {BANDS[int(band_table(rule, 120)[wickets, left])]}" if cell == TABLE
+            else CELL_WORDS[cell])
+    edges = [f"{e:g}" for e in line.rate_edges]
+    rows = [f"need \u2264 {e}\u00d7left" for e in edges] + [f"need > {edges[-1]}\u00d7left"]
+    return f"Chase line: {band} ({rows[row]}, {line.column_words()[col]} in hand)"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [390, 1366])
+def test_the_match_page_says_the_chase_lines_cell_before_every_chasing_ball(kit, chromium, width):
+    """The kit's play.html in headless Chromium, a whole match by the keyboard (Space), both
+    sides the computer's: before every ball of the chase the band flag names the line's cell
+    (its band, or the table's band where the cell says table) and its row and column, as the
+    line and the table give them for the score shown; the first innings says the table's band;
+    its help prints the line. axe-core finds no serious violation mid-chase; no page error."""
+    folder, _ = kit
+    card_set = json.loads((folder / "card-set.json").read_text())
+    ctx = chromium.new_context(viewport={"width": width, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.goto((folder / "play.html").as_uri())
+    page.wait_for_selector("#setup:not([hidden])")
+    teams = page.eval_on_selector_all("#team-0-name option", "os => os.map(o => o.textContent)")
+    for k in (0, 1):
+        page.select_option(f"#team-{k}-name", label=teams[k])
+        page.check(f"input[name=captain-{k}][value=computer]")
+    page.fill("#seed", "41")
+    page.click("#toss")
+    if page.locator("#start").count():
+        page.click("#start")
+    page.wait_for_selector("#play:not([hidden])")
+    page.locator("#score-h").focus()
+    chasing = first = 0
+    for _ in range(2000):
+        if page.locator("#roll").is_disabled():
+            break
+        flags, line, head = (page.text_content(s) for s in ("#flags", "#score-line", "#score-h"))
+        found = re.search(r"need (\d+) from (\d+) balls?", line)
+        if "super over" in head:
+            assert "Chase line" not in flags
+        elif found:
+            wickets = int(re.search(r" \d+/(\d+)", head).group(1))
+            assert expected_flag(card_set, wickets, int(found.group(1)), int(found.group(2))) in flags, (head, line, flags)
+            chasing += 1
+            if chasing == 1:   # the chase's flag and the help's line table, read by axe-core
+                assert_accessible(page, f"the chase at {width} px")
+                page.locator("#score-h").focus()
+        elif "target" not in line:
+            assert "Chase line" not in flags and "(wickets in hand)" in flags, flags
+            first += 1
+        page.keyboard.press("Space")
+    assert page.locator("#roll").is_disabled() and chasing > 30 and first > 30, (chasing, first)
+    assert "The chase line (second innings)" in page.text_content("#help-body")
+    assert page_errors(errors) == []   # but axe-core's own lines on file://
+    ctx.close()

@@ -418,10 +418,34 @@
       if (rule.chaseAttackAbove === null) return -1;
       return runsNeeded > rule.chaseAttackAbove * ballsLeft ? ATTACK : -1;
     }
-    var row = 0, col = 0, hand = 10 - wicketsDown;
+    return chaseCell(rule, wicketsDown, ballsLeft, runsNeeded).cell;
+  }
+
+  /** The chase line's cell before a ball of a chase: {row, col, cell} (row: the runs-needed row,
+   * col: the wickets-in-hand column, cell -1: read the table), or null without a line or a
+   * chase. Runs needed > edge x balls left, as Python (ChaseLine). */
+  function chaseCell(rule, wicketsDown, ballsLeft, runsNeeded) {
+    var line = rule && rule.chaseLine;
+    if (!line || runsNeeded === null || runsNeeded === undefined) return null;
+    var row = 0, col = 0, hand = 10 - Math.min(wicketsDown, 10);
     line.rateEdges.forEach(function (e) { if (runsNeeded > e * ballsLeft) row += 1; });
     line.handEdges.forEach(function (h) { if (hand > h) col += 1; });
-    return line.cells[row][col];
+    return { row: row, col: col, cell: line.cells[row][col] };
+  }
+
+  /** The line's rows as the scoresheet prints them ("need ≤ 2×left", ..., "need > 2.5×left":
+   * the first that holds) and its columns' wickets in hand ("1-6", "7-10"). */
+  function chaseRowWords(line) {
+    if (!line.rateEdges.length) return ["any need"];
+    return line.rateEdges.map(function (e) { return "need ≤ " + e + "×left"; })
+      .concat(["need > " + line.rateEdges[line.rateEdges.length - 1] + "×left"]);
+  }
+  function chaseColumnWords(line) {
+    var bounds = [0].concat(line.handEdges, [10]), words = [];
+    for (var k = 1; k < bounds.length; k++) {
+      words.push(bounds[k] === bounds[k - 1] + 1 ? String(bounds[k]) : (bounds[k - 1] + 1) + "-" + bounds[k]);
+    }
+    return words;
   }
 
   /** R12's band before a delivery: from wickets down and legal balls left (the table), and in a
@@ -655,6 +679,14 @@
     return wicketsInHandBand(this.rule, this.wickets, balls - this.legalBalls, balls,
       this.target === null ? null : this.target - this.runs);
   };
+  /** The chase line's cell before the next ball (`chaseCell`; null: no line, no chase, the
+   * rules as printed or a super over). */
+  Innings.prototype.chaseCell = function () {
+    if (!this.rule) return null;
+    var balls = this.cs.fmt.ballsPerInnings;
+    return chaseCell(this.rule, this.wickets, balls - this.legalBalls,
+      this.target === null ? null : this.target - this.runs);
+  };
   /** Bowl one ball with `bowler` (a bowler-card row) and the dice; returns the ball. */
   Innings.prototype.bowl = function (bowler, dice) {
     var cs = this.cs, fmt = cs.fmt;
@@ -736,6 +768,9 @@
   Q.bandThresholds = bandThresholds;
   Q.wicketsInHandBand = wicketsInHandBand;
   Q.attackWords = attackWords;
+  Q.chaseCell = chaseCell;
+  Q.chaseRowWords = chaseRowWords;
+  Q.chaseColumnWords = chaseColumnWords;
   Q.Innings = Innings;
   Q.keeperRatingOf = keeperRatingOf;
 })(globalThis.Quicket = globalThis.Quicket || {});

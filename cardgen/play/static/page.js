@@ -554,7 +554,14 @@
     else {
       if (inn.freeHit) flags.push('<span class="flag">Free hit</span>');
       var band = inn.band();
-      if (band !== null) flags.push('<span class="flag band">' + esc({ 0: "Attack", 1: "Normal", 2: "Consolidate" }[band]) + " (wickets in hand)</span>");
+      var chase = band === null ? null : inn.chaseCell();
+      var named = { 0: "Attack", 1: "Normal", 2: "Consolidate" }[band];
+      if (chase) {   // the chase line's cell (issue 41): its row and column as the scoresheet prints them
+        var line = inn.rule.chaseLine;
+        flags.push('<span class="flag band">Chase line: ' + esc(chase.cell < 0 ? "the table's " + named.toLowerCase()
+          : named.toLowerCase()) + " (" + esc(Q.chaseRowWords(line)[chase.row] + ", " + Q.chaseColumnWords(line)[chase.col])
+          + " in hand)</span>");
+      } else if (band !== null) flags.push('<span class="flag band">' + esc(named) + " (wickets in hand)</span>");
       flags.push('<span class="flag quiet">' + esc(m.sides[cur.bowl].team) + " bowling · captain: " + (m.bowlingCaptain() === "computer" ? "the computer" : "you") + "</span>");
     }
     $("flags").innerHTML = flags.join(" ");
@@ -742,19 +749,35 @@
     if (cs.rules === "advanced") {
       var rule = cs.rule, rows = Q.bandThresholds(rule, fmt.ballsPerInnings);
       h.push("<li><strong>Wickets in hand (R12)</strong>, before each ball: from wickets down and balls left, the batting side attacks, plays normally or consolidates. Attack, on a dot: a d20, " + esc(Q.attackWords(rule)) + ". Consolidate, on a catch: a d20, 1-" + rule.consolidateSafe + " it goes to ground (not out)."
-        + (rule.chaseAttackAbove !== null ? " Chasing, needing over " + rule.chaseAttackAbove + " a ball: always attack." : "") + " Super overs are played as printed.</li>");
+        + (rule.chaseLine ? " Chasing: the band from the chase line below (need = target − total against balls left, by wickets in hand; table: the wickets-in-hand table)."
+          : rule.chaseAttackAbove !== null ? " Chasing, needing over " + rule.chaseAttackAbove + " a ball: always attack." : "") + " Super overs are played as printed.</li>");
       h.push("<li><strong>Defence (R13)</strong>: a striker card with a Defence rating rolls a d20 against a W from the bowler's card; at or under the rating it is a dot.</li>");
       h.push("</ul>");
       h.push('<div class="scroll" tabindex="0" role="region" aria-label="The wickets-in-hand table"><table class="bands"><caption>The wickets-in-hand table (' + esc(fmt.name) + ")</caption><thead><tr><th scope=\"col\">Wickets down</th>"
         + rows.map(function (_, d) { return "<th scope=\"col\">" + d + "</th>"; }).join("") + "</tr></thead><tbody><tr><th scope=\"row\">Attack if balls left ≤</th>"
         + rows.map(function (r) { return "<td>" + r[0] + "</td>"; }).join("") + "</tr><tr><th scope=\"row\">Consolidate if balls left ≥</th>"
-        + rows.map(function (r) { return "<td>" + r[1] + "</td>"; }).join("") + "</tr></tbody></table></div><ul>");
+        + rows.map(function (r) { return "<td>" + r[1] + "</td>"; }).join("") + "</tr></tbody></table></div>");
+      if (rule.chaseLine) h.push(chaseLineTable(rule.chaseLine));
+      h.push("<ul>");
     }
     h.push("<li><strong>Bowlers:</strong> " + (fmt.name === "T20" ? "at most 4 overs each, never two in a row; ends change after every over." : "at most 20 balls (4 sets of 5) each, 5 or 10 in a row; ends change after every 10 balls.")
       + " The computer captain shares the " + fmt.units + " " + unitWord() + "s out as each bowler's real season did, and bats the XI in order.</li>");
     h.push("<li><strong>A tie</strong> goes to a super over (R8): one " + unitWord() + " each, the first three batters, two wickets end it, bowled by the side's most-used bowler; the side that batted second bats first. Up to five.</li>");
     h.push("</ul>");
     $("help-body").innerHTML = h.join("");
+  }
+
+  /** The chase line as the rules sheet prints it: a row per runs-needed row, a column per
+   * wickets-in-hand column, each cell its band ("table": the wickets-in-hand table). */
+  function chaseLineTable(line) {
+    var words = { 0: "attack", 1: "normal", 2: "consolidate" };
+    words[-1] = "table";
+    var rows = Q.chaseRowWords(line), cols = Q.chaseColumnWords(line);
+    return '<div class="scroll" tabindex="0" role="region" aria-label="The chase line"><table class="bands"><caption>The chase line (second innings)</caption><thead><tr><th scope="col">Runs needed</th>'
+      + cols.map(function (c) { return '<th scope="col">' + esc(c) + " in hand</th>"; }).join("") + "</tr></thead><tbody>"
+      + line.cells.map(function (cells, k) {
+        return '<tr><th scope="row">' + esc(rows[k]) + "</th>" + cells.map(function (c) { return "<td>" + words[c] + "</td>"; }).join("") + "</tr>";
+      }).join("") + "</tbody></table></div>";
   }
 
   // --- season mode ----------------------------------------------------------------------------
