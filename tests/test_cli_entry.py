@@ -22,7 +22,7 @@ def test_python_dash_m_lists_every_layer_command(module: str) -> None:
 
 
 def test_every_layer_registers_commands() -> None:
-    assert len(COMMAND_MODULES) == 8
+    assert len(COMMAND_MODULES) == 9
     assert {"build", "calibrate", "validate", "simulate", "site", "serve", "compare-games",
             "competitions", "stats", "cache", "replay", "league", "catalogue"} <= set(main.commands)
 
