@@ -121,6 +121,12 @@ def test_build_league_writes_the_league_kit(tmp_path: Path, mirror: Path) -> Non
     assert (folder / "league.toml").read_bytes() == f.read_bytes()
     for name in ("cards-a4.pdf", "draft-sheet-a4.pdf", "fixtures-a4.pdf", "play.html"):
         assert (folder / name).stat().st_size > 0, name
+    # the league kit's manifest (issue 39: one manifest from every producer) owns its own files,
+    # the league's sheets and its copy of the league file too, so a rebuild replaces them
+    from cardgen.manifest import MANIFEST_VERSION, read_manifest
+    manifest = read_manifest(folder, "season-kit")
+    assert manifest is not None and manifest.version == MANIFEST_VERSION
+    assert {"cards-a4.pdf", "draft-sheet-a4.pdf", "fixtures-a4.pdf", "play.html", "league.toml"} <= set(manifest.files)
 
 
 def test_a_hand_edited_league_set_is_one_line(tmp_path: Path) -> None:
