@@ -289,7 +289,7 @@ def build_season(comp: Competition, season: str, source: str | None, out_dir: Pa
     card_set = apply_overrides(card_set)  # --names: also on a set loaded or built earlier
     model = CardSet.from_json(card_set)  # the set read once, here: the kit and the report read the model
     check_card_set_season(model, comp, season)
-    result = build_kit(model, out_dir, _kit_options(card_set, stats, settings, request, inputs, quick))
+    result = build_kit(model, out_dir, _kit_options(model, stats, settings, request, inputs, quick))
     return SeasonResult(comp.code, season, "built", time.perf_counter() - started, cards=result.cards,
                         files=len(result.files), problems=len(result.problems or ()),
                         folder=str(result.folder), kit=result, card_set=model)
@@ -301,7 +301,7 @@ def check_card_set_season(card_set: CardSet, comp: Competition, season: str) -> 
         raise CardgenError(f"the card set is for {found[0]} {found[1]}, not {comp.code} {season}")
 
 
-def _kit_options(card_set: dict, stats: SeasonStats | None, settings: KitSettings, request: BuildRequest,
+def _kit_options(card_set: CardSet, stats: SeasonStats | None, settings: KitSettings, request: BuildRequest,
                  inputs: str | None, quick: str | None) -> KitOptions:
     """The render layer's options for this kit: the settings, the season's fixtures and the
     match page (a whole kit's), the fingerprints its manifest records."""

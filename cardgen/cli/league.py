@@ -74,8 +74,8 @@ def league(file: Path | None, pool: str | None, teams: int, baseline: str | None
                            + "; change their players or raise the cap")
     papers = ("a4", "letter") if paper == "both" else (paper,)
     from cardgen.play.page import kit_files as match_page_files
-    extra = ((LEAGUE_FILE_IN_KIT, made.text.encode("utf-8")),) + tuple(match_page_files(card_set).items())
     model = CardSet.from_json(card_set)  # the league's set read once, here, for the kit and the lines below
+    extra = ((LEAGUE_FILE_IN_KIT, made.text.encode("utf-8")),) + tuple(match_page_files(model).items())
     result = build_kit(model, out_dir, KitOptions(papers=papers, images=not no_images, preflight=True,
                                                   extra_files=extra))
     own = model.own_league

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 
 import jinja2
 
-from cardgen.cardset import dumps
+from cardgen.cardset import CardSet, dumps
 from cardgen.play.matchfile import card_set_fingerprint
 from cardgen.render.common import printed_season_of
 from cardgen.render.kit import MATCH_PAGE
@@ -45,7 +45,7 @@ def league_fixtures(card_set: Mapping[str, Any]) -> tuple[Fixture, ...]:
                  for n, (first, second) in enumerate(own.get("fixtures") or [], start=1))
 
 
-def page_data(card_set: Mapping[str, Any], fixtures: Iterable[Fixture]) -> dict[str, Any]:
+def page_data(card_set: CardSet, fixtures: Iterable[Fixture]) -> dict[str, Any]:
     """What the page reads: the card set, its fingerprint and the season's fixtures (a
     league's set: its round robin, `league_fixtures`)."""
     doc = json.loads(dumps(card_set))  # the set exactly as its card-set.json holds it
@@ -82,7 +82,7 @@ def page_html(card_set: Mapping[str, Any], rules: str) -> bytes:
     return html.encode("utf-8")
 
 
-def kit_files(card_set: Mapping[str, Any], fixtures: Iterable[Fixture] = ()) -> dict[str, bytes]:
+def kit_files(card_set: CardSet, fixtures: Iterable[Fixture] = ()) -> dict[str, bytes]:
     """{path in the kit: bytes} of the match page: play.html, and the engine, style and data in
     play/."""
     data = page_data(card_set, fixtures)
