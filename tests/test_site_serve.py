@@ -172,3 +172,31 @@ def test_a_client_that_goes_away_is_one_line_never_a_traceback(tmp_path: Path):
                         r"sent \((ConnectionResetError|BrokenPipeError)\)$", e.rstrip()) for e in gone)
     requests = [e for e in errors if e not in gone]
     assert all('"GET /' in e for e in requests), log  # the rest are request lines
+
+
+@pytest.mark.slow
+def test_serve_keeps_an_up_to_date_sites_sets_as_they_are(tmp_path: Path):
+    """Issue 39: `cardgen serve` (which refreshes the site first, by default) renders no set again
+    that has not changed since the last `cardgen site`: it says so, and the set's pages are the
+    same files, untouched, before it serves them."""
+    from cardgen.site.generate import generate_site
+    from test_site_generate import make_synthetic_kit, write_kit_manifest
+    out = tmp_path / "out"
+    write_kit_manifest(make_synthetic_kit(out), teams=[])   # a finished kit, as `cardgen build` leaves it
+    site = generate_site(out).site_dir
+    pages = sorted((site / "sets" / "BBL_2024-25").rglob("*.html"))
+    before = {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in pages}
+    proc = subprocess.Popen([sys.executable, "-m", "cardgen.cli", "serve", "--out", str(out), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        said = []
+        for line in proc.stdout:   # the refresh's report, then "serving ... at http://..."
+            said.append(line)
+            if line.startswith("serving "):
+                break
+        assert said and said[-1].startswith("serving "), "".join(said) + proc.stderr.read()
+        assert "0 set(s) rendered, 1 unchanged and kept\n" in said, said
+        assert {p: (p.stat().st_mtime_ns, p.read_bytes()) for p in pages} == before
+    finally:
+        proc.kill()
+        proc.communicate()
