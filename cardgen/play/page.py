@@ -36,20 +36,20 @@ RULES_WORDS = {
 }
 
 
-def league_fixtures(card_set: Mapping[str, Any]) -> tuple[Fixture, ...]:
+def league_fixtures(card_set: CardSet) -> tuple[Fixture, ...]:
     """A league's round robin (`own_league.fixtures`: [side batting first, the other]) as the
     page's fixture list: numbered in order, no date, venue or real result (none was played)."""
-    own = card_set.get("own_league") or {}
+    own = card_set.own_league
     return tuple(Fixture(match_id=f"league-{n}", number=n, date="", stage="", team1=str(first),
                          team2=str(second), venue="", innings=(), result="", winner="", method="")
-                 for n, (first, second) in enumerate(own.get("fixtures") or [], start=1))
+                 for n, (first, second) in enumerate(own.fixtures if own is not None else (), start=1))
 
 
 def page_data(card_set: CardSet, fixtures: Iterable[Fixture]) -> dict[str, Any]:
     """What the page reads: the card set, its fingerprint and the season's fixtures (a
     league's set: its round robin, `league_fixtures`)."""
     doc = json.loads(dumps(card_set))  # the set exactly as its card-set.json holds it
-    fixtures = tuple(fixtures) or league_fixtures(doc)
+    fixtures = tuple(fixtures) or league_fixtures(card_set)
     teams = {t.get("name") for t in doc.get("teams", [])}
     return {"cardSet": doc, "fingerprint": card_set_fingerprint(doc),
             "fixtures": [asdict(f) for f in fixtures if f.team1 in teams and f.team2 in teams]}
@@ -68,14 +68,14 @@ def _template() -> jinja2.Template:
     return env.get_template("play.html.j2")
 
 
-def page_html(card_set: Mapping[str, Any], rules: str) -> bytes:
-    comp = card_set.get("competition") or {}
-    season = printed_season_of(str(comp.get("code", "")), str(card_set.get("season", "")))
-    own = card_set.get("own_league") or {}
-    title = f"{comp.get('name') or comp.get('code') or ''} {season}".strip() if not own else str(own.get("name"))
-    html = _template().render(title=title, season=season, format=card_set.get("format", ""),
-                              league=own.get("name"), baseline=own.get("baseline"),
-                              rounds=own.get("rounds"),
+def page_html(card_set: CardSet, rules: str) -> bytes:
+    comp = card_set.competition
+    season = printed_season_of(comp.code or "", card_set.season or "")
+    own = card_set.own_league
+    title = f"{comp.name or comp.code or ''} {season}".strip() if own is None else str(own.name)
+    html = _template().render(title=title, season=season, format=card_set.format or "",
+                              league=own.name if own else None, baseline=own.baseline if own else None,
+                              rounds=own.rounds if own else None,
                               rules=rules, rules_label=TITLES[rules],
                               rules_words=RULES_WORDS[rules], all_rules_words=RULES_WORDS, folder=FOLDER, data_file=DATA_FILE,
                               scripts=SCRIPTS, styles=STYLES)
@@ -86,7 +86,7 @@ def kit_files(card_set: CardSet, fixtures: Iterable[Fixture] = ()) -> dict[str, 
     """{path in the kit: bytes} of the match page: play.html, and the engine, style and data in
     play/."""
     data = page_data(card_set, fixtures)
-    files = {PAGE: page_html(data["cardSet"], rules_of_set(data["cardSet"]))}
+    files = {PAGE: page_html(card_set, rules_of_set(card_set))}
     for name in SCRIPTS + STYLES:
         files[f"{FOLDER}/{name}"] = (STATIC / name).read_bytes()
     files[f"{FOLDER}/{DATA_FILE}"] = data_script(data)
