@@ -895,9 +895,10 @@ def test_the_first_match_page_tells_a_real_over_and_shows_the_filled_sheet(serve
     """Home -> first match (keyboard): the worked over is the replay's (cardgen.site.first_match,
     played again here), its picture of the filled scoresheet loads and its PDF downloads byte for
     byte as the site's file."""
+    from cardgen.cardset import load_card_set
     from cardgen.site import first_match as fm
-    card_set = json.loads((bbl_out / SET / "card-set.json").read_text())
-    teams = [t["name"] for t in card_set["teams"]][:2]
+    card_set = load_card_set(bbl_out / SET / "card-set.json")   # the model the site replays
+    teams = card_set.team_names()[:2]
     replay = fm.play_replay(card_set, teams[0], teams[1])
     units = fm._units(replay.balls[0], replay.cs.fmt.balls_per_over)
     over = units[fm.chosen_over(replay.cs, replay.bat_first, units)]
