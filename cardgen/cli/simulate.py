@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from cardgen.cardset import FILE_NAME, CardSet, as_card_set, load_card_set
+from cardgen.cardset import FILE_NAME, CardSet, load_card_set
 from cardgen.cli import (check_season_format, competition_options, friendly_errors, out_option,
                          refuse_other_rules, resolve, rules_option)
 from cardgen.competitions import season_label
@@ -40,7 +40,7 @@ def load_cards(comp: Any, season: str, source: str | None, out_dir: Path,
         return card_set, str(path)
     if stats is None:
         check_season_format(comp, season, source)
-    return (as_card_set(build_card_set(comp, season, source, reuse=True, rules=rules or DEFAULT_RULES)),
+    return (CardSet.from_json(build_card_set(comp, season, source, reuse=True, rules=rules or DEFAULT_RULES)),
             "calibrated from the season")
 
 
@@ -256,7 +256,7 @@ def simulate_cmd(competition: str | None, season: str | None, source: str | None
     way = rules_of_set(loaded)
     other_way = other_rules(way)
     sets = {way: (loaded, origin),
-            other_way: (as_card_set(build_card_set(comp, season, source, reuse=True, rules=other_way)),
+            other_way: (CardSet.from_json(build_card_set(comp, season, source, reuse=True, rules=other_way)),
                         "calibrated from the season")}
     card_set = loaded
     cs = compile_card_set(card_set)

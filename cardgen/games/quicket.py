@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardgen.cardset import CardSet, as_card_set
+from cardgen.cardset import CardSet
 from cardgen.competitions import Competition, set_name
 from cardgen.games.base import INNINGS_COLUMNS, BuildRequest, NeedsSeason, SimContext
 
@@ -23,7 +23,7 @@ def calibrated_set(comp: Competition, season: str, source: str | None) -> CardSe
     process: calibration takes ~10-20 s), read into the model once here for the kit and the
     engines alike."""
     from cardgen.calibrate.cardset import build_card_set
-    return as_card_set(build_card_set(comp, season, source))
+    return CardSet.from_json(build_card_set(comp, season, source))
 
 
 @dataclass(frozen=True)
