@@ -45,6 +45,7 @@ MAX_DEFENCE = 20
 FOUR_OF = {"leg_bye": "leg_bye_4", "bye": "bye_4"}
 
 
+BUILD_STAMPS = ("built", "build_date", "generated_at", "created")  # CardSet's, in the order read
 _KNOWN: dict[type, tuple[str, ...]] = {}  # _Document._known(), class by class
 _KNOWN_SETS: dict[type, frozenset[str]] = {}
 
@@ -115,6 +116,143 @@ def _strings(value: Any) -> tuple[str, ...]:
     return tuple(value) if isinstance(value, (list, tuple)) else ()
 
 
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+
+
+def _bad(where: str, value: Any, wanted: str) -> CardSetError:
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return CardSetError(f"card set: {where} is {shown}, not {wanted}")
+
+
+@dataclass(frozen=True, eq=False)
+class _Figures(_Document, Mapping[str, Any]):
+    """A block of named numbers (cardgen's schema extension describes it): each a typed attribute,
+    and the block read as a mapping too (figure -> value, the set's keys only), as the readers
+    that go through it by name do."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_values", self.to_json())
+
+    def __eq__(self, other: object) -> bool:   # as a mapping: equal to a dict of the same figures
+        return isinstance(other, Mapping) and dict(self.items()) == dict(other.items())
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]  # type: ignore[attr-defined]
+
+    def __iter__(self) -> Any:
+        return iter(self._values)  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return len(self._values)  # type: ignore[attr-defined]
+
+    @classmethod
+    def parse(cls, value: Any, where: str, whole: bool = False) -> Any:
+        """The block of a document (None when absent); CardSetError names the first value that
+        is not a number (a whole number >= 0 when `whole`), or a block that is not an object."""
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise _bad(where, value, "an object")
+        for key, v in value.items():
+            if not _number(v) or (whole and (not float(v).is_integer() or v < 0)):
+                raise _bad(f"{where}.{key}", v, "a whole number of balls" if whole else "a number")
+        extra, present = cls._split(value)
+        return cls(**cls._fields(value), extra=extra, present=present)
+
+
+@dataclass(frozen=True, eq=False)
+class Expected(_Figures):
+    """What a card gives in play (the calibration's): rates a ball, strike rate and economy."""
+
+    strike_rate: float | None = None
+    dismissal_rate: float | None = None
+    economy: float | None = None
+    wicket_rate: float | None = None
+    dots: float | None = None
+    fours: float | None = None
+    sixes: float | None = None
+    wides: float | None = None
+    no_balls: float | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class Situations(_Figures):
+    """The share of a player's real balls in each band of the wickets-in-hand rule."""
+
+    attack: float | None = None
+    normal: float | None = None
+    consolidate: float | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class PhaseBalls(_Figures):
+    """A bowler's real legal balls by phase."""
+
+    powerplay: int | None = None
+    middle: int | None = None
+    death: int | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class RuleParameters(_Figures):
+    """The wickets-in-hand rule's parameters as the rule describes itself (`wickets_in_hand.
+    from_description` reads them, the attack die's faces included); the site reads the
+    consolidate die's here."""
+
+    name: str | None = None
+    attack_below_balls_per_wicket: float | None = None
+    consolidate_from_balls_per_wicket: float | None = None
+    chase_attack_above_runs_per_ball: float | None = None
+    consolidate_d20_safe: tuple[int, int] | None = None
+    consolidate_applies_to: tuple[str, ...] | None = None
+    attack_d20: Any = None   # checked by the rule
+
+    @classmethod
+    def parse(cls, value: Any, where: str, whole: bool = False) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise _bad(where, value, "an object")
+        doc = dict(value)
+        for key in ("attack_below_balls_per_wicket", "consolidate_from_balls_per_wicket",
+                    "chase_attack_above_runs_per_ball"):
+            if key in doc and not _number(doc[key]):
+                raise _bad(f"{where}.{key}", doc[key], "a number")
+        if "name" in doc and not isinstance(doc["name"], str):
+            raise _bad(f"{where}.name", doc["name"], "a string")
+        safe = doc.get("consolidate_d20_safe")
+        if "consolidate_d20_safe" in doc:
+            if not (isinstance(safe, (list, tuple)) and len(safe) == 2
+                    and all(_number(x) and float(x).is_integer() and 1 <= x <= 20 for x in safe)):
+                raise _bad(f"{where}.consolidate_d20_safe", safe, "a pair of d20 faces")
+            doc["consolidate_d20_safe"] = tuple(safe)
+        if "consolidate_applies_to" in doc:
+            applies = doc["consolidate_applies_to"]
+            if not isinstance(applies, (list, tuple)) or not all(isinstance(x, str) for x in applies):
+                raise _bad(f"{where}.consolidate_applies_to", applies, "a list of results")
+            doc["consolidate_applies_to"] = tuple(applies)
+        extra, present = cls._split(doc)
+        return cls(**cls._fields(doc), extra=extra, present=present)
+
+
+def _text(value: Any, where: str) -> Any:
+    if value is not None and not isinstance(value, str):
+        raise _bad(where, value, "a string")
+    return value
+
+
+def _ids(value: Any, where: str) -> tuple[str, ...]:
+    """A list of player ids (() when absent)."""
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(x, str) for x in value):
+        raise _bad(where, value, "a list of player ids")
+    return tuple(value)
+
+
 @dataclass(frozen=True)
 class ChartRange(_Document):
     """One range of a card's 2d10 chart, read as a percentile roll 1..100."""
@@ -146,9 +284,12 @@ class Player(_Document):
     keeper: int | None = None
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> Player:
+    def from_json(cls, doc: Mapping[str, Any], where: str = "player") -> Player:
         extra, present = cls._split(doc)
-        return cls(**cls._fields(doc), extra=extra, present=present)
+        fields = cls._fields(doc)
+        for key in ("full_name", "cricsheet_name"):
+            _text(fields[key], f"{where}.{key}")
+        return cls(**fields, extra=extra, present=present)
 
 
 @dataclass(frozen=True)
@@ -187,12 +328,14 @@ class RealFigures(_Document):
     no_ball_runs: int | None = None
     overs: str | None = None
     economy: float | None = None
-    phase_balls: Mapping[str, int] | None = None
+    phase_balls: PhaseBalls | None = None
 
     @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> RealFigures:
+    def from_json(cls, doc: Mapping[str, Any], where: str = "real") -> RealFigures:
         extra, present = cls._split(doc)
-        return cls(**cls._fields(doc), extra=extra, present=present)
+        fields = cls._fields(doc)
+        fields["phase_balls"] = PhaseBalls.parse(doc.get("phase_balls"), f"{where}.phase_balls", whole=True)
+        return cls(**fields, extra=extra, present=present)
 
 
 @dataclass(frozen=True)
@@ -247,11 +390,12 @@ class Card(_Document):
     defence: int | None = None  # striker cards of advanced sets: the Defence rating (rules R13)
     usage: Usage | None = None
     real: RealFigures = field(default_factory=RealFigures)
-    expected: Mapping[str, float] | None = None  # what the card gives in play (the calibration's)
-    situations: Mapping[str, float] | None = None  # the player's real balls by rule band
+    expected: Expected | None = None  # what the card gives in play (the calibration's)
+    situations: Situations | None = None  # the player's real balls by rule band
     small_sample: bool | None = None
     points: CardPoints | None = None  # league sets only
     source: CardSource | None = None  # league sets only
+    png: str | None = None  # the card's image in the kit folder, when the set names it
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> Card:
@@ -259,20 +403,28 @@ class Card(_Document):
         chart = doc.get("chart")
         usage, real = doc.get("usage"), doc.get("real")
         points, source = doc.get("points"), doc.get("source")
+        player = doc.get("player")
+        name = player.get("name") if isinstance(player, Mapping) else None
+        where = f"card {name if isinstance(name, str) else '?'} ({doc.get('team')}, {doc.get('kind')})"
+        position = doc.get("position")
+        if position is not None and (not _number(position) or not float(position).is_integer() or position < 1):
+            raise _bad(f"{where}: position", position, "a batting position (a whole number from 1)")
         return cls(
-            player=Player.from_json(_mapping(doc.get("player"), "a card's player")),
+            player=Player.from_json(_mapping(player, "a card's player"), f"{where}: player"),
             team=doc.get("team"),  # type: ignore[arg-type]
             kind=doc.get("kind"),  # type: ignore[arg-type]
             chart=tuple(ChartRange.from_json(r) if isinstance(r, Mapping) else r
                         for r in chart) if isinstance(chart, list) else chart,  # type: ignore[arg-type]
             team_short=doc.get("team_short"), position=doc.get("position"), defence=doc.get("defence"),
             usage=Usage.from_json(usage) if isinstance(usage, Mapping) else usage,
-            real=RealFigures.from_json(real) if isinstance(real, Mapping) else
+            real=RealFigures.from_json(real, f"{where}: real") if isinstance(real, Mapping) else
             (RealFigures() if real is None and "real" not in doc else real),  # type: ignore[arg-type]
-            expected=doc.get("expected"), situations=doc.get("situations"),
+            expected=Expected.parse(doc.get("expected"), f"{where}: expected"),
+            situations=Situations.parse(doc.get("situations"), f"{where}: situations"),
             small_sample=doc.get("small_sample"),
             points=CardPoints.from_json(points) if isinstance(points, Mapping) else points,
             source=CardSource.from_json(source) if isinstance(source, Mapping) else source,
+            png=_text(doc.get("png"), f"{where}: png"),
             extra=extra, present=present)
 
     @property
@@ -282,9 +434,8 @@ class Card(_Document):
 
     @property
     def place(self) -> int | None:
-        """The usual batting position, when the set gives it as a whole number (the schema leaves
-        `position` open: a hand-edited set may say anything there)."""
-        return self.position if isinstance(self.position, int) else None
+        """The usual batting position (a whole number from 1: the model's loader checks it)."""
+        return None if self.position is None else int(self.position)
 
     @property
     def where(self) -> str:
@@ -333,8 +484,10 @@ class Team(_Document):
     def from_json(cls, doc: Mapping[str, Any]) -> Team:
         extra, present = cls._split(doc)
         return cls(name=doc.get("name"), short_name=doc.get("short_name"),  # type: ignore[arg-type]
-                   batting_order=_strings(doc.get("batting_order")), reserves=_strings(doc.get("reserves")),
-                   bowlers=_strings(doc.get("bowlers")), wicketkeeper=doc.get("wicketkeeper"),
+                   batting_order=_strings(doc.get("batting_order")),
+                   reserves=_ids(doc.get("reserves"), f"team {doc.get('name')}: reserves"),
+                   bowlers=_ids(doc.get("bowlers"), f"team {doc.get('name')}: bowlers"),
+                   wicketkeeper=doc.get("wicketkeeper"),
                    points=doc.get("points"), extra=extra, present=present)
 
 
@@ -414,13 +567,18 @@ class CardSet(_Document):
     teams: tuple[Team, ...] = ()
     rules: str | None = None  # the rule set: "quicket" (as printed) or "advanced" (rule_sets)
     rule: str | None = None  # "wickets-in-hand" or "classic" (older readers' field)
-    rule_parameters: Mapping[str, Any] | None = None
+    rule_parameters: RuleParameters | None = None
     generator: str | None = None
     attribution: str | None = None
     fielding: Mapping[str, float] | None = None  # the league's fielding skill the chart was solved for
     league: Mapping[str, Any] | None = None  # the real league's figures (the stats layer's)
     expected_league: Mapping[str, Any] | None = None  # ... and what the cards give in play
     own_league: OwnLeague | None = None  # a league's set (`cardgen league`), not a season's
+    # the day the set was built, when a writer stamps it (the site's build date; none of cardgen's does)
+    built: str | None = None
+    build_date: str | None = None
+    generated_at: str | None = None
+    created: str | None = None
 
     @classmethod
     def from_json(cls, doc: Mapping[str, Any]) -> CardSet:
@@ -438,11 +596,12 @@ class CardSet(_Document):
             fielding_chart=FieldingChart.from_json(chart) if isinstance(chart, Mapping) else chart,  # type: ignore[arg-type]
             cards=tuple(Card.from_json(_mapping(c, "a card")) for c in cards),
             teams=tuple(Team.from_json(_mapping(t, "a team")) for t in teams) if isinstance(teams, list) else (),
-            rules=doc.get("rules"), rule=doc.get("rule"), rule_parameters=doc.get("rule_parameters"),
+            rules=doc.get("rules"), rule=doc.get("rule"), rule_parameters=RuleParameters.parse(doc.get("rule_parameters"), "rule_parameters"),
             generator=doc.get("generator"), attribution=doc.get("attribution"),
             fielding=doc.get("fielding"), league=doc.get("league"),
             expected_league=doc.get("expected_league"),
             own_league=OwnLeague.from_json(own) if isinstance(own, Mapping) else own,
+            **{k: _text(doc.get(k), k) for k in BUILD_STAMPS},
             extra=extra, present=present)
 
     # --- the set's own facts ---------------------------------------------------------------

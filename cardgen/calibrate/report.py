@@ -8,7 +8,7 @@ import numpy as np
 
 from cardgen.calibrate.calibrate import SMALL_SAMPLE_BALLS
 from cardgen.calibrate.weights import game_dismissals
-from cardgen.cardset import MAX_DEFENCE, Card, CardSet, Kind, as_card, as_card_set
+from cardgen.cardset import MAX_DEFENCE, Card, CardSet, Expected, Kind, Situations, as_card, as_card_set
 
 if TYPE_CHECKING:
     from cardgen.calibrate.expect import LeagueModel
@@ -47,7 +47,7 @@ def reachable(card_set: CardSet | dict, card: Card | dict, model: LeagueModel | 
     card_set, card = as_card_set(card_set), as_card(card)
     model = model or model_from_card_set(card_set)
     rule = rule_matrix_of(card_set, card)
-    real, exp, balls = card.real, card.expected or {}, card.real.balls or 0
+    real, exp, balls = card.real, card.expected or Expected(), card.real.balls or 0
     runs, dismissals = real.runs or 0, real.dismissals or 0
     if not balls:
         return True
@@ -132,7 +132,7 @@ def card_rows(card_set: CardSet | dict) -> list[CardRow]:
     model = None
     rows: list[CardRow] = []
     for c in card_set.cards:
-        real, exp = c.real, c.expected or {}
+        real, exp = c.real, c.expected or Expected()
         balls, runs, dismissals = real.balls or 0, real.runs or 0, real.dismissals or 0
         if c.kind == "striker":
             r_sr = 100 * runs / balls if balls else None
@@ -196,8 +196,8 @@ def attack_band_scoring(card: Card) -> float | None:
     whoever's card it came off, so a death bowler's dots (Bumrah, Pathirana) and a finisher's
     (Miller) score like anyone's there (docs/rules.md R12): where such a card misses, that is
     why."""
-    attack = float((card.situations or {}).get("attack", 0.0))
-    real, exp = card.real, card.expected or {}
+    attack = float((card.situations or Situations()).get("attack", 0.0))
+    real, exp = card.real, card.expected or Expected()
     balls = real.balls or 0
     if attack < ATTACK_SAID_FROM or not balls:
         return None
@@ -240,7 +240,7 @@ def _why(card: Card, what: str, real: float, expected: float) -> str:
     if not rate and expected < real and slots.get("6", 0) == sum(slots.get(r, 0) for r in ("0", "1", "2", "4", "6")):
         return f"{what} {gap}: unreachable, every run slot is already a six"
     if card.kind == "bowler" and not rate:
-        r, e = card.real, card.expected or {}
+        r, e = card.real, card.expected or Expected()
         balls = r.balls or 1
         r_x = ((r.wides or 0) + (r.no_balls or 0)) / balls
         e_x = e.get("wides", 0) + e.get("no_balls", 0)

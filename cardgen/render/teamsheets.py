@@ -12,7 +12,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepInFrame, PageBreak, Paragraph, Spacer, Table, TableStyle
 from xml.sax.saxutils import escape
 
-from cardgen.cardset import Card, CardSet, Kind, Player, RealFigures, Team, Usage
+from cardgen.cardset import Card, CardSet, Kind, PhaseBalls, Player, RealFigures, Team, Usage
 from cardgen.render.card import card_views, defence_rating, points_text, printed_keeper_rating, source_line
 from cardgen.render.common import (DEFENCE_LABEL, DEFENCE_RULE, DEFENCE_RULE_MARKUP, credit_fits_footer,
                                    flowing_document, printed_season, season_name, set_title)
@@ -237,7 +237,7 @@ def phase_legend(hundred: bool) -> str:
 
 def phase_shares(real: RealFigures) -> list[str]:
     """A bowler's PP / Mid / Death shares as printed ("26%"); blanks when the set has none."""
-    balls = real.phase_balls or {}
+    balls = real.phase_balls or PhaseBalls()
     total = sum(int(balls.get(p, 0)) for p in PHASES)
     return [f"{round(100 * int(balls.get(p, 0)) / total)}%" if total else "" for p in PHASES]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardgen.cardset import CardSet, schema_problem
+from cardgen.cardset import BUILD_STAMPS, CardSet, schema_problem
 from cardgen.cardset_limits import read_document
 from cardgen.errors import CardgenError, CardSetError
 from cardgen.manifest import FILE_NAME as MANIFEST_FILE
@@ -225,9 +225,8 @@ def match_card_pngs(folder: Path, card_set: CardSet) -> dict[int, str]:
         found[index] = path.relative_to(folder).as_posix()
 
     for index, card in enumerate(cards):
-        named = card.extra.get("png")   # a field the contract does not know: anything may be there
-        if isinstance(named, str) and (folder / named).is_file():
-            take(index, folder / named)
+        if card.png and (folder / card.png).is_file():
+            take(index, folder / card.png)
     # same team, name and kind twice is possible (two players called J Smith): the print order
     # (the team's decks, XI then reserves, then batting position, then id) decides, as it does
     # for the renderer's numbering (cardgen.render.card.card_views)
@@ -457,9 +456,9 @@ def _read_validation(folder: Path) -> Validation:
 
 def _build_date(path: Path, card_set: CardSet) -> str:
     """The day the set was built: the card set's own stamp if it has one, else the file's date."""
-    for key in ("built", "build_date", "generated_at", "created"):
-        value = card_set.extra.get(key)   # not the contract's: anything may be there
-        if isinstance(value, str) and re.match(r"^\d{4}-\d{2}-\d{2}", value):
+    for key in BUILD_STAMPS:
+        value = getattr(card_set, key)   # a string, when the set has it (the model's loader checks)
+        if value and re.match(r"^\d{4}-\d{2}-\d{2}", value):
             return value[:10]
     stamp = dt.datetime.fromtimestamp(path.stat().st_mtime, tz=dt.timezone.utc)
     return stamp.strftime("%Y-%m-%d")

@@ -94,9 +94,9 @@ BOUNDARY_FACES = (("4", "fours", "four"), ("6", "sixes", "six"))
 
 
 def expected_figures(card: Card) -> Mapping[str, Any]:
-    """What the card gives in play, by figure ({} when a hand-edited set has none, or not as a
-    mapping: the contract does not describe the block, and a note is no validator)."""
-    return card.expected if isinstance(card.expected, Mapping) else {}
+    """What the card gives in play, by figure ({} when the set has none; every figure a number:
+    the model's loader checks the block)."""
+    return card.expected if card.expected is not None else {}
 
 
 def boundary_note(card: Card, attack_die: bool) -> str:
@@ -170,7 +170,7 @@ def wicket_note(card: Card, attack_die: bool) -> str:
               "chart's catches, LBWs and stumpings")
     rate = expected_figures(card).get("wicket_rate")
     # the card's expected wicket rate, when the card is qualified (None: the page quotes none)
-    expected = rate if isinstance(rate, (int, float)) and balls >= qualify_balls() else None
+    expected = rate if balls >= qualify_balls() else None
     if not faces & WICKET_RESULTS and wickets > 0:
         note = (f"No W or B on this card, yet {wickets} wicket{'' if wickets == 1 else 's'} in {balls} "
                 f"real ball{'' if balls == 1 else 's'}: a bowler's wickets also come {source}.")
@@ -204,7 +204,7 @@ def out_note(card: Card, attack_die: bool) -> str:
         return ""
     outs, balls = card.real.dismissals, card.real.balls
     expected = expected_figures(card).get("dismissal_rate")
-    if outs is None or balls is None or not isinstance(expected, (int, float)) \
+    if outs is None or balls is None or expected is None \
             or balls < qualify_balls() or not _over_floor(expected, outs, balls):
         return ""
     took = f"{outs} in {balls} balls" if outs else f"never in {balls} balls"
@@ -239,25 +239,25 @@ def consolidate_note(card: Card, card_set: CardSet) -> str:
     in the consolidate band: why, and the dismissal rate it plays to against the real one."""
     if card.kind != "striker" or not plays_attack_die(card_set):
         return ""
-    # the card's situations and the rule's parameters are not the contract's: their types are checked
-    share = card.situations.get("consolidate") if isinstance(card.situations, Mapping) else None
-    parameters = card_set.rule_parameters if isinstance(card_set.rule_parameters, Mapping) else {}
-    safe = parameters.get("consolidate_d20_safe")
+    # the card's situations and the rule's parameters: typed by the model's loader
+    share = card.situations.consolidate if card.situations is not None else None
+    parameters = card_set.rule_parameters
+    safe = parameters.consolidate_d20_safe if parameters is not None else None
     try:
         w_faces = int(card.slots()[CARD_INDEX["W"]])
     except CardSetError:
         return ""
-    if not (isinstance(share, (int, float)) and share >= CONSOLIDATE_NOTE_SHARE
-            and w_faces >= CONSOLIDATE_NOTE_W_FACES and isinstance(safe, list) and len(safe) == 2):
+    if share is None or safe is None or not (share >= CONSOLIDATE_NOTE_SHARE
+                                             and w_faces >= CONSOLIDATE_NOTE_W_FACES):
         return ""
     expected = expected_figures(card).get("dismissal_rate")
-    edge = parameters.get("consolidate_from_balls_per_wicket")
-    when = f" ({edge:g} or more balls left for each wicket in hand)" if isinstance(edge, (int, float)) else ""
+    edge = parameters.consolidate_from_balls_per_wicket if parameters is not None else None
+    when = f" ({edge:g} or more balls left for each wicket in hand)" if edge is not None else ""
     note = (f"{round(100 * share)}% of the real balls came while the batting side was consolidating"
             f"{when}, where a catch is saved on a d20 of {safe[0]}-{safe[1]} (the wickets-in-hand "
             f"rule). So this card prints {w_faces} W faces")
     outs, balls = card.real.dismissals, card.real.balls
-    if isinstance(expected, (int, float)) and outs is not None and balls is not None and balls > 0:
+    if expected is not None and outs is not None and balls is not None and balls > 0:
         small = "; a short stay, so the card is shrunk toward the league" if balls < qualify_balls() else ""
         note += (f": played that way it is out {100 * expected:.1f} times a 100 balls "
                  f"(real {100 * outs / balls:.1f}{small})")

@@ -8,7 +8,7 @@ Layer: site. Reads the kit (`site.kit`) and the words of `site.texts`; writes no
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -239,15 +239,12 @@ def _real_rows(real: dict[str, Any], figures: RealFigures, kind: str, hundred: b
     if hundred:
         rows = [(label + PER_SIX_BALLS if label == REAL_LABEL["economy"] else label, value)
                 for label, value in rows]
-    # as the team sheet's PP / Mid / Death (not the contract's field: a hand-edited set may put anything there)
-    if isinstance(figures.phase_balls, Mapping):
+    # as the team sheet's PP / Mid / Death (whole numbers of balls: the model's loader checks them)
+    if figures.phase_balls is not None:
         from cardgen.render.teamsheets import phase_shares
         from cardgen.stats.phases import PHASES
-        try:
-            shares = phase_shares(figures)
-        except (TypeError, ValueError):   # a hand-edited set: leave the row out
-            shares = []
-        if shares and all(shares):
+        shares = phase_shares(figures)
+        if all(shares):
             rows.append(("When bowled", " · ".join(f"{p} {s}" for p, s in zip(PHASES, shares))))
     return rows
 
@@ -258,8 +255,6 @@ def _versus_rows(card: Card, checks: dict[str, str], hundred: bool) -> list[Vers
     expected = expected_figures(card)
     for key, exp in sorted(expected.items(), key=lambda kv: (
             EXPECTED_ORDER.index(kv[0]) if kv[0] in EXPECTED_ORDER else len(EXPECTED_ORDER), kv[0])):
-        if not isinstance(exp, (int, float)) or isinstance(exp, bool):
-            continue
         got = real_rate(key, card.real)
         factor, places = _scale(key)
 
